@@ -1,0 +1,215 @@
+package assertion
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// maxReasons bounds how many eliminated calls a message explains; the
+// evidence lists all of them.
+const maxReasons = 3
+
+func forbid(r *Result, tool spec.Name, s trace.Scope) {
+	calls := s.ToolCalls()
+	var bad []string
+	for i := range calls {
+		if calls[i].Name == tool.Value {
+			bad = append(bad, callRef(&calls[i]))
+			r.Evidence = append(r.Evidence, Evidence{Note: "forbidden call", Call: &calls[i]})
+		}
+	}
+	r.Expected = fmt.Sprintf("no call to `%s`", tool.Value)
+	r.Observed = plural(len(bad), "call")
+	if len(bad) == 0 {
+		r.set(Pass, "`%s` was not called", tool.Value)
+		return
+	}
+	r.set(Fail, "`%s` is forbidden but was called %s: %s", tool.Value, timesN(len(bad)), strings.Join(bad, ", "))
+}
+
+func require(r *Result, req *spec.Require, s trace.Scope) {
+	calls := s.ToolCalls()
+	var satisfied, seen int
+	var reasons []string
+	for k := range calls {
+		c := &calls[k]
+		if c.Name != req.Name.Value {
+			continue
+		}
+		seen++
+		if why := requireMismatch(req, calls, k, s.Before); why != "" {
+			reasons = append(reasons, callRef(c)+" failed "+why)
+			r.Evidence = append(r.Evidence, Evidence{Note: "eliminated: " + why, Call: c})
+			continue
+		}
+		satisfied++
+		r.Evidence = append(r.Evidence, Evidence{Note: "satisfies the entry", Call: c})
+	}
+	r.Expected = fmt.Sprintf("`%s`%s %s", req.Name.Value, describeFilters(req), req.Count)
+	r.Observed = fmt.Sprintf("%s satisfying the entry (%s to `%s`)", plural(satisfied, "call"), plural(seen, "call"), req.Name.Value)
+	if req.Count.Allows(satisfied) {
+		r.set(Pass, "`%s` called %s, expected %s", req.Name.Value, timesN(satisfied), req.Count)
+		return
+	}
+	msg := fmt.Sprintf("expected `%s`%s %s, saw %d", req.Name.Value, describeFilters(req), req.Count, satisfied)
+	switch {
+	case seen == 0:
+		msg += fmt.Sprintf(": `%s` was never called (%s)", req.Name.Value, inScope(calls, s.Name))
+	case len(reasons) > 0:
+		if len(reasons) > maxReasons {
+			reasons = append(reasons[:maxReasons], fmt.Sprintf("%d more", len(reasons)-maxReasons))
+		}
+		msg += "; " + strings.Join(reasons, "; ")
+	}
+	r.set(Fail, "%s", msg)
+}
+
+// requireMismatch returns the first filter call k fails, or "". Filters are
+// checked in the order they are written in the seed: args_match,
+// result_match, result_not_match, after.
+func requireMismatch(req *spec.Require, calls []trace.ToolCall, k int, before []trace.ToolCall) string {
+	c := &calls[k]
+	if why := argsMismatch(c, req.ArgsMatch); why != "" {
+		return why
+	}
+	if why := resultMismatch(c, req.ResultMatch, true); why != "" {
+		return why
+	}
+	if why := resultMismatch(c, req.ResultNotMatch, false); why != "" {
+		return why
+	}
+	if req.After != nil && !calledBefore(req.After.Value, calls[:k], before) {
+		return fmt.Sprintf("after `%s`: no call to `%s` came before it", req.After.Value, req.After.Value)
+	}
+	return ""
+}
+
+// calledBefore reports whether name was called among the earlier calls of
+// this scope or the earlier turns of the test.
+func calledBefore(name string, earlier, before []trace.ToolCall) bool {
+	for _, list := range [][]trace.ToolCall{before, earlier} {
+		for i := range list {
+			if list[i].Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func forbidCalls(r *Result, f *spec.CallFilter, s trace.Scope) {
+	calls := s.ToolCalls()
+	var bad []string
+	checked := 0
+	for i := range calls {
+		c := &calls[i]
+		if c.Name != f.Name.Value {
+			continue
+		}
+		checked++
+		if argsMismatch(c, f.ArgsMatch) != "" || resultMismatch(c, f.ResultMatch, true) != "" {
+			continue
+		}
+		bad = append(bad, callRef(c)+matchDetail(c, f))
+		r.Evidence = append(r.Evidence, Evidence{Note: "matches the forbidden pattern", Call: c})
+	}
+	filters := describeCallFilter(f)
+	r.Expected = fmt.Sprintf("no call to `%s`%s", f.Name.Value, filters)
+	r.Observed = fmt.Sprintf("%s matching (%s to `%s`)", plural(len(bad), "call"), plural(checked, "call"), f.Name.Value)
+	if len(bad) == 0 {
+		r.set(Pass, "no call to `%s`%s (%s checked)", f.Name.Value, filters, plural(checked, "call"))
+		return
+	}
+	r.set(Fail, "forbidden call to `%s`%s: %s", f.Name.Value, filters, strings.Join(bad, "; "))
+}
+
+// matchDetail shows the values that made a forbidden call match.
+func matchDetail(c *trace.ToolCall, f *spec.CallFilter) string {
+	var parts []string
+	for _, m := range f.ArgsMatch {
+		v, _ := ArgText(c.Args, m.Path)
+		parts = append(parts, m.Path+"="+quote(v))
+	}
+	if f.ResultMatch != nil {
+		parts = append(parts, "result "+quote(ResultText(c.Result)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func describeFilters(req *spec.Require) string {
+	parts := argParts(req.ArgsMatch)
+	if req.ResultMatch != nil {
+		parts = append(parts, fmt.Sprintf("result_match `%s`", req.ResultMatch))
+	}
+	if req.ResultNotMatch != nil {
+		parts = append(parts, fmt.Sprintf("result_not_match `%s`", req.ResultNotMatch))
+	}
+	if req.After != nil {
+		parts = append(parts, fmt.Sprintf("after `%s`", req.After.Value))
+	}
+	return withParts(parts)
+}
+
+func describeCallFilter(f *spec.CallFilter) string {
+	parts := argParts(f.ArgsMatch)
+	if f.ResultMatch != nil {
+		parts = append(parts, fmt.Sprintf("result_match `%s`", f.ResultMatch))
+	}
+	return withParts(parts)
+}
+
+func argParts(ms []spec.ArgMatch) []string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, fmt.Sprintf("args_match.%s `%s`", m.Path, m.Regex))
+	}
+	return parts
+}
+
+func withParts(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	return " with " + strings.Join(parts, ", ")
+}
+
+// callRef names a call in messages: "call c1 in turn[0]".
+func callRef(c *trace.ToolCall) string {
+	return fmt.Sprintf("call %s in %s", c.ID, trace.TurnName(c.Turn))
+}
+
+// inScope lists the tools called in a scope, for "never called" messages.
+func inScope(calls []trace.ToolCall, scope string) string {
+	if len(calls) == 0 {
+		return "no tool calls in " + scope
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, c := range calls {
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			names = append(names, c.Name)
+		}
+	}
+	return "calls in " + scope + ": " + strings.Join(names, ", ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func timesN(n int) string {
+	if n == 1 {
+		return "1 time"
+	}
+	return fmt.Sprintf("%d times", n)
+}

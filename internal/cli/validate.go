@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/ananke/action/internal/spec"
+)
+
+func runValidate(_ context.Context, a *app, args []string) int {
+	fs := a.flags("validate", "[PATH...]")
+	configFlag := fs.String("config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	suite, code := a.load(*configFlag, fs.Args())
+	if suite == nil {
+		return code
+	}
+	fmt.Fprintf(a.Out, "ok: %s and %s are valid\n", suite.Config.Path, plural(len(suite.Tests), "test file"))
+	return ExitPass
+}
+
+// load finds the config, loads the suite and prints every diagnostic. It
+// returns nil and the exit code when the files are invalid.
+func (a *app) load(configFlag string, paths []string) (*spec.Suite, int) {
+	cfg, paths, err := a.findConfig(configFlag, paths)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		return nil, ExitInvalid
+	}
+	suite, err := spec.Load(spec.Options{ConfigPath: cfg, Paths: paths})
+	var diags spec.Diagnostics
+	switch {
+	case errors.As(err, &diags):
+		for _, d := range diags {
+			fmt.Fprintln(a.Out, d)
+		}
+		fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
+		return nil, ExitInvalid
+	case err != nil:
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		return nil, ExitInvalid
+	}
+	return suite, ExitPass
+}
+
+// findConfig returns the config path: --config; a config file named among
+// the paths (then removed from them); else the nearest ananke.config.yaml
+// in the first path's directory, the working directory, or their parents.
+func (a *app) findConfig(flagVal string, paths []string) (string, []string, error) {
+	if flagVal != "" {
+		return flagVal, paths, nil
+	}
+	for i, p := range paths {
+		if slices.Contains(spec.ConfigNames, filepath.Base(p)) {
+			return p, slices.Delete(slices.Clone(paths), i, i+1), nil
+		}
+	}
+	start := "."
+	if len(paths) > 0 {
+		start = paths[0]
+		if !isDir(start) {
+			start = filepath.Dir(start)
+		}
+	}
+	found := spec.FindConfig(start)
+	if found == "" {
+		return "", nil, fmt.Errorf("no %s found in %s or its parents; pass --config FILE", spec.ConfigNames[0], start)
+	}
+	if wd, err := a.getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, found); err == nil {
+			found = rel
+		}
+	}
+	return found, paths, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,344 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Block is one AssertBlock as written at one level (seed 001, "AssertBlock").
+type Block struct {
+	Pos           Pos
+	Forbid        []Name
+	Require       []Require
+	ForbidCalls   []CallFilter
+	MaxDurationMs Limit
+	MaxIdleMs     Limit
+	MustMatch     []*Regex
+	MustNotMatch  []*Regex
+}
+
+// Require is one tools.require entry. Every field after Name is a filter; a
+// call satisfies the entry when it passes all of them, and Count is checked
+// against the number of satisfying calls.
+type Require struct {
+	Pos            Pos
+	Name           Name
+	Count          Count
+	ArgsMatch      []ArgMatch
+	ResultMatch    *Regex
+	ResultNotMatch *Regex
+	After          *Name
+}
+
+// CallFilter is one tools.forbid_calls entry: no call may satisfy it.
+type CallFilter struct {
+	Pos         Pos
+	Name        Name
+	ArgsMatch   []ArgMatch
+	ResultMatch *Regex
+}
+
+// ArgMatch matches one argument, reached by a dotted path
+// ("customer.email", "items.0.sku"), against a regex.
+type ArgMatch struct {
+	Path  string
+	Pos   Pos
+	Regex *Regex
+}
+
+// Count is how many satisfying calls a require entry accepts. Max < 0 means
+// no upper bound. The default is at least one.
+type Count struct {
+	Pos   Pos
+	Min   int64
+	Max   int64
+	Exact bool
+}
+
+// DefaultCount is the count of a require entry that declares none.
+var DefaultCount = Count{Min: 1, Max: -1}
+
+// Allows reports whether n satisfying calls meet the count.
+func (c Count) Allows(n int) bool {
+	return int64(n) >= c.Min && (c.Max < 0 || int64(n) <= c.Max)
+}
+
+// String describes the count for messages: "exactly 1 time", "at least 2
+// times", "between 1 and 3 times", "at most 3 times".
+func (c Count) String() string {
+	switch {
+	case c.Exact || c.Min == c.Max:
+		return "exactly " + times(c.Min)
+	case c.Max < 0:
+		return "at least " + times(c.Min)
+	case c.Min == 0:
+		return "at most " + times(c.Max)
+	}
+	return fmt.Sprintf("between %d and %s", c.Min, times(c.Max))
+}
+
+func times(n int64) string {
+	if n == 1 {
+		return "1 time"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+// Limit is a timing value: a number of milliseconds, or false to disable an
+// inherited one.
+type Limit struct {
+	Set bool // declared at this level
+	Off bool // declared as false
+	Ms  int64
+	Pos Pos
+}
+
+// Active reports whether the limit is declared and not disabled.
+func (l Limit) Active() bool { return l.Set && !l.Off }
+
+var (
+	blockFields  = []string{"tools", "timing", "text"}
+	toolsFields  = []string{"forbid", "require", "forbid_calls"}
+	timingFields = []string{"max_duration_ms", "max_idle_ms"}
+	textFields   = []string{"must_match", "must_not_match"}
+	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after"}
+	filterFields = []string{"name", "args_match", "result_match"}
+	countFields  = []string{"exact", "min", "max"}
+)
+
+func (l *loader) block(n *yaml.Node, what string) *Block {
+	f, ok := l.fields(n, what, blockFields)
+	if !ok {
+		return nil
+	}
+	b := &Block{Pos: l.pos(l.derefQuiet(n))}
+	if p, ok := f["tools"]; ok {
+		l.tools(p.val, what+".tools", b)
+	}
+	if p, ok := f["timing"]; ok {
+		if tf, ok := l.fields(p.val, what+".timing", timingFields); ok {
+			b.MaxDurationMs = l.limit(tf, "max_duration_ms", what+".timing")
+			b.MaxIdleMs = l.limit(tf, "max_idle_ms", what+".timing")
+		}
+	}
+	if p, ok := f["text"]; ok {
+		if tf, ok := l.fields(p.val, what+".text", textFields); ok {
+			b.MustMatch = l.regexes(tf, "must_match", what+".text")
+			b.MustNotMatch = l.regexes(tf, "must_not_match", what+".text")
+		}
+	}
+	return b
+}
+
+func (l *loader) tools(n *yaml.Node, what string, b *Block) {
+	f, ok := l.fields(n, what, toolsFields)
+	if !ok {
+		return
+	}
+	if p, ok := f["forbid"]; ok {
+		items, _ := l.oneOrList(p.val, what+".forbid")
+		for i, item := range items {
+			if name, ok := l.name(item, index(what+".forbid", i)); ok {
+				b.Forbid = append(b.Forbid, name)
+			}
+		}
+	}
+	if p, ok := f["require"]; ok {
+		items, _ := l.list(p.val, what+".require")
+		for i, item := range items {
+			if r, ok := l.require1(item, index(what+".require", i)); ok {
+				b.Require = append(b.Require, r)
+			}
+		}
+	}
+	if p, ok := f["forbid_calls"]; ok {
+		items, _ := l.list(p.val, what+".forbid_calls")
+		for i, item := range items {
+			if c, ok := l.callFilter(item, index(what+".forbid_calls", i)); ok {
+				b.ForbidCalls = append(b.ForbidCalls, c)
+			}
+		}
+	}
+}
+
+func (l *loader) require1(n *yaml.Node, what string) (Require, bool) {
+	before := len(*l.diags)
+	f, ok := l.fields(n, what, reqFields)
+	if !ok {
+		return Require{}, false
+	}
+	l.require(n, f, what, "name")
+	r := Require{Pos: l.pos(l.derefQuiet(n)), Count: DefaultCount}
+	if p, ok := f["name"]; ok {
+		r.Name, _ = l.name(p.val, what+".name")
+	}
+	if p, ok := f["count"]; ok {
+		r.Count = l.count(p.val, what+".count")
+	}
+	r.ArgsMatch = l.argsMatch(f, what)
+	r.ResultMatch = l.optRegex(f, "result_match", what)
+	r.ResultNotMatch = l.optRegex(f, "result_not_match", what)
+	if p, ok := f["after"]; ok {
+		if name, ok := l.name(p.val, what+".after"); ok {
+			r.After = &name
+		}
+	}
+	return r, len(*l.diags) == before
+}
+
+func (l *loader) callFilter(n *yaml.Node, what string) (CallFilter, bool) {
+	before := len(*l.diags)
+	f, ok := l.fields(n, what, filterFields)
+	if !ok {
+		return CallFilter{}, false
+	}
+	l.require(n, f, what, "name")
+	c := CallFilter{Pos: l.pos(l.derefQuiet(n))}
+	if p, ok := f["name"]; ok {
+		c.Name, _ = l.name(p.val, what+".name")
+	}
+	c.ArgsMatch = l.argsMatch(f, what)
+	c.ResultMatch = l.optRegex(f, "result_match", what)
+	return c, len(*l.diags) == before
+}
+
+// count reads {exact: N} or {min: A, max: B}. min defaults to 1 (a require
+// entry requires a call); write min: 0 or exact: 0 to allow none.
+func (l *loader) count(n *yaml.Node, what string) Count {
+	f, ok := l.fields(n, what, countFields)
+	if !ok {
+		return DefaultCount
+	}
+	c := Count{Pos: l.pos(l.derefQuiet(n)), Min: 1, Max: -1}
+	num := func(key string) (int64, bool) {
+		p, ok := f[key]
+		if !ok {
+			return 0, false
+		}
+		v, ok := l.integer(p.val, what+"."+key, 0, math.MaxInt32)
+		return v, ok
+	}
+	exact, hasExact := num("exact")
+	lo, hasMin := num("min")
+	hi, hasMax := num("max")
+	switch {
+	case len(f) == 0:
+		l.errorf(l.derefQuiet(n), "%s is empty: write {exact: N} or {min: A, max: B}", what)
+	case hasExact && (hasMin || hasMax):
+		l.errorf(f["exact"].key, "%s: exact cannot be combined with min or max", what)
+	case hasExact:
+		c.Min, c.Max, c.Exact = exact, exact, true
+	default:
+		if hasMin {
+			c.Min = lo
+		}
+		if hasMax {
+			c.Max = hi
+		}
+		if hasMax && c.Min > c.Max {
+			if hasMin {
+				l.errorf(f["min"].key, "%s: min %d is greater than max %d", what, c.Min, c.Max)
+			} else {
+				l.errorf(f["max"].key, "%s: max %d is below the default min 1; write exact: 0 to require no call", what, c.Max)
+			}
+		}
+	}
+	return c
+}
+
+func (l *loader) argsMatch(f map[string]pair, what string) []ArgMatch {
+	p, ok := f["args_match"]
+	if !ok {
+		return nil
+	}
+	what += ".args_match"
+	m := l.deref(p.val)
+	if m == nil {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "%s must be a mapping of argument name to regex, not %s", what, kindName(m))
+		return nil
+	}
+	var out []ArgMatch
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := l.deref(m.Content[i]), m.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || k.Value == "" {
+			l.errorf(k, "%s: argument names must be non-empty strings", what)
+			continue
+		}
+		if seen[k.Value] {
+			l.errorf(k, "%s: argument %q is listed twice", what, k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		if strings.HasPrefix(k.Value, ".") || strings.HasSuffix(k.Value, ".") || strings.Contains(k.Value, "..") {
+			l.errorf(k, "%s: %q is not a valid dotted path (use a.b or items.0.sku)", what, k.Value)
+			continue
+		}
+		if re, ok := l.regex(v, what+"."+k.Value); ok {
+			out = append(out, ArgMatch{Path: k.Value, Pos: l.pos(k), Regex: re})
+		}
+	}
+	return out
+}
+
+func (l *loader) optRegex(f map[string]pair, key, what string) *Regex {
+	p, ok := f[key]
+	if !ok {
+		return nil
+	}
+	re, _ := l.regex(p.val, what+"."+key)
+	return re
+}
+
+func (l *loader) regexes(f map[string]pair, key, what string) []*Regex {
+	p, ok := f[key]
+	if !ok {
+		return nil
+	}
+	path := key
+	if what != "" {
+		path = what + "." + key
+	}
+	items, _ := l.oneOrList(p.val, path)
+	var out []*Regex
+	for i, item := range items {
+		if re, ok := l.regex(item, index(path, i)); ok {
+			out = append(out, re)
+		}
+	}
+	return out
+}
+
+// limit reads a timing value: a positive number of milliseconds, or false.
+func (l *loader) limit(f map[string]pair, key, what string) Limit {
+	p, ok := f[key]
+	if !ok {
+		return Limit{}
+	}
+	what += "." + key
+	n, ok := l.scalar(p.val, what, "a number of milliseconds or false")
+	if !ok {
+		return Limit{}
+	}
+	if n.ShortTag() == "!!bool" {
+		if b, _ := l.boolean(n, what); b {
+			l.errorf(n, "%s: true is not a limit; write a number of milliseconds, or false to disable an inherited one", what)
+			return Limit{}
+		}
+		return Limit{Set: true, Off: true, Pos: l.pos(n)}
+	}
+	ms, ok := l.integer(n, what, 1, math.MaxInt64)
+	if !ok {
+		return Limit{}
+	}
+	return Limit{Set: true, Ms: ms, Pos: l.pos(n)}
+}

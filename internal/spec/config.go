@@ -1,0 +1,305 @@
+package spec
+
+import (
+	"math"
+	"net/url"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Defaults for values the files may leave out.
+const (
+	DefaultRunTimeoutMs    = 60_000 // one run's HTTP exchange
+	DefaultServerTimeoutMs = 60_000 // target.server readiness
+	DefaultHookTimeoutMs   = 30_000
+	DefaultMaxFollowups    = 8 // follow-up runs per turn for client tools
+	DefaultProtocolVersion = "1.0"
+)
+
+// Config is a project config file (ananke.config.yaml).
+type Config struct {
+	Path   string // as given or discovered
+	Dir    string // the directory test globs are relative to
+	Target Target
+	// Tests are glob patterns (with **) relative to Dir.
+	Tests  []Name
+	Redact []*Regex
+}
+
+// Target is the agent under test. Only type "agui" exists today.
+type Target struct {
+	Pos            Pos
+	Type           string
+	Headers        []NamedValue // values are secrets
+	TimeoutMs      int64
+	Assert         *Block
+	Endpoint       Template
+	AgentID        Template
+	ThreadID       Template // zero: a fresh id per test
+	ForwardedProps Value
+	State          Value
+	Server         *Server
+	// ProtocolVersion is sent as RunAgentInput.protocolVersion; "" omits it
+	// (protocol_version: false).
+	ProtocolVersion string
+	StrictProtocol  bool
+	MaxFollowups    int
+}
+
+// NamedValue is one entry of a name-to-value mapping: a request header or
+// an environment variable.
+type NamedValue struct {
+	Name  string
+	Value Template
+}
+
+// Server starts the agent before the tests and stops it after, like
+// Playwright's webServer.
+type Server struct {
+	Pos     Pos
+	Command []Template
+	Cwd     Template
+	Env     []NamedValue
+	// ReadyURL is polled until it answers 2xx or 4xx. When neither it nor
+	// ReadyLog is set, the target endpoint is polled.
+	ReadyURL      Template
+	ReadyLog      *Regex
+	TimeoutMs     int64
+	ReuseExisting bool
+}
+
+var (
+	configFields = []string{"version", "target", "tests", "redact"}
+	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
+		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups"}
+	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
+)
+
+func (l *loader) config(doc *yaml.Node) *Config {
+	c := &Config{Path: l.file}
+	f, ok := l.fields(doc, "config", configFields)
+	if !ok {
+		return c
+	}
+	l.version(f, doc)
+	l.require(doc, f, "config", "target")
+	if p, ok := f["target"]; ok {
+		c.Target = l.target(p.val)
+	}
+	if p, ok := f["tests"]; ok {
+		items, _ := l.oneOrList(p.val, "tests")
+		for i, item := range items {
+			if g, ok := l.name(item, index("tests", i)); ok {
+				c.Tests = append(c.Tests, g)
+			}
+		}
+	}
+	c.Redact = l.regexes(f, "redact", "")
+	for _, re := range c.Redact {
+		if len(re.Refs()) > 0 {
+			l.diags.add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")
+		}
+	}
+	return c
+}
+
+func (l *loader) target(n *yaml.Node) Target {
+	t := Target{TimeoutMs: DefaultRunTimeoutMs, ProtocolVersion: DefaultProtocolVersion, MaxFollowups: DefaultMaxFollowups}
+	f, ok := l.fields(n, "target", targetFields)
+	if !ok {
+		return t
+	}
+	t.Pos = l.pos(l.derefQuiet(n))
+	l.require(n, f, "target", "type", "endpoint", "agentId")
+	if p, ok := f["type"]; ok {
+		if s, node, ok := l.text(p.val, "target.type"); ok {
+			t.Type = s
+			if s != "agui" {
+				l.errorf(node, `target.type %q is not supported (supported: "agui")`, s)
+			}
+		}
+	}
+	if p, ok := f["headers"]; ok {
+		t.Headers = l.namedValues(p.val, "target.headers", "HTTP header name", validHeaderName)
+	}
+	if p, ok := f["timeout_ms"]; ok {
+		t.TimeoutMs, _ = l.integer(p.val, "target.timeout_ms", 1, math.MaxInt64)
+	}
+	if p, ok := f["assert"]; ok {
+		t.Assert = l.block(p.val, "target.assert")
+	}
+	if p, ok := f["endpoint"]; ok {
+		t.Endpoint = l.url(p.val, "target.endpoint")
+	}
+	if p, ok := f["agentId"]; ok {
+		t.AgentID, _ = l.template(p.val, "target.agentId")
+	}
+	if p, ok := f["threadId"]; ok {
+		t.ThreadID, _ = l.template(p.val, "target.threadId")
+	}
+	if p, ok := f["forwardedProps"]; ok {
+		t.ForwardedProps = l.object(p.val, "target.forwardedProps")
+	}
+	if p, ok := f["state"]; ok {
+		t.State, _ = l.value(p.val, "target.state")
+	}
+	if p, ok := f["server"]; ok {
+		t.Server = l.server(p.val)
+	}
+	if p, ok := f["protocol_version"]; ok {
+		t.ProtocolVersion = l.protocolVersion(p.val)
+	}
+	if p, ok := f["strict_protocol"]; ok {
+		t.StrictProtocol, _ = l.boolean(p.val, "target.strict_protocol")
+	}
+	if p, ok := f["max_followups"]; ok {
+		v, _ := l.integer(p.val, "target.max_followups", 0, 1000)
+		t.MaxFollowups = int(v)
+	}
+	return t
+}
+
+// namedValues reads a mapping of names to string values (headers, env),
+// keeping the file's order.
+func (l *loader) namedValues(n *yaml.Node, what, kind string, valid func(string) bool) []NamedValue {
+	m := l.deref(n)
+	if m == nil {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "%s must be a mapping of %s to value, not %s", what, kind, kindName(m))
+		return nil
+	}
+	var out []NamedValue
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := l.deref(m.Content[i])
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || !valid(k.Value) {
+			l.errorf(k, "%s: %q is not a valid %s", what, k.Value, kind)
+			continue
+		}
+		if v, ok := l.template(m.Content[i+1], what+"."+k.Value); ok {
+			out = append(out, NamedValue{Name: k.Value, Value: v})
+		}
+	}
+	return out
+}
+
+// validHeaderName reports whether s is an RFC 9110 token.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 0x7e || r <= ' ' || containsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsRune(s string, r rune) bool {
+	for _, c := range s {
+		if c == r {
+			return true
+		}
+	}
+	return false
+}
+
+// url reads an http(s) URL; one holding references is checked when resolved.
+func (l *loader) url(n *yaml.Node, what string) Template {
+	t, ok := l.template(n, what)
+	if !ok || len(t.Refs()) > 0 {
+		return t
+	}
+	if u, err := url.Parse(t.Raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		l.errorf(l.derefQuiet(n), "%s %q is not an http:// or https:// URL", what, t.Raw)
+	}
+	return t
+}
+
+// object reads a value that must be a mapping (forwardedProps).
+func (l *loader) object(n *yaml.Node, what string) Value {
+	if d := l.deref(n); d != nil && d.Kind != yaml.MappingNode {
+		l.errorf(d, "%s must be a mapping, not %s", what, kindName(d))
+		return Value{}
+	}
+	v, _ := l.value(n, what)
+	return v
+}
+
+func (l *loader) protocolVersion(n *yaml.Node) string {
+	s, ok := l.scalar(n, "target.protocol_version", `a version string or false`)
+	if !ok {
+		return DefaultProtocolVersion
+	}
+	if s.ShortTag() == "!!bool" {
+		if b, _ := l.boolean(s, "target.protocol_version"); !b {
+			return ""
+		}
+		l.errorf(s, `target.protocol_version: true is not a version; write a version such as %q, or false to omit it`, DefaultProtocolVersion)
+		return DefaultProtocolVersion
+	}
+	if !versionRE.MatchString(s.Value) {
+		l.errorf(s, `target.protocol_version %q is not of the form MAJOR.MINOR`, s.Value)
+	}
+	return s.Value
+}
+
+func (l *loader) server(n *yaml.Node) *Server {
+	f, ok := l.fields(n, "target.server", serverFields)
+	if !ok {
+		return nil
+	}
+	s := &Server{Pos: l.pos(l.derefQuiet(n)), TimeoutMs: DefaultServerTimeoutMs}
+	l.require(n, f, "target.server", "command")
+	if p, ok := f["command"]; ok {
+		s.Command = l.argv(p.val, "target.server.command")
+	}
+	if p, ok := f["cwd"]; ok {
+		s.Cwd, _ = l.template(p.val, "target.server.cwd")
+	}
+	if p, ok := f["env"]; ok {
+		s.Env = l.namedValues(p.val, "target.server.env", "environment variable name", identRE.MatchString)
+	}
+	if p, ok := f["ready_url"]; ok {
+		s.ReadyURL = l.url(p.val, "target.server.ready_url")
+	}
+	if p, ok := f["ready_log"]; ok {
+		s.ReadyLog, _ = l.regex(p.val, "target.server.ready_log")
+	}
+	if _, both := f["ready_url"]; both {
+		if p, ok := f["ready_log"]; ok {
+			l.errorf(p.key, "target.server: set ready_url or ready_log, not both")
+		}
+	}
+	if p, ok := f["timeout_ms"]; ok {
+		s.TimeoutMs, _ = l.integer(p.val, "target.server.timeout_ms", 1, math.MaxInt64)
+	}
+	if p, ok := f["reuse_existing"]; ok {
+		s.ReuseExisting, _ = l.boolean(p.val, "target.server.reuse_existing")
+	}
+	return s
+}
+
+// argv reads a non-empty command list.
+func (l *loader) argv(n *yaml.Node, what string) []Template {
+	items, ok := l.list(n, what)
+	if !ok {
+		return nil
+	}
+	if len(items) == 0 {
+		l.errorf(l.derefQuiet(n), "%s must name a program: write [program, arg, ...]", what)
+		return nil
+	}
+	out := make([]Template, 0, len(items))
+	for i, item := range items {
+		if t, ok := l.template(item, index(what, i)); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package spec
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// ConfigNames are the file names a project config may have.
+var ConfigNames = []string{"ananke.config.yaml", "ananke.config.yml"}
+
+// skipDirs are never searched for test files.
+var skipDirs = []string{".git", "node_modules", "vendor"}
+
+// IsTestFile reports whether name is a test file name.
+func IsTestFile(name string) bool {
+	return strings.HasSuffix(name, ".ananke.yaml") || strings.HasSuffix(name, ".ananke.yml")
+}
+
+// FindConfig looks for a config file in dir and then in each parent
+// directory, like git looks for .git. It returns "" when there is none.
+func FindConfig(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		for _, name := range ConfigNames {
+			p := filepath.Join(dir, name)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Discover lists the test files to load, sorted: the explicit paths (files,
+// or directories searched for test files) when given, else the config's
+// `tests` globs, else every test file under the config's directory.
+func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error) {
+	var files []string
+	switch {
+	case len(paths) > 0:
+		for _, p := range paths {
+			st, err := os.Stat(p)
+			switch {
+			case err != nil:
+				diags.add(Pos{File: p}, "no such file or directory")
+			case st.IsDir():
+				found, err := walkTests(p)
+				if err != nil {
+					return nil, err
+				}
+				files = append(files, found...)
+			case !isConfigName(filepath.Base(p)):
+				files = append(files, p)
+			}
+		}
+	case len(cfg.Tests) > 0:
+		for _, g := range cfg.Tests {
+			matches, err := doublestar.Glob(os.DirFS(cfg.Dir), filepath.ToSlash(g.Value), doublestar.WithFilesOnly())
+			if err != nil {
+				diags.add(g.Pos, "tests: invalid glob %q: %v", g.Value, err)
+				continue
+			}
+			if len(matches) == 0 {
+				diags.add(g.Pos, "tests: %q matches no files under %s", g.Value, cfg.Dir)
+			}
+			for _, m := range matches {
+				files = append(files, filepath.Join(cfg.Dir, filepath.FromSlash(m)))
+			}
+		}
+	default:
+		found, err := walkTests(cfg.Dir)
+		if err != nil {
+			return nil, err
+		}
+		files = found
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	if len(files) == 0 && len(*diags) == 0 {
+		where := cfg.Dir
+		if len(paths) > 0 {
+			where = strings.Join(paths, ", ")
+		}
+		diags.add(Pos{File: cfg.Path}, "no test files (*.ananke.yaml) found under %s", where)
+	}
+	return files, nil
+}
+
+func isConfigName(name string) bool { return slices.Contains(ConfigNames, name) }
+
+// walkTests finds test files under root, skipping .git, node_modules and
+// vendor.
+func walkTests(root string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrPermission) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() && p != root && slices.Contains(skipDirs, d.Name()) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && IsTestFile(d.Name()) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
+}

@@ -1,0 +1,206 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// maxFileSize bounds one config or test file. Real files are a few KiB; the
+// bound keeps a mistaken path (a log, a binary) from being parsed at all.
+const maxFileSize = 4 << 20
+
+// Suite is a loaded, valid config and its tests.
+type Suite struct {
+	Config *Config
+	Tests  []*Test
+}
+
+// Options says what to load.
+type Options struct {
+	// ConfigPath is the project config file.
+	ConfigPath string
+	// Paths are test files or directories given on the command line; when
+	// set they replace the config's discovery.
+	Paths []string
+}
+
+// Load reads the config and every test file. When any file is invalid it
+// returns Diagnostics holding every problem of every file; other errors
+// (an unreadable directory) are returned as is.
+func Load(opts Options) (*Suite, error) {
+	var diags Diagnostics
+	cfg := LoadConfig(opts.ConfigPath, &diags)
+	files, err := Discover(cfg, opts.Paths, &diags)
+	if err != nil {
+		return nil, err
+	}
+	s := &Suite{Config: cfg}
+	for _, path := range files {
+		if t := LoadTest(path, cfg.Dir, &diags); t != nil {
+			s.Tests = append(s.Tests, t)
+		}
+	}
+	checkIDs(s.Tests, &diags)
+	checkStaticRefs(s.Tests, &diags)
+	checkConfigRefs(cfg, s.Tests, &diags)
+	if len(diags) > 0 {
+		return nil, diags.Sorted()
+	}
+	return s, nil
+}
+
+// LoadConfig reads a config file, adding its problems to diags.
+func LoadConfig(path string, diags *Diagnostics) *Config {
+	cfg := &Config{Path: path, Dir: filepath.Dir(path)}
+	l := &loader{file: path, diags: diags}
+	doc := l.parse()
+	if doc == nil {
+		return cfg
+	}
+	c := l.config(doc)
+	c.Dir = cfg.Dir
+	return c
+}
+
+// LoadTest reads a test file, adding its problems to diags. The default id
+// is the path relative to root without the .ananke.yaml extension.
+func LoadTest(path, root string, diags *Diagnostics) *Test {
+	l := &loader{file: path, diags: diags}
+	doc := l.parse()
+	if doc == nil {
+		return nil
+	}
+	t := l.test(doc)
+	if t.ID == "" {
+		t.ID = defaultID(path, root)
+	}
+	return t
+}
+
+func defaultID(path, root string) string {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = path
+	}
+	for _, ext := range []string{".ananke.yaml", ".ananke.yml", ".yaml", ".yml"} {
+		if s, ok := strings.CutSuffix(rel, ext); ok {
+			rel = s
+			break
+		}
+	}
+	return filepath.ToSlash(rel)
+}
+
+// parse reads and parses the loader's file into its document's root node.
+func (l *loader) parse() *yaml.Node {
+	data, err := readFile(l.file)
+	if err != nil {
+		l.diags.add(Pos{File: l.file}, "%v", err)
+		return nil
+	}
+	return l.parseBytes(data)
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot read file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read file: %w", err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("file is larger than %d MiB; is this the right file?", maxFileSize>>20)
+	}
+	return data, nil
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
+	file := Pos{File: l.file, Line: 1, Col: 1}
+	switch {
+	case bytes.IndexByte(data, 0) >= 0:
+		l.diags.add(file, "not a text file (it contains NUL bytes)")
+		return nil
+	case !utf8.Valid(data):
+		l.diags.add(file, "file is not valid UTF-8")
+		return nil
+	}
+	defer func() {
+		// yaml.v3 has panicked on hostile input before; a panic here must
+		// become a diagnostic, never a crash.
+		if r := recover(); r != nil {
+			l.diags.add(file, "cannot parse YAML: %v", r)
+			root = nil
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			l.diags.add(file, "file is empty")
+		} else {
+			l.yamlError(err)
+		}
+		return nil
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		l.diags.add(Pos{File: l.file, Line: extra.Line, Col: extra.Column}, "a file holds one document; remove the second one (after ---)")
+	} else if !errors.Is(err, io.EOF) {
+		l.yamlError(err)
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		l.diags.add(file, "file is empty")
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// yamlError turns a yaml.v3 parse error ("yaml: line 3: ...") into a
+// positioned diagnostic. The parser gives no column.
+func (l *loader) yamlError(err error) {
+	var te *yaml.TypeError
+	msgs := []string{err.Error()}
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	for _, msg := range msgs {
+		p := Pos{File: l.file, Line: 1, Col: 1}
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			p.Line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		l.diags.add(p, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+	}
+}
+
+// checkIDs reports two tests with the same id.
+func checkIDs(tests []*Test, diags *Diagnostics) {
+	seen := map[string]string{}
+	for _, t := range tests {
+		if first, dup := seen[t.ID]; dup {
+			diags.add(Pos{File: t.Path, Line: 1, Col: 1}, "test id %q is also used by %s; ids must be unique", t.ID, first)
+			continue
+		}
+		seen[t.ID] = t.Path
+	}
+}

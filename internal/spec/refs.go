@@ -1,0 +1,188 @@
+package spec
+
+// Static checks of ${NAME} references. Hook variables are only known once
+// the hooks ran, but some references can never resolve, and those are
+// reported at load time so that nothing is sent to the agent:
+//   - any ${NAME} in a test without hooks (or in its first hook's command);
+//   - any ${NAME} in the config when some test has no hooks;
+//   - any ${NAME} in target.server, which starts before every hook.
+// ${ENV.NAME} is checked when a run starts (see CheckEnv), because
+// `ananke validate` often runs where CI secrets are not set.
+
+func checkStaticRefs(tests []*Test, diags *Diagnostics) {
+	for _, t := range tests {
+		refs := t.refs()
+		if len(t.Hooks) > 0 {
+			refs = templateRefs(t.Hooks[0].Cmd...)
+		}
+		for _, r := range refs {
+			if !r.Env {
+				diags.add(r.Pos, "unknown variable %s: %s", r, noHookReason(t))
+			}
+		}
+	}
+}
+
+func noHookReason(t *Test) string {
+	if len(t.Hooks) == 0 {
+		return "this test has no hooks to set it (environment variables are ${ENV.NAME})"
+	}
+	return "the first hook runs before any hook has set a variable"
+}
+
+// checkConfigRefs reports config references that no hook can set for some
+// test.
+func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
+	if s := cfg.Target.Server; s != nil {
+		for _, r := range s.refs() {
+			if !r.Env {
+				diags.add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
+			}
+		}
+	}
+	var hookless *Test
+	for _, t := range tests {
+		if len(t.Hooks) == 0 {
+			hookless = t
+			break
+		}
+	}
+	if hookless == nil {
+		return
+	}
+	for _, r := range cfg.Target.refs() {
+		if !r.Env {
+			diags.add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
+		}
+	}
+}
+
+// CheckEnv reports every ${ENV.NAME} of the config and tests that is not set.
+func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
+	var diags Diagnostics
+	seen := map[Pos]bool{}
+	check := func(refs []Ref) {
+		for _, r := range refs {
+			if _, ok := getenv(r.Name); r.Env && !ok && !seen[r.Pos] {
+				seen[r.Pos] = true
+				diags.add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
+			}
+		}
+	}
+	check(s.Config.Target.refs())
+	if s.Config.Target.Server != nil {
+		check(s.Config.Target.Server.refs())
+	}
+	for _, t := range s.Tests {
+		if t.Skip != "" {
+			continue
+		}
+		check(t.refs())
+		for _, h := range t.Hooks {
+			check(templateRefs(h.Cmd...))
+		}
+	}
+	return diags.Sorted()
+}
+
+func templateRefs(ts ...Template) []Ref {
+	var refs []Ref
+	for _, t := range ts {
+		refs = append(refs, t.Refs()...)
+	}
+	return refs
+}
+
+// refs lists the references of every test value except hook commands.
+func (t *Test) refs() []Ref {
+	var refs []Ref
+	for _, m := range t.History {
+		refs = append(refs, m.Content.Refs()...)
+	}
+	for _, ct := range t.Tools {
+		refs = append(refs, ct.Description.Refs()...)
+		refs = append(refs, ct.Parameters.refs()...)
+		if ct.Result != nil {
+			refs = append(refs, ct.Result.refs()...)
+		}
+		for _, r := range ct.Results {
+			refs = append(refs, r.Result.refs()...)
+			refs = append(refs, argRefs(r.ArgsMatch)...)
+		}
+	}
+	for _, turn := range t.Turns {
+		refs = append(refs, turn.User.Refs()...)
+		refs = append(refs, turn.Assert.refs()...)
+	}
+	return append(refs, t.Assert.refs()...)
+}
+
+// refs lists the references of the target, except target.server.
+func (t *Target) refs() []Ref {
+	refs := templateRefs(t.Endpoint, t.AgentID, t.ThreadID)
+	for _, h := range t.Headers {
+		refs = append(refs, h.Value.Refs()...)
+	}
+	refs = append(refs, t.ForwardedProps.refs()...)
+	refs = append(refs, t.State.refs()...)
+	return append(refs, t.Assert.refs()...)
+}
+
+func (s *Server) refs() []Ref {
+	refs := templateRefs(s.Command...)
+	refs = append(refs, templateRefs(s.Cwd, s.ReadyURL)...)
+	for _, e := range s.Env {
+		refs = append(refs, e.Value.Refs()...)
+	}
+	if s.ReadyLog != nil {
+		refs = append(refs, s.ReadyLog.Refs()...)
+	}
+	return refs
+}
+
+func (b *Block) refs() []Ref {
+	if b == nil {
+		return nil
+	}
+	var refs []Ref
+	add := func(rs ...*Regex) {
+		for _, r := range rs {
+			if r != nil {
+				refs = append(refs, r.Refs()...)
+			}
+		}
+	}
+	for _, r := range b.Require {
+		refs = append(refs, argRefs(r.ArgsMatch)...)
+		add(r.ResultMatch, r.ResultNotMatch)
+	}
+	for _, c := range b.ForbidCalls {
+		refs = append(refs, argRefs(c.ArgsMatch)...)
+		add(c.ResultMatch)
+	}
+	add(b.MustMatch...)
+	add(b.MustNotMatch...)
+	return refs
+}
+
+func argRefs(ms []ArgMatch) []Ref {
+	var refs []Ref
+	for _, m := range ms {
+		refs = append(refs, m.Regex.Refs()...)
+	}
+	return refs
+}
+
+// refs lists the references inside a free-form value's strings.
+func (v Value) refs() []Ref {
+	if v.node == nil {
+		return nil
+	}
+	var refs []Ref
+	w := jsonWriter{file: v.file, lookup: func(r Ref) (string, error) {
+		refs = append(refs, r)
+		return "", nil
+	}}
+	_ = w.write(v.node) // the value was checked when loaded
+	return refs
+}

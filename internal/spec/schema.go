@@ -1,0 +1,189 @@
+package spec
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// JSON Schemas (draft 2020-12) for the two file kinds, for editor completion
+// through `# yaml-language-server: $schema=...`. They are built from the
+// same field lists the loader checks, so they cannot drift; the loader stays
+// the authority (it also checks regexes, references and cross-field rules).
+
+// SchemaBaseURL is where the committed schemas are published.
+const SchemaBaseURL = "https://raw.githubusercontent.com/ananke/action/main/schema/"
+
+// SchemaKinds lists the file kinds `ananke schema` knows.
+var SchemaKinds = []string{"config", "test"}
+
+type obj = map[string]any
+
+// Schema returns the JSON Schema for a file kind ("config" or "test").
+func Schema(kind string) ([]byte, error) {
+	var s obj
+	switch kind {
+	case "config":
+		s = configSchema()
+	case "test":
+		s = testSchema()
+	default:
+		return nil, fmt.Errorf("unknown schema %q (known: config, test)", kind)
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode schema %s: %w", kind, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// SchemaFile is the committed file name of a kind's schema.
+func SchemaFile(kind string) string { return "ananke." + kind + ".schema.json" }
+
+func document(kind, title string, root obj) obj {
+	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+	root["$id"] = SchemaBaseURL + SchemaFile(kind)
+	root["title"] = title
+	root["$defs"] = obj{"assert": assertSchema(), "regex": regexDef(), "regexes": oneOrMany(ref("regex"))}
+	return root
+}
+
+// object builds a closed object schema; props must describe exactly the
+// fields listed in known (the loader's list), which a test enforces.
+func object(desc string, known []string, props obj, required ...string) obj {
+	o := obj{"type": "object", "additionalProperties": false, "properties": props}
+	if desc != "" {
+		o["description"] = desc
+	}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	for _, k := range known {
+		if _, ok := props[k]; !ok {
+			panic("schema: no property for field " + k)
+		}
+	}
+	if len(props) != len(known) {
+		panic(fmt.Sprintf("schema: %d properties for %d fields", len(props), len(known)))
+	}
+	return o
+}
+
+func str(desc string) obj         { return obj{"type": "string", "description": desc} }
+func ref(def string) obj          { return obj{"$ref": "#/$defs/" + def} }
+func positive(desc string) obj    { return obj{"type": "integer", "minimum": 1, "description": desc} }
+func boolean(desc string) obj     { return obj{"type": "boolean", "description": desc} }
+func oneOrMany(item obj) obj      { return obj{"oneOf": []any{item, obj{"type": "array", "items": item}}} }
+func list(item obj, d string) obj { return obj{"type": "array", "items": item, "description": d} }
+func stringMap(desc string) obj {
+	return obj{"type": "object", "additionalProperties": obj{"type": "string"}, "description": desc}
+}
+
+func regexDef() obj {
+	return obj{"type": "string", "format": "regex",
+		"description": "Go RE2 regular expression, unanchored, case-sensitive unless (?i). ${VAR} inserts a variable's value literally."}
+}
+
+func versionSchema() obj {
+	return obj{"type": "string", "enum": []string{SupportedVersion}, "description": "Schema version (MAJOR.MINOR)."}
+}
+
+func configSchema() obj {
+	server := object("Start the agent before the tests and stop it after.", serverFields, obj{
+		"command":        list(obj{"type": "string"}, "Program and arguments (no shell)."),
+		"cwd":            str("Working directory, relative to the config file."),
+		"env":            stringMap("Extra environment variables."),
+		"ready_url":      str("Polled until it answers HTTP 2xx or 4xx. Default: the target endpoint."),
+		"ready_log":      ref("regex"),
+		"timeout_ms":     positive("How long to wait for readiness (default 60000)."),
+		"reuse_existing": boolean("Skip starting the server when the endpoint already answers."),
+	}, "command")
+	target := object("The agent under test.", targetFields, obj{
+		"type":             obj{"const": "agui", "description": "Protocol: only agui today."},
+		"headers":          stringMap("HTTP headers sent with every run; values are masked in all output."),
+		"timeout_ms":       positive("Bound on one run's HTTP exchange (default 60000)."),
+		"assert":           ref("assert"),
+		"endpoint":         str("AG-UI endpoint URL (http or https)."),
+		"agentId":          str("Agent identifier."),
+		"threadId":         str("Thread id; default: a fresh id per test."),
+		"forwardedProps":   obj{"type": "object", "description": "Sent as RunAgentInput.forwardedProps."},
+		"state":            obj{"description": "Initial state sent as RunAgentInput.state."},
+		"server":           server,
+		"protocol_version": obj{"oneOf": []any{obj{"type": "string", "pattern": `^\d+\.\d+$`}, obj{"const": false}}, "description": `Sent as protocolVersion (default "1.0"); false omits it.`},
+		"strict_protocol":  boolean("Turn every protocol MUST into a failure instead of a warning."),
+		"max_followups":    obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "Follow-up runs per turn for client tools (default 8)."},
+	}, "type", "endpoint", "agentId")
+	return document("config", "Ananke project config (ananke.config.yaml)", object("", configFields, obj{
+		"version": versionSchema(),
+		"target":  target,
+		"tests":   oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
+		"redact":  ref("regexes"),
+	}, "version", "target"))
+}
+
+func testSchema() obj {
+	argsMatch := obj{"type": "object", "additionalProperties": ref("regex"),
+		"description": "Argument name or dotted path (items.0.sku) → regex over its text."}
+	tool := object("A client tool Ananke advertises and answers itself.", toolFields, obj{
+		"name":        str("Tool name."),
+		"description": str("Description sent to the agent."),
+		"parameters":  obj{"type": "object", "description": "JSON Schema of the arguments."},
+		"result":      obj{"description": "The answer: a string, or any value sent as JSON text."},
+		"results": list(object("", resultFields, obj{
+			"args_match": argsMatch,
+			"result":     obj{"description": "The answer when args_match matches."},
+		}, "result"), "The first entry whose args_match matches answers the call."),
+	}, "name")
+	turn := object("One scripted turn.", turnFields, obj{
+		"type":   obj{"enum": []string{TurnUser, TurnConnect}, "description": "user (default) sends a message; agui:connect runs without one."},
+		"user":   str("The user message."),
+		"assert": ref("assert"),
+	})
+	return document("test", "Ananke test file (*.ananke.yaml)", object("", testFields, obj{
+		"version": versionSchema(),
+		"name":    str("Test name."),
+		"id":      str("Stable identifier; default: the file path without extension."),
+		"tags":    oneOrMany(obj{"type": "string"}),
+		"skip":    str("Skip the test, giving the reason."),
+		"hooks": list(object("", hookFields, obj{
+			"cmd":        list(obj{"type": "string"}, "Program and arguments (no shell); stdout must be one JSON object."),
+			"timeout_ms": positive("Default 30000."),
+		}, "cmd"), "Commands run before the turns; their JSON output sets ${VAR}s."),
+		"history": list(object("", messageFields, obj{
+			"role":    obj{"enum": historyRoles},
+			"content": str("Message text."),
+		}, "role", "content"), "Messages placed before the first turn."),
+		"tools":  list(tool, "Client tools."),
+		"turns":  obj{"type": "array", "minItems": 1, "items": turn},
+		"assert": ref("assert"),
+	}, "version", "name", "turns"))
+}
+
+func assertSchema() obj {
+	argsMatch := obj{"type": "object", "additionalProperties": ref("regex")}
+	count := obj{"oneOf": []any{
+		object("", []string{"exact"}, obj{"exact": obj{"type": "integer", "minimum": 0}}, "exact"),
+		object("", []string{"min", "max"}, obj{"min": obj{"type": "integer", "minimum": 0}, "max": obj{"type": "integer", "minimum": 0}}),
+	}, "description": "{exact: N} or {min: A, max: B}; min defaults to 1."}
+	limit := obj{"oneOf": []any{obj{"type": "integer", "minimum": 1}, obj{"const": false}},
+		"description": "Milliseconds, or false to disable an inherited limit."}
+	return object("Assertions (seed 001 AssertBlock).", blockFields, obj{
+		"tools": object("", toolsFields, obj{
+			"forbid": oneOrMany(obj{"type": "string"}),
+			"require": list(object("", reqFields, obj{
+				"name":             str("Tool name."),
+				"count":            count,
+				"args_match":       argsMatch,
+				"result_match":     ref("regex"),
+				"result_not_match": ref("regex"),
+				"after":            str("A call to this tool must come earlier in the test."),
+			}, "name"), "Calls that must happen."),
+			"forbid_calls": list(object("", filterFields, obj{
+				"name":         str("Tool name."),
+				"args_match":   argsMatch,
+				"result_match": ref("regex"),
+			}, "name"), "Calls that must not happen."),
+		}),
+		"timing": object("", timingFields, obj{"max_duration_ms": limit, "max_idle_ms": limit}),
+		"text":   object("", textFields, obj{"must_match": ref("regexes"), "must_not_match": ref("regexes")}),
+	})
+}

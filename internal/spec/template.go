@@ -1,0 +1,173 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Name is an identifier-like value (a test name, a tool name) with its
+// position. Names never contain ${...}.
+type Name struct {
+	Value string
+	Pos   Pos
+}
+
+// Template is a string value that may hold variable references:
+//
+//	${NAME}      a variable set by a hook
+//	${ENV.NAME}  an environment variable (its value is a secret)
+//	$${          a literal "${"
+//
+// References are parsed when the file is loaded and resolved against a Vars
+// when a test runs.
+type Template struct {
+	Raw   string
+	Pos   Pos
+	parts []part
+}
+
+type part struct {
+	lit string
+	ref *Ref
+}
+
+// Ref is one ${...} reference.
+type Ref struct {
+	Name string // without the ENV. prefix
+	Env  bool
+	Pos  Pos
+}
+
+func (r Ref) String() string {
+	if r.Env {
+		return "${ENV." + r.Name + "}"
+	}
+	return "${" + r.Name + "}"
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Literal makes a template with no references (for defaults and tests).
+func Literal(s string) Template { return Template{Raw: s, parts: []part{{lit: s}}} }
+
+// parseTemplate splits s into literal text and references. at maps a byte
+// offset of s to its source position.
+func parseTemplate(s string, at func(off int) Pos) (Template, []Diagnostic) {
+	t := Template{Raw: s, Pos: at(0)}
+	var lit strings.Builder
+	var diags []Diagnostic
+	flush := func() {
+		if lit.Len() > 0 {
+			t.parts = append(t.parts, part{lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$${"):
+			lit.WriteString("${")
+			i += 3
+		case strings.HasPrefix(s[i:], "${"):
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				diags = append(diags, Diagnostic{at(i), `unterminated "${": close it with "}" or write "$${" for a literal "${"`})
+				return t, diags
+			}
+			body := s[i+2 : i+end]
+			ref := Ref{Name: body, Pos: at(i)}
+			if rest, ok := strings.CutPrefix(body, "ENV."); ok {
+				ref.Name, ref.Env = rest, true
+			}
+			if !identRE.MatchString(ref.Name) {
+				diags = append(diags, Diagnostic{at(i), fmt.Sprintf("invalid variable reference %q: use ${NAME} or ${ENV.NAME} (letters, digits, _)", "${"+body+"}")})
+			} else {
+				flush()
+				t.parts = append(t.parts, part{ref: &ref})
+			}
+			i += end + 1
+		default:
+			lit.WriteByte(s[i])
+			i++
+		}
+	}
+	flush()
+	return t, diags
+}
+
+// template parses a scalar node as a Template.
+func (l *loader) template(n *yaml.Node, what string) (Template, bool) {
+	s, node, ok := l.text(n, what)
+	if !ok {
+		return Template{}, false
+	}
+	t, diags := parseTemplate(s, offsetPos(l.file, node))
+	*l.diags = append(*l.diags, diags...)
+	return t, len(diags) == 0
+}
+
+// offsetPos maps a byte offset inside a scalar's value to a source position.
+// It is exact for single-line plain and quoted scalars without escapes; for
+// anything else it falls back to the scalar's own position.
+func offsetPos(file string, n *yaml.Node) func(int) Pos {
+	base := Pos{File: file, Line: n.Line, Col: n.Column}
+	return func(off int) Pos {
+		before := n.Value[:off]
+		if off == 0 || strings.ContainsAny(before, "\n\r\t") {
+			return base
+		}
+		col := base.Col + utf8.RuneCountInString(before)
+		switch n.Style {
+		case 0:
+		case yaml.DoubleQuotedStyle:
+			if strings.ContainsAny(before, `"\`) {
+				return base
+			}
+			col++
+		case yaml.SingleQuotedStyle:
+			col += 1 + strings.Count(before, "'")
+		default:
+			return base
+		}
+		return Pos{File: base.File, Line: base.Line, Col: col}
+	}
+}
+
+// Refs lists the template's references.
+func (t Template) Refs() []Ref {
+	var refs []Ref
+	for _, p := range t.parts {
+		if p.ref != nil {
+			refs = append(refs, *p.ref)
+		}
+	}
+	return refs
+}
+
+// IsZero reports whether the template was never set.
+func (t Template) IsZero() bool { return t.Raw == "" && t.parts == nil && !t.Pos.IsValid() }
+
+// Resolve substitutes every reference.
+func (t Template) Resolve(v *Vars) (string, error) { return t.resolve(v.lookup, nil) }
+
+func (t Template) resolve(lookup func(Ref) (string, error), quote func(string) string) (string, error) {
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.ref == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		val, err := lookup(*p.ref)
+		if err != nil {
+			return "", err
+		}
+		if quote != nil {
+			val = quote(val)
+		}
+		b.WriteString(val)
+	}
+	return b.String(), nil
+}

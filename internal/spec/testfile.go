@@ -1,0 +1,276 @@
+package spec
+
+import (
+	"math"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Turn types (seed 001, "Turn Types").
+const (
+	TurnUser    = "user"
+	TurnConnect = "agui:connect"
+)
+
+// Test is one test file (*.ananke.yaml). A file holds one test.
+type Test struct {
+	Path    string
+	ID      string // stable identifier; default: path without extension
+	Name    Name
+	Tags    []Name
+	Skip    string // reason; non-empty means the test is skipped
+	Hooks   []Hook
+	History []Message
+	Tools   []ClientTool
+	Turns   []Turn
+	Assert  *Block
+}
+
+// Hook is a command run before the turns; its stdout JSON sets variables.
+type Hook struct {
+	Pos       Pos
+	Cmd       []Template
+	TimeoutMs int64
+}
+
+// Message is one history message placed before the first turn.
+type Message struct {
+	Pos     Pos
+	Role    string
+	Content Template
+}
+
+// Turn is one scripted turn.
+type Turn struct {
+	Pos    Pos
+	Index  int
+	Type   string
+	User   Template // for TurnUser
+	Assert *Block
+}
+
+// ClientTool is a tool Ananke advertises to the agent and answers itself.
+type ClientTool struct {
+	Pos         Pos
+	Name        Name
+	Description Template
+	Parameters  Value
+	// Exactly one of Result and Results is set.
+	Result  *Value
+	Results []ToolResult
+}
+
+// ToolResult is one entry of a client tool's results: the first entry whose
+// args_match all match a call answers it.
+type ToolResult struct {
+	Pos       Pos
+	ArgsMatch []ArgMatch
+	Result    Value
+}
+
+var (
+	testFields    = []string{"version", "name", "id", "tags", "skip", "hooks", "history", "tools", "turns", "assert"}
+	hookFields    = []string{"cmd", "timeout_ms"}
+	messageFields = []string{"role", "content"}
+	turnFields    = []string{"type", "user", "assert"}
+	toolFields    = []string{"name", "description", "parameters", "result", "results"}
+	resultFields  = []string{"args_match", "result"}
+	historyRoles  = []string{"user", "assistant", "system", "developer"}
+)
+
+func (l *loader) test(doc *yaml.Node) *Test {
+	t := &Test{Path: l.file}
+	f, ok := l.fields(doc, "test", testFields)
+	if !ok {
+		return t
+	}
+	l.version(f, doc)
+	l.require(doc, f, "test", "name", "turns")
+	if p, ok := f["name"]; ok {
+		t.Name, _ = l.name(p.val, "name")
+	}
+	if p, ok := f["id"]; ok {
+		if id, ok := l.name(p.val, "id"); ok {
+			t.ID = id.Value
+		}
+	}
+	if p, ok := f["tags"]; ok {
+		items, _ := l.oneOrList(p.val, "tags")
+		for i, item := range items {
+			if tag, ok := l.name(item, index("tags", i)); ok {
+				t.Tags = append(t.Tags, tag)
+			}
+		}
+	}
+	if p, ok := f["skip"]; ok {
+		if reason, node, ok := l.text(p.val, "skip"); ok {
+			if node.ShortTag() == "!!bool" {
+				l.errorf(node, "skip takes a reason: write skip: \"why this test is skipped\"")
+			}
+			t.Skip = reason
+		}
+	}
+	if p, ok := f["hooks"]; ok {
+		items, _ := l.list(p.val, "hooks")
+		for i, item := range items {
+			t.Hooks = append(t.Hooks, l.hook(item, index("hooks", i)))
+		}
+	}
+	if p, ok := f["history"]; ok {
+		items, _ := l.list(p.val, "history")
+		for i, item := range items {
+			t.History = append(t.History, l.message(item, index("history", i)))
+		}
+	}
+	if p, ok := f["tools"]; ok {
+		t.Tools = l.clientTools(p.val)
+	}
+	if p, ok := f["turns"]; ok {
+		items, _ := l.list(p.val, "turns")
+		if items != nil && len(items) == 0 {
+			l.errorf(l.derefQuiet(p.val), "turns is empty: a test needs at least one turn")
+		}
+		for i, item := range items {
+			t.Turns = append(t.Turns, l.turn(item, i))
+		}
+	}
+	if p, ok := f["assert"]; ok {
+		t.Assert = l.block(p.val, "assert")
+	}
+	return t
+}
+
+func (l *loader) hook(n *yaml.Node, what string) Hook {
+	h := Hook{TimeoutMs: DefaultHookTimeoutMs}
+	f, ok := l.fields(n, what, hookFields)
+	if !ok {
+		return h
+	}
+	h.Pos = l.pos(l.derefQuiet(n))
+	l.require(n, f, what, "cmd")
+	if p, ok := f["cmd"]; ok {
+		h.Cmd = l.argv(p.val, what+".cmd")
+	}
+	if p, ok := f["timeout_ms"]; ok {
+		h.TimeoutMs, _ = l.integer(p.val, what+".timeout_ms", 1, math.MaxInt64)
+	}
+	return h
+}
+
+func (l *loader) message(n *yaml.Node, what string) Message {
+	var m Message
+	f, ok := l.fields(n, what, messageFields)
+	if !ok {
+		return m
+	}
+	m.Pos = l.pos(l.derefQuiet(n))
+	l.require(n, f, what, "role", "content")
+	if p, ok := f["role"]; ok {
+		if s, node, ok := l.text(p.val, what+".role"); ok {
+			m.Role = s
+			if !contains(historyRoles, s) {
+				l.errorf(node, "%s.role %q is not one of user, assistant, system, developer", what, s)
+			}
+		}
+	}
+	if p, ok := f["content"]; ok {
+		m.Content, _ = l.template(p.val, what+".content")
+	}
+	return m
+}
+
+func (l *loader) turn(n *yaml.Node, i int) Turn {
+	what := index("turns", i)
+	t := Turn{Index: i, Type: TurnUser}
+	f, ok := l.fields(n, what, turnFields)
+	if !ok {
+		return t
+	}
+	t.Pos = l.pos(l.derefQuiet(n))
+	if p, ok := f["type"]; ok {
+		if s, node, ok := l.text(p.val, what+".type"); ok {
+			t.Type = s
+			if s != TurnUser && s != TurnConnect {
+				l.errorf(node, "%s.type %q is not supported (supported: %q, %q)", what, s, TurnUser, TurnConnect)
+			}
+		}
+	}
+	p, hasUser := f["user"]
+	switch {
+	case t.Type == TurnUser && !hasUser:
+		l.errorf(l.derefQuiet(n), "%s is missing required field \"user\" (the message to send)", what)
+	case t.Type == TurnConnect && hasUser:
+		l.errorf(p.key, "%s: an %s turn sends no message; remove \"user\"", what, TurnConnect)
+	case hasUser:
+		t.User, _ = l.template(p.val, what+".user")
+	}
+	if p, ok := f["assert"]; ok {
+		t.Assert = l.block(p.val, what+".assert")
+	}
+	return t
+}
+
+func (l *loader) clientTools(n *yaml.Node) []ClientTool {
+	items, _ := l.list(n, "tools")
+	var out []ClientTool
+	seen := map[string]Pos{}
+	for i, item := range items {
+		what := index("tools", i)
+		f, ok := l.fields(item, what, toolFields)
+		if !ok {
+			continue
+		}
+		ct := ClientTool{Pos: l.pos(l.derefQuiet(item))}
+		l.require(item, f, what, "name")
+		if p, ok := f["name"]; ok {
+			if ct.Name, ok = l.name(p.val, what+".name"); ok {
+				if first, dup := seen[ct.Name.Value]; dup {
+					l.diags.add(ct.Name.Pos, "%s: tool %q is declared twice (first at line %d)", what, ct.Name.Value, first.Line)
+				}
+				seen[ct.Name.Value] = ct.Name.Pos
+			}
+		}
+		if p, ok := f["description"]; ok {
+			ct.Description, _ = l.template(p.val, what+".description")
+		}
+		if p, ok := f["parameters"]; ok {
+			ct.Parameters = l.object(p.val, what+".parameters")
+		}
+		l.toolResults(item, f, what, &ct)
+		out = append(out, ct)
+	}
+	return out
+}
+
+func (l *loader) toolResults(n *yaml.Node, f map[string]pair, what string, ct *ClientTool) {
+	r, hasResult := f["result"]
+	rs, hasResults := f["results"]
+	switch {
+	case hasResult && hasResults:
+		l.errorf(rs.key, "%s: set result or results, not both", what)
+	case !hasResult && !hasResults:
+		l.errorf(l.derefQuiet(n), "%s needs a result (or results) to answer the agent with", what)
+	case hasResult:
+		if v, ok := l.value(r.val, what+".result"); ok {
+			ct.Result = &v
+		}
+	default:
+		items, _ := l.list(rs.val, what+".results")
+		if items != nil && len(items) == 0 {
+			l.errorf(l.derefQuiet(rs.val), "%s.results is empty", what)
+		}
+		for j, item := range items {
+			w := index(what+".results", j)
+			rf, ok := l.fields(item, w, resultFields)
+			if !ok {
+				continue
+			}
+			l.require(item, rf, w, "result")
+			tr := ToolResult{Pos: l.pos(l.derefQuiet(item)), ArgsMatch: l.argsMatch(rf, w)}
+			if p, ok := rf["result"]; ok {
+				tr.Result, _ = l.value(p.val, w+".result")
+			}
+			ct.Results = append(ct.Results, tr)
+		}
+	}
+}

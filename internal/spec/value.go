@@ -1,0 +1,198 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Value is free-form data from a file (forwardedProps, state, a client
+// tool's parameters or result), turned into JSON when a test runs. String
+// leaves may hold ${...} references; mapping keys are taken literally.
+type Value struct {
+	Pos  Pos
+	node *yaml.Node
+	file string
+}
+
+// IsZero reports whether the value was absent from the file.
+func (v Value) IsZero() bool { return v.node == nil }
+
+// IsString reports whether the value is a YAML string (sent as text rather
+// than as JSON by client tool results).
+func (v Value) IsString() bool {
+	n := derefAll(v.node)
+	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str"
+}
+
+// Resolve substitutes references and returns the value as JSON text. An
+// absent value resolves to nil.
+func (v Value) Resolve(vars *Vars) (json.RawMessage, error) {
+	if v.node == nil {
+		return nil, nil
+	}
+	w := jsonWriter{file: v.file, lookup: vars.lookup}
+	if err := w.write(v.node); err != nil {
+		return nil, err
+	}
+	return w.buf.Bytes(), nil
+}
+
+// ResolveString resolves a string value to its text; other values resolve
+// to their JSON text.
+func (v Value) ResolveString(vars *Vars) (string, error) {
+	if v.IsString() {
+		n := derefAll(v.node)
+		t, _ := parseTemplate(n.Value, offsetPos(v.file, n))
+		return t.Resolve(vars)
+	}
+	js, err := v.Resolve(vars)
+	return string(js), err
+}
+
+// value checks that n converts to JSON and that its strings parse as
+// templates.
+func (l *loader) value(n *yaml.Node, what string) (Value, bool) {
+	before := len(*l.diags)
+	w := jsonWriter{file: l.file, lookup: placeholder, loader: l}
+	if err := w.write(n); err != nil {
+		l.errorf(l.derefQuiet(n), "%s: %v", what, err)
+	}
+	if len(*l.diags) > before {
+		return Value{}, false
+	}
+	return Value{Pos: l.pos(l.derefQuiet(n)), node: n, file: l.file}, true
+}
+
+// jsonWriter writes a YAML node as JSON. At load time (loader set) it charges
+// aliases to the loader's budget and records template diagnostics.
+type jsonWriter struct {
+	buf    bytes.Buffer
+	file   string
+	lookup func(Ref) (string, error)
+	loader *loader
+}
+
+func (w *jsonWriter) deref(n *yaml.Node) *yaml.Node {
+	if w.loader != nil {
+		return w.loader.deref(n)
+	}
+	return derefAll(n)
+}
+
+func (w *jsonWriter) write(n *yaml.Node) error {
+	if n = w.deref(n); n == nil {
+		return nil // budget exhausted; already reported
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			w.buf.WriteString("null")
+			return nil
+		}
+		return w.write(n.Content[0])
+	case yaml.MappingNode:
+		w.buf.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := w.deref(n.Content[i])
+			if k == nil {
+				return nil
+			}
+			if k.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: mapping keys must be strings, not %s", k.Line, kindName(k))
+			}
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			writeJSONString(&w.buf, k.Value)
+			w.buf.WriteByte(':')
+			if err := w.write(n.Content[i+1]); err != nil {
+				return err
+			}
+		}
+		w.buf.WriteByte('}')
+	case yaml.SequenceNode:
+		w.buf.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			if err := w.write(c); err != nil {
+				return err
+			}
+		}
+		w.buf.WriteByte(']')
+	case yaml.ScalarNode:
+		return w.scalar(n)
+	}
+	return nil
+}
+
+func (w *jsonWriter) scalar(n *yaml.Node) error {
+	switch n.ShortTag() {
+	case "!!null":
+		w.buf.WriteString("null")
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return fmt.Errorf("line %d: %q is not a boolean", n.Line, n.Value)
+		}
+		w.buf.WriteString(strconv.FormatBool(b))
+	case "!!int":
+		i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+		if err != nil {
+			return fmt.Errorf("line %d: number %s does not fit in 64 bits", n.Line, n.Value)
+		}
+		w.buf.WriteString(strconv.FormatInt(i, 10))
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Errorf("line %d: %s has no JSON form", n.Line, n.Value)
+		}
+		if json.Valid([]byte(n.Value)) {
+			w.buf.WriteString(n.Value)
+		} else {
+			w.buf.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	default:
+		s := n.Value
+		if w.loader != nil {
+			t, ok := w.loader.template(n, "value")
+			if !ok {
+				return nil
+			}
+			s, _ = t.resolve(w.lookup, nil)
+		} else {
+			t, _ := parseTemplate(n.Value, offsetPos(w.file, n))
+			var err error
+			if s, err = t.resolve(w.lookup, nil); err != nil {
+				return err
+			}
+		}
+		writeJSONString(&w.buf, s)
+	}
+	return nil
+}
+
+// writeJSONString writes s as a JSON string without HTML escaping, so "<"
+// reaches the agent (and the trace) as typed.
+func writeJSONString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)           // a string always encodes
+	buf.Truncate(buf.Len() - 1) // Encode adds a newline
+}
+
+// derefAll follows aliases; only used on values the loader already walked
+// within its alias budget.
+func derefAll(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}

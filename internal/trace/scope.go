@@ -1,0 +1,65 @@
+package trace
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Scope is the slice of a trace one set of assertions is evaluated over: a
+// single turn, or the whole test.
+type Scope struct {
+	// Name is "turn[N]" (0-based) or "test".
+	Name  string
+	Turns []Turn
+	// Before holds the calls made in earlier turns of the test, so that
+	// ordering constraints ("after") can look back across turns.
+	Before  []ToolCall
+	StartMs int64
+	EndMs   int64
+}
+
+// TurnScope is turn i of the trace, with the calls of earlier turns as
+// history.
+func (t *Trace) TurnScope(i int) Scope {
+	s := Scope{Name: TurnName(i), Turns: t.Turns[i : i+1], StartMs: t.Turns[i].StartMs, EndMs: t.Turns[i].EndMs}
+	for _, prev := range t.Turns[:i] {
+		s.Before = append(s.Before, prev.ToolCalls...)
+	}
+	return s
+}
+
+// TestScope is the whole test: from the first turn's start to the last
+// turn's end (hooks excluded).
+func (t *Trace) TestScope() Scope {
+	s := Scope{Name: "test", Turns: t.Turns}
+	if n := len(t.Turns); n > 0 {
+		s.StartMs, s.EndMs = t.Turns[0].StartMs, t.Turns[n-1].EndMs
+	}
+	return s
+}
+
+// TurnName is the scope name of turn i.
+func TurnName(i int) string { return "turn[" + strconv.Itoa(i) + "]" }
+
+// ToolCalls is every call in the scope, in order.
+func (s Scope) ToolCalls() []ToolCall {
+	var calls []ToolCall
+	for _, t := range s.Turns {
+		calls = append(calls, t.ToolCalls...)
+	}
+	return calls
+}
+
+// Text is the scope's assistant text: each turn's text joined by "\n".
+func (s Scope) Text() string {
+	texts := make([]string, 0, len(s.Turns))
+	for i := range s.Turns {
+		if txt := s.Turns[i].Text(); txt != "" {
+			texts = append(texts, txt)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// DurationMs is the scope's duration.
+func (s Scope) DurationMs() int64 { return s.EndMs - s.StartMs }

@@ -1,0 +1,89 @@
+package trace
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Trace is everything captured for one test.
+type Trace struct {
+	TestStartMs int64  `json:"test_start_ts"`
+	TestEndMs   int64  `json:"test_end_ts"`
+	Turns       []Turn `json:"turns"`
+}
+
+// Turn is what one scripted turn produced. A turn may span several runs when
+// client tools are answered with follow-up runs.
+type Turn struct {
+	Index     int        `json:"index"`
+	Kind      string     `json:"type"`
+	UserText  string     `json:"user,omitempty"`
+	StartMs   int64      `json:"turn_start_ts"`
+	EndMs     int64      `json:"turn_end_ts"`
+	ToolCalls []ToolCall `json:"tool_calls"`
+	// Texts holds the assistant text messages of the turn in the order they
+	// were started; Text joins them.
+	Texts     []string        `json:"texts"`
+	RunErrors []RunError      `json:"run_errors,omitempty"`
+	State     json.RawMessage `json:"state,omitempty"`
+	Events    []Event         `json:"events,omitempty"`
+}
+
+// Text is the turn's assistant text: every assistant message joined by "\n".
+func (t *Turn) Text() string { return strings.Join(t.Texts, "\n") }
+
+// DurationMs is the time from the turn's start to its end.
+func (t *Turn) DurationMs() int64 { return t.EndMs - t.StartMs }
+
+// ToolCall is one call the agent made, backend or client.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Turn int    `json:"turn"`
+	// Args is the concatenated TOOL_CALL_ARGS text. ArgsJSON is true when it
+	// parsed as JSON; an unparseable string is kept as is and flagged.
+	Args     string `json:"args"`
+	ArgsJSON bool   `json:"args_json"`
+	// Result is nil when no result arrived (a pending client call, or a
+	// truncated stream).
+	Result *Result `json:"result,omitempty"`
+	// Client is true for calls to client tools that Ananke answered itself.
+	Client bool `json:"client,omitempty"`
+
+	StartedMs int64 `json:"started_ms"`
+	EndedMs   int64 `json:"ended_ms,omitempty"`
+	// TimestampMs is when the call completed: its result arrived or, with no
+	// result, its TOOL_CALL_END.
+	TimestampMs int64 `json:"timestamp"`
+
+	StartSeq  int64 `json:"start_seq"`
+	EndSeq    int64 `json:"end_seq,omitempty"`
+	ResultSeq int64 `json:"result_seq,omitempty"`
+}
+
+// Result is a tool call's result as received.
+type Result struct {
+	// Content is the TOOL_CALL_RESULT content exactly as received: the string
+	// itself, or the JSON text of a content-part list.
+	Content string `json:"content"`
+	// JSON is true when Content is valid JSON.
+	JSON bool `json:"json"`
+	// Error is set when the tool message reported a failure.
+	Error string `json:"error,omitempty"`
+}
+
+// RunError is a RUN_ERROR the agent sent.
+type RunError struct {
+	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
+	Seq     int64  `json:"seq"`
+}
+
+// Event is one raw protocol event as received.
+type Event struct {
+	Seq        int64           `json:"seq"`
+	ReceivedMs int64           `json:"received_ms"`
+	Run        int             `json:"run"`
+	Type       string          `json:"type"`
+	Raw        json.RawMessage `json:"raw"`
+}
