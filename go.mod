@@ -4,5 +4,8 @@ go 1.25.0
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+require golang.org/x/text v0.14.0 // indirect

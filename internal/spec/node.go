@@ -15,6 +15,10 @@ import (
 // dozen times at most.
 const maxAliasExpansions = 10_000
 
+// extensionPrefix marks keys Ananke ignores, as docker compose does: a
+// place to define YAML anchors ("x-common: &common {...}") for reuse.
+const extensionPrefix = "x-"
+
 // loader walks the yaml.Node tree of one file, recording every problem.
 type loader struct {
 	file     string
@@ -112,6 +116,9 @@ func (l *loader) fields(n *yaml.Node, what string, known []string) (map[string]p
 		}
 		if k.Kind != yaml.ScalarNode {
 			l.errorf(k, "%s has a key that is %s; keys must be strings", what, kindName(k))
+			continue
+		}
+		if strings.HasPrefix(k.Value, extensionPrefix) {
 			continue
 		}
 		if prev, dup := out[k.Value]; dup {

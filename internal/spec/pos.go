@@ -43,8 +43,9 @@ type Diagnostics []Diagnostic
 
 // Error prints one diagnostic per line, sorted.
 func (ds Diagnostics) Error() string {
-	lines := make([]string, len(ds))
-	for i, d := range ds.Sorted() {
+	sorted := ds.Sorted()
+	lines := make([]string, len(sorted))
+	for i, d := range sorted {
 		lines[i] = d.String()
 	}
 	return strings.Join(lines, "\n")

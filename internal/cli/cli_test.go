@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ananke/action/internal/golden"
+)
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+type result struct {
+	code        int
+	out, errOut string
+}
+
+// run runs the CLI in-process from dir with env.
+func run(t *testing.T, dir string, env map[string]string, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	a := &app{
+		Stdio:     Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut},
+		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		getwd:     func() (string, error) { return filepath.Abs(".") },
+		now:       func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+	}
+	if dir != "" {
+		t.Chdir(dir)
+	}
+	code := a.main(context.Background(), args)
+	return result{code, out.String(), errOut.String()}
+}
+
+func assertGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden.Assert(t, filepath.Join(repoRoot(), "internal", "cli", "testdata", name), got)
+}
+
+func TestHelp(t *testing.T) {
+	r := run(t, "", nil, "help")
+	if r.code != ExitPass {
+		t.Fatalf("help exit = %d", r.code)
+	}
+	assertGolden(t, "help.golden", r.out)
+	if r := run(t, "", nil); r.code != ExitInvalid || !strings.Contains(r.errOut, "Usage:") {
+		t.Errorf("no args = %d %q; want usage on stderr and exit 3", r.code, r.errOut)
+	}
+	if r := run(t, "", nil, "frobnicate"); r.code != ExitInvalid || !strings.Contains(r.errOut, `unknown command "frobnicate"`) {
+		t.Errorf("unknown command = %d %q", r.code, r.errOut)
+	}
+	if r := run(t, "", nil, "validate", "--nope"); r.code != ExitInvalid || !strings.Contains(r.errOut, "flag provided but not defined: -nope") {
+		t.Errorf("bad flag = %d %q", r.code, r.errOut)
+	}
+	if r := run(t, "", nil, "validate", "-h"); r.code != ExitPass || !strings.Contains(r.errOut, "-config file") {
+		t.Errorf("validate -h = %d %q", r.code, r.errOut)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := run(t, "", nil, "version")
+	if r.code != ExitPass || !strings.HasPrefix(r.out, "ananke dev (go") {
+		t.Errorf("version = %d %q", r.code, r.out)
+	}
+}
+
+func TestSchema(t *testing.T) {
+	for _, kind := range []string{"config", "test"} {
+		r := run(t, "", nil, "schema", kind)
+		want, err := os.ReadFile(filepath.Join(repoRoot(), "schema", "ananke."+kind+".schema.json"))
+		if err != nil || r.code != ExitPass || r.out != string(want) {
+			t.Errorf("schema %s = %d; output equals committed file: %v (%v)", kind, r.code, r.out == string(want), err)
+		}
+	}
+	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test") {
+		t.Errorf("schema without kind = %d %q", r.code, r.errOut)
+	}
+	if r := run(t, "", nil, "schema", "report"); r.code != ExitInvalid {
+		t.Errorf("schema report = %d", r.code)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	root := repoRoot()
+	tests := []struct {
+		name     string
+		dir      string
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{"suite directory", root, []string{"validate", "examples/checkout"}, ExitPass, "ok: examples/checkout/ananke.config.yaml and 1 test file are valid"},
+		{"test file finds its config", root, []string{"validate", "examples/checkout/checkout.ananke.yaml"}, ExitPass, "ok: examples/checkout/ananke.config.yaml"},
+		{"config file as path", root, []string{"validate", "examples/checkout/ananke.config.yaml"}, ExitPass, "and 1 test file are valid"},
+		{"config in working directory", filepath.Join(root, "examples", "checkout"), []string{"validate"}, ExitPass, "ok: ananke.config.yaml"},
+		{"explicit config", root, []string{"validate", "--config", "examples/checkout/ananke.config.yaml"}, ExitPass, "ok:"},
+		{"broken suite", root, []string{"validate", "examples/broken/versions"}, ExitInvalid,
+			"examples/broken/versions/major.ananke.yaml:1:10: version \"2.0\" is not supported"},
+		{"no config anywhere", os.TempDir(), []string{"validate"}, ExitInvalid, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, tc.dir, nil, tc.args...)
+			if r.code != tc.wantCode || !strings.Contains(r.out, tc.wantOut) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", r.code, r.out, r.errOut, tc.wantCode, tc.wantOut)
+			}
+		})
+	}
+}
+
+// TestValidateBrokenPrintsEverything: every diagnostic of the golden file is
+// printed, and the count is on stderr.
+func TestValidateBrokenPrintsEverything(t *testing.T) {
+	r := run(t, repoRoot(), nil, "validate", "examples/broken/fields")
+	want, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "broken", "fields", "diagnostics.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != ExitInvalid || r.out != string(want) {
+		t.Errorf("exit %d; stdout:\n%s\nwant:\n%s", r.code, r.out, want)
+	}
+	if n := strings.Count(string(want), "\n"); !strings.Contains(r.errOut, "ananke: "+plural(n, "problem")+" found; nothing was run") {
+		t.Errorf("stderr = %q", r.errOut)
+	}
+}

@@ -1,0 +1,92 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// repoRoot is the module root, found from this file's location.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// parseTest decodes a test file held in a string.
+func parseTest(t testing.TB, src string) (*Test, Diagnostics) {
+	t.Helper()
+	var diags Diagnostics
+	l := &loader{file: "t.ananke.yaml", diags: &diags}
+	doc := l.parseBytes([]byte(src))
+	if doc == nil {
+		return nil, diags
+	}
+	return l.test(doc), diags
+}
+
+// parseConfig decodes a config file held in a string.
+func parseConfig(t testing.TB, src string) (*Config, Diagnostics) {
+	t.Helper()
+	var diags Diagnostics
+	l := &loader{file: "ananke.config.yaml", diags: &diags}
+	doc := l.parseBytes([]byte(src))
+	if doc == nil {
+		return nil, diags
+	}
+	return l.config(doc), diags
+}
+
+// mustTest decodes a test that must be valid.
+func mustTest(t testing.TB, src string) *Test {
+	t.Helper()
+	tt, diags := parseTest(t, src)
+	if len(diags) > 0 {
+		t.Fatalf("unexpected diagnostics:\n%s", diags.Error())
+	}
+	return tt
+}
+
+// mustConfig decodes a config that must be valid.
+func mustConfig(t testing.TB, src string) *Config {
+	t.Helper()
+	c, diags := parseConfig(t, src)
+	if len(diags) > 0 {
+		t.Fatalf("unexpected diagnostics:\n%s", diags.Error())
+	}
+	return c
+}
+
+// writeFiles creates files (path → content) under a temp dir and returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func hasDiag(ds Diagnostics, substr string) bool {
+	for _, d := range ds {
+		if strings.Contains(d.String(), substr) {
+			return true
+		}
+	}
+	return false
+}
+
+const minimalConfig = `version: "1.0"
+target:
+  type: agui
+  endpoint: "http://127.0.0.1:1/agent"
+  agentId: a
+`

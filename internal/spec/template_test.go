@@ -1,0 +1,122 @@
+package spec
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTemplateResolve(t *testing.T) {
+	env := map[string]string{"TOKEN": "s3cret", "EMPTY": ""}
+	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	tests := []struct {
+		name, in, want, wantErr string
+		secrets                 []string
+	}{
+		{name: "plain", in: "hello", want: "hello"},
+		{name: "hook variable", in: "order ${ORDER_ID}!", want: "order o-1!"},
+		{name: "two variables", in: "${ORDER_ID}/${ORDER_ID}", want: "o-1/o-1"},
+		{name: "env is secret", in: "Bearer ${ENV.TOKEN}", want: "Bearer s3cret", secrets: []string{"s3cret"}},
+		{name: "empty env is not a secret", in: "[${ENV.EMPTY}]", want: "[]"},
+		{name: "escaped", in: "cost $${PRICE} and $$ and $", want: "cost ${PRICE} and $$ and $"},
+		{name: "unknown variable", in: "x ${NOPE}", wantErr: "t.yaml:1:3: unknown variable ${NOPE} (defined: ORDER_ID; environment variables are ${ENV.NAME})"},
+		{name: "unset env", in: "${ENV.MISSING}", wantErr: "t.yaml:1:1: environment variable MISSING is not set (referenced as ${ENV.MISSING})"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tmpl, diags := parseTemplate(tc.in, func(off int) Pos { return Pos{File: "t.yaml", Line: 1, Col: 1 + off} })
+			if len(diags) > 0 {
+				t.Fatalf("parse: %v", diags)
+			}
+			v := NewVars(getenv)
+			v.Set("ORDER_ID", "o-1")
+			got, err := tmpl.Resolve(v)
+			if tc.wantErr != "" {
+				var re *ResolveError
+				if !errors.As(err, &re) || err.Error() != tc.wantErr {
+					t.Fatalf("Resolve(%q) error = %v; want %q", tc.in, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("Resolve(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			}
+			if s := v.Secrets(); !slices.Equal(s, tc.secrets) {
+				t.Errorf("Secrets() = %q; want %q", s, tc.secrets)
+			}
+		})
+	}
+}
+
+func TestTemplateSyntaxErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"${", `1:1: unterminated "${"`},
+		{"ab ${X", `1:4: unterminated "${"`},
+		{"${}", `1:1: invalid variable reference "${}"`},
+		{"a${1X}", `1:2: invalid variable reference "${1X}"`},
+		{"${ENV.}", `invalid variable reference "${ENV.}"`},
+		{"${A-B}", `invalid variable reference "${A-B}"`},
+		{"${ENV.A.B}", `invalid variable reference "${ENV.A.B}"`},
+	}
+	for _, tc := range tests {
+		_, diags := parseTemplate(tc.in, func(off int) Pos { return Pos{File: "f", Line: 1, Col: 1 + off} })
+		if !hasDiag(diags, tc.want) {
+			t.Errorf("parseTemplate(%q) = %v; want a diagnostic containing %q", tc.in, diags, tc.want)
+		}
+	}
+}
+
+// TestReferencePositions checks the column of a reference inside plain,
+// double-quoted and single-quoted scalars.
+func TestReferencePositions(t *testing.T) {
+	src := `version: "1.0"
+name: positions
+hooks:
+  - cmd: ["setup"]
+turns:
+  - user: plain ${A}
+  - user: "quoted ${B}"
+  - user: 'it''s ${C}'
+  - user: |
+      block ${D}
+`
+	tt := mustTest(t, src)
+	want := []string{"t.ananke.yaml:6:17", "t.ananke.yaml:7:19", "t.ananke.yaml:8:18", "t.ananke.yaml:9:11"}
+	for i, turn := range tt.Turns {
+		refs := turn.User.Refs()
+		if len(refs) != 1 || refs[0].Pos.String() != want[i] {
+			t.Errorf("turn %d refs = %v; want one at %s", i, refs, want[i])
+		}
+	}
+}
+
+func TestRegexBindQuotesValues(t *testing.T) {
+	tt := mustTest(t, `version: "1.0"
+name: regex vars
+hooks: [{cmd: [setup]}]
+turns:
+  - user: hi
+    assert:
+      text:
+        must_match: "^total: ${AMOUNT}$"
+`)
+	re := tt.Turns[0].Assert.MustMatch[0]
+	if re.Compiled() != nil {
+		t.Fatal("a pattern with references must not be compiled before binding")
+	}
+	v := NewVars(nil)
+	v.Set("AMOUNT", "4.20 (USD)")
+	bound, err := re.Bind(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range map[string]bool{"total: 4.20 (USD)": true, "total: 4x20 (USD)": false, "total: 4.20 USD": false} {
+		if got := bound.Compiled().MatchString(s); got != want {
+			t.Errorf("bound %q matches %q = %v; want %v", bound.Compiled(), s, got, want)
+		}
+	}
+	if _, err := re.Bind(NewVars(nil)); err == nil || !strings.Contains(err.Error(), "unknown variable ${AMOUNT}") {
+		t.Errorf("Bind without the variable = %v; want an unknown variable error", err)
+	}
+}
