@@ -8,4 +8,8 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require golang.org/x/text v0.14.0 // indirect
+require (
+	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
+	github.com/tmaxmax/go-sse v0.11.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

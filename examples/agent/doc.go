@@ -1,0 +1,43 @@
+// Command agent is a small, deterministic AG-UI agent used by Ananke's
+// quickstart and by its own end-to-end tests.
+//
+// It has no language model: it picks a canned script from keywords in the last
+// user message (or, in a follow-up run, from the tool result the client sent
+// back) and streams the AG-UI events a real agent would send for it. Because
+// ids are derived from the run id and nothing is random, every run of the same
+// input produces the same events, so suites written against it never flake.
+//
+// Scripts, tried in this order: the first whose phrase occurs in the last
+// user message (ignoring case) runs.
+//
+//	crash                  text, then RUN_ERROR code "demo_crash"
+//	slow, "wait N ms"      a "waiting" step of N ms (default 300, max 5000)
+//	chunk                  text as TEXT_MESSAGE_CHUNK events only
+//	what is my name        the name from an earlier "my name is X"
+//	my name is X           "Nice to meet you, X."
+//	what did i say first,  quotes the first user message
+//	first message
+//	compare                two interleaved get_price calls
+//	buy                    validate_cart, then the client tool confirm_purchase
+//	weather                get_weather for Paris, London, Tokyo or Berlin
+//	search, find           search_products
+//	anything else          a one-line help text
+//
+// When the last message is a tool message, the run continues a purchase:
+// "yes" in the confirm_purchase answer charges the card, anything else
+// cancels.
+//
+// Read it to see what an AG-UI agent streams:
+//
+//   - protocol.go: the request body (RunAgentInput) and the SSE event writer;
+//   - stream.go: how text messages and tool calls are opened, streamed in
+//     pieces and closed;
+//   - scripts.go and tools.go: the behaviours, one function each;
+//   - main.go and handler.go: the HTTP server.
+//
+// Run it with
+//
+//	go run ./examples/agent -addr 127.0.0.1:8000 -delay-ms 5
+//
+// and point an Ananke target at http://127.0.0.1:8000/agent.
+package main

@@ -1,0 +1,19 @@
+// Package hooks runs the commands a test declares under "hooks" before its
+// conversation starts, and turns what they print into variables.
+//
+// A hook is an argv (no shell unless the user writes one) run in the test
+// file's directory with the environment the caller passes in. Its stdout must
+// be one JSON object whose values are strings, numbers or booleans; each key
+// becomes a variable referenced as ${NAME}. Numbers keep the text the hook
+// printed ("1.50" stays "1.50"), so a hook never loses precision to float64.
+//
+// Every failure of the hook itself — it could not start, exited non-zero, ran
+// past its timeout, printed something other than one such object, or was
+// cancelled — is returned as an *Error whose message names the command and
+// ends with the tail of the hook's stderr, because that is usually where the
+// user's script says why it failed.
+//
+// Each hook runs in its own process group (on unix). On timeout or
+// cancellation the whole group is killed, so background children such as
+// "sleep 100 &" do not outlive the test.
+package hooks
