@@ -108,45 +108,78 @@ func Decode(data []byte) (Event, []Problem) {
 
 func decode(data []byte, ps *problems) Event {
 	ev := Event{Raw: json.RawMessage(data)}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
-		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' && json.Valid(t) {
+	var buf [16]member
+	ms, isObject := []member(nil), false
+	if json.Valid(data) {
+		ms, isObject = members(data, buf[:0])
+	}
+	if !isObject {
+		if t := bytes.TrimSpace(data); len(t) > 0 && json.Valid(t) {
 			ps.errorf(RuleFrame, "the event is not a JSON object: %s", excerpt(data))
 		} else {
-			ps.errorf(RuleFrame, "the event is not valid JSON (%v): %s", jsonErr(err), excerpt(data))
+			var v any
+			ps.errorf(RuleFrame, "the event is not valid JSON (%s): %s", jsonErr(json.Unmarshal(data, &v)), excerpt(data))
 		}
 		return ev
 	}
-	typeRaw, ok := obj["type"]
-	if !ok || json.Unmarshal(typeRaw, &ev.Type) != nil || ev.Type == "" {
+	for _, m := range ms {
+		if string(m.key) == "type" && !m.esc {
+			ev.Type, _ = unquote(m.val)
+		}
+	}
+	if ev.Type == "" {
 		ps.errorf(RuleFrame, "the event carries no event type: %s", excerpt(data))
 		return ev
 	}
-	fields, known := schemas[ev.Type]
+	sc, known := schemaIndex[ev.Type]
 	if !known {
-		if fields, known = retired[ev.Type]; !known {
-			ps.warnf(RuleUnknown, "unknown event type %q ignored", ev.Type)
-			return ev
+		ps.warnf(RuleUnknown, "unknown event type %q ignored", ev.Type)
+		return ev
+	}
+	var seen uint64 // bit i: sc.fields[i] was present
+	var unknown []string
+	for _, m := range ms {
+		name := m.keyString()
+		i, ok := sc.index[name]
+		if !ok {
+			unknown = append(unknown, name)
+			continue
+		}
+		seen |= 1 << i
+		assign(&ev, sc.fields[i], m.val, ps)
+	}
+	for i, f := range sc.fields {
+		if f.required && seen&(1<<i) == 0 {
+			ps.errorf(RuleSchema, "%s is missing required field %q", ev.Type, f.name)
 		}
 	}
-	for _, list := range [2][]fieldSpec{common, fields} {
-		for _, f := range list {
-			raw, present := obj[f.name]
-			if !present {
-				if f.required {
-					ps.errorf(RuleSchema, "%s is missing required field %q", ev.Type, f.name)
-				}
-				continue
-			}
-			delete(obj, f.name)
-			assign(&ev, f, raw, ps)
-		}
-	}
-	if len(obj) > 0 {
-		ps.warnf(RuleUnknown, "%s has unknown fields %s (ignored)", ev.Type, strings.Join(sortedKeys(obj), ", "))
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		ps.warnf(RuleUnknown, "%s has unknown fields %s (ignored)", ev.Type, strings.Join(slices.Compact(unknown), ", "))
 	}
 	return ev
 }
+
+// schema is one event type's fields, indexed by name.
+type schema struct {
+	fields []fieldSpec
+	index  map[string]int
+}
+
+// schemaIndex holds every known and retired type, common fields included.
+var schemaIndex = func() map[string]schema {
+	out := map[string]schema{}
+	for _, table := range []map[string][]fieldSpec{schemas, retired} {
+		for typ, fields := range table {
+			sc := schema{fields: slices.Concat(common, fields), index: map[string]int{}}
+			for i, f := range sc.fields {
+				sc.index[f.name] = i
+			}
+			out[typ] = sc
+		}
+	}
+	return out
+}()
 
 // assign checks one field's shape and stores it in the event.
 func assign(ev *Event, f fieldSpec, raw json.RawMessage, ps *problems) {
@@ -164,8 +197,8 @@ func assign(ev *Event, f fieldSpec, raw json.RawMessage, ps *problems) {
 	}
 	switch f.kind {
 	case kString:
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := unquote(raw)
+		if !ok {
 			ps.errorf(RuleSchema, "%s.%s must be a string, got %s", ev.Type, f.name, excerpt(raw))
 			return
 		}
@@ -321,15 +354,6 @@ func firstByte(raw []byte) byte {
 		return 0
 	}
 	return raw[0]
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // excerptLen bounds how much of a bad payload a message quotes.

@@ -139,8 +139,9 @@ func (r *reducer) toolResult(ev *Event) {
 	r.answered[ev.ToolCallID] = true
 	at := len(r.msgs)
 	if c := r.calls[ev.ToolCallID]; c != nil {
-		for i, e := range r.msgs {
-			if e == c.owner {
+		// The owner is usually among the last messages: look from the end.
+		for i := len(r.msgs) - 1; i >= 0; i-- {
+			if e := r.msgs[i]; e == c.owner {
 				at = i + 1
 				for at < len(r.msgs) && r.msgs[at].Role == RoleTool && r.owns(c.owner, r.msgs[at].ToolCallID) {
 					at++

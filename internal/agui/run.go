@@ -17,6 +17,10 @@ type Frame struct {
 	Index    int // 1-based, in the response
 	Received time.Time
 	Data     []byte
+	// Type is the frame's event type ("" when unreadable); Timestamp the
+	// producer's timestamp (0 when absent).
+	Type      string
+	Timestamp int64
 }
 
 // Observer sees each frame as it arrives, with the events it expanded to
@@ -193,6 +197,7 @@ func (p *pipeline) frame(f Frame, observe Observer) {
 	p.ps.frame = f.Index
 	first := len(p.ps.list)
 	ev := decode(f.Data, &p.ps)
+	f.Type, f.Timestamp = ev.Type, ev.Timestamp
 	p.buf = p.buf[:0]
 	if !hasError(p.ps.list[first:]) && (Known(ev.Type) || isRetired(ev.Type)) {
 		p.buf = p.expander.expand(ev, &p.ps, p.buf)

@@ -26,7 +26,22 @@ type Turn struct {
 	Texts     []string        `json:"texts"`
 	RunErrors []RunError      `json:"run_errors,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`
-	Events    []Event         `json:"events,omitempty"`
+	// Runs are the AG-UI runs the turn took: one, plus one per follow-up
+	// run that answered client tools.
+	Runs   []Run   `json:"runs"`
+	Events []Event `json:"events"`
+}
+
+// Run is one request/response exchange of a turn.
+type Run struct {
+	RunID   string          `json:"run_id"`
+	Request json.RawMessage `json:"request"`
+	StartMs int64           `json:"start_ms"`
+	EndMs   int64           `json:"end_ms"`
+	// FirstSeq is the sequence number of the run's first event, so that a
+	// frame index reported by the client maps to a sequence number.
+	FirstSeq int64 `json:"first_seq"`
+	Frames   int   `json:"frames"`
 }
 
 // Text is the turn's assistant text: every assistant message joined by "\n".
@@ -81,9 +96,11 @@ type RunError struct {
 
 // Event is one raw protocol event as received.
 type Event struct {
-	Seq        int64           `json:"seq"`
-	ReceivedMs int64           `json:"received_ms"`
-	Run        int             `json:"run"`
-	Type       string          `json:"type"`
-	Raw        json.RawMessage `json:"raw"`
+	Seq        int64  `json:"seq"`
+	ReceivedMs int64  `json:"received_ms"`
+	Run        int    `json:"run"`
+	Type       string `json:"type"`
+	// Timestamp is the producer's own timestamp, when it sent one.
+	Timestamp int64           `json:"timestamp,omitempty"`
+	Raw       json.RawMessage `json:"raw"`
 }
