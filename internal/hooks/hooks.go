@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/ananke/action/internal/proc"
 )
 
 // Command is one hook to run.
@@ -79,8 +81,8 @@ func Run(ctx context.Context, c Command) (map[string]string, error) {
 	}
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	proc.SetGroup(cmd)
+	cmd.Cancel = func() error { return proc.Kill(cmd.Process) }
 	cmd.WaitDelay = waitDelay
 
 	if err := cmd.Start(); err != nil {

@@ -44,6 +44,8 @@ type Target struct {
 	ProtocolVersion string
 	StrictProtocol  bool
 	MaxFollowups    int
+	// MaxEventBytes bounds one SSE event (0: the client's default).
+	MaxEventBytes int
 }
 
 // NamedValue is one entry of a name-to-value mapping: a request header or
@@ -71,7 +73,7 @@ type Server struct {
 var (
 	configFields = []string{"version", "target", "tests", "redact"}
 	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
-		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups"}
+		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
 )
 
@@ -151,6 +153,10 @@ func (l *loader) target(n *yaml.Node) Target {
 	}
 	if p, ok := f["strict_protocol"]; ok {
 		t.StrictProtocol, _ = l.boolean(p.val, "target.strict_protocol")
+	}
+	if p, ok := f["max_event_bytes"]; ok {
+		v, _ := l.integer(p.val, "target.max_event_bytes", 1024, 1<<30)
+		t.MaxEventBytes = int(v)
 	}
 	if p, ok := f["max_followups"]; ok {
 		v, _ := l.integer(p.val, "target.max_followups", 0, 1000)

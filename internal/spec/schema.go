@@ -111,6 +111,7 @@ func configSchema() obj {
 		"protocol_version": obj{"oneOf": []any{obj{"type": "string", "pattern": `^\d+\.\d+$`}, obj{"const": false}}, "description": `Sent as protocolVersion (default "1.0"); false omits it.`},
 		"strict_protocol":  boolean("Turn every protocol MUST into a failure instead of a warning."),
 		"max_followups":    obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "Follow-up runs per turn for client tools (default 8)."},
+		"max_event_bytes":  obj{"type": "integer", "minimum": 1024, "maximum": 1 << 30, "description": "Largest SSE event accepted, in bytes (default 32 MiB)."},
 	}, "type", "endpoint", "agentId")
 	return document("config", "Ananke project config (ananke.config.yaml)", object("", configFields, obj{
 		"version": versionSchema(),
