@@ -41,15 +41,15 @@ func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 	r.calls, r.texts, r.order = map[string]*callBuild{}, map[string]*strings.Builder{}, nil
 }
 
-// StartRun records a request sent for the current turn.
-func (r *Recorder) StartRun(runID string, request json.RawMessage, at time.Time) {
-	r.turn.Runs = append(r.turn.Runs, Run{RunID: runID, Request: request, StartMs: at.UnixMilli(), FirstSeq: r.seq + 1})
+// StartRun opens a run of the current turn.
+func (r *Recorder) StartRun(runID string, at time.Time) {
+	r.turn.Runs = append(r.turn.Runs, Run{RunID: runID, StartMs: at.UnixMilli(), FirstSeq: r.seq + 1})
 }
 
-// EndRun closes the current run.
-func (r *Recorder) EndRun(frames int, at time.Time) {
+// EndRun closes the current run, keeping the request body that was sent.
+func (r *Recorder) EndRun(frames int, request json.RawMessage, at time.Time) {
 	run := &r.turn.Runs[len(r.turn.Runs)-1]
-	run.EndMs, run.Frames = at.UnixMilli(), frames
+	run.EndMs, run.Frames, run.Request = at.UnixMilli(), frames, request
 }
 
 // Seq maps a frame index of the current run to its sequence number (0 for

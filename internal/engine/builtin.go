@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/agui"
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/spec"
+)
+
+// LevelBuiltin marks the checks that are always on (design §4.4).
+const LevelBuiltin spec.Level = "builtin"
+
+// Kinds of built-in checks.
+const (
+	KindRunError    spec.Kind = "run_error"
+	KindProtocol    spec.Kind = "protocol"
+	KindClientTools spec.Kind = "client_tools"
+)
+
+// builtin makes a built-in check's result for turn i, declared (for the
+// report's source link) at the turn itself.
+func builtin(i int, turn spec.Turn, kind spec.Kind) assertion.Result {
+	scope := fmt.Sprintf("turn[%d]", i)
+	return assertion.Result{ID: scope + "." + string(kind), Level: LevelBuiltin, Kind: kind, Scope: scope, Source: turn.Pos, Status: assertion.Pass}
+}
+
+// runErrorResult fails when the agent sent RUN_ERROR during the turn.
+func runErrorResult(i int, turn spec.Turn, errs []runError) assertion.Result {
+	r := builtin(i, turn, KindRunError)
+	r.Expected = "no RUN_ERROR"
+	if len(errs) == 0 {
+		r.Observed, r.Message = "no RUN_ERROR", "the agent sent no RUN_ERROR"
+		return r
+	}
+	var parts []string
+	for _, e := range errs {
+		s := e.message
+		if e.code != "" {
+			s += " (code " + e.code + ")"
+		}
+		parts = append(parts, s)
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("RUN_ERROR at event #%d", e.seq), Text: s})
+	}
+	r.Status = assertion.Fail
+	r.Observed = fmt.Sprintf("%d RUN_ERROR", len(errs))
+	r.Message = "the agent sent RUN_ERROR: " + strings.Join(parts, "; ")
+	return r
+}
+
+type runError struct {
+	seq           int64
+	message, code string
+}
+
+// protocolResult fails on every protocol error of the turn's runs.
+func protocolResult(i int, turn spec.Turn, problems []problem) assertion.Result {
+	r := builtin(i, turn, KindProtocol)
+	r.Expected = "a stream that follows the AG-UI protocol"
+	if len(problems) == 0 {
+		r.Observed, r.Message = "no protocol errors", "the event stream follows the protocol"
+		return r
+	}
+	for _, p := range problems {
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: p.String()})
+	}
+	r.Status = assertion.Fail
+	r.Observed = fmt.Sprintf("%d protocol error(s)", len(problems))
+	r.Message = problems[0].String()
+	if n := len(problems) - 1; n > 0 {
+		r.Message += fmt.Sprintf(" (and %d more)", n)
+	}
+	return r
+}
+
+// problem is a client problem placed in the test's event sequence.
+type problem struct {
+	seq int64
+	agui.Problem
+}
+
+func (p problem) String() string {
+	if p.seq == 0 {
+		return fmt.Sprintf("%s [%s]", p.Message, p.Rule)
+	}
+	return fmt.Sprintf("event #%d: %s [%s]", p.seq, p.Message, p.Rule)
+}
+
+// clientToolsResult fails when a client tool call could not be answered.
+func clientToolsResult(i int, turn spec.Turn, failure string) assertion.Result {
+	r := builtin(i, turn, KindClientTools)
+	r.Expected = "every pending tool call answered"
+	if failure == "" {
+		r.Observed, r.Message = "all answered", "every client tool call was answered"
+		return r
+	}
+	r.Status, r.Observed, r.Message = assertion.Fail, failure, failure
+	return r
+}

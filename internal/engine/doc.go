@@ -1,0 +1,10 @@
+// Package engine runs tests: for each test it runs the hooks, resolves the
+// variables, then plays the turns against the agent through the AG-UI
+// client — answering client tools with follow-up runs — recording a trace
+// and evaluating the assertions after every turn (stopping at the first
+// failure) and once more over the whole test. It also starts and stops
+// target.server and runs tests in parallel.
+//
+// The engine decides each test's status; it writes nothing: callers read
+// the results (and an Observer sees each test as it finishes).
+package engine

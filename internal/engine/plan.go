@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/ananke/action/internal/agui"
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/spec"
+)
+
+// plan is a test with every variable resolved and every pattern bound: what
+// the turns need, fixed before the first request is sent.
+type plan struct {
+	client          *agui.Client
+	runTimeout      time.Duration
+	maxFollowups    int
+	threadID        string
+	protocolVersion string
+	state           json.RawMessage
+	forwardedProps  json.RawMessage
+	history         []agui.Message
+	tools           []agui.Tool
+	answers         map[string]*answer
+	users           []string // resolved user text per turn
+	turnChecks      [][]spec.Check
+	testChecks      []spec.Check
+	secrets         []string
+}
+
+// answer is how Ananke answers one client tool.
+type answer struct {
+	result  *string
+	results []resultEntry
+}
+
+type resultEntry struct {
+	args   []spec.ArgMatch
+	result string
+}
+
+// reply returns the answer to a call with these arguments, or false when no
+// results entry matches.
+func (a *answer) reply(args string) (string, bool) {
+	if a.result != nil {
+		return *a.result, true
+	}
+	for _, e := range a.results {
+		if argsMatch(args, e.args) {
+			return e.result, true
+		}
+	}
+	return "", false
+}
+
+func argsMatch(args string, ms []spec.ArgMatch) bool {
+	for _, m := range ms {
+		v, ok := assertion.ArgText(args, m.Path)
+		if !ok || !m.Regex.Compiled().MatchString(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// resolver resolves templates against one test's variables, keeping the
+// first error (every error carries its file position).
+type resolver struct {
+	vars *spec.Vars
+	err  error
+}
+
+func (r *resolver) str(t spec.Template) string {
+	if r.err != nil || t.IsZero() {
+		return ""
+	}
+	s, err := t.Resolve(r.vars)
+	r.err = err
+	return s
+}
+
+func (r *resolver) json(v spec.Value, def string) json.RawMessage {
+	if r.err != nil {
+		return nil
+	}
+	if v.IsZero() {
+		return json.RawMessage(def)
+	}
+	js, err := v.Resolve(r.vars)
+	r.err = err
+	return js
+}
+
+func (r *resolver) text(v spec.Value) string {
+	if r.err != nil {
+		return ""
+	}
+	s, err := v.ResolveString(r.vars)
+	r.err = err
+	return s
+}
+
+func (r *resolver) checks(cs []spec.Check) []spec.Check {
+	if r.err != nil {
+		return nil
+	}
+	out, err := spec.BindChecks(cs, r.vars)
+	r.err = err
+	return out
+}
+
+func (r *resolver) args(ms []spec.ArgMatch) []spec.ArgMatch {
+	if r.err != nil {
+		return nil
+	}
+	out, err := spec.BindArgs(ms, r.vars)
+	r.err = err
+	return out
+}
+
+// newPlan resolves everything test t needs.
+func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
+	cfg := e.opts.Suite.Config
+	tg := cfg.Target
+	r := &resolver{vars: vars}
+	p := &plan{
+		runTimeout:      time.Duration(tg.TimeoutMs) * time.Millisecond,
+		maxFollowups:    tg.MaxFollowups,
+		protocolVersion: tg.ProtocolVersion,
+		threadID:        r.str(tg.ThreadID),
+		state:           r.json(tg.State, "{}"),
+		forwardedProps:  r.json(tg.ForwardedProps, "{}"),
+		answers:         map[string]*answer{},
+	}
+	header := http.Header{}
+	for _, h := range tg.Headers {
+		v := r.str(h.Value)
+		header.Set(h.Name, v)
+		p.secrets = append(p.secrets, v)
+	}
+	endpoint := r.str(tg.Endpoint)
+	for i, m := range t.History {
+		p.history = append(p.history, agui.Message{ID: fmt.Sprintf("history-%d", i), Role: m.Role, Content: agui.StringContent(r.str(m.Content))})
+	}
+	for _, ct := range t.Tools {
+		p.tools = append(p.tools, agui.Tool{Name: ct.Name.Value, Description: r.str(ct.Description), Parameters: r.json(ct.Parameters, `{"type":"object","properties":{}}`)})
+		a := &answer{}
+		if ct.Result != nil {
+			s := r.text(*ct.Result)
+			a.result = &s
+		}
+		for _, re := range ct.Results {
+			a.results = append(a.results, resultEntry{args: r.args(re.ArgsMatch), result: r.text(re.Result)})
+		}
+		p.answers[ct.Name.Value] = a
+	}
+	for i, turn := range t.Turns {
+		p.users = append(p.users, r.str(turn.User))
+		p.turnChecks = append(p.turnChecks, r.checks(spec.TurnChecks(cfg, t, i)))
+	}
+	p.testChecks = r.checks(spec.TestChecks(cfg, t))
+	if r.err != nil {
+		return nil, r.err
+	}
+	if p.threadID == "" {
+		p.threadID = e.newID()
+	}
+	p.secrets = append(p.secrets, vars.Secrets()...)
+	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: e.opts.HTTP, MaxEventSize: tg.MaxEventBytes,
+		Strict: tg.StrictProtocol, Now: e.opts.Now}
+	return p, nil
+}

@@ -1,0 +1,76 @@
+package engine_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ananke/action/internal/agui/aguitest"
+	"github.com/ananke/action/internal/engine"
+)
+
+// serverConfig is a target.server block running a shell script.
+func serverConfig(script, extra string) string {
+	return fmt.Sprintf("  server:\n    command: [\"sh\", \"-c\", %q]\n    timeout_ms: 2000\n%s", script, extra)
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(stat), ") Z ")
+}
+
+func TestServer(t *testing.T) {
+	agent := aguitest.New(t, textAgent)
+	pidDir := t.TempDir()
+	pidFile := filepath.Join(pidDir, "child.pid")
+	tests := []struct {
+		name   string
+		script string
+		extra  string
+		status engine.Status
+		want   string
+	}{
+		{"ready by log line", "sleep 300 & echo $! > " + pidFile + "; echo booting; echo 'listening on :1'; wait", "    ready_log: \"listening on\"\n", engine.Pass, ""},
+		{"ready by url", "sleep 300 & echo $! > " + pidFile + "; wait", "    ready_url: \"" + agent.URL + "/health\"\n", engine.Pass, ""},
+		{"exits before ready", "echo 'fatal: port in use' >&2; exit 3", "    ready_log: \"listening\"\n", engine.Error,
+			"target.server exited before it was ready (exit status 3); its last output:\n    fatal: port in use"},
+		{"never ready", "echo still booting; sleep 300", "    ready_log: \"listening\"\n", engine.Error,
+			"target.server did not print a line matching `listening` within 2s; its last output:\n    still booting"},
+		{"reused when the endpoint answers", "exit 1", "    reuse_existing: true\n", engine.Pass, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(pidFile)
+			s := suite(t, agent.Endpoint(), serverConfig(tc.script, tc.extra), map[string]string{"t": "turns: [{user: hi}]\n"})
+			start := time.Now()
+			r := one(t, run(t, s))
+			if r.Status != tc.status || !strings.Contains(r.Reason, tc.want) {
+				t.Errorf("status %s %q; want %s containing %q", r.Status, r.Reason, tc.status, tc.want)
+			}
+			if time.Since(start) > 6*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				return // this script starts no child
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			for deadline := time.Now().Add(2 * time.Second); alive(pid) && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if alive(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Errorf("the server's child %d outlived the run", pid)
+			}
+		})
+	}
+}

@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/ananke/action/internal/agui"
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/hooks"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// Causes of a context's end, to tell whose deadline passed.
+var (
+	errTestTimeout = errors.New("test timeout")
+	errRunTimeout  = errors.New("run timeout")
+)
+
+// runTest runs one test to its status.
+func (e *engine) runTest(ctx context.Context, t *spec.Test) *TestResult {
+	r := &TestResult{Test: t, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
+	defer func() { r.End = e.opts.Now() }()
+	if t.Skip != "" {
+		r.Status, r.Reason = Skipped, t.Skip
+		return r
+	}
+	if d := e.opts.TestTimeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
+		defer cancel()
+	}
+	vars := spec.NewVars(e.opts.LookupEnv)
+	if !e.runHooks(ctx, t, vars, r) {
+		r.Secrets = vars.Secrets()
+		return r
+	}
+	p, err := e.newPlan(t, vars)
+	if err != nil {
+		r.Secrets = vars.Secrets()
+		r.Status, r.Reason = Error, err.Error()
+		var re *spec.ResolveError
+		if errors.As(err, &re) {
+			r.Reason, r.ReasonPos = re.Msg, re.Pos
+		}
+		return r
+	}
+	r.Secrets = p.secrets
+	e.playTurns(ctx, t, p, r)
+	return r
+}
+
+// runHooks runs the hooks in order, each seeing the variables of those
+// before it. It reports false (and sets the error) when one fails.
+func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r *TestResult) bool {
+	for i, h := range t.Hooks {
+		argv := make([]string, len(h.Cmd))
+		for j, a := range h.Cmd {
+			s, err := a.Resolve(vars)
+			if err != nil {
+				var re *spec.ResolveError
+				errors.As(err, &re)
+				r.Status, r.Reason, r.ReasonPos = Error, re.Msg, re.Pos
+				return false
+			}
+			argv[j] = s
+		}
+		out, err := hooks.Run(ctx, hooks.Command{Argv: argv, Dir: filepath.Dir(t.Path), Env: e.opts.Env,
+			Timeout: time.Duration(h.TimeoutMs) * time.Millisecond})
+		if err != nil {
+			r.Status, r.ReasonPos = Error, h.Pos
+			r.Reason = fmt.Sprintf("hooks[%d]: %v", i, err)
+			var he *hooks.Error
+			if errors.As(err, &he) {
+				r.Detail = he.Stderr
+			}
+			if ctx.Err() != nil {
+				r.Reason = fmt.Sprintf("hooks[%d]: %s", i, e.stopped(ctx))
+			}
+			return false
+		}
+		for k, v := range out {
+			vars.Set(k, v)
+		}
+	}
+	return true
+}
+
+// conversation is the state carried from turn to turn.
+type conversation struct {
+	messages []agui.Message
+	state    json.RawMessage
+	rec      *trace.Recorder
+	msgN     int
+}
+
+// playTurns plays every turn, evaluating each one's checks right after it
+// and stopping at the first failure; then it evaluates the test's checks.
+func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *TestResult) {
+	conv := &conversation{messages: p.history, state: p.state, rec: trace.NewRecorder()}
+	defer func() { r.Trace = conv.rec.Trace() }()
+	for i, turn := range t.Turns {
+		out := e.playTurn(ctx, i, turn, p, conv)
+		conv.rec.EndTurn(e.opts.Now(), conv.state)
+		r.Warnings = append(r.Warnings, out.warnings...)
+		r.Results = append(r.Results, out.builtins...)
+		if out.err != nil {
+			r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("turn[%d]: %v", i, out.err), turn.Pos
+			e.skipRest(r, p, i, "not evaluated: the test errored in turn["+itoa(i)+"]")
+			return
+		}
+		r.Results = append(r.Results, assertion.Evaluate(p.turnChecks[i], conv.rec.Trace().TurnScope(i))...)
+		if assertion.Failed(r.Results) {
+			r.Status = Fail
+			e.skipRest(r, p, i, "not evaluated: the test stopped when turn["+itoa(i)+"] failed")
+			return
+		}
+	}
+	r.Results = append(r.Results, assertion.Evaluate(p.testChecks, conv.rec.Trace().TestScope())...)
+	r.Status = Pass
+	if assertion.Failed(r.Results) {
+		r.Status = Fail
+	}
+}
+
+// skipRest records the checks of the turns after i and of the whole test as
+// not evaluated.
+func (e *engine) skipRest(r *TestResult, p *plan, i int, reason string) {
+	for j := i + 1; j < len(p.turnChecks); j++ {
+		r.Results = append(r.Results, assertion.Skipped(p.turnChecks[j], "turn["+itoa(j)+"]", reason)...)
+	}
+	r.Results = append(r.Results, assertion.Skipped(p.testChecks, "test", reason)...)
+}
+
+// turnOutcome is what a turn's runs produced besides the trace.
+type turnOutcome struct {
+	builtins []assertion.Result
+	warnings []Warning
+	err      error // the exchange itself failed: the test errors
+}
+
+// playTurn sends the turn's message (if any) and runs until the agent no
+// longer waits for client tools.
+func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, p *plan, conv *conversation) turnOutcome {
+	conv.rec.StartTurn(i, turn.Type, p.users[i], e.opts.Now())
+	if turn.Type == spec.TurnUser {
+		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleUser, Content: agui.StringContent(p.users[i])})
+	}
+	var out turnOutcome
+	var protocol []problem
+	var runErrs []runError
+	clientFailure := ""
+	for followups := 0; ; followups++ {
+		res, err := e.run(ctx, p, conv)
+		for _, pr := range res.Problems {
+			pp := problem{seq: conv.rec.Seq(pr.Frame), Problem: pr}
+			if pr.Severity == agui.Error {
+				protocol = append(protocol, pp)
+			} else {
+				out.warnings = append(out.warnings, Warning{Turn: i, Seq: pp.seq, Rule: pr.Rule, Message: pr.Message})
+			}
+		}
+		for _, re := range res.RunErrors {
+			runErrs = append(runErrs, runError{seq: conv.rec.Seq(re.Frame), message: re.Message, code: re.Code})
+		}
+		if err != nil {
+			out.err = e.explain(ctx, p, err)
+			return out
+		}
+		conv.messages, conv.state = res.Messages, res.State
+		if len(protocol) > 0 || len(runErrs) > 0 || len(res.Pending) == 0 {
+			break
+		}
+		if followups == p.maxFollowups {
+			clientFailure = fmt.Sprintf("the agent still called client tools after %d follow-up runs (target.max_followups)", p.maxFollowups)
+			break
+		}
+		if clientFailure = e.answer(p, conv, res.Pending); clientFailure != "" {
+			break
+		}
+	}
+	out.builtins = append(out.builtins, runErrorResult(i, turn, runErrs), protocolResult(i, turn, protocol))
+	if len(p.tools) > 0 || clientFailure != "" {
+		out.builtins = append(out.builtins, clientToolsResult(i, turn, clientFailure))
+	}
+	return out
+}
+
+// run posts one run of the conversation.
+func (e *engine) run(ctx context.Context, p *plan, conv *conversation) (*agui.Result, error) {
+	in := agui.RunAgentInput{ThreadID: p.threadID, RunID: e.newID(), ProtocolVersion: p.protocolVersion, State: conv.state,
+		Messages: agui.ForInput(conv.messages), Tools: p.tools, ForwardedProps: p.forwardedProps}
+	conv.rec.StartRun(in.RunID, e.opts.Now())
+	runCtx, cancel := context.WithTimeoutCause(ctx, p.runTimeout, errRunTimeout)
+	defer cancel()
+	res, err := p.client.Run(runCtx, in, conv.rec.Observe)
+	conv.rec.EndRun(res.Frames, res.Request, e.opts.Now())
+	return res, err
+}
+
+// answer appends one tool message per pending call, or says why a call
+// cannot be answered.
+func (e *engine) answer(p *plan, conv *conversation, pending []agui.ToolCall) string {
+	for _, c := range pending {
+		a := p.answers[c.Function.Name]
+		if a == nil {
+			return fmt.Sprintf("the agent called %q (call %s) and no result came back: it is not a backend tool that answered with TOOL_CALL_RESULT, nor a client tool declared in this test's tools",
+				c.Function.Name, c.ID)
+		}
+		content, ok := a.reply(c.Function.Arguments)
+		if !ok {
+			return fmt.Sprintf("no results entry of client tool %q matches the arguments of call %s: %s", c.Function.Name, c.ID, c.Function.Arguments)
+		}
+		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleTool, ToolCallID: c.ID, Content: agui.StringContent(content)})
+		conv.rec.ClientResult(c.ID, content, e.opts.Now())
+	}
+	return ""
+}
+
+// explain rewrites a transport error caused by a deadline or cancellation
+// into what the user configured.
+func (e *engine) explain(ctx context.Context, p *plan, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return errors.New(e.stopped(ctx))
+	case errors.Is(err, errRunTimeout):
+		return fmt.Errorf("the run did not finish within target.timeout_ms (%d ms)", p.runTimeout.Milliseconds())
+	}
+	return err
+}
+
+// stopped says why ctx ended: the test's --timeout, or a cancellation.
+func (e *engine) stopped(ctx context.Context) string {
+	if errors.Is(context.Cause(ctx), errTestTimeout) {
+		return fmt.Sprintf("the test did not finish within --timeout %v", e.opts.TestTimeout)
+	}
+	return "cancelled"
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
