@@ -9,5 +9,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(context.Background(), os.Args[1:], cli.OSStdio(), os.LookupEnv))
+	os.Exit(cli.Main(context.Background(), os.Args[1:], cli.OSStdio(), os.Environ()))
 }

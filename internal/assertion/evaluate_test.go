@@ -201,6 +201,10 @@ func TestRequireExplainsEveryCandidate(t *testing.T) {
 	if r.Message != want {
 		t.Errorf("message =\n%s\nwant\n%s", r.Message, want)
 	}
+	never := Evaluate([]spec.Check{req("refund")}, s)[0]
+	if len(never.Evidence) != 5 || never.Evidence[4].Call.Name != "search" || never.Evidence[0].Note != "called instead" {
+		t.Errorf("a tool never called: evidence %+v; want every call in scope", never.Evidence)
+	}
 	if len(r.Evidence) != 4 {
 		t.Fatalf("evidence has %d entries; want every candidate (4)", len(r.Evidence))
 	}

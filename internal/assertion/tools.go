@@ -58,6 +58,9 @@ func require(r *Result, req *spec.Require, s trace.Scope) {
 	switch {
 	case seen == 0:
 		msg += fmt.Sprintf(": `%s` was never called (%s)", req.Name.Value, inScope(calls, s.Name))
+		for k := range calls {
+			r.Evidence = append(r.Evidence, Evidence{Note: "called instead", Call: &calls[k]})
+		}
 	case len(reasons) > 0:
 		if len(reasons) > maxReasons {
 			reasons = append(reasons[:maxReasons], fmt.Sprintf("%d more", len(reasons)-maxReasons))

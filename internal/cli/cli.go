@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -19,24 +20,44 @@ type Stdio struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+	// OutIsTerminal is true when Out is an interactive terminal.
+	OutIsTerminal bool
 }
 
 // OSStdio returns the real standard streams.
-func OSStdio() Stdio { return Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+func OSStdio() Stdio {
+	st, err := os.Stdout.Stat()
+	tty := err == nil && st.Mode()&os.ModeCharDevice != 0
+	return Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutIsTerminal: tty}
+}
 
 // app is one invocation's view of the process.
 type app struct {
 	Stdio
-	lookupEnv func(string) (string, bool)
-	getwd     func() (string, error)
-	now       func() time.Time
+	environ []string
+	getwd   func() (string, error)
+	now     func() time.Time
+	// onSignal arranges for cancel to be called on SIGINT/SIGTERM and
+	// returns a function undoing it; nil in tests.
+	onSignal func(cancel func()) (stop func())
 }
 
-// Main runs the command line args (without the program name) and returns
-// the process exit code.
-func Main(ctx context.Context, args []string, stdio Stdio, lookupEnv func(string) (string, bool)) int {
-	a := &app{Stdio: stdio, lookupEnv: lookupEnv, getwd: os.Getwd, now: time.Now}
+// Main runs the command line args (without the program name) with the
+// process environment environ (KEY=VALUE) and returns the exit code.
+func Main(ctx context.Context, args []string, stdio Stdio, environ []string) int {
+	a := &app{Stdio: stdio, environ: environ, getwd: os.Getwd, now: time.Now}
+	a.onSignal = a.handleSignals
 	return a.main(ctx, args)
+}
+
+// lookupEnv reads a variable of the environment the app was given.
+func (a *app) lookupEnv(name string) (string, bool) {
+	for i := len(a.environ) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(a.environ[i], "="); ok && k == name {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 type command struct {
@@ -48,6 +69,7 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{"run", "run the tests against the agent", runRun},
 		{"validate", "check config and test files without running anything", runValidate},
 		{"schema", "print the JSON Schema of a file kind (config, test)", runSchema},
 		{"version", "print the version", runVersion},

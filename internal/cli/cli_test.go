@@ -23,15 +23,20 @@ type result struct {
 	out, errOut string
 }
 
-// run runs the CLI in-process from dir with env.
+// run runs the CLI in-process from dir with the process environment plus
+// env.
 func run(t *testing.T, dir string, env map[string]string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
+	environ := os.Environ() // hooks and servers need PATH
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
 	a := &app{
-		Stdio:     Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut},
-		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-		getwd:     func() (string, error) { return filepath.Abs(".") },
-		now:       func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Stdio:   Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut},
+		environ: environ,
+		getwd:   func() (string, error) { return filepath.Abs(".") },
+		now:     time.Now,
 	}
 	if dir != "" {
 		t.Chdir(dir)

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/reporters/console"
+)
+
+// runOptions are the flags of `ananke run`.
+type runOptions struct {
+	config    string
+	parallel  int
+	timeout   durationFlag
+	reportDir string
+	verbose   bool
+	paths     []string
+}
+
+func runRun(ctx context.Context, a *app, args []string) int {
+	var o runOptions
+	fs := a.flags("run", "[PATH...]")
+	fs.StringVar(&o.config, "config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
+	fs.IntVar(&o.parallel, "parallel", 1, "run up to `N` tests at once")
+	fs.Var(&o.timeout, "timeout", "bound each test, e.g. 2m (default: none beyond target.timeout_ms per run)")
+	fs.StringVar(&o.reportDir, "report-dir", "ananke-report", "write reports into `dir`")
+	fs.BoolVar(&o.verbose, "v", false, "list every assertion and protocol warning")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if o.parallel < 1 {
+		fmt.Fprintf(a.Err, "ananke run: --parallel must be at least 1, got %d\n", o.parallel)
+		return ExitInvalid
+	}
+	o.paths = fs.Args()
+	return a.run(ctx, o)
+}
+
+func (a *app) run(ctx context.Context, o runOptions) int {
+	suite, code := a.load(o.config, o.paths)
+	if suite == nil {
+		return code
+	}
+	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(a.Err, d)
+		}
+		fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
+		return ExitInvalid
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if a.onSignal != nil {
+		defer a.onSignal(cancel)()
+	}
+	copts := console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: o.verbose}
+	var serverLog io.Writer // target.server's output, shown with -v
+	if o.verbose {
+		serverLog = a.Err
+	}
+	out := engine.Run(ctx, engine.Options{
+		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
+		Now: a.now, Observer: console.NewLive(a.Out, copts), ServerLog: serverLog,
+	})
+	root, _ := a.getwd()
+	rep := report.Build(out, report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root})
+	if err := console.Write(a.Out, rep, copts); err != nil {
+		fmt.Fprintf(a.Err, "ananke: write console output: %v\n", err)
+	}
+	if err := os.MkdirAll(filepath.Clean(o.reportDir), 0o755); err != nil {
+		fmt.Fprintf(a.Err, "ananke: create report directory: %v\n", err)
+		return ExitError
+	}
+	return exitCode(rep.Totals)
+}
+
+// exitCode maps the totals to the process exit code (design §5).
+func exitCode(t report.Totals) int {
+	switch {
+	case t.Failed > 0:
+		return ExitFail
+	case t.Errored > 0:
+		return ExitError
+	}
+	return ExitPass
+}
+
+// has reports whether an environment variable is set (to anything).
+func (a *app) has(name string) bool {
+	_, ok := a.lookupEnv(name)
+	return ok
+}

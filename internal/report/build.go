@@ -1,0 +1,205 @@
+package report
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// Meta is what the report needs besides the engine's outcome.
+type Meta struct {
+	Version  string
+	Config   *spec.Config
+	Parallel int
+	// Root makes file paths relative (the repository root); "" keeps them
+	// as loaded.
+	Root string
+	// Secrets are masked in addition to each test's own (e.g. values read
+	// by target.server).
+	Secrets []string
+}
+
+// Build makes the report. Every string that can carry agent output, user
+// input or configuration passes through one Redactor built from every
+// test's secrets and the config's redact patterns, so no reporter can
+// forget to mask.
+func Build(out *engine.Outcome, m Meta) *Report {
+	b := &builder{red: RedactorFor(out, m), root: m.Root}
+	r := &Report{
+		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
+		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
+		Target: Target{Type: m.Config.Target.Type, Endpoint: b.red.String(m.Config.Target.Endpoint.Raw), AgentID: b.red.String(m.Config.Target.AgentID.Raw)},
+		Tests:  make([]Test, 0, len(out.Tests)),
+	}
+	for _, t := range out.Tests {
+		r.Tests = append(r.Tests, b.test(t))
+	}
+	r.Totals = totals(r.Tests)
+	return r
+}
+
+// RedactorFor is the masking Build applies: every test's secrets, the meta
+// secrets and the config's redact patterns. Outputs written outside the
+// report (::add-mask:: lines) use it too.
+func RedactorFor(out *engine.Outcome, m Meta) *Redactor {
+	secrets := slices.Clone(m.Secrets)
+	for _, t := range out.Tests {
+		secrets = append(secrets, t.Secrets...)
+	}
+	var patterns []*regexp.Regexp
+	for _, re := range m.Config.Redact {
+		patterns = append(patterns, re.Compiled())
+	}
+	return NewRedactor(secrets, patterns)
+}
+
+func totals(tests []Test) Totals {
+	var t Totals
+	for _, x := range tests {
+		t.Total++
+		switch x.Status {
+		case StatusPass:
+			t.Passed++
+		case StatusFail:
+			t.Failed++
+		case StatusError:
+			t.Errored++
+		case StatusSkipped:
+			t.Skipped++
+		}
+	}
+	if judged := t.Total - t.Skipped; judged > 0 {
+		t.PassRate = float64(int(float64(t.Passed)*1000/float64(judged)+0.5)) / 10
+	}
+	return t
+}
+
+type builder struct {
+	red  *Redactor
+	root string
+}
+
+// path makes p relative to the root (forward slashes).
+func (b *builder) path(p string) string {
+	if b.root != "" {
+		if abs, err := filepath.Abs(p); err == nil {
+			if rel, err := filepath.Rel(b.root, abs); err == nil {
+				p = rel
+			}
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+func (b *builder) loc(p spec.Pos) Location {
+	return Location{File: b.path(p.File), Line: p.Line, Col: p.Col}
+}
+
+func (b *builder) test(r *engine.TestResult) Test {
+	t := Test{
+		ID: r.Test.ID, Name: r.Test.Name.Value, File: b.path(r.Test.Path), Tags: []string{},
+		Status: string(r.Status), Reason: b.red.String(r.Reason), Detail: b.red.String(r.Detail),
+		StartedAt: r.Start.UTC(), DurationMs: r.End.Sub(r.Start).Milliseconds(),
+		Turns: []Turn{}, Assertions: []Assertion{}, Warnings: []Warning{},
+	}
+	for _, tag := range r.Test.Tags {
+		t.Tags = append(t.Tags, tag.Value)
+	}
+	if r.ReasonPos.IsValid() {
+		l := b.loc(r.ReasonPos)
+		t.At = &l
+	}
+	tr := r.Trace
+	if tr == nil {
+		tr = &trace.Trace{}
+	}
+	for i := range tr.Turns {
+		t.Turns = append(t.Turns, b.turn(&tr.Turns[i], tr.TestStartMs))
+	}
+	for _, a := range r.Results {
+		t.Assertions = append(t.Assertions, b.assertion(a, tr.TestStartMs))
+	}
+	for _, w := range r.Warnings {
+		t.Warnings = append(t.Warnings, Warning{Turn: w.Turn, Seq: w.Seq, Rule: w.Rule, Message: b.red.String(w.Message)})
+	}
+	t.Trace = b.trace(tr)
+	return t
+}
+
+func (b *builder) turn(tt *trace.Turn, base int64) Turn {
+	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
+		Text: b.red.String(tt.Text()), ToolCalls: []Call{}, RunErrors: []string{}}
+	for i := range tt.ToolCalls {
+		t.ToolCalls = append(t.ToolCalls, *b.call(&tt.ToolCalls[i], base))
+	}
+	for _, e := range tt.RunErrors {
+		t.RunErrors = append(t.RunErrors, b.red.String(e.Message))
+	}
+	return t
+}
+
+func (b *builder) call(c *trace.ToolCall, base int64) *Call {
+	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client,
+		AtMs: c.StartedMs - base, DurationMs: c.TimestampMs - c.StartedMs, Seq: c.StartSeq}
+	if c.Result != nil {
+		s := b.red.String(assertion.ResultText(c.Result))
+		out.Result = &s
+	}
+	return out
+}
+
+func (b *builder) assertion(a assertion.Result, base int64) Assertion {
+	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source),
+		Status: string(a.Status), Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),
+		Observed: b.red.String(a.Observed), Evidence: []Evidence{}}
+	for _, e := range a.Evidence {
+		ev := Evidence{Note: b.red.String(e.Note), Text: b.red.String(e.Text)}
+		if e.Call != nil {
+			ev.Call = b.call(e.Call, base)
+		}
+		if e.Gap != nil {
+			ev.Gap = &Gap{FromMs: e.Gap.FromMs - base, ToMs: e.Gap.ToMs - base, From: e.Gap.From, To: e.Gap.To}
+		}
+		out.Evidence = append(out.Evidence, ev)
+	}
+	return out
+}
+
+// trace returns a masked copy of a trace.
+func (b *builder) trace(t *trace.Trace) *trace.Trace {
+	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns))}
+	for i, tt := range t.Turns {
+		tt.UserText = b.red.String(tt.UserText)
+		tt.Texts = b.red.Strings(tt.Texts)
+		tt.State = b.red.JSON(tt.State)
+		tt.ToolCalls = slices.Clone(tt.ToolCalls)
+		for j := range tt.ToolCalls {
+			tc := &tt.ToolCalls[j]
+			tc.Args = b.red.String(tc.Args)
+			if tc.Result != nil {
+				res := *tc.Result
+				res.Content, res.Error = b.red.String(res.Content), b.red.String(res.Error)
+				tc.Result = &res
+			}
+		}
+		tt.RunErrors = slices.Clone(tt.RunErrors)
+		for j := range tt.RunErrors {
+			tt.RunErrors[j].Message = b.red.String(tt.RunErrors[j].Message)
+		}
+		tt.Runs = slices.Clone(tt.Runs)
+		for j := range tt.Runs {
+			tt.Runs[j].Request = b.red.JSON(tt.Runs[j].Request)
+		}
+		tt.Events = slices.Clone(tt.Events)
+		for j := range tt.Events {
+			tt.Events[j].Raw = b.red.JSON(tt.Events[j].Raw)
+		}
+		c.Turns[i] = tt
+	}
+	return c
+}
