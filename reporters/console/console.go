@@ -37,9 +37,10 @@ func NewLive(w io.Writer, opts Options) *Live { return &Live{w: w, opts: opts} }
 // TestFinished prints the test's line.
 func (l *Live) TestFinished(r *engine.TestResult) {
 	st := string(r.Status)
-	line := fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), r.Test.Name.Value, duration(r.End.Sub(r.Start).Milliseconds()))
+	line := fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), duration(r.End.Sub(r.Start).Milliseconds()))
 	if r.Status == engine.Skipped {
-		line += " skipped"
+		// The reason is the test file's own text, never the agent's.
+		line += " skipped: " + clean(r.Reason)
 	}
 	fmt.Fprintln(l.w, line)
 }

@@ -21,7 +21,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
-			p.line(1, opts.paint("dim", fmt.Sprintf("%s: %d protocol warning(s); run with -v to see them", t.Name, len(t.Warnings))))
+			p.line(1, opts.paint("dim", fmt.Sprintf("%s: %d protocol warning(s); run with -v to see them", clean(t.Name), len(t.Warnings))))
 		}
 	}
 	p.summary(r)
@@ -43,16 +43,16 @@ func (p *printer) line(indent int, s string) {
 func (p *printer) test(t *report.Test) {
 	p.line(0, "")
 	head := map[string]string{report.StatusFail: "FAIL", report.StatusError: "ERROR", report.StatusPass: "PASS", report.StatusSkipped: "SKIP"}[t.Status]
-	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(t.Status, head), p.o.paint("bold", t.Name), t.File))
+	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(t.Status, head), p.o.paint("bold", clean(t.Name)), clean(t.File)))
 	if t.Reason != "" {
 		where := ""
 		if t.At != nil {
 			where = t.At.String() + ": "
 		}
-		p.line(1, where+t.Reason)
+		p.line(1, clean(where+t.Reason))
 	}
 	for _, l := range nonEmptyLines(t.Detail) {
-		p.line(2, p.o.paint("dim", l))
+		p.line(2, p.o.paint("dim", clean(l)))
 	}
 	lastScope := ""
 	for _, a := range t.Assertions {
@@ -67,7 +67,7 @@ func (p *printer) test(t *report.Test) {
 	}
 	if p.o.Verbose {
 		for _, w := range t.Warnings {
-			p.line(1, p.o.paint("error", fmt.Sprintf("warning: turn[%d] event #%d: %s [%s]", w.Turn, w.Seq, w.Message, w.Rule)))
+			p.line(1, p.o.paint("error", clean(fmt.Sprintf("warning: turn[%d] event #%d: %s [%s]", w.Turn, w.Seq, w.Message, w.Rule))))
 		}
 	}
 }
@@ -80,7 +80,7 @@ func (p *printer) scope(t *report.Test, scope string) {
 			if turn.Type == "user" {
 				msg = quote(turn.User, 70)
 			}
-			p.line(1, fmt.Sprintf("%s %s", scope, msg))
+			p.line(1, fmt.Sprintf("%s %s", scope, clean(msg)))
 			return
 		}
 	}
@@ -89,16 +89,16 @@ func (p *printer) scope(t *report.Test, scope string) {
 
 func (p *printer) assertion(a report.Assertion) {
 	mark := p.o.paint(a.Status, symbol(a.Status))
-	p.line(2, fmt.Sprintf("%s %s: %s", mark, a.Source, a.Message))
+	p.line(2, fmt.Sprintf("%s %s: %s", mark, clean(a.Source.String()), clean(a.Message)))
 	if a.Status != "fail" {
 		return
 	}
 	p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "assertion:"), a.ID))
 	if a.Expected != "" {
-		p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "expected: "), a.Expected))
+		p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "expected: "), clean(a.Expected)))
 	}
 	if a.Observed != "" {
-		p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "observed: "), a.Observed))
+		p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "observed: "), clean(a.Observed)))
 	}
 	shown := 0
 	for _, e := range a.Evidence {
@@ -109,13 +109,13 @@ func (p *printer) assertion(a report.Assertion) {
 		shown++
 		switch {
 		case e.Call != nil:
-			p.line(3, fmt.Sprintf("%s  %s", callLine(e.Call), p.o.paint("dim", e.Note)))
+			p.line(3, fmt.Sprintf("%s  %s", clean(callLine(e.Call)), p.o.paint("dim", clean(e.Note))))
 		case e.Gap != nil:
-			p.line(3, fmt.Sprintf("idle %d ms: %s (+%dms) → %s (+%dms)", e.Gap.ToMs-e.Gap.FromMs, e.Gap.From, e.Gap.FromMs, e.Gap.To, e.Gap.ToMs))
+			p.line(3, clean(fmt.Sprintf("idle %d ms: %s (+%dms) → %s (+%dms)", e.Gap.ToMs-e.Gap.FromMs, e.Gap.From, e.Gap.FromMs, e.Gap.To, e.Gap.ToMs)))
 		case e.Text != "":
-			p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", e.Note+":"), quote(e.Text, 200)))
+			p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", clean(e.Note)+":"), quote(e.Text, 200)))
 		default:
-			p.line(3, e.Note)
+			p.line(3, clean(e.Note))
 		}
 	}
 }
