@@ -10,6 +10,7 @@ require (
 
 require (
 	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
+	github.com/jstemmer/go-junit-report/v2 v2.1.0 // indirect
 	github.com/tmaxmax/go-sse v0.11.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )

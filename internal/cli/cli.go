@@ -71,7 +71,7 @@ func init() {
 	commands = []command{
 		{"run", "run the tests against the agent", runRun},
 		{"validate", "check config and test files without running anything", runValidate},
-		{"schema", "print the JSON Schema of a file kind (config, test)", runSchema},
+		{"schema", "print a JSON Schema: config, test, or report (summary.json)", runSchema},
 		{"version", "print the version", runVersion},
 	}
 }

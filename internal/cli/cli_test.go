@@ -27,6 +27,12 @@ type result struct {
 // env.
 func run(t *testing.T, dir string, env map[string]string, args ...string) result {
 	t.Helper()
+	return runContext(context.Background(), t, dir, env, args...)
+}
+
+// runContext is run with a context the test may cancel (as SIGINT does).
+func runContext(ctx context.Context, t *testing.T, dir string, env map[string]string, args ...string) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	environ := os.Environ() // hooks and servers need PATH
 	for k, v := range env {
@@ -41,7 +47,7 @@ func run(t *testing.T, dir string, env map[string]string, args ...string) result
 	if dir != "" {
 		t.Chdir(dir)
 	}
-	code := a.main(context.Background(), args)
+	code := a.main(ctx, args)
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -85,11 +91,14 @@ func TestSchema(t *testing.T) {
 			t.Errorf("schema %s = %d; output equals committed file: %v (%v)", kind, r.code, r.out == string(want), err)
 		}
 	}
-	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test") {
+	if r := run(t, "", nil, "schema", "report"); r.code != ExitPass || !strings.Contains(r.out, `"ananke.report/v1"`) {
+		t.Errorf("schema report = %d", r.code)
+	}
+	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|report") {
 		t.Errorf("schema without kind = %d %q", r.code, r.errOut)
 	}
-	if r := run(t, "", nil, "schema", "report"); r.code != ExitInvalid {
-		t.Errorf("schema report = %d", r.code)
+	if r := run(t, "", nil, "schema", "junit"); r.code != ExitInvalid {
+		t.Errorf("schema junit = %d", r.code)
 	}
 }
 

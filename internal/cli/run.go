@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/reporters/console"
+	"github.com/ananke/action/reporters/reportdir"
 )
 
 // runOptions are the flags of `ananke run`.
@@ -73,11 +73,16 @@ func (a *app) run(ctx context.Context, o runOptions) int {
 	if err := console.Write(a.Out, rep, copts); err != nil {
 		fmt.Fprintf(a.Err, "ananke: write console output: %v\n", err)
 	}
-	if err := os.MkdirAll(filepath.Clean(o.reportDir), 0o755); err != nil {
-		fmt.Fprintf(a.Err, "ananke: create report directory: %v\n", err)
-		return ExitError
+	exit := exitCode(rep.Totals)
+	if err := reportdir.Write(o.reportDir, rep); err != nil {
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		if exit == ExitPass {
+			exit = ExitError // a lost report must not read as a pass
+		}
+	} else {
+		fmt.Fprintf(a.Out, "Report: %s\n", filepath.Join(o.reportDir, reportdir.SummaryFile))
 	}
-	return exitCode(rep.Totals)
+	return exit
 }
 
 // exitCode maps the totals to the process exit code (design §5).

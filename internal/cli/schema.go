@@ -3,13 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/schema"
 )
 
 func runSchema(_ context.Context, a *app, args []string) int {
-	kinds := strings.Join(spec.SchemaKinds, "|")
+	kinds := strings.Join(slices.Concat(spec.SchemaKinds, []string{"report"}), "|")
 	fs := a.flags("schema", kinds)
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -18,7 +20,13 @@ func runSchema(_ context.Context, a *app, args []string) int {
 		fmt.Fprintf(a.Err, "ananke schema: name one file kind: %s\n", kinds)
 		return ExitInvalid
 	}
-	b, err := spec.Schema(fs.Arg(0))
+	var b []byte
+	var err error
+	if fs.Arg(0) == "report" {
+		b = schema.Report
+	} else {
+		b, err = spec.Schema(fs.Arg(0))
+	}
 	if err != nil {
 		fmt.Fprintf(a.Err, "ananke schema: %v\n", err)
 		return ExitInvalid

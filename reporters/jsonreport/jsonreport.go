@@ -1,0 +1,53 @@
+// Package jsonreport writes the machine-readable files of the report
+// directory: summary.json (the whole run, schema ananke.report/v1), one
+// result file and one trace file per test.
+package jsonreport
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/trace"
+)
+
+// TraceSchema identifies the trace file format.
+const TraceSchema = "ananke.trace/v1"
+
+// WriteSummary writes summary.json.
+func WriteSummary(w io.Writer, r *report.Report) error { return encode(w, r) }
+
+// WriteResult writes one test's result file: its entry of summary.json.
+func WriteResult(w io.Writer, t *report.Test) error { return encode(w, t) }
+
+// traceFile is a test's trace file: every raw event with its sequence
+// number and receive time, the request bodies sent, and the captured turns
+// (all masked when the report was built).
+type traceFile struct {
+	Schema string `json:"schema"`
+	Test   struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+		File string `json:"file"`
+	} `json:"test"`
+	*trace.Trace
+}
+
+// WriteTrace writes one test's trace file.
+func WriteTrace(w io.Writer, t *report.Test) error {
+	f := traceFile{Schema: TraceSchema, Trace: t.Trace}
+	if f.Trace == nil {
+		f.Trace = &trace.Trace{Turns: []trace.Turn{}}
+	}
+	f.Test.ID, f.Test.Name, f.Test.File = t.ID, t.Name, t.File
+	return encode(w, f)
+}
+
+// encode writes indented JSON without HTML escaping, so agent text reads
+// as the agent sent it.
+func encode(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

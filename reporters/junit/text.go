@@ -1,0 +1,139 @@
+package junit
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ananke/action/internal/report"
+)
+
+// maxEvidence bounds the evidence listed per assertion; the report files
+// hold all of it.
+const maxEvidence = 10
+
+// failureText lists every failing assertion with its position, expected
+// and observed values and evidence, in the layout compilers use so that
+// CI UIs that recognise file:line:col can link it.
+func failureText(t *report.Test, failed []report.Assertion) string {
+	var b strings.Builder
+	for i, a := range failed {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s: %s\n", a.Source, a.Message)
+		fmt.Fprintf(&b, "  assertion: %s (%s, declared at %s level)\n", a.ID, scopeText(t, a.Scope), a.Level)
+		if a.Expected != "" {
+			fmt.Fprintf(&b, "  expected:  %s\n", a.Expected)
+		}
+		if a.Observed != "" {
+			fmt.Fprintf(&b, "  observed:  %s\n", a.Observed)
+		}
+		for j, e := range a.Evidence {
+			if j == maxEvidence {
+				fmt.Fprintf(&b, "  … %d more in the report\n", len(a.Evidence)-j)
+				break
+			}
+			fmt.Fprintf(&b, "  - %s\n", evidence(e))
+		}
+	}
+	return b.String()
+}
+
+func evidence(e report.Evidence) string {
+	switch {
+	case e.Call != nil:
+		res := "(no result)"
+		if e.Call.Result != nil {
+			res = *e.Call.Result
+		}
+		return fmt.Sprintf("call %s %s %s → %s (+%dms): %s", e.Call.ID, e.Call.Name, e.Call.Args, res, e.Call.AtMs, e.Note)
+	case e.Gap != nil:
+		return fmt.Sprintf("idle %d ms from %s to %s", e.Gap.ToMs-e.Gap.FromMs, e.Gap.From, e.Gap.To)
+	case e.Text != "":
+		return fmt.Sprintf("%s: %q", e.Note, e.Text)
+	}
+	return e.Note
+}
+
+// scopeText describes a scope with the turn's user message.
+func scopeText(t *report.Test, scope string) string {
+	for _, turn := range t.Turns {
+		if fmt.Sprintf("turn[%d]", turn.Index) == scope && turn.Type == "user" {
+			return fmt.Sprintf("%s %q", scope, short(turn.User, 80))
+		}
+	}
+	if scope == "test" {
+		return "whole test"
+	}
+	return scope
+}
+
+func errorText(t *report.Test) string {
+	var b strings.Builder
+	if t.At != nil {
+		fmt.Fprintf(&b, "%s: ", t.At)
+	}
+	b.WriteString(t.Reason + "\n")
+	if t.Detail != "" {
+		b.WriteString("\n" + t.Detail + "\n")
+	}
+	return b.String()
+}
+
+// transcript is the conversation, for <system-out>.
+func transcript(t *report.Test) string {
+	var b strings.Builder
+	for _, turn := range t.Turns {
+		who := "user: " + turn.User
+		if turn.Type != "user" {
+			who = "(" + turn.Type + ")"
+		}
+		fmt.Fprintf(&b, "turn[%d] %s\n", turn.Index, who)
+		for _, c := range turn.ToolCalls {
+			res := "(no result)"
+			if c.Result != nil {
+				res = *c.Result
+			}
+			fmt.Fprintf(&b, "  tool %s %s → %s\n", c.Name, c.Args, res)
+		}
+		if turn.Text != "" {
+			fmt.Fprintf(&b, "  assistant: %s\n", turn.Text)
+		}
+		for _, e := range turn.RunErrors {
+			fmt.Fprintf(&b, "  RUN_ERROR: %s\n", e)
+		}
+	}
+	return b.String()
+}
+
+// clean makes s a valid XML 1.0 character sequence: characters outside
+// XML's Char production (ANSI escapes, other controls, invalid UTF-8)
+// become visible escapes such as \x1b. encoding/xml does not do this for
+// CDATA, and one ESC from an agent would make the whole file unreadable.
+func clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if !xmlChar(r) {
+			ok = false
+			break
+		}
+	}
+	if ok && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if xmlChar(r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "\\x%02x", r)
+		}
+	}
+	return b.String()
+}
+
+// xmlChar is XML 1.0's Char production.
+func xmlChar(r rune) bool {
+	return r == 0x9 || r == 0xA || r == 0xD || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
