@@ -64,8 +64,13 @@ func checkReportDir(t *testing.T, dir string, tests int) map[string]any {
 func TestRunReportFiles(t *testing.T) {
 	dir := copySuite(t, "failing")
 	out := filepath.Join(dir, "out")
-	if r := run(t, dir, nil, "run", "--report-dir", out); r.code != ExitFail {
+	md := filepath.Join(dir, "summary.md")
+	if r := run(t, dir, nil, "run", "--report-dir", out, "--summary", md); r.code != ExitFail {
 		t.Fatalf("exit %d", r.code)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(b), "### ✗ Ananke: 6 failed of 6 tests") || !strings.Contains(string(b), "wrong-city.ananke.yaml:9") {
+		t.Errorf("summary.md (%v):\n%s", err, b)
 	}
 	summary := checkReportDir(t, out, 6)
 	if totals := summary["totals"].(map[string]any); totals["failed"] != 6.0 {

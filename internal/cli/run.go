@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/reporters/console"
+	"github.com/ananke/action/reporters/markdown"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
@@ -19,6 +21,7 @@ type runOptions struct {
 	parallel  int
 	timeout   durationFlag
 	reportDir string
+	summary   string
 	verbose   bool
 	paths     []string
 }
@@ -30,6 +33,7 @@ func runRun(ctx context.Context, a *app, args []string) int {
 	fs.IntVar(&o.parallel, "parallel", 1, "run up to `N` tests at once")
 	fs.Var(&o.timeout, "timeout", "bound each test, e.g. 2m (default: none beyond target.timeout_ms per run)")
 	fs.StringVar(&o.reportDir, "report-dir", "ananke-report", "write reports into `dir`")
+	fs.StringVar(&o.summary, "summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
 	fs.BoolVar(&o.verbose, "v", false, "list every assertion and protocol warning")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -82,8 +86,21 @@ func (a *app) run(ctx context.Context, o runOptions) int {
 	} else {
 		fmt.Fprintf(a.Out, "Report: %s\n", filepath.Join(o.reportDir, reportdir.SummaryFile))
 	}
+	if o.summary != "" {
+		md := markdown.Render(rep, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + o.reportDir + ")"})
+		if err := os.WriteFile(o.summary, []byte(md), 0o644); err != nil {
+			fmt.Fprintf(a.Err, "ananke: write summary: %v\n", err)
+			if exit == ExitPass {
+				exit = ExitError
+			}
+		}
+	}
 	return exit
 }
+
+// summaryBudget is GitHub's limit for a step summary: "1024k".
+// https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#step-isolation-and-limits
+const summaryBudget = 1 << 20
 
 // exitCode maps the totals to the process exit code (design §5).
 func exitCode(t report.Totals) int {

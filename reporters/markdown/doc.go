@@ -1,0 +1,15 @@
+// Package markdown renders a run as GitHub-flavoured markdown: a heading
+// with the verdict, a totals table, a table of tests (failed and errored
+// first) and a <details> block per failed or errored test with each failing
+// assertion, its YAML line, expected and observed values and its evidence.
+//
+// The same text is the sticky PR comment, the check run's summary, the job
+// summary and the file written by `ananke run --summary`, so it is rendered
+// once, here, and each publisher only chooses Options: the size budget of
+// its surface, a link base for file positions, a hidden marker.
+//
+// Everything the agent, a hook or a test file wrote is untrusted: it is
+// escaped so that it cannot open links, images, tables or HTML, cannot
+// close a code fence or a <details> block, and cannot mention anyone or
+// reference an issue on GitHub (see escape.go).
+package markdown

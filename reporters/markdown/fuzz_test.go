@@ -1,0 +1,67 @@
+package markdown_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/reporters/markdown"
+)
+
+// FuzzRender puts arbitrary strings where agents, hooks and test authors
+// write: whatever they are, Render does not panic, stays within budget,
+// closes every fence and block, and leaves nothing live outside code.
+func FuzzRender(f *testing.F) {
+	f.Add("checkout", "turn text", "`search` called", "detail", 0)
+	f.Add(hostile, hostile, hostile, hostile, 1500)
+	f.Add("``````", "```\n~~~", "`a``b`", "</details>", 65000)
+	f.Add("\x1b[31m", "\xff\xfe", "@a #1 [x](y)", "\r\n\r", 300)
+	f.Fuzz(func(t *testing.T, name, agent, msg, detail string, budget int) {
+		budget = max(budget, 0) % 20000
+		r := reporttest.Report()
+		for i := range r.Tests {
+			tt := &r.Tests[i]
+			tt.Name, tt.Reason, tt.Detail = name, msg, detail
+			for j := range tt.Turns {
+				tt.Turns[j].User = agent
+			}
+			for j := range tt.Assertions {
+				a := &tt.Assertions[j]
+				a.Message, a.Expected, a.Observed, a.ID = msg, agent, msg, name
+				for k := range a.Evidence {
+					e := &a.Evidence[k]
+					e.Note = name
+					if e.Text != "" {
+						e.Text = agent
+					}
+					if e.Call != nil {
+						c := *e.Call
+						c.Args, c.Name = agent, name
+						c.Result = &detail
+						e.Call = &c
+					}
+				}
+			}
+		}
+		r.Tests = append(r.Tests, r.Tests[:2]...) // more than three failing tests
+		out := markdown.Render(r, markdown.Options{Budget: budget, Marker: "<!-- m -->"})
+		if budget > 0 && len(out) > budget {
+			t.Fatalf("len(out) = %d; want ≤ %d", len(out), budget)
+		}
+		if !utf8.ValidString(out) {
+			t.Fatal("invalid UTF-8")
+		}
+		// Below ~300 bytes even the heading and totals are cut; from there
+		// on, only whole pieces are added.
+		if budget == 0 || strings.Contains(out, "|--:|\n| ") {
+			checkStructure(t, out)
+			checkInert(t, out, "")
+			for _, row := range tableRows(out) {
+				if n := cells(row); n != 5 {
+					t.Errorf("row has %d cells; want 5: %s", n, row)
+				}
+			}
+		}
+	})
+}

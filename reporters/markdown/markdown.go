@@ -1,0 +1,179 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/report"
+)
+
+// Options shape the rendering.
+type Options struct {
+	// Budget is the maximum size of the output in bytes (0: no limit).
+	Budget int
+	// Title heads the output (default "Ananke").
+	Title string
+	// LinkBase, when set, turns file positions into links:
+	// LinkBase + file + "#L" + line, e.g. "https://github.com/o/r/blob/<sha>/".
+	LinkBase string
+	// Artifact names where the full report is, for the trimming note, e.g.
+	// "the `ananke-report` artifact" (default "the report directory").
+	Artifact string
+	// Marker is put first, verbatim, e.g. "<!-- ananke:report:ananke -->"
+	// (a hidden marker for finding a sticky comment); it counts in Budget.
+	Marker string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Title == "" {
+		o.Title = "Ananke"
+	}
+	if o.Artifact == "" {
+		o.Artifact = "the report directory"
+	}
+	return o
+}
+
+// unit is what trimming keeps or drops whole: a test's table row and, for
+// a failed or errored test, its <details> block.
+type unit struct {
+	test    *report.Test
+	open    bool // the block starts open
+	row     string
+	details string
+}
+
+// render fills in the row and block; Render calls it only for the units it
+// considers, so a huge run costs only what fits.
+func (u *unit) render(o Options) {
+	u.row = row(u.test, o)
+	if u.test.Status == report.StatusFail || u.test.Status == report.StatusError {
+		u.details = details(u.test, o, u.open)
+	}
+}
+
+// Render returns the report as markdown, never longer than opts.Budget bytes.
+//
+// The heading and totals always come first. Then tests are added whole, in
+// priority order — failed and errored tests (row and block) in the
+// report's order, then the other tests' rows — until the next one would not
+// fit beside the note saying how many were left out. If even the heading
+// and totals do not fit, they are cut on a rune boundary.
+func Render(r *report.Report, opts Options) string {
+	o := opts.withDefaults()
+	var head strings.Builder
+	if o.Marker != "" {
+		head.WriteString(o.Marker + "\n")
+	}
+	head.WriteString(heading(r.Totals, o.Title))
+	head.WriteString(totals(r))
+	out := head.String()
+	// Pieces end with a blank line; the output ends with one newline, so
+	// without a note the last blank line is dropped: it costs nothing.
+	const lastBlank = 1
+	if o.Budget > 0 && len(out)-lastBlank > o.Budget {
+		return truncate(out, o.Budget)
+	}
+	units := plan(r)
+	left := leftOut(units)
+	used := len(out)
+	n := 0
+	for ; n < len(units); n++ {
+		units[n].render(o)
+		add := len(units[n].row) + len(units[n].details)
+		if n == 0 {
+			add += len(tableHead) + 1
+		}
+		need := used + add + len(note(left[n+1], o))
+		if n == len(units)-1 {
+			need -= lastBlank
+		}
+		if o.Budget > 0 && need > o.Budget {
+			break
+		}
+		used += add
+	}
+	return assemble(out, units[:n], note(left[n], o), o.Budget)
+}
+
+// tally counts the tests left out from some unit on.
+type tally struct{ tests, failed, errored int }
+
+// leftOut returns, for each n, the tests left out if units[n:] are: the
+// note's counts, each computed once.
+func leftOut(units []unit) []tally {
+	left := make([]tally, len(units)+1)
+	for i := len(units) - 1; i >= 0; i-- {
+		c := left[i+1]
+		c.tests++
+		switch units[i].test.Status {
+		case report.StatusFail:
+			c.failed++
+		case report.StatusError:
+			c.errored++
+		}
+		left[i] = c
+	}
+	return left
+}
+
+// plan orders the tests: failed and errored first, then the others, each
+// group in the report's order.
+func plan(r *report.Report) []unit {
+	var bad, rest []unit
+	for i := range r.Tests {
+		t := &r.Tests[i]
+		if t.Status == report.StatusFail || t.Status == report.StatusError {
+			bad = append(bad, unit{test: t})
+		} else {
+			rest = append(rest, unit{test: t})
+		}
+	}
+	for i := range bad {
+		bad[i].open = len(bad) <= maxOpen
+	}
+	return append(bad, rest...)
+}
+
+// assemble puts the kept units in display order: the table, the blocks,
+// then the note.
+func assemble(head string, kept []unit, note string, budget int) string {
+	var b strings.Builder
+	b.WriteString(head)
+	if len(kept) > 0 {
+		b.WriteString(tableHead)
+		for _, u := range kept {
+			b.WriteString(u.row)
+		}
+		b.WriteString("\n")
+		for _, u := range kept {
+			b.WriteString(u.details)
+		}
+	}
+	if budget <= 0 || b.Len()+len(note) <= budget {
+		b.WriteString(note)
+	}
+	// One newline at the end; trimming blank lines only makes it shorter.
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// note says how many tests were left out, and where to find them; "" when
+// none were. Fewer tests never make it longer, so the room kept for it
+// while adding tests is enough for the final one.
+func note(left tally, o Options) string {
+	if left.tests == 0 {
+		return ""
+	}
+	var parts []string
+	if left.failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", left.failed))
+	}
+	if left.errored > 0 {
+		parts = append(parts, fmt.Sprintf("%d errored", left.errored))
+	}
+	which := ""
+	if len(parts) > 0 {
+		which = " (" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprintf("_… %s not shown%s — see %s._\n", count(left.tests, "more test"), which, o.Artifact)
+}
