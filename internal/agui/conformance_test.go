@@ -18,7 +18,7 @@ import (
 )
 
 // fixture is one file of the AG-UI consumer conformance corpus
-// (../shared/testdata/agui-conformance, see its ABOUT.md).
+// (testdata/agui-conformance at the repository root, see its ABOUT.md).
 type fixture struct {
 	Name   string `json:"name"`
 	Client struct {
@@ -51,7 +51,7 @@ type expectations struct {
 
 func corpusDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", "agui-conformance")
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "agui-conformance")
 }
 
 // The relaxations a third-party client applies (ABOUT.md, agui-protocol.md

@@ -18,7 +18,7 @@ import (
 
 func xsd() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", "junit", "junit-10.xsd")
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "junit", "junit-10.xsd")
 }
 
 func render(t *testing.T, r *report.Report) []byte {
