@@ -70,6 +70,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"run", "run the tests against the agent", runRun},
+		{"action", "run as the GitHub Action (inputs from INPUT_*, results published to GitHub)", runAction},
 		{"validate", "check config and test files without running anything", runValidate},
 		{"schema", "print a JSON Schema: config, test, or report (summary.json)", runSchema},
 		{"version", "print the version", runVersion},

@@ -47,16 +47,55 @@ func runRun(ctx context.Context, a *app, args []string) int {
 }
 
 func (a *app) run(ctx context.Context, o runOptions) int {
+	res := a.pipeline(ctx, o, nil)
+	if res.report == nil {
+		return res.exit
+	}
+	if o.summary != "" {
+		md := markdown.Render(res.report, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + o.reportDir + ")"})
+		if err := os.WriteFile(o.summary, []byte(md), 0o644); err != nil {
+			fmt.Fprintf(a.Err, "ananke: write summary: %v\n", err)
+			res.fail()
+		}
+	}
+	return res.exit
+}
+
+// summaryBudget is GitHub's limit for a step summary: "1024k".
+// https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#step-isolation-and-limits
+const summaryBudget = 1 << 20
+
+// pipelineResult is what a run produced.
+type pipelineResult struct {
+	report *report.Report // nil when the files were invalid
+	exit   int
+}
+
+// fail records that an output was lost: a pass must not read as a pass.
+func (r *pipelineResult) fail() {
+	if r.exit == ExitPass {
+		r.exit = ExitError
+	}
+}
+
+// pipeline is everything `ananke run` and `ananke action` share: load and
+// check the files, run the tests with live lines, build the report, print
+// the failure trees and summary, and write the report directory. loaded,
+// when set, sees the suite before anything runs.
+func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suite)) *pipelineResult {
 	suite, code := a.load(o.config, o.paths)
 	if suite == nil {
-		return code
+		return &pipelineResult{exit: code}
 	}
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(a.Err, d)
 		}
 		fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
-		return ExitInvalid
+		return &pipelineResult{exit: ExitInvalid}
+	}
+	if loaded != nil {
+		loaded(suite)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -73,34 +112,20 @@ func (a *app) run(ctx context.Context, o runOptions) int {
 		Now: a.now, Observer: console.NewLive(a.Out, copts), ServerLog: serverLog,
 	})
 	root, _ := a.getwd()
-	rep := report.Build(out, report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root})
-	if err := console.Write(a.Out, rep, copts); err != nil {
+	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root}
+	res := &pipelineResult{report: report.Build(out, meta)}
+	res.exit = exitCode(res.report.Totals)
+	if err := console.Write(a.Out, res.report, copts); err != nil {
 		fmt.Fprintf(a.Err, "ananke: write console output: %v\n", err)
 	}
-	exit := exitCode(rep.Totals)
-	if err := reportdir.Write(o.reportDir, rep); err != nil {
+	if err := reportdir.Write(o.reportDir, res.report); err != nil {
 		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		if exit == ExitPass {
-			exit = ExitError // a lost report must not read as a pass
-		}
+		res.fail()
 	} else {
 		fmt.Fprintf(a.Out, "Report: %s\n", filepath.Join(o.reportDir, reportdir.SummaryFile))
 	}
-	if o.summary != "" {
-		md := markdown.Render(rep, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + o.reportDir + ")"})
-		if err := os.WriteFile(o.summary, []byte(md), 0o644); err != nil {
-			fmt.Fprintf(a.Err, "ananke: write summary: %v\n", err)
-			if exit == ExitPass {
-				exit = ExitError
-			}
-		}
-	}
-	return exit
+	return res
 }
-
-// summaryBudget is GitHub's limit for a step summary: "1024k".
-// https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#step-isolation-and-limits
-const summaryBudget = 1 << 20
 
 // exitCode maps the totals to the process exit code (design §5).
 func exitCode(t report.Totals) int {

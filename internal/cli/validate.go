@@ -58,7 +58,11 @@ func (a *app) findConfig(flagVal string, paths []string) (string, []string, erro
 	}
 	for i, p := range paths {
 		if slices.Contains(spec.ConfigNames, filepath.Base(p)) {
-			return p, slices.Delete(slices.Clone(paths), i, i+1), nil
+			rest := slices.Delete(slices.Clone(paths), i, i+1)
+			if len(rest) == 0 {
+				rest = nil
+			}
+			return p, rest, nil
 		}
 	}
 	start := "."
@@ -71,6 +75,11 @@ func (a *app) findConfig(flagVal string, paths []string) (string, []string, erro
 	found := spec.FindConfig(start)
 	if found == "" {
 		return "", nil, fmt.Errorf("no %s found in %s or its parents; pass --config FILE", spec.ConfigNames[0], start)
+	}
+	// `ananke run examples/quickstart` means that suite: its own directory
+	// is not a list of tests but the suite, discovered as its config says.
+	if len(paths) == 1 && sameDir(paths[0], filepath.Dir(found)) {
+		paths = nil
 	}
 	if wd, err := a.getwd(); err == nil {
 		if rel, err := filepath.Rel(wd, found); err == nil {
@@ -85,6 +94,12 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func sameDir(a, b string) bool {
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
 }
 
 func isDir(p string) bool {

@@ -29,12 +29,13 @@ type Meta struct {
 // test's secrets and the config's redact patterns, so no reporter can
 // forget to mask.
 func Build(out *engine.Outcome, m Meta) *Report {
-	b := &builder{red: RedactorFor(out, m), root: m.Root}
+	b := &builder{red: redactorFor(out, m), root: m.Root}
 	r := &Report{
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: Target{Type: m.Config.Target.Type, Endpoint: b.red.String(m.Config.Target.Endpoint.Raw), AgentID: b.red.String(m.Config.Target.AgentID.Raw)},
 		Tests:  make([]Test, 0, len(out.Tests)),
+		masked: b.red.Secrets(),
 	}
 	for _, t := range out.Tests {
 		r.Tests = append(r.Tests, b.test(t))
@@ -43,10 +44,9 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	return r
 }
 
-// RedactorFor is the masking Build applies: every test's secrets, the meta
-// secrets and the config's redact patterns. Outputs written outside the
-// report (::add-mask:: lines) use it too.
-func RedactorFor(out *engine.Outcome, m Meta) *Redactor {
+// redactorFor is the masking Build applies: every test's secrets, the meta
+// secrets and the config's redact patterns.
+func redactorFor(out *engine.Outcome, m Meta) *Redactor {
 	secrets := slices.Clone(m.Secrets)
 	for _, t := range out.Tests {
 		secrets = append(secrets, t.Secrets...)

@@ -22,7 +22,14 @@ type Report struct {
 	Parallel   int       `json:"parallel"`
 	Totals     Totals    `json:"totals"`
 	Tests      []Test    `json:"tests"`
+
+	masked []string
 }
+
+// MaskValues returns the secret values the report was masked with, for an
+// output that must mask text Ananke does not write itself (GitHub's
+// ::add-mask:: lines). No reporter needs it: the report is masked already.
+func (r *Report) MaskValues() []string { return r.masked }
 
 // Target describes the agent under test (secrets masked).
 type Target struct {

@@ -68,7 +68,11 @@ func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error)
 		}
 	case len(cfg.Tests) > 0:
 		for _, g := range cfg.Tests {
-			matches, err := doublestar.Glob(os.DirFS(cfg.Dir), filepath.ToSlash(g.Value), doublestar.WithFilesOnly())
+			// The static part may leave the config's directory
+			// ("../shared/*.ananke.yaml"); the pattern is matched below it.
+			base, pattern := doublestar.SplitPattern(filepath.ToSlash(g.Value))
+			root := filepath.Join(cfg.Dir, filepath.FromSlash(base))
+			matches, err := doublestar.Glob(os.DirFS(root), pattern, doublestar.WithFilesOnly())
 			if err != nil {
 				diags.add(g.Pos, "tests: invalid glob %q: %v", g.Value, err)
 				continue
@@ -77,7 +81,7 @@ func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error)
 				diags.add(g.Pos, "tests: %q matches no files under %s", g.Value, cfg.Dir)
 			}
 			for _, m := range matches {
-				files = append(files, filepath.Join(cfg.Dir, filepath.FromSlash(m)))
+				files = append(files, filepath.Join(root, filepath.FromSlash(m)))
 			}
 		}
 	default:

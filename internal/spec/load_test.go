@@ -257,6 +257,10 @@ func TestDiscovery(t *testing.T) {
 	if got, want := rel(files), []string{"other/deep/f.ananke.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("globs = %q; want %q", got, want)
 	}
+	up := &Config{Path: filepath.Join(dir, "sub", "c.yaml"), Dir: filepath.Join(dir, "sub"), Tests: []Name{{Value: "../other/**/*.ananke.yaml"}, {Value: "b.ananke.yml"}}}
+	if files, _ = Discover(up, nil, &diags); !slices.Equal(rel(files), []string{"other/deep/f.ananke.yaml", "sub/b.ananke.yml"}) {
+		t.Errorf("globs leaving the config's directory = %q", rel(files))
+	}
 	if !hasDiag(diags, `c:2:3: tests: "nothing/*.yaml" matches no files`) {
 		t.Errorf("diagnostics = %v", diags)
 	}

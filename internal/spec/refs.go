@@ -1,5 +1,7 @@
 package spec
 
+import "slices"
+
 // Static checks of ${NAME} references. Hook variables are only known once
 // the hooks ran, but some references can never resolve, and those are
 // reported at load time so that nothing is sent to the agent:
@@ -61,28 +63,48 @@ func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
 	var diags Diagnostics
 	seen := map[Pos]bool{}
-	check := func(refs []Ref) {
-		for _, r := range refs {
-			if _, ok := getenv(r.Name); r.Env && !ok && !seen[r.Pos] {
-				seen[r.Pos] = true
-				diags.add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
-			}
+	for _, r := range envRefs(s) {
+		if _, ok := getenv(r.Name); !ok && !seen[r.Pos] {
+			seen[r.Pos] = true
+			diags.add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
 		}
 	}
-	check(s.Config.Target.refs())
+	return diags.Sorted()
+}
+
+// EnvRefs returns the names of the environment variables the suite reads,
+// sorted, without duplicates (skipped tests excluded).
+func EnvRefs(s *Suite) []string {
+	var names []string
+	for _, r := range envRefs(s) {
+		names = append(names, r.Name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// envRefs lists every ${ENV.NAME} of the config and of the tests that run.
+func envRefs(s *Suite) []Ref {
+	refs := s.Config.Target.refs()
 	if s.Config.Target.Server != nil {
-		check(s.Config.Target.Server.refs())
+		refs = append(refs, s.Config.Target.Server.refs()...)
 	}
 	for _, t := range s.Tests {
 		if t.Skip != "" {
 			continue
 		}
-		check(t.refs())
+		refs = append(refs, t.refs()...)
 		for _, h := range t.Hooks {
-			check(templateRefs(h.Cmd...))
+			refs = append(refs, templateRefs(h.Cmd...)...)
 		}
 	}
-	return diags.Sorted()
+	var env []Ref
+	for _, r := range refs {
+		if r.Env {
+			env = append(env, r)
+		}
+	}
+	return env
 }
 
 func templateRefs(ts ...Template) []Ref {

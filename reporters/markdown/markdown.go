@@ -22,7 +22,15 @@ type Options struct {
 	// Marker is put first, verbatim, e.g. "<!-- ananke:report:ananke -->"
 	// (a hidden marker for finding a sticky comment); it counts in Budget.
 	Marker string
+	// Footer is trusted markdown put last, verbatim (e.g. links to the
+	// artifact and the workflow run); it counts in Budget and is left out
+	// when the budget is too small to hold more than it.
+	Footer string
 }
+
+// minBodyWithFooter is the least budget the rest must keep for a footer to
+// be worth its room.
+const minBodyWithFooter = 512
 
 func (o Options) withDefaults() Options {
 	if o.Title == "" {
@@ -61,6 +69,22 @@ func (u *unit) render(o Options) {
 // and totals do not fit, they are cut on a rune boundary.
 func Render(r *report.Report, opts Options) string {
 	o := opts.withDefaults()
+	footer := ""
+	if f := strings.TrimSpace(o.Footer); f != "" {
+		footer = "\n" + f + "\n"
+	}
+	if o.Budget > 0 && footer != "" {
+		if o.Budget-len(footer) < minBodyWithFooter {
+			footer = ""
+		} else {
+			o.Budget -= len(footer)
+		}
+	}
+	return render(r, o) + footer
+}
+
+// render is Render without the footer.
+func render(r *report.Report, o Options) string {
 	var head strings.Builder
 	if o.Marker != "" {
 		head.WriteString(o.Marker + "\n")

@@ -38,3 +38,26 @@ func TestRenderGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestFooter: the footer comes last, inside the budget, and is dropped
+// when the budget cannot hold it.
+func TestFooter(t *testing.T) {
+	r := reporttest.Report()
+	footer := "Full report: the [`ananke-report` artifact](https://example.com/a)"
+	out := markdown.Render(r, markdown.Options{Footer: footer})
+	if !strings.HasSuffix(out, "\n"+footer+"\n") {
+		t.Errorf("no footer at the end:\n%s", out)
+	}
+	for _, budget := range []int{600, 1000, 2000, len(out), len(out) - 1} {
+		got := markdown.Render(r, markdown.Options{Footer: footer, Budget: budget})
+		if len(got) > budget {
+			t.Errorf("budget %d: %d bytes", budget, len(got))
+		}
+		if budget >= 512+len(footer)+2 && !strings.HasSuffix(got, footer+"\n") {
+			t.Errorf("budget %d: footer dropped although it fits", budget)
+		}
+	}
+	if got := markdown.Render(r, markdown.Options{Footer: footer, Budget: 300}); strings.Contains(got, footer) {
+		t.Error("footer kept in a tiny budget")
+	}
+}

@@ -1,0 +1,64 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	gh "github.com/google/go-github/v66/github"
+)
+
+// Client publishes to one repository.
+type Client struct {
+	gh          *gh.Client
+	owner, repo string
+}
+
+// ClientOptions configure NewClient.
+type ClientOptions struct {
+	// HTTP is the underlying client (nil: a client with a 30 s timeout).
+	HTTP *http.Client
+	// Sleep waits between retries (nil: a context-aware sleep).
+	Sleep func(context.Context, time.Duration) error
+}
+
+// NewClient returns a client for c's repository at c.APIURL, authenticated
+// with token.
+func NewClient(c *Context, token string, o ClientOptions) (*Client, error) {
+	hc := o.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	withRetry := *hc
+	withRetry.Transport = &retrier{next: next, sleep: sleep}
+	client := gh.NewClient(&withRetry).WithAuthToken(token)
+	base, err := url.Parse(c.APIURL + "/") // go-github needs the trailing slash
+	if err != nil {
+		return nil, fmt.Errorf("parse GITHUB_API_URL %q: %w", c.APIURL, err)
+	}
+	client.BaseURL = base
+	return &Client{gh: client, owner: c.Owner, repo: c.Repo}, nil
+}
+
+// Forbidden reports whether err is GitHub refusing the token: a fork pull
+// request's read-only token answers 403 "Resource not accessible by
+// integration", and GitHub answers 404 for what a token may not see. Rate
+// limits are retried before they get here.
+func Forbidden(err error) bool {
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return er.Response.StatusCode == http.StatusForbidden || er.Response.StatusCode == http.StatusNotFound
+	}
+	return false
+}

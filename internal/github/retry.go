@@ -1,0 +1,103 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Retry policy: GitHub asks clients to wait as long as Retry-After says
+// after a rate limit. Ananke waits at most maxWait per attempt and tries at
+// most maxAttempts times, so a rate-limited publish delays the job by
+// minutes, not hours; publishing problems never change the verdict.
+const (
+	maxAttempts = 4
+	maxWait     = 60 * time.Second
+	defaultWait = 5 * time.Second
+)
+
+// retrier retries requests GitHub rejected for rate limiting. Such a
+// request was not acted on, so even a POST is safe to send again.
+type retrier struct {
+	next  http.RoundTripper
+	sleep func(context.Context, time.Duration) error
+}
+
+func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+	}
+	for attempt := 1; ; attempt++ {
+		if body != nil {
+			req.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		resp, err := r.next.RoundTrip(req)
+		if err != nil || attempt == maxAttempts {
+			return resp, err
+		}
+		wait, limited := rateLimited(resp)
+		if !limited {
+			return resp, nil
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err := r.sleep(req.Context(), min(wait, maxWait)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// rateLimited reports whether resp is a rate limit (429, or 403 with
+// Retry-After, an exhausted quota or the secondary-limit message) and how
+// long to wait.
+func rateLimited(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusForbidden {
+		return 0, false
+	}
+	if s := resp.Header.Get("Retry-After"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+			return time.Duration(n) * time.Second, true
+		}
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if reset, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			return time.Until(time.Unix(reset, 0)), true
+		}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || secondary(resp) {
+		return defaultWait, true
+	}
+	return 0, false
+}
+
+// secondary peeks at a 403's body for GitHub's secondary-rate-limit text,
+// leaving the body readable.
+func secondary(resp *http.Response) bool {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), resp.Body))
+	return strings.Contains(strings.ToLower(string(b)), "secondary rate limit")
+}
+
+// sleepCtx waits d unless ctx ends first.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
