@@ -27,7 +27,8 @@ type Options struct {
 	Now       func() time.Time
 	// NewID makes thread, run and message ids (default: random UUIDs).
 	NewID func() string
-	// HTTP is the client for runs (nil: http.DefaultClient).
+	// HTTP is the client for runs and readiness probes (nil: a client of
+	// the run's own whose idle connections are closed when Run returns).
 	HTTP *http.Client
 	// Observer sees each test as it finishes (may be nil).
 	Observer Observer
@@ -64,6 +65,14 @@ func Run(ctx context.Context, opts Options) *Outcome {
 	}
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = func(string) (string, bool) { return "", false }
+	}
+	if opts.HTTP == nil {
+		// A client of the run's own, so its idle connections (and their
+		// goroutines) end with the run.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = max(opts.Parallel, 2)
+		opts.HTTP = &http.Client{Transport: tr}
+		defer tr.CloseIdleConnections()
 	}
 	e := &engine{opts: opts}
 	out := &Outcome{Start: opts.Now(), Tests: make([]*TestResult, len(opts.Suite.Tests))}

@@ -19,7 +19,9 @@ type Client struct {
 
 // ClientOptions configure NewClient.
 type ClientOptions struct {
-	// HTTP is the underlying client (nil: a client with a 30 s timeout).
+	// HTTP is the underlying client (nil: http.DefaultClient's transport).
+	// Each request is bounded by its own timeout; do not set
+	// http.Client.Timeout (see closeOnEOF).
 	HTTP *http.Client
 	// Sleep waits between retries (nil: a context-aware sleep).
 	Sleep func(context.Context, time.Duration) error
@@ -30,7 +32,7 @@ type ClientOptions struct {
 func NewClient(c *Context, token string, o ClientOptions) (*Client, error) {
 	hc := o.HTTP
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		hc = &http.Client{}
 	}
 	sleep := o.Sleep
 	if sleep == nil {

@@ -18,6 +18,8 @@ const (
 	maxAttempts = 4
 	maxWait     = 60 * time.Second
 	defaultWait = 5 * time.Second
+	// attemptTimeout bounds one request, body included.
+	attemptTimeout = 30 * time.Second
 )
 
 // retrier retries requests GitHub rejected for rate limiting. Such a
@@ -36,13 +38,21 @@ func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Body.Close()
 	}
+	orig := req
 	for attempt := 1; ; attempt++ {
+		ctx, cancel := context.WithTimeout(orig.Context(), attemptTimeout)
+		req := orig.WithContext(ctx)
 		if body != nil {
 			req.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		resp, err := r.next.RoundTrip(req)
-		if err != nil || attempt == maxAttempts {
+		if err != nil {
+			cancel()
 			return resp, err
+		}
+		resp.Body = &closeOnEOF{rc: resp.Body, done: cancel}
+		if attempt == maxAttempts {
+			return resp, nil
 		}
 		wait, limited := rateLimited(resp)
 		if !limited {
@@ -50,7 +60,7 @@ func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		if err := r.sleep(req.Context(), min(wait, maxWait)); err != nil {
+		if err := r.sleep(orig.Context(), min(wait, maxWait)); err != nil {
 			return nil, err
 		}
 	}
@@ -80,11 +90,47 @@ func rateLimited(resp *http.Response) (time.Duration, bool) {
 }
 
 // secondary peeks at a 403's body for GitHub's secondary-rate-limit text,
-// leaving the body readable.
+// leaving the body readable — and closable: the original body must still
+// be closed, or its connection and goroutine leak.
 func secondary(resp *http.Response) bool {
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), resp.Body))
+	resp.Body = peeked{Reader: io.MultiReader(bytes.NewReader(b), resp.Body), Closer: resp.Body}
 	return strings.Contains(strings.ToLower(string(b)), "secondary rate limit")
+}
+
+// closeOnEOF closes a response body (and ends its attempt's context) as
+// soon as it has been read to the end. go-github v66's CheckResponse reads
+// an error response's body and replaces it with a NopCloser, so the
+// original is never closed; an http.Client.Timeout would then keep a timer
+// goroutine alive until it fires — hence the per-attempt context instead.
+type closeOnEOF struct {
+	rc     io.ReadCloser
+	done   context.CancelFunc
+	closed bool
+}
+
+func (b *closeOnEOF) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if err == io.EOF {
+		b.Close()
+	}
+	return n, err
+}
+
+func (b *closeOnEOF) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	err := b.rc.Close()
+	b.done()
+	return err
+}
+
+// peeked is a body whose start was read ahead.
+type peeked struct {
+	io.Reader
+	io.Closer
 }
 
 // sleepCtx waits d unless ctx ends first.
