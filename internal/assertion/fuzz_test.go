@@ -1,0 +1,52 @@
+package assertion
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// FuzzEvaluate evaluates every kind of check, with fuzzed patterns and
+// paths, over a trace with fuzzed arguments, results and text: no panic,
+// one result per check, and only pass or fail.
+func FuzzEvaluate(f *testing.F) {
+	f.Add(`{"a":{"b":[1,{"c":"x"}]}}`, "a.b.1.c", "x", `{"r":1}`, "hello", int64(5))
+	f.Add(`not json`, "", "(", "", "", int64(0))
+	f.Add(`[1,2]`, "0", "^1$", `"str"`, "\x00\xff", int64(-3))
+	f.Fuzz(func(t *testing.T, args, path, pattern, result, text string, ms int64) {
+		re, err := regexp.Compile(pattern)
+		if err != nil || path == "" {
+			return
+		}
+		r := &spec.Regex{Template: spec.Literal(pattern)}
+		bound, err := r.Bind(spec.NewVars(nil))
+		if err != nil || bound.Compiled().String() != re.String() {
+			return
+		}
+		call := trace.ToolCall{ID: "c", Name: "t", Args: args, ArgsJSON: true, Result: &trace.Result{Content: result, JSON: true}, StartedMs: 10, TimestampMs: 10 + ms%1000}
+		tr := trace.Trace{Turns: []trace.Turn{{StartMs: 0, EndMs: 2000, ToolCalls: []trace.ToolCall{call, {ID: "d", Name: "t", Args: args}}, Texts: []string{text}}}}
+		am := []spec.ArgMatch{{Path: path, Regex: bound}}
+		checks := []spec.Check{
+			{Kind: spec.KindForbid, Tool: spec.Name{Value: "t"}},
+			{Kind: spec.KindRequire, Require: &spec.Require{Name: spec.Name{Value: "t"}, Count: spec.DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &spec.Name{Value: "t"}}},
+			{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
+			{Kind: spec.KindMaxDuration, LimitMs: ms},
+			{Kind: spec.KindMaxIdle, LimitMs: ms},
+			{Kind: spec.KindMustMatch, Regex: bound},
+			{Kind: spec.KindMustNotMatch, Regex: bound},
+		}
+		for _, s := range []trace.Scope{tr.TurnScope(0), tr.TestScope()} {
+			rs := Evaluate(checks, s)
+			if len(rs) != len(checks) {
+				t.Fatalf("%d results for %d checks", len(rs), len(checks))
+			}
+			for _, r := range rs {
+				if r.Status != Pass && r.Status != Fail || r.Message == "" {
+					t.Fatalf("result %+v", r)
+				}
+			}
+		}
+	})
+}

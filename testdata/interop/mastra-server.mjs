@@ -1,0 +1,158 @@
+// A real Mastra agent served over AG-UI by @ag-ui/mastra, with a scripted
+// AI-SDK mock model instead of an LLM (no API key). internal/interop runs the
+// suites in mastra/ against it.
+//
+//   node mastra-server.mjs [--port N]      (or PORT=N; default: a free port)
+//
+// It prints "listening on http://127.0.0.1:PORT" when ready and answers
+// POST /agent with an AG-UI event stream (any other POST path works too).
+import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent } from "@mastra/core/agent";
+import { createTool } from "@mastra/core/tools";
+import { MastraAgent } from "@ag-ui/mastra";
+import { EventEncoder } from "@ag-ui/encoder";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV2 } from "ai/test";
+import { z } from "zod";
+
+// Backend tools: Mastra executes them and streams TOOL_CALL_RESULT.
+const WEATHER = { Paris: ["sunny", 21], Berlin: ["cloudy", 12], Lyon: ["rainy", 14] };
+const ORDERS = { "A-1001": { total: 42, city: "Lyon" }, "B-2002": { total: 120.5, city: "Berlin" } };
+const tools = {
+  get_weather: createTool({
+    id: "get_weather", description: "Current weather in a city",
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => {
+      const [conditions, temp_c] = WEATHER[city] ?? ["unknown", 0];
+      return { city, conditions, temp_c };
+    },
+  }),
+  lookup_order: createTool({
+    id: "lookup_order", description: "Look an order up by id",
+    inputSchema: z.object({ orderId: z.string() }),
+    execute: async ({ orderId }) => {
+      const o = ORDERS[orderId];
+      if (!o) throw new Error(`order ${orderId} not found`);
+      return { orderId, status: "shipped", total: o.total, shipTo: { city: o.city } };
+    },
+  }),
+  issue_refund: createTool({
+    id: "issue_refund", description: "Refund an order",
+    inputSchema: z.object({ orderId: z.string(), refund: z.object({ amount: z.number(), currency: z.string() }) }),
+    execute: async ({ orderId, refund }) => ({ refundId: `R-${orderId}`, amount: refund.amount, status: "refunded" }),
+  }),
+  slow_report: createTool({
+    id: "slow_report", description: "Prepare a report; takes `ms` milliseconds",
+    inputSchema: z.object({ ms: z.number().int().min(0).max(10000) }),
+    execute: async ({ ms }) => { await sleep(ms); return { tookMs: ms, findings: 3 }; },
+  }),
+};
+
+// The scripted model decides from the prompt alone: the last user message,
+// the tool results that followed it (this turn), and the earlier history.
+const text = (t) => t.map((p) => (p.type === "text" ? p.text : "")).join("");
+const call = (name, args) => ({ call: [name, args] });
+function plan(prompt, clientTools) {
+  const u = prompt.findLastIndex((m) => m.role === "user");
+  const user = u < 0 ? "" : text(prompt[u].content);
+  const done = {}; // tool name → result value, this turn
+  for (const m of prompt.slice(u + 1)) if (m.role === "tool")
+    for (const p of m.content) done[p.toolName] = p.output?.value;
+  const failed = prompt.slice(u + 1).flatMap((x) => (x.role === "tool" ? x.content : [])).find((p) => /error/.test(p.output?.type));
+  if (failed) return { text: `Sorry, ${failed.toolName} failed: ${JSON.stringify(failed.output)}` };
+  const past = prompt.slice(0, u).flatMap((m) => (m.role === "tool" ? m.content : []));
+  let m;
+  if ((m = user.match(/weather in (\w+) and (\w+)/i))) {
+    if (!done.get_weather) return { calls: [["get_weather", { city: m[1] }], ["get_weather", { city: m[2] }]] };
+    const w = prompt.slice(u + 1).flatMap((x) => (x.role === "tool" ? x.content.map((p) => p.output.value) : []));
+    return { text: w.map((r) => `${r.city}: ${r.conditions}, ${r.temp_c}°C.`).join(" ") };
+  }
+  if ((m = user.match(/weather in (\w+)/i))) {
+    const w = done.get_weather;
+    return w ? { text: `It is ${w.conditions} and ${w.temp_c}°C in ${w.city}.` } : call("get_weather", { city: m[1] });
+  }
+  if ((m = user.match(/where is order ([A-Z]-\d+)/i))) { // two dependent steps
+    const o = done.lookup_order, w = done.get_weather;
+    if (!o) return call("lookup_order", { orderId: m[1] });
+    if (!w) return call("get_weather", { city: o.shipTo.city });
+    return { text: `Order ${o.orderId} is on its way to ${w.city}, where it is ${w.conditions}.` };
+  }
+  if (/weather there/i.test(user)) { // the city comes from an earlier turn's tool result
+    const o = past.findLast((p) => p.toolName === "lookup_order")?.output?.value;
+    if (!o) return { text: "Which city do you mean?" };
+    const w = done.get_weather;
+    return w ? { text: `In ${w.city} it is ${w.conditions}.` } : call("get_weather", { city: o.shipTo.city });
+  }
+  if ((m = user.match(/refund order ([A-Z]-\d+)/i))) { // backend → client tool → backend
+    const o = done.lookup_order, ok = done.confirm_refund, r = done.issue_refund;
+    if (!o) return call("lookup_order", { orderId: m[1] });
+    const refund = { amount: o.total, currency: "EUR" };
+    if (ok === undefined) return clientTools.includes("confirm_refund")
+      ? call("confirm_refund", { orderId: o.orderId, refund }) : { text: "I cannot ask you to confirm a refund." };
+    if (!/^yes$/i.test(String(ok))) return { text: `Okay, order ${o.orderId} was not refunded.` };
+    return r ? { text: `Refund ${r.refundId} of ${r.amount} EUR issued.` } : call("issue_refund", { orderId: o.orderId, refund });
+  }
+  if ((m = user.match(/report in (\d+) ?ms/i)))
+    return done.slow_report ? { text: `Report ready: ${done.slow_report.findings} findings.` } : call("slow_report", { ms: Number(m[1]) });
+  if ((m = user.match(/my name is (\w+)/i))) return { text: `Nice to meet you, ${m[1]}!` };
+  if (/what is my name/i.test(user)) {
+    const said = prompt.slice(0, u).filter((x) => x.role === "user").map((x) => text(x.content).match(/my name is (\w+)/i)).findLast(Boolean);
+    return { text: said ? `Your name is ${said[1]}.` : "I do not know your name yet." };
+  }
+  if (/crash/i.test(user)) throw new Error("the scripted model crashed on purpose");
+  return { text: "I can check the weather, look up and refund orders, and prepare reports." };
+}
+
+let ids = 0;
+const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+function chunksFor(p) {
+  const out = [{ type: "stream-start", warnings: [] }];
+  if (p.text) {
+    const id = `txt-${++ids}`;
+    out.push({ type: "text-start", id });
+    for (const w of p.text.split(/(?<= )/)) out.push({ type: "text-delta", id, delta: w });
+    out.push({ type: "text-end", id }, { type: "finish", finishReason: "stop", usage });
+    return out;
+  }
+  for (const [toolName, args] of p.calls ?? [p.call]) { // several calls = parallel calls in one step
+    const id = `call_${++ids}`, input = JSON.stringify(args);
+    out.push({ type: "tool-input-start", id, toolName }, { type: "tool-input-delta", id, delta: input.slice(0, 5) },
+      { type: "tool-input-delta", id, delta: input.slice(5) }, { type: "tool-input-end", id },
+      { type: "tool-call", toolCallId: id, toolName, input });
+  }
+  out.push({ type: "finish", finishReason: "tool-calls", usage });
+  return out;
+}
+
+const model = new MockLanguageModelV2({
+  provider: "mock", modelId: "scripted",
+  doStream: async ({ prompt, tools: offered = [] }) => {
+    const clientTools = offered.map((t) => t.name).filter((n) => !(n in tools));
+    return { stream: simulateReadableStream({ chunks: chunksFor(plan(prompt, clientTools)), chunkDelayInMs: 2 }) };
+  },
+});
+const agent = new Agent({ id: "interop", name: "interop", instructions: "You are a scripted shop assistant.", model, tools, defaultOptions: { maxSteps: 8 } });
+
+const server = http.createServer(async (req, res) => {
+  if (req.method !== "POST") { res.writeHead(req.url === "/health" ? 200 : 405).end(); return; }
+  let input;
+  try {
+    let body = "";
+    for await (const c of req) body += c;
+    input = JSON.parse(body);
+  } catch (err) {
+    res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(err) }));
+    return;
+  }
+  const encoder = new EventEncoder({ accept: req.headers.accept });
+  res.writeHead(200, { "Content-Type": encoder.getContentType() });
+  new MastraAgent({ agentId: "interop", agent, resourceId: "interop" }).run(input).subscribe({
+    next: (e) => res.write(encoder.encode(e)),
+    error: (err) => res.end(encoder.encode({ type: "RUN_ERROR", message: String(err?.message ?? err) })),
+    complete: () => res.end(),
+  });
+});
+const i = process.argv.indexOf("--port");
+const port = Number(i >= 0 ? process.argv[i + 1] : (process.env.PORT ?? 0));
+server.listen(port, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
