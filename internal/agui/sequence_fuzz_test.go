@@ -21,15 +21,21 @@ var seqTypes = []func(id string) string{
 	func(id string) string { return `{"type":"TEXT_MESSAGE_END","messageId":"` + id + `"}` },
 	func(id string) string { return `{"type":"TEXT_MESSAGE_CHUNK","messageId":"` + id + `","delta":"c"}` },
 	func(string) string { return `{"type":"TEXT_MESSAGE_CHUNK","delta":"c"}` },
-	func(id string) string { return `{"type":"TOOL_CALL_START","toolCallId":"` + id + `","toolCallName":"f","parentMessageId":"p"}` },
+	func(id string) string {
+		return `{"type":"TOOL_CALL_START","toolCallId":"` + id + `","toolCallName":"f","parentMessageId":"p"}`
+	},
 	func(id string) string { return `{"type":"TOOL_CALL_ARGS","toolCallId":"` + id + `","delta":"{}"}` },
 	func(id string) string { return `{"type":"TOOL_CALL_END","toolCallId":"` + id + `"}` },
 	func(id string) string {
 		return `{"type":"TOOL_CALL_RESULT","messageId":"r` + id + `","toolCallId":"` + id + `","content":"ok"}`
 	},
-	func(id string) string { return `{"type":"TOOL_CALL_CHUNK","toolCallId":"` + id + `","toolCallName":"f","delta":"{"}` },
+	func(id string) string {
+		return `{"type":"TOOL_CALL_CHUNK","toolCallId":"` + id + `","toolCallName":"f","delta":"{"}`
+	},
 	func(string) string { return `{"type":"TOOL_CALL_CHUNK","delta":"}"}` },
-	func(id string) string { return `{"type":"REASONING_MESSAGE_CHUNK","messageId":"` + id + `","delta":"r"}` },
+	func(id string) string {
+		return `{"type":"REASONING_MESSAGE_CHUNK","messageId":"` + id + `","delta":"r"}`
+	},
 	func(id string) string { return `{"type":"REASONING_START","messageId":"` + id + `"}` },
 	func(id string) string { return `{"type":"REASONING_END","messageId":"` + id + `"}` },
 	func(id string) string { return `{"type":"STEP_STARTED","stepName":"` + id + `"}` },
