@@ -7,7 +7,8 @@ package console
 import (
 	"fmt"
 	"io"
-	"time"
+
+	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/engine"
 )
@@ -37,7 +38,7 @@ func NewLive(w io.Writer, opts Options) *Live { return &Live{w: w, opts: opts} }
 // TestFinished prints the test's line.
 func (l *Live) TestFinished(r *engine.TestResult) {
 	st := string(r.Status)
-	line := fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), duration(r.End.Sub(r.Start).Milliseconds()))
+	line := fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))
 	if r.Status == engine.Skipped {
 		// The reason is the test file's own text, never the agent's.
 		line += " skipped: " + clean(r.Reason)
@@ -55,18 +56,6 @@ func symbol(status string) string {
 		return "!"
 	}
 	return "-"
-}
-
-// duration renders milliseconds the way test runners do: 12ms, 1.3s, 2m5s.
-func duration(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", ms)
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
 }
 
 // ANSI colours per status.

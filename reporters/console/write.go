@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ananke/action/reporters/internal/format"
+
 	"github.com/ananke/action/internal/report"
 )
 
@@ -125,29 +127,13 @@ func (p *printer) assertion(a report.Assertion) {
 func callLine(c *report.Call) string {
 	res := "(no result)"
 	if c.Result != nil {
-		res = oneLine(*c.Result, 80)
+		res = format.OneLine(*c.Result, 80)
 	}
 	client := ""
 	if c.Client {
 		client = " answered by Ananke"
 	}
-	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, oneLine(c.Args, 80), res, shortID(c.ID), client, c.AtMs)
-}
-
-// shortID keeps the end of a long id, where generated ids differ.
-func shortID(id string) string {
-	if r := []rune(id); len(r) > 16 {
-		return "…" + string(r[len(r)-12:])
-	}
-	return id
-}
-
-// oneLine shows s on one line, shortened to n characters.
-func oneLine(s string, n int) string {
-	if s == "" {
-		return `""`
-	}
-	return short(strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎").Replace(s), n)
+	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, 80), res, format.ShortID(c.ID), client, c.AtMs)
 }
 
 func (p *printer) summary(r *report.Report) {
@@ -166,7 +152,7 @@ func (p *printer) summary(r *report.Report) {
 	}
 	parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
-	p.line(0, fmt.Sprintf("Time:  %s", duration(r.DurationMs)))
+	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))
 }
 
 func nonEmptyLines(s string) []string {
@@ -180,12 +166,4 @@ func nonEmptyLines(s string) []string {
 }
 
 // quote quotes s, shortened to n characters.
-func quote(s string, n int) string { return fmt.Sprintf("%q", short(s, n)) }
-
-func short(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+func quote(s string, n int) string { return fmt.Sprintf("%q", format.Short(s, n)) }

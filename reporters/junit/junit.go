@@ -11,6 +11,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/ananke/action/reporters/internal/format"
+
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/ananke/action/internal/report"
@@ -58,10 +60,10 @@ func testcase(t *report.Test) junit.Testcase {
 		if len(failed) > 1 {
 			msg = fmt.Sprintf("%d assertions failed; first: %s", len(failed), msg)
 		}
-		tc.Failure = &junit.Result{Message: clean(short(msg, 300)), Type: "assertion", Data: clean(failureText(t, failed))}
+		tc.Failure = &junit.Result{Message: clean(format.Short(msg, 300)), Type: "assertion", Data: clean(failureText(t, failed))}
 		tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
 	case report.StatusError:
-		tc.Error = &junit.Result{Message: clean(short(t.Reason, 300)), Type: "error", Data: clean(errorText(t))}
+		tc.Error = &junit.Result{Message: clean(format.Short(t.Reason, 300)), Type: "error", Data: clean(errorText(t))}
 		if len(t.Turns) > 0 {
 			tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
 		}
@@ -78,12 +80,4 @@ func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f'
 func msOf(s string) int64 {
 	f, _ := strconv.ParseFloat(s, 64)
 	return int64(f*1000 + 0.5)
-}
-
-func short(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ananke/action/reporters/internal/format"
+
 	"github.com/ananke/action/internal/report"
 )
 
@@ -60,7 +62,7 @@ func evidence(e report.Evidence) string {
 func scopeText(t *report.Test, scope string) string {
 	for _, turn := range t.Turns {
 		if fmt.Sprintf("turn[%d]", turn.Index) == scope && turn.Type == "user" {
-			return fmt.Sprintf("%s %q", scope, short(turn.User, 80))
+			return fmt.Sprintf("%s %q", scope, format.Short(turn.User, 80))
 		}
 	}
 	if scope == "test" {

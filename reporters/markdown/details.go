@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/reporters/internal/format"
+
 	"github.com/ananke/action/internal/report"
 )
 
@@ -37,7 +39,7 @@ func details(t *report.Test, o Options, open bool) string {
 		}
 		// The symbol first: a line never starts with a code span, which a
 		// reader (or a careless parser) could take for a fence.
-		b.WriteString(symbol(t.Status) + " " + labelled(where, inline(short(t.Reason, maxReason))) + "\n\n")
+		b.WriteString(symbol(t.Status) + " " + labelled(where, inline(format.Short(t.Reason, maxReason))) + "\n\n")
 	}
 	if strings.TrimSpace(t.Detail) != "" {
 		b.WriteString(fence(detail(t.Detail)) + "\n")
@@ -53,7 +55,7 @@ func details(t *report.Test, o Options, open bool) string {
 // summary is the always-visible line of the block; it is raw HTML, where
 // markdown escapes would show.
 func summary(t *report.Test) string {
-	s := fmt.Sprintf("%s <b>%s</b>", symbol(t.Status), html(short(t.Name, maxName)))
+	s := fmt.Sprintf("%s <b>%s</b>", symbol(t.Status), html(format.Short(t.Name, maxName)))
 	if t.Status == report.StatusError {
 		return s + " — errored"
 	}
@@ -87,7 +89,7 @@ func scope(t *report.Test, scope string) string {
 		}
 		msg := "(agui:connect)"
 		if turn.Type == "user" {
-			msg = "“" + text(short(turn.User, maxUser)) + "”"
+			msg = "“" + text(format.Short(turn.User, maxUser)) + "”"
 		}
 		return "**" + text(scope) + "** " + msg
 	}
@@ -97,15 +99,15 @@ func scope(t *report.Test, scope string) string {
 // assertion lists one failing assertion as the console does — position and
 // message, id, expected, observed — and its evidence in a code block.
 func assertion(b *strings.Builder, a report.Assertion, o Options) {
-	fmt.Fprintf(b, "- ✗ %s\n", labelled(location(a.Source, o), inline(short(a.Message, maxMessage))))
+	fmt.Fprintf(b, "- ✗ %s\n", labelled(location(a.Source, o), inline(format.Short(a.Message, maxMessage))))
 	if id := code(a.ID, false); id != "" {
 		fmt.Fprintf(b, "  - assertion: %s\n", id)
 	}
 	if a.Expected != "" {
-		fmt.Fprintf(b, "  - expected: %s\n", inline(short(a.Expected, maxValue)))
+		fmt.Fprintf(b, "  - expected: %s\n", inline(format.Short(a.Expected, maxValue)))
 	}
 	if a.Observed != "" {
-		fmt.Fprintf(b, "  - observed: %s\n", inline(short(a.Observed, maxValue)))
+		fmt.Fprintf(b, "  - observed: %s\n", inline(format.Short(a.Observed, maxValue)))
 	}
 	b.WriteString("\n")
 	if lines := evidence(a.Evidence); len(lines) > 0 {
@@ -129,7 +131,7 @@ func evidence(ev []report.Evidence) []string {
 			g := e.Gap
 			l = fmt.Sprintf("idle %d ms: %s (+%dms) → %s (+%dms)", g.ToMs-g.FromMs, g.From, g.FromMs, g.To, g.ToMs)
 		case e.Text != "":
-			l = fmt.Sprintf("%s: %q", e.Note, short(e.Text, maxExcerpt))
+			l = fmt.Sprintf("%s: %q", e.Note, format.Short(e.Text, maxExcerpt))
 		default:
 			l = e.Note
 		}
@@ -143,13 +145,13 @@ func evidence(ev []report.Evidence) []string {
 func callLine(c *report.Call) string {
 	res := "(no result)"
 	if c.Result != nil {
-		res = oneLine(*c.Result, maxArg)
+		res = format.OneLine(*c.Result, maxArg)
 	}
 	client := ""
 	if c.Client {
 		client = " answered by Ananke"
 	}
-	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, oneLine(c.Args, maxArg), res, shortID(c.ID), client, c.AtMs)
+	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, maxArg), res, format.ShortID(c.ID), client, c.AtMs)
 }
 
 // labelled is "label: s", or s alone without a label.
@@ -158,22 +160,6 @@ func labelled(label, s string) string {
 		return s
 	}
 	return label + ": " + s
-}
-
-// shortID keeps the end of a long id, where generated ids differ.
-func shortID(id string) string {
-	if r := []rune(id); len(r) > 16 {
-		return "…" + string(r[len(r)-12:])
-	}
-	return id
-}
-
-// oneLine shows s on one line, shortened to n characters.
-func oneLine(s string, n int) string {
-	if s == "" {
-		return `""`
-	}
-	return short(strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎").Replace(s), n)
 }
 
 // detail keeps the first detailLines lines and maxDetail bytes of an

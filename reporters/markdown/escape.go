@@ -235,16 +235,6 @@ func longestRun(s string, c byte) int {
 	return longest
 }
 
-// short shortens s to n runes, ending with "…"; cut before escaping, so
-// that no escape is cut in half.
-func short(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
 // truncate cuts s to at most n bytes on a rune boundary.
 func truncate(s string, n int) string {
 	if len(s) <= n {

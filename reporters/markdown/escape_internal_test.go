@@ -1,6 +1,10 @@
 package markdown
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ananke/action/reporters/internal/format"
+)
 
 func TestEscapers(t *testing.T) {
 	const wj = wordJoiner
@@ -40,7 +44,7 @@ func TestEscapers(t *testing.T) {
 		{"fence", fence, "a\nb", "```text\na\nb\n```\n"},
 		{"fence breaker", fence, "x\n``````\ny", "```````text\nx\n``````\ny\n```````\n"},
 		{"fence controls", fence, "a\x1b[1m\r\nb\rc", "```text\na\\x1b[1m\nb\\x0dc\n```\n"},
-		{"short", func(s string) string { return short(s, 4) }, "héllo", "hél…"},
+		{"short", func(s string) string { return format.Short(s, 4) }, "héllo", "hél…"},
 		{"truncate rune", func(s string) string { return truncate(s, 2) }, "aé", "a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,8 +93,8 @@ func TestHeading(t *testing.T) {
 
 func TestDuration(t *testing.T) {
 	for ms, want := range map[int64]string{0: "0ms", 420: "420ms", 1700: "1.7s", 125_000: "2m5s"} {
-		if got := duration(ms); got != want {
-			t.Errorf("duration(%d) = %q; want %q", ms, got, want)
+		if got := format.Duration(ms); got != want {
+			t.Errorf("format.Duration(%d) = %q; want %q", ms, got, want)
 		}
 	}
 }

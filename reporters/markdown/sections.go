@@ -3,7 +3,8 @@ package markdown
 import (
 	"fmt"
 	"strings"
-	"time"
+
+	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/report"
 )
@@ -60,7 +61,7 @@ func totals(r *report.Report) string {
 	return "| Total | Passed | Failed | Errored | Skipped | Pass rate | Duration |\n" +
 		"|--:|--:|--:|--:|--:|--:|--:|\n" +
 		fmt.Sprintf("| %d | %d | %d | %d | %d | %.1f%% | %s |\n\n",
-			t.Total, t.Passed, t.Failed, t.Errored, t.Skipped, t.PassRate, duration(r.DurationMs))
+			t.Total, t.Passed, t.Failed, t.Errored, t.Skipped, t.PassRate, format.Duration(r.DurationMs))
 }
 
 // tableHead starts the table of tests; the blank line after the last row
@@ -69,10 +70,10 @@ const tableHead = "| | Test | File | Duration | Failed assertions |\n|:-:|---|--
 
 // row is a test's line in the table.
 func row(t *report.Test, o Options) string {
-	name := text(short(t.Name, maxName))
+	name := text(format.Short(t.Name, maxName))
 	switch {
 	case t.Status == report.StatusSkipped && t.Reason != "":
-		name += " — skipped: " + text(short(t.Reason, maxName))
+		name += " — skipped: " + text(format.Short(t.Reason, maxName))
 	case t.Status != report.StatusFail && t.Status != report.StatusError && len(t.Warnings) > 0:
 		name += " (⚠ " + count(len(t.Warnings), "protocol warning") + ")"
 	}
@@ -84,7 +85,7 @@ func row(t *report.Test, o Options) string {
 	if o.LinkBase != "" && t.File != "" {
 		file = "[" + file + "](" + href(o.LinkBase, t.File, 1) + ")"
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %s |\n", symbol(t.Status), name, file, duration(t.DurationMs), failed)
+	return fmt.Sprintf("| %s | %s | %s | %s | %s |\n", symbol(t.Status), name, file, format.Duration(t.DurationMs), failed)
 }
 
 // location renders a position as `file:line`, linked to the line when
@@ -136,16 +137,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// duration renders milliseconds as test runners do: 420ms, 1.7s, 2m5s.
-func duration(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", ms)
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
 }

@@ -1,0 +1,49 @@
+// Package format holds the small presentation rules every human-readable
+// reporter shares, so that a duration or a shortened id reads the same in
+// the terminal, the PR comment and the JUnit file.
+package format
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Duration renders milliseconds as test runners do: 420ms, 1.7s, 2m5s.
+func Duration(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", ms)
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+// Short shortens s to n characters, ending with "…".
+func Short(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// ShortID keeps the end of a long id, where generated ids differ.
+func ShortID(id string) string {
+	if r := []rune(id); len(r) > 16 {
+		return "…" + string(r[len(r)-12:])
+	}
+	return id
+}
+
+// OneLine shows s on one line (newlines as ⏎), shortened to n characters;
+// an empty s shows as "".
+func OneLine(s string, n int) string {
+	if s == "" {
+		return `""`
+	}
+	return Short(strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎").Replace(s), n)
+}
