@@ -251,7 +251,7 @@ func assignTimestamp(ev *Event, raw json.RawMessage, ps *problems) {
 		ev.Timestamp, ev.has = i, ev.has|hasTimestamp
 		return
 	}
-	ps.mustf(RuleSchema, "%s.timestamp %s is not an integer (ms); ignored", ev.Type, n)
+	ps.mustf(RuleSchema, "%s.timestamp %s is not an integer number of milliseconds", ev.Type, n)
 }
 
 func setString(ev *Event, name, s string) {

@@ -406,3 +406,24 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestHistoryIDsAreFresh: history messages get fresh ids in every test (a
+// producer with memory stores messages by id; shared ids would merge the
+// histories of tests running in parallel).
+func TestHistoryIDsAreFresh(t *testing.T) {
+	srv := aguitest.New(t, textAgent)
+	body := "history: [{role: system, content: be brief}, {role: user, content: my name is Ada}]\nturns: [{user: hi}]\n"
+	run(t, suite(t, srv.Endpoint(), "", map[string]string{"a": body, "b": body}), func(o *engine.Options) { o.NewID = nil })
+	seen := map[string]bool{}
+	for _, req := range srv.Requests() {
+		for _, m := range req.Input.Messages {
+			if seen[m.ID] {
+				t.Errorf("message id %q sent by two tests", m.ID)
+			}
+			seen[m.ID] = true
+		}
+	}
+	if len(seen) != 6 {
+		t.Errorf("%d distinct ids; want 6 (2 tests × 3 messages)", len(seen))
+	}
+}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -141,8 +140,11 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 		p.secrets = append(p.secrets, v)
 	}
 	endpoint := r.str(tg.Endpoint)
-	for i, m := range t.History {
-		p.history = append(p.history, agui.Message{ID: fmt.Sprintf("history-%d", i), Role: m.Role, Content: agui.StringContent(r.str(m.Content))})
+	for _, m := range t.History {
+		// A fresh id per test, as for every message: producers with memory
+		// store messages by id, and a shared id would merge the histories
+		// of tests running in parallel.
+		p.history = append(p.history, agui.Message{ID: e.newID(), Role: m.Role, Content: agui.StringContent(r.str(m.Content))})
 	}
 	for _, ct := range t.Tools {
 		p.tools = append(p.tools, agui.Tool{Name: ct.Name.Value, Description: r.str(ct.Description), Parameters: r.json(ct.Parameters, `{"type":"object","properties":{}}`)})

@@ -3,12 +3,14 @@
 // suites in mastra/ against it.
 //
 //   node mastra-server.mjs [--port N]      (or PORT=N; default: a free port)
+//   MASTRA_DEBUG=1 also prints the user messages of every model prompt.
 //
 // It prints "listening on http://127.0.0.1:PORT" when ready and answers
-// POST /agent with an AG-UI event stream (any other POST path works too).
+// POST /agent and POST /agent-memory with an AG-UI event stream.
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent } from "@mastra/core/agent";
+import { MockMemory } from "@mastra/core/memory";
 import { createTool } from "@mastra/core/tools";
 import { MastraAgent } from "@ag-ui/mastra";
 import { EventEncoder } from "@ag-ui/encoder";
@@ -52,21 +54,30 @@ const tools = {
 // The scripted model decides from the prompt alone: the last user message,
 // the tool results that followed it (this turn), and the earlier history.
 const text = (t) => t.map((p) => (p.type === "text" ? p.text : "")).join("");
+// A tool result as the model sees it: results that came back through AG-UI
+// history (earlier runs, client tools) are JSON text, not objects.
+const value = (p) => {
+  const v = p?.output?.value;
+  try { return typeof v === "string" ? JSON.parse(v) : v; } catch { return v; }
+};
 const call = (name, args) => ({ call: [name, args] });
 function plan(prompt, clientTools) {
   const u = prompt.findLastIndex((m) => m.role === "user");
   const user = u < 0 ? "" : text(prompt[u].content);
-  const done = {}; // tool name → result value, this turn
-  for (const m of prompt.slice(u + 1)) if (m.role === "tool")
-    for (const p of m.content) done[p.toolName] = p.output?.value;
-  const failed = prompt.slice(u + 1).flatMap((x) => (x.role === "tool" ? x.content : [])).find((p) => /error/.test(p.output?.type));
+  const args = {}; // tool call id → arguments, whole prompt
+  for (const m of prompt) if (m.role === "assistant")
+    for (const p of m.content) if (p.type === "tool-call") args[p.toolCallId] = p.input;
+  const results = prompt.slice(u + 1).flatMap((m) => (m.role === "tool" ? m.content : [])); // this turn
+  const failed = results.find((p) => /error/.test(p.output?.type));
   if (failed) return { text: `Sorry, ${failed.toolName} failed: ${JSON.stringify(failed.output)}` };
+  const done = {}; // tool name → last result value, this turn
+  for (const p of results) done[p.toolName] = value(p);
+  const all = (name) => results.filter((p) => p.toolName === name).map((p) => ({ args: args[p.toolCallId], result: value(p) }));
   const past = prompt.slice(0, u).flatMap((m) => (m.role === "tool" ? m.content : []));
   let m;
   if ((m = user.match(/weather in (\w+) and (\w+)/i))) {
     if (!done.get_weather) return { calls: [["get_weather", { city: m[1] }], ["get_weather", { city: m[2] }]] };
-    const w = prompt.slice(u + 1).flatMap((x) => (x.role === "tool" ? x.content.map((p) => p.output.value) : []));
-    return { text: w.map((r) => `${r.city}: ${r.conditions}, ${r.temp_c}°C.`).join(" ") };
+    return { text: all("get_weather").map(({ result: r }) => `${r.city}: ${r.conditions}, ${r.temp_c}°C.`).join(" ") };
   }
   if ((m = user.match(/weather in (\w+)/i))) {
     const w = done.get_weather;
@@ -79,7 +90,7 @@ function plan(prompt, clientTools) {
     return { text: `Order ${o.orderId} is on its way to ${w.city}, where it is ${w.conditions}.` };
   }
   if (/weather there/i.test(user)) { // the city comes from an earlier turn's tool result
-    const o = past.findLast((p) => p.toolName === "lookup_order")?.output?.value;
+    const o = value(past.findLast((p) => p.toolName === "lookup_order"));
     if (!o) return { text: "Which city do you mean?" };
     const w = done.get_weather;
     return w ? { text: `In ${w.city} it is ${w.conditions}.` } : call("get_weather", { city: o.shipTo.city });
@@ -88,10 +99,17 @@ function plan(prompt, clientTools) {
     const o = done.lookup_order, ok = done.confirm_refund, r = done.issue_refund;
     if (!o) return call("lookup_order", { orderId: m[1] });
     const refund = { amount: o.total, currency: "EUR" };
-    if (ok === undefined) return clientTools.includes("confirm_refund")
-      ? call("confirm_refund", { orderId: o.orderId, refund }) : { text: "I cannot ask you to confirm a refund." };
+    if (ok === undefined) return clientTools.includes("confirm_refund") // text and a client tool call in one step
+      ? { text: `Let me confirm the refund of ${o.total} EUR.`, ...call("confirm_refund", { orderId: o.orderId, refund }) }
+      : { text: "I cannot ask you to confirm a refund." };
     if (!/^yes$/i.test(String(ok))) return { text: `Okay, order ${o.orderId} was not refunded.` };
     return r ? { text: `Refund ${r.refundId} of ${r.amount} EUR issued.` } : call("issue_refund", { orderId: o.orderId, refund });
+  }
+  if ((m = user.match(/refund orders ([A-Z]-\d+) and ([A-Z]-\d+)/i))) { // parallel backend, then parallel client calls
+    const orders = all("lookup_order").map((c) => c.result), asked = all("confirm_refund");
+    if (!orders.length) return { calls: [["lookup_order", { orderId: m[1] }], ["lookup_order", { orderId: m[2] }]] };
+    if (!asked.length) return { calls: orders.map((o) => ["confirm_refund", { orderId: o.orderId, refund: { amount: o.total, currency: "EUR" } }]) };
+    return { text: asked.map((c) => `${c.args.orderId}: ${c.result === "yes" ? "refunded" : "kept"}.`).join(" ") };
   }
   if ((m = user.match(/report in (\d+) ?ms/i)))
     return done.slow_report ? { text: `Report ready: ${done.slow_report.findings} findings.` } : call("slow_report", { ms: Number(m[1]) });
@@ -112,30 +130,36 @@ function chunksFor(p) {
     const id = `txt-${++ids}`;
     out.push({ type: "text-start", id });
     for (const w of p.text.split(/(?<= )/)) out.push({ type: "text-delta", id, delta: w });
-    out.push({ type: "text-end", id }, { type: "finish", finishReason: "stop", usage });
-    return out;
+    out.push({ type: "text-end", id });
   }
-  for (const [toolName, args] of p.calls ?? [p.call]) { // several calls = parallel calls in one step
+  const calls = p.calls ?? (p.call ? [p.call] : []); // several calls = parallel calls in one step
+  for (const [toolName, args] of calls) {
     const id = `call_${++ids}`, input = JSON.stringify(args);
     out.push({ type: "tool-input-start", id, toolName }, { type: "tool-input-delta", id, delta: input.slice(0, 5) },
       { type: "tool-input-delta", id, delta: input.slice(5) }, { type: "tool-input-end", id },
       { type: "tool-call", toolCallId: id, toolName, input });
   }
-  out.push({ type: "finish", finishReason: "tool-calls", usage });
+  out.push({ type: "finish", finishReason: calls.length ? "tool-calls" : "stop", usage });
   return out;
 }
 
 const model = new MockLanguageModelV2({
   provider: "mock", modelId: "scripted",
   doStream: async ({ prompt, tools: offered = [] }) => {
+    if (process.env.MASTRA_DEBUG) console.error("prompt users:", JSON.stringify(prompt.filter((m) => m.role === "user").map((m) => text(m.content))));
     const clientTools = offered.map((t) => t.name).filter((n) => !(n in tools));
     return { stream: simulateReadableStream({ chunks: chunksFor(plan(prompt, clientTools)), chunkDelayInMs: 2 }) };
   },
 });
-const agent = new Agent({ id: "interop", name: "interop", instructions: "You are a scripted shop assistant.", model, tools, defaultOptions: { maxSteps: 8 } });
+// POST /agent: a stateless agent. POST /agent-memory: the same agent with
+// Mastra memory (an in-process store), which keeps each thread's messages by
+// their id and sends the model only what it has not stored yet.
+const config = { id: "interop", name: "interop", instructions: "You are a scripted shop assistant.", model, tools, defaultOptions: { maxSteps: 8 } };
+const agents = { "/agent": new Agent(config), "/agent-memory": new Agent({ ...config, memory: new MockMemory() }) };
 
 const server = http.createServer(async (req, res) => {
-  if (req.method !== "POST") { res.writeHead(req.url === "/health" ? 200 : 405).end(); return; }
+  const agent = agents[req.url];
+  if (req.method !== "POST" || !agent) { res.writeHead(req.url === "/health" ? 200 : 404).end(); return; }
   let input;
   try {
     let body = "";

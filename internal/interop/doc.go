@@ -1,0 +1,17 @@
+// Package interop proves Ananke against real AG-UI producers from npm rather
+// than its own fakes.
+//
+// Its test builds the ananke binary, starts the producers pinned in
+// testdata/interop (package-lock.json) on free loopback ports — a Mastra agent
+// served by @ag-ui/mastra with a scripted AI-SDK mock model
+// (mastra-server.mjs), and aimock's AG-UI endpoint (aimock.json) — runs the
+// suites next to them through the binary, and checks every test's status,
+// failing assertions, warnings and exit code against a table.
+//
+// The producers need Node and testdata/interop/node_modules: run
+//
+//	(cd testdata/interop && npm ci)
+//
+// first (bash .ci/run does). Without them the test fails; it never skips.
+// docs/compatibility.md says what each producer sends and how Ananke reads it.
+package interop

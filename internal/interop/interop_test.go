@@ -1,0 +1,497 @@
+//go:build unix
+
+package interop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const (
+	// readyTimeout bounds a producer's start: Mastra loads @mastra/core,
+	// which takes a few seconds on a cold disk.
+	readyTimeout = 45 * time.Second
+	// runTimeout bounds one `ananke run`; the slowest suite takes ~2 s.
+	runTimeout = 60 * time.Second
+)
+
+// readyRE matches the line both producers print when they accept
+// connections ("listening on http://…" and "aimock server listening on
+// http://…"); the trailing newline makes sure the port is complete.
+var readyRE = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)\r?\n`)
+
+// Message substrings shared by many expectations.
+const (
+	// Neither aimock fixture can echo the runId Ananke sends.
+	noRunIDEcho = "echoes the input's runId"
+	// The text shorthand mints its own threadId.
+	noThreadEcho = "every run carries the input's threadId 'aimock-thread'"
+	floatStamp   = "RUN_STARTED.timestamp 1762374498.96 is not an integer"
+)
+
+// stamps says whether a test's raw events carry producer timestamps.
+type stamps int
+
+const (
+	stampsUnchecked stamps = iota
+	stampsAll              // every event has one (aimock adds Date.now())
+	stampsNone             // no event has one (the official encoder adds none)
+)
+
+// failure is one assertion that must fail, by id, with a message substring.
+type failure struct{ id, message string }
+
+// want is what summary.json must say about one test.
+type want struct {
+	status string // pass, fail or error
+	// fails lists exactly the assertions that fail (status fail).
+	fails []failure
+	// skips lists assertions that must be reported as not evaluated.
+	skips []string
+	// reason is a substring of the error (status error).
+	reason string
+	// warnings: every warning matches one of these substrings and each
+	// substring matches some warning; none means no warnings at all.
+	warnings []string
+	// runs is the number of AG-UI runs per turn, when checked.
+	runs   []int
+	stamps stamps
+}
+
+// suite is one `ananke run` over some of the tests of a config.
+type suite struct {
+	name     string
+	config   string   // relative to testdata/interop
+	paths    []string // relative to testdata/interop; none: the config's discovery
+	producer string   // "mastra" or "aimock"
+	wantExit int
+	tests    map[string]want
+}
+
+var suites = []suite{
+	{
+		name: "mastra/pass", config: "mastra/ananke.config.yaml", paths: []string{"mastra/pass"}, producer: "mastra", wantExit: 0,
+		tests: map[string]want{
+			"pass/weather":               {status: "pass", runs: []int{1}, stamps: stampsNone},
+			"pass/parallel":              {status: "pass"},
+			"pass/multi-step":            {status: "pass", runs: []int{1, 1}},
+			"pass/refund-confirmed":      {status: "pass", runs: []int{2, 1}},
+			"pass/refund-declined":       {status: "pass", runs: []int{2}},
+			"pass/parallel-client-tools": {status: "pass", runs: []int{2}},
+			"pass/memory":                {status: "pass", runs: []int{1, 1}},
+			"pass/history":               {status: "pass"},
+			"pass/slow-report":           {status: "pass"},
+		},
+	},
+	{
+		name: "mastra/fail", config: "mastra/ananke.config.yaml", paths: []string{"mastra/fail"}, producer: "mastra", wantExit: 1,
+		tests: map[string]want{
+			"fail/wrong-city": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", "failed args_match.city: \"Lyon\" does not match `^Paris$`"}}},
+			"fail/parallel-count": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", "expected `get_weather` exactly 1 time, saw 2"}}},
+			"fail/wrong-order": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", "failed after `get_weather`: no call to `get_weather` came before it"},
+				{"turn[0].tools.require[1]", "failed result_not_match `\"status\":\"shipped\"`"}}},
+			"fail/forbidden": {status: "fail", fails: []failure{
+				{"turn[0].test.tools.forbid[0]", "`get_weather` is forbidden but was called 1 time"},
+				{"turn[0].test.tools.forbid_calls[0]", "forbidden call to `lookup_order` with args_match.orderId `^A-`, result_match `shipped`"}},
+				skips: []string{"turn[1].test.tools.forbid[0]", "test.tools.forbid_calls[0]"}},
+			"fail/too-slow": {status: "fail", fails: []failure{
+				{"turn[0].timing.max_duration_ms", "over the limit of 250 ms"},
+				{"turn[0].timing.max_idle_ms", "(slow_report), over the limit of 250 ms"}}},
+			"fail/forgot-name": {status: "fail", fails: []failure{
+				{"turn[1].text.must_match[0]", "does not match `Your name is Grace`: \"Your name is Ada.\""},
+				{"turn[1].text.must_not_match[0]", "matches forbidden `Ada`"}},
+				skips: []string{"test.text.must_match[0]"}, runs: []int{1, 1}},
+			"fail/declined-refund": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", "expected `issue_refund` exactly 1 time, saw 0"}}, runs: []int{2}},
+			"fail/undeclared-client-tool": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", "`confirm_refund` was never called (calls in turn[0]: lookup_order)"}}},
+			"fail/crash": {status: "fail", fails: []failure{
+				{"turn[0].run_error", "the agent sent RUN_ERROR: Error: the scripted model crashed on purpose"}},
+				skips: []string{"turn[1].target.text.must_not_match[0]"}},
+			// A producer bug: @ag-ui/mastra 1.1.2 drops the tool error, so the
+			// backend call never gets a TOOL_CALL_RESULT (docs/compatibility.md).
+			"fail/tool-error": {status: "fail", fails: []failure{
+				{"turn[0].client_tools", `the agent called "lookup_order" (call call_`}}},
+			"fail/text": {status: "fail", fails: []failure{
+				{"turn[0].text.must_match[0]", "does not match `(?i)raining`"},
+				{"turn[0].text.must_not_match[0]", "matches forbidden `21°C`"}}},
+		},
+	},
+	{
+		// Red until Ananke gives history messages ids unique to the test:
+		// today every test's history is "history-0", "history-1", …, and
+		// Mastra memory stores messages by id, so concurrent tests take each
+		// other's history away (docs/compatibility.md).
+		name: "mastra-memory", config: "mastra-memory/ananke.config.yaml", producer: "mastra", wantExit: 0,
+		tests: map[string]want{
+			"pass/history-ada":   {status: "pass"},
+			"pass/history-alan":  {status: "pass"},
+			"pass/history-grace": {status: "pass"},
+			"pass/history-linus": {status: "pass"},
+			"pass/remembers":     {status: "pass", runs: []int{1, 1, 1}},
+			"pass/refund":        {status: "pass", runs: []int{2, 1}},
+		},
+	},
+	{
+		name: "aimock/pass", config: "aimock/ananke.config.yaml", paths: []string{"aimock/pass"}, producer: "aimock", wantExit: 0,
+		tests: map[string]want{
+			"pass/chunked-text":     {status: "pass", warnings: []string{noRunIDEcho}},
+			"pass/tool-call":        {status: "pass", warnings: []string{noRunIDEcho}, stamps: stampsAll},
+			"pass/tool-call-chunks": {status: "pass", warnings: []string{noRunIDEcho}},
+			"pass/orphan-result": {status: "pass", warnings: []string{noRunIDEcho,
+				"TOOL_CALL_RESULT for tool call 'call-never-started', which this response never started"}},
+			"pass/two-runs":        {status: "pass", warnings: []string{noRunIDEcho}, runs: []int{1}},
+			"pass/text-shorthand":  {status: "pass", warnings: []string{noRunIDEcho, noThreadEcho}, runs: []int{1, 1, 1}},
+			"pass/client-tool":     {status: "pass", warnings: []string{noRunIDEcho}, runs: []int{2}},
+			"pass/float-timestamp": {status: "pass", warnings: []string{noRunIDEcho, floatStamp}},
+		},
+	},
+	{
+		name: "aimock/fail", config: "aimock/ananke.config.yaml", paths: []string{"aimock/fail"}, producer: "aimock", wantExit: 1,
+		tests: map[string]want{
+			"fail/run-error": {status: "fail", warnings: []string{noRunIDEcho}, fails: []failure{
+				{"turn[0].run_error", "the agent sent RUN_ERROR: upstream model overloaded (code overloaded)"}},
+				skips: []string{"turn[1].text.must_match[0]"}},
+			"fail/late-run-error": {status: "fail", warnings: []string{noRunIDEcho}, fails: []failure{
+				{"turn[0].run_error", "post-run audit failed (code audit)"}}},
+			"fail/run-error-first": {status: "fail", fails: []failure{
+				{"turn[0].run_error", "rate limited before the run started (code rate_limit)"}}},
+			"fail/two-runs-forbidden": {status: "fail", warnings: []string{noRunIDEcho}, fails: []failure{
+				{"turn[0].tools.forbid[0]", "`get_time` is forbidden but was called 1 time: call call-clock-1"}}},
+			"fail/undeclared-client-tool": {status: "fail", warnings: []string{noRunIDEcho}, fails: []failure{
+				{"turn[0].client_tools", `the agent called "confirm_delete" (call call-delete-1) and no result came back`}}},
+		},
+	},
+	{
+		name: "aimock/error", config: "aimock/ananke.config.yaml", paths: []string{"aimock/error"}, producer: "aimock", wantExit: 2,
+		tests: map[string]want{
+			"error/no-fixture": {status: "error", reason: `the agent answered HTTP 404: {"error":"No matching AG-UI fixture"}`},
+		},
+	},
+	{
+		name: "aimock-strict", config: "aimock-strict/ananke.config.yaml", producer: "aimock", wantExit: 1,
+		tests: map[string]want{
+			"identity": {status: "fail", fails: []failure{
+				{"turn[0].protocol", noThreadEcho + " [identity] (and 1 more)"}}},
+			"float-timestamp": {status: "fail", fails: []failure{
+				{"turn[0].protocol", floatStamp}}},
+		},
+	},
+}
+
+// TestProducers runs every suite against the real producers.
+func TestProducers(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "testdata", "interop")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is required to run the AG-UI producers in %s: %v", dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@ag-ui", "mastra")); err != nil {
+		t.Fatalf("the producers are not installed (%v): run `npm ci` in testdata/interop (bash .ci/run does)", err)
+	}
+
+	bin := filepath.Join(t.TempDir(), "ananke")
+	build := exec.Command("go", "build", "-o", bin, root)
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", root, err, out)
+	}
+
+	urls := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for name, argv := range map[string][]string{
+		"mastra": {node, "mastra-server.mjs", "--port", "0"},
+		"aimock": {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			url, err := startProducer(t, dir, argv)
+			if err != nil {
+				t.Errorf("start %s: %v", name, err)
+				return
+			}
+			mu.Lock()
+			urls[name] = url
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	for _, s := range suites {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			runSuite(t, bin, dir, urls[s.producer], s)
+		})
+	}
+}
+
+// startProducer starts argv in dir in its own process group, waits for its
+// ready line and returns the URL it printed. The group is killed when the
+// test ends.
+func startProducer(t *testing.T, dir string, argv []string) (string, error) {
+	out := &readyWriter{ready: make(chan string, 1)}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		// The negative pid names the whole group: node and anything it spawned.
+		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("kill %s: %v", argv[1], err)
+		}
+		<-exited
+	})
+	timer := time.NewTimer(readyTimeout)
+	defer timer.Stop()
+	select {
+	case url := <-out.ready:
+		return url, nil
+	case err := <-exited:
+		exited <- err // for the cleanup
+		return "", fmt.Errorf("%s exited before it was ready (%v):\n%s", argv[1], err, out)
+	case <-timer.C:
+		return "", fmt.Errorf("%s printed no ready line within %v:\n%s", argv[1], readyTimeout, out)
+	}
+}
+
+// readyWriter keeps a producer's output and reports the URL of its ready line.
+type readyWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	ready chan string
+	sent  bool
+}
+
+func (w *readyWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if m := readyRE.FindSubmatch(w.buf.Bytes()); m != nil && !w.sent {
+		w.sent = true
+		w.ready <- string(m[1])
+	}
+	return len(p), nil
+}
+
+func (w *readyWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// runSuite runs one suite through the binary and checks its exit code and
+// every test's entry in summary.json.
+func runSuite(t *testing.T, bin, dir, url string, s suite) {
+	reports := t.TempDir()
+	args := []string{"run", "--config", filepath.Join(dir, s.config), "--report-dir", reports, "--parallel", "4"}
+	for _, p := range s.paths {
+		args = append(args, filepath.Join(dir, p))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", strings.ToUpper(s.producer)+"_URL="+url)
+	out, err := cmd.CombinedOutput()
+	exit := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		exit = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("ananke %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("ananke %s (exit %d):\n%s", strings.Join(args, " "), exit, out)
+		}
+	}()
+	if exit != s.wantExit {
+		t.Errorf("exit code %d, want %d", exit, s.wantExit)
+	}
+
+	sum := readSummary(t, filepath.Join(reports, "summary.json"))
+	seen := map[string]bool{}
+	for _, got := range sum.Tests {
+		seen[got.ID] = true
+		w, ok := s.tests[got.ID]
+		if !ok {
+			t.Errorf("test %s (%s) is not in the expected table", got.ID, got.Status)
+			continue
+		}
+		t.Run(got.ID, func(t *testing.T) {
+			checkTest(t, got, w)
+			if w.stamps != stampsUnchecked {
+				checkStamps(t, filepath.Join(reports, "tests", fileID(got.ID)+".trace.json"), w.stamps)
+			}
+		})
+	}
+	for id := range s.tests {
+		if !seen[id] {
+			t.Errorf("expected test %s is missing from summary.json", id)
+		}
+	}
+}
+
+// summary is the part of summary.json the checks read.
+type summary struct {
+	Tests []testResult `json:"tests"`
+}
+
+type testResult struct {
+	ID         string `json:"id"`
+	Status     string `json:"status"`
+	Reason     string `json:"reason"`
+	Assertions []struct {
+		ID      string `json:"id"`
+		Status  string `json:"status"`
+		Message string `json:"message"`
+	} `json:"assertions"`
+	Warnings []struct {
+		Message string `json:"message"`
+	} `json:"warnings"`
+	Turns []struct {
+		Runs int `json:"runs"`
+	} `json:"turns"`
+}
+
+func readSummary(t *testing.T, path string) summary {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read summary: %v", err)
+	}
+	var s summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	return s
+}
+
+func checkTest(t *testing.T, got testResult, w want) {
+	if got.Status != w.status {
+		t.Errorf("status %s, want %s (reason %q)", got.Status, w.status, got.Reason)
+	}
+	if w.reason != "" && !strings.Contains(got.Reason, w.reason) {
+		t.Errorf("reason %q, want it to contain %q", got.Reason, w.reason)
+	}
+
+	failed := map[string]string{}
+	status := map[string]string{}
+	for _, a := range got.Assertions {
+		status[a.ID] = a.Status
+		if a.Status == "fail" {
+			failed[a.ID] = a.Message
+		}
+	}
+	for _, f := range w.fails {
+		msg, ok := failed[f.id]
+		switch {
+		case !ok:
+			t.Errorf("assertion %s did not fail (status %q)", f.id, status[f.id])
+		case !strings.Contains(msg, f.message):
+			t.Errorf("assertion %s failed with %q, want it to contain %q", f.id, msg, f.message)
+		}
+		delete(failed, f.id)
+	}
+	for id, msg := range failed {
+		t.Errorf("assertion %s failed unexpectedly: %s", id, msg)
+	}
+	for _, id := range w.skips {
+		if status[id] != "skip" {
+			t.Errorf("assertion %s has status %q, want skip", id, status[id])
+		}
+	}
+
+	var warnings []string
+	for _, wn := range got.Warnings {
+		warnings = append(warnings, wn.Message)
+		if !slices.ContainsFunc(w.warnings, func(s string) bool { return strings.Contains(wn.Message, s) }) {
+			t.Errorf("unexpected warning: %s", wn.Message)
+		}
+	}
+	for _, s := range w.warnings {
+		if !slices.ContainsFunc(warnings, func(m string) bool { return strings.Contains(m, s) }) {
+			t.Errorf("no warning contains %q; warnings: %q", s, warnings)
+		}
+	}
+
+	if w.runs != nil {
+		var runs []int
+		for _, turn := range got.Turns {
+			runs = append(runs, turn.Runs)
+		}
+		if !slices.Equal(runs, w.runs) {
+			t.Errorf("runs per turn %v, want %v", runs, w.runs)
+		}
+	}
+}
+
+// checkStamps checks the producer timestamps of a test's raw events.
+func checkStamps(t *testing.T, path string, want stamps) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read trace: %v", err)
+	}
+	var tr struct {
+		Turns []struct {
+			Events []struct {
+				Seq       int64  `json:"seq"`
+				Type      string `json:"type"`
+				Timestamp int64  `json:"timestamp"`
+			} `json:"events"`
+		} `json:"turns"`
+	}
+	if err := json.Unmarshal(data, &tr); err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	n := 0
+	for _, turn := range tr.Turns {
+		for _, e := range turn.Events {
+			n++
+			if stamped := e.Timestamp > 0; stamped != (want == stampsAll) {
+				t.Errorf("event #%d %s has timestamp %d, want stamped=%v", e.Seq, e.Type, e.Timestamp, want == stampsAll)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s holds no events", path)
+	}
+}
+
+// unsafeRun is a run of characters a report file name cannot hold
+// (docs/reports.md).
+var unsafeRun = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// fileID is a test id as report file names spell it.
+func fileID(id string) string { return unsafeRun.ReplaceAllString(id, "_") }
