@@ -96,7 +96,6 @@ type conversation struct {
 	messages []agui.Message
 	state    json.RawMessage
 	rec      *trace.Recorder
-	msgN     int
 }
 
 // playTurns plays every turn, evaluating each one's checks right after it

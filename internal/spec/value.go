@@ -160,19 +160,20 @@ func (w *jsonWriter) scalar(n *yaml.Node) error {
 			w.buf.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 		}
 	default:
-		s := n.Value
+		// At load time the loader parses (reporting syntax errors) and
+		// lookup answers every reference with a placeholder.
+		var t Template
 		if w.loader != nil {
-			t, ok := w.loader.template(n, "value")
-			if !ok {
+			var ok bool
+			if t, ok = w.loader.template(n, "value"); !ok {
 				return nil
 			}
-			s, _ = t.resolve(w.lookup, nil)
 		} else {
-			t, _ := parseTemplate(n.Value, offsetPos(w.file, n))
-			var err error
-			if s, err = t.resolve(w.lookup, nil); err != nil {
-				return err
-			}
+			t, _ = parseTemplate(n.Value, offsetPos(w.file, n))
+		}
+		s, err := t.resolve(w.lookup, nil)
+		if err != nil {
+			return err
 		}
 		writeJSONString(&w.buf, s)
 	}
