@@ -27,7 +27,7 @@ func forbid(r *Result, tool spec.Name, s trace.Scope) {
 		r.set(Pass, "`%s` was not called", tool.Value)
 		return
 	}
-	r.set(Fail, "`%s` is forbidden but was called %s: %s", tool.Value, timesN(len(bad)), strings.Join(bad, ", "))
+	r.set(Fail, "`%s` is forbidden but was called %s: %s", tool.Value, spec.Times(int64(len(bad))), strings.Join(bad, ", "))
 }
 
 func require(r *Result, req *spec.Require, s trace.Scope) {
@@ -51,7 +51,7 @@ func require(r *Result, req *spec.Require, s trace.Scope) {
 	r.Expected = fmt.Sprintf("`%s`%s %s", req.Name.Value, describeFilters(req), req.Count)
 	r.Observed = fmt.Sprintf("%s satisfying the entry (%s to `%s`)", plural(satisfied, "call"), plural(seen, "call"), req.Name.Value)
 	if req.Count.Allows(satisfied) {
-		r.set(Pass, "`%s` called %s, expected %s", req.Name.Value, timesN(satisfied), req.Count)
+		r.set(Pass, "`%s` called %s, expected %s", req.Name.Value, spec.Times(int64(satisfied)), req.Count)
 		return
 	}
 	msg := fmt.Sprintf("expected `%s`%s %s, saw %d", req.Name.Value, describeFilters(req), req.Count, satisfied)
@@ -208,11 +208,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func timesN(n int) string {
-	if n == 1 {
-		return "1 time"
-	}
-	return fmt.Sprintf("%d times", n)
 }

@@ -32,6 +32,3 @@ func Assert(t testing.TB, path, got string) {
 		t.Errorf("%s differs from the output (-update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
-
-// Updating reports whether the test binary runs with -update.
-func Updating() bool { return *update }

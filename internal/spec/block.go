@@ -71,16 +71,17 @@ func (c Count) Allows(n int) bool {
 func (c Count) String() string {
 	switch {
 	case c.Exact || c.Min == c.Max:
-		return "exactly " + times(c.Min)
+		return "exactly " + Times(c.Min)
 	case c.Max < 0:
-		return "at least " + times(c.Min)
+		return "at least " + Times(c.Min)
 	case c.Min == 0:
-		return "at most " + times(c.Max)
+		return "at most " + Times(c.Max)
 	}
-	return fmt.Sprintf("between %d and %s", c.Min, times(c.Max))
+	return fmt.Sprintf("between %d and %s", c.Min, Times(c.Max))
 }
 
-func times(n int64) string {
+// Times renders a number of times for messages: "1 time", "3 times".
+func Times(n int64) string {
 	if n == 1 {
 		return "1 time"
 	}
