@@ -17,8 +17,18 @@ func FuzzMembers(f *testing.F) {
 		if !json.Valid(data) {
 			return
 		}
+		// An object is what decodes to a map through any: json.Unmarshal
+		// into a map also accepts null (leaving the map nil), which is
+		// not an object.
+		var v any
+		_ = json.Unmarshal(data, &v)
+		_, isObject := v.(map[string]any)
 		var want map[string]json.RawMessage
-		isObject := json.Unmarshal(data, &want) == nil
+		if isObject {
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatalf("encoding/json decodes %q as any but not as a map: %v", data, err)
+			}
+		}
 		ms, ok := members(data, nil)
 		if ok != isObject {
 			t.Fatalf("members(%q) object = %v; encoding/json says %v", data, ok, isObject)
