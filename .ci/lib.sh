@@ -7,7 +7,7 @@ fail() { echo "${0##*/}: $*" >&2; exit 1; }
 # "FROM [--platform=…] golang:X.Y.Z-<variant> AS build".
 builder_image() {
   local image
-  image=$(sed -nE 's/^FROM[[:space:]]+(--platform=[^[:space:]]+[[:space:]]+)?(golang:[^[:space:]]+)[[:space:]]+AS[[:space:]]+build[[:space:]]*$/\2/Ip' Dockerfile | head -1)
+  image=$(sed -nE 's/^FROM[[:space:]]+(--platform=[^[:space:]]+[[:space:]]+)?(golang:[^[:space:]]+)[[:space:]]+AS[[:space:]]+build[[:space:]]*$/\2/Ip' Dockerfile | sed -n 1p)
   [ -n "$image" ] || fail "Dockerfile: no builder stage 'FROM golang:X.Y.Z-alpine AS build'"
   echo "$image"
 }
