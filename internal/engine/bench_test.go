@@ -46,7 +46,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		out := engine.Run(context.Background(), engine.Options{Suite: s})
-		if out.Tests[0].Status != engine.Pass || len(out.Tests[0].Trace.Turns) != turns {
+		if out.Tests[0].Status != engine.Pass || len(out.Tests[0].Shown().Trace.Turns) != turns {
 			b.Fatalf("status %s %s", out.Tests[0].Status, out.Tests[0].Reason)
 		}
 	}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/stability"
 )
 
 // Options configures a run. Everything the engine needs from the process —
@@ -34,12 +34,25 @@ type Options struct {
 	Observer Observer
 	// ServerLog receives target.server's output (nil: discarded).
 	ServerLog io.Writer
+	// Stability is the command line's runs, min_pass_rate and retries:
+	// a test file's values win over it, and it wins over the config's.
+	Stability spec.Stability
+	// FailFast starts no new test after a test failed or errored; the
+	// tests not started are skipped.
+	FailFast bool
 }
 
-// Observer is told about each test as soon as it finishes; calls are
-// serialized.
+// Observer is told about each test as soon as it finishes (after all its
+// runs); calls are serialized. An Observer that also implements
+// StartObserver is told when each test starts.
 type Observer interface {
 	TestFinished(r *TestResult)
+}
+
+// StartObserver is told when a test's first attempt starts, for progress
+// displays; calls are serialized with TestFinished.
+type StartObserver interface {
+	TestStarted(t *spec.Test)
 }
 
 // ObserverFunc adapts a function to Observer.
@@ -50,12 +63,12 @@ func (f ObserverFunc) TestFinished(r *TestResult) { f(r) }
 
 type engine struct {
 	opts Options
-	mu   sync.Mutex // serializes Observer calls
 }
 
-// Run runs every test of the suite and returns their results in the
-// suite's order. When ctx is cancelled, runs in flight stop and every test
-// not finished is an error ("cancelled"); Run still returns every result.
+// Run runs every test of the suite — each as often as its stability policy
+// says — and returns their results in the suite's order. When ctx is
+// cancelled, runs in flight stop and every test not finished is an error
+// ("cancelled"); Run still returns every result.
 func Run(ctx context.Context, opts Options) *Outcome {
 	if opts.Parallel < 1 {
 		opts.Parallel = 1
@@ -86,49 +99,26 @@ func Run(ctx context.Context, opts Options) *Outcome {
 		return out
 	}
 	defer srv.stop()
-
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(opts.Parallel, len(opts.Suite.Tests)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				t := opts.Suite.Tests[i]
-				r := e.notRun(t, "cancelled before it started")
-				if ctx.Err() == nil {
-					r = e.runTest(ctx, t)
-				}
-				out.Tests[i] = r
-				e.finished(r)
-			}
-		}()
-	}
-	for i := range opts.Suite.Tests {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	newScheduler(e).run(ctx, out.Tests)
 	return out
 }
 
-// notRun is the result of a test that could not start.
+// policy is how test t runs and is judged: its own runs, min_pass_rate and
+// retries, else the command line's, else the config's.
+func (e *engine) policy(t *spec.Test) stability.Policy {
+	return stability.Resolve(t.Stability, e.opts.Stability, e.opts.Suite.Config.Stability)
+}
+
+// notRun is the result of a test that could not start because the run
+// could not (target.server failed): skipped when its file says so, else an
+// error for reason.
 func (e *engine) notRun(t *spec.Test, reason string) *TestResult {
 	now := e.opts.Now()
-	r := &TestResult{Test: t, Status: Error, Reason: reason, Start: now, End: now}
+	r := &TestResult{Test: t, Status: Error, Reason: reason, Policy: e.policy(t), Start: now, End: now}
 	if t.Skip != "" {
 		r.Status, r.Reason = Skipped, t.Skip
 	}
 	return r
-}
-
-func (e *engine) finished(r *TestResult) {
-	if e.opts.Observer == nil {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.opts.Observer.TestFinished(r)
 }
 
 func (e *engine) newID() string {

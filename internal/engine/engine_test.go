@@ -65,7 +65,7 @@ func one(t *testing.T, rs []*engine.TestResult) *engine.TestResult {
 
 func failed(r *engine.TestResult) []string {
 	var out []string
-	for _, a := range r.Results {
+	for _, a := range r.Shown().Results {
 		if a.Status == assertion.Fail {
 			out = append(out, a.ID+": "+a.Message)
 		}
@@ -124,8 +124,8 @@ func TestPassAndHistoryAcrossTurns(t *testing.T) {
 	if reqs[0].Input.ThreadID != reqs[1].Input.ThreadID || reqs[0].Input.RunID == reqs[1].Input.RunID {
 		t.Errorf("thread ids %q %q, run ids %q %q; want one thread, two runs", reqs[0].Input.ThreadID, reqs[1].Input.ThreadID, reqs[0].Input.RunID, reqs[1].Input.RunID)
 	}
-	if n := len(r.Trace.Turns); n != 2 || r.Trace.Turns[0].ToolCalls[0].Result == nil {
-		t.Errorf("trace turns = %d, first call result %+v", n, r.Trace.Turns)
+	if n := len(r.Shown().Trace.Turns); n != 2 || r.Shown().Trace.Turns[0].ToolCalls[0].Result == nil {
+		t.Errorf("trace turns = %d, first call result %+v", n, r.Shown().Trace.Turns)
 	}
 }
 
@@ -178,8 +178,8 @@ turns:
 	if c, _ := msgs[2].TextContent(); c != "yes" {
 		t.Errorf("tool answer = %q; want yes", c)
 	}
-	calls := r.Trace.Turns[0].ToolCalls
-	if len(calls) != 2 || !calls[0].Client || calls[0].Result.Content != "yes" || len(r.Trace.Turns[0].Runs) != 2 {
+	calls := r.Shown().Trace.Turns[0].ToolCalls
+	if len(calls) != 2 || !calls[0].Client || calls[0].Result.Content != "yes" || len(r.Shown().Trace.Turns[0].Runs) != 2 {
 		t.Errorf("trace calls = %+v", calls)
 	}
 }
@@ -224,7 +224,7 @@ assert:
 		t.Errorf("%d requests; the second turn must not run", n)
 	}
 	statuses := map[string]assertion.Status{}
-	for _, a := range r.Results {
+	for _, a := range r.Shown().Results {
 		statuses[a.ID] = a.Status
 	}
 	for id, want := range map[string]assertion.Status{"turn[0].text.must_match[0]": assertion.Fail, "turn[1].text.must_match[0]": assertion.Skip, "test.tools.require[0]": assertion.Skip, "turn[0].run_error": assertion.Pass} {
@@ -304,11 +304,11 @@ turns:
 		t.Errorf("user message = %q", got)
 	}
 	want := map[string]bool{"Bearer tok-1": true, "s3cret-value": true}
-	for _, s := range r.Secrets {
+	for _, s := range r.Secrets() {
 		delete(want, s)
 	}
 	if len(want) > 0 {
-		t.Errorf("secrets %q miss %v", r.Secrets, want)
+		t.Errorf("secrets %q miss %v", r.Secrets(), want)
 	}
 }
 

@@ -5,16 +5,18 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
 )
 
-// Status is a test's outcome (design §5).
+// Status is a test's or an attempt's outcome (design §5).
 type Status string
 
 // Test statuses.
 const (
 	Pass Status = "pass"
-	// Fail: an assertion (or a built-in check) failed.
+	// Fail: an assertion (or a built-in check) failed; for a test run
+	// several times, its pass rate is below min_pass_rate.
 	Fail Status = "fail"
 	// Error: a hook, the transport or Ananke itself failed; the agent's
 	// behaviour could not be judged.
@@ -22,24 +24,87 @@ const (
 	Skipped Status = "skipped"
 )
 
-// TestResult is everything known about one test after it ran.
+// TestResult is everything known about one test after all its runs.
 type TestResult struct {
 	Test   *spec.Test
 	Status Status
-	// Reason says in one line why a test errored or was skipped.
+	// Reason says in one line why a test errored or was skipped, or why a
+	// test run several times failed (its pass rate).
 	Reason string
 	// ReasonPos is where the cause is written, when a file position is
 	// known (a hook, an unresolved variable, the turn whose run failed).
 	ReasonPos spec.Pos
 	// Detail holds more about an error, e.g. a hook's stderr.
-	Detail   string
-	Results  []assertion.Result
-	Warnings []Warning
-	Trace    *trace.Trace
+	Detail string
+	// Policy is how the test was run and judged; Verdict what came of it
+	// (zero for a test that never ran).
+	Policy  stability.Policy
+	Verdict stability.Verdict
+	// Attempts are the test's runs and their retries, ordered by run, then
+	// retry. A skipped test, or one that could not start, has none.
+	Attempts   []*Attempt
+	Start, End time.Time
+}
+
+// Attempt is one execution of a test: its hooks, turns and assertions on a
+// fresh thread.
+type Attempt struct {
+	// Run is the run's index (from 0); Retry counts the retries of that run
+	// before this attempt (0 for the first try).
+	Run, Retry int
+	Status     Status
+	Reason     string
+	ReasonPos  spec.Pos
+	Detail     string
+	Results    []assertion.Result
+	Warnings   []Warning
+	Trace      *trace.Trace
 	// Secrets are values to mask in every output: environment variables
 	// read through ${ENV.*} and every header value.
 	Secrets    []string
 	Start, End time.Time
+}
+
+// Shown is the attempt reports show in detail: for a failed test the first
+// failing attempt (else the first erroring one), for a passed test the last
+// passing attempt, for an errored test the first attempt. Nil when the test
+// never ran.
+func (r *TestResult) Shown() *Attempt {
+	switch r.Status {
+	case Fail:
+		if a := r.first(Fail); a != nil {
+			return a
+		}
+		return r.first(Error)
+	case Pass:
+		for i := len(r.Attempts) - 1; i >= 0; i-- {
+			if r.Attempts[i].Status == Pass {
+				return r.Attempts[i]
+			}
+		}
+	}
+	if len(r.Attempts) > 0 {
+		return r.Attempts[0]
+	}
+	return nil
+}
+
+func (r *TestResult) first(s Status) *Attempt {
+	for _, a := range r.Attempts {
+		if a.Status == s {
+			return a
+		}
+	}
+	return nil
+}
+
+// Secrets are the values every attempt must have masked.
+func (r *TestResult) Secrets() []string {
+	var out []string
+	for _, a := range r.Attempts {
+		out = append(out, a.Secrets...)
+	}
+	return out
 }
 
 // Warning is a protocol deviation that did not fail the test.

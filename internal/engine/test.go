@@ -22,14 +22,11 @@ var (
 	errRunTimeout  = errors.New("run timeout")
 )
 
-// runTest runs one test to its status.
-func (e *engine) runTest(ctx context.Context, t *spec.Test) *TestResult {
-	r := &TestResult{Test: t, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
+// runAttempt runs one attempt of a test to its status: the hooks, then
+// the turns on a fresh thread.
+func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *Attempt {
+	r := &Attempt{Run: run, Retry: retry, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
 	defer func() { r.End = e.opts.Now() }()
-	if t.Skip != "" {
-		r.Status, r.Reason = Skipped, t.Skip
-		return r
-	}
 	if d := e.opts.TestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
@@ -57,7 +54,7 @@ func (e *engine) runTest(ctx context.Context, t *spec.Test) *TestResult {
 
 // runHooks runs the hooks in order, each seeing the variables of those
 // before it. It reports false (and sets the error) when one fails.
-func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r *TestResult) bool {
+func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) bool {
 	for i, h := range t.Hooks {
 		argv := make([]string, len(h.Cmd))
 		for j, a := range h.Cmd {
@@ -100,7 +97,7 @@ type conversation struct {
 
 // playTurns plays every turn, evaluating each one's checks right after it
 // and stopping at the first failure; then it evaluates the test's checks.
-func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *TestResult) {
+func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
 	conv := &conversation{messages: p.history, state: p.state, rec: trace.NewRecorder()}
 	defer func() { r.Trace = conv.rec.Trace() }()
 	for i, turn := range t.Turns {
@@ -129,7 +126,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *TestRe
 
 // skipRest records the checks of the turns after i and of the whole test as
 // not evaluated.
-func (e *engine) skipRest(r *TestResult, p *plan, i int, reason string) {
+func (e *engine) skipRest(r *Attempt, p *plan, i int, reason string) {
 	for j := i + 1; j < len(p.turnChecks); j++ {
 		r.Results = append(r.Results, assertion.Skipped(p.turnChecks[j], "turn["+itoa(j)+"]", reason)...)
 	}

@@ -22,6 +22,11 @@ type Meta struct {
 	// Secrets are masked in addition to each test's own (e.g. values read
 	// by target.server).
 	Secrets []string
+	// Shard is the part of the suite that ran (nil: all of it).
+	Shard *Shard
+	// FailOnFlaky makes a flaky test fail the run (--fail-on-flaky, or the
+	// config's fail_on_flaky).
+	FailOnFlaky bool
 }
 
 // Build makes the report. Every string that can carry agent output, user
@@ -34,14 +39,35 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: Target{Type: m.Config.Target.Type, Endpoint: b.red.String(m.Config.Target.Endpoint.Raw), AgentID: b.red.String(m.Config.Target.AgentID.Raw)},
+		Shard: m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
 		Tests:  make([]Test, 0, len(out.Tests)),
 		masked: b.red.Secrets(),
 	}
-	for _, t := range out.Tests {
-		r.Tests = append(r.Tests, b.test(t))
+	shown := make([]int, len(out.Tests))
+	for i, t := range out.Tests {
+		var test Test
+		test, shown[i] = b.test(t)
+		r.Tests = append(r.Tests, test)
 	}
+	for i := range r.Tests {
+		r.Tests[i].Shown = shown[i] + 1
+	}
+	nameFiles(r.Tests, shown)
 	r.Totals = totals(r.Tests)
+	r.Status = status(r.Totals, r.FailOnFlaky)
 	return r
+}
+
+// status is the run's verdict: any failed test — or, with fail-on-flaky,
+// any flaky one — fails it; else any errored test makes it an error.
+func status(t Totals, failOnFlaky bool) string {
+	switch {
+	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0):
+		return StatusFail
+	case t.Errored > 0:
+		return StatusError
+	}
+	return StatusPass
 }
 
 // redactorFor is the masking Build applies: every test's secrets, the meta
@@ -49,7 +75,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 func redactorFor(out *engine.Outcome, m Meta) *Redactor {
 	secrets := slices.Clone(m.Secrets)
 	for _, t := range out.Tests {
-		secrets = append(secrets, t.Secrets...)
+		secrets = append(secrets, t.Secrets()...)
 	}
 	var patterns []*regexp.Regexp
 	for _, re := range m.Config.Redact {
@@ -71,6 +97,9 @@ func totals(tests []Test) Totals {
 			t.Errored++
 		case StatusSkipped:
 			t.Skipped++
+		}
+		if x.Flaky {
+			t.Flaky++
 		}
 	}
 	if judged := t.Total - t.Skipped; judged > 0 {
@@ -100,12 +129,17 @@ func (b *builder) loc(p spec.Pos) Location {
 	return Location{File: b.path(p.File), Line: p.Line, Col: p.Col}
 }
 
-func (b *builder) test(r *engine.TestResult) Test {
+// test copies one test's result; it also returns the index of the shown
+// attempt in Attempts (-1 when the test never ran).
+func (b *builder) test(r *engine.TestResult) (Test, int) {
+	v := r.Verdict
 	t := Test{
 		ID: r.Test.ID, Name: r.Test.Name.Value, File: b.path(r.Test.Path), Tags: []string{},
 		Status: string(r.Status), Reason: b.red.String(r.Reason), Detail: b.red.String(r.Detail),
 		StartedAt: r.Start.UTC(), DurationMs: r.End.Sub(r.Start).Milliseconds(),
-		Turns: []Turn{}, Assertions: []Assertion{}, Warnings: []Warning{},
+		Runs: v.Runs, PassedRuns: v.PassedRuns, PassRate: v.PassRate, Flaky: v.Flaky,
+		MinPassRate: r.Policy.MinPassRate, Retries: r.Policy.Retries,
+		Turns: []Turn{}, Assertions: []Assertion{}, Warnings: []Warning{}, Attempts: []Attempt{},
 	}
 	for _, tag := range r.Test.Tags {
 		t.Tags = append(t.Tags, tag.Value)
@@ -114,21 +148,56 @@ func (b *builder) test(r *engine.TestResult) Test {
 		l := b.loc(r.ReasonPos)
 		t.At = &l
 	}
-	tr := r.Trace
+	shown, shownAt := r.Shown(), -1
+	failedIn := map[string]int{}
+	for i, a := range r.Attempts {
+		if a == shown {
+			shownAt = i
+		}
+		at := b.attempt(a)
+		for _, f := range at.Failed {
+			failedIn[f.ID]++
+		}
+		t.Attempts = append(t.Attempts, at)
+	}
+	if shown == nil {
+		t.Trace = b.trace(&trace.Trace{})
+		return t, shownAt
+	}
+	tr := shown.Trace
 	if tr == nil {
 		tr = &trace.Trace{}
 	}
 	for i := range tr.Turns {
 		t.Turns = append(t.Turns, b.turn(&tr.Turns[i], tr.TestStartMs))
 	}
-	for _, a := range r.Results {
-		t.Assertions = append(t.Assertions, b.assertion(a, tr.TestStartMs))
+	for _, a := range shown.Results {
+		as := b.assertion(a, tr.TestStartMs)
+		as.FailedRuns = failedIn[a.ID]
+		t.Assertions = append(t.Assertions, as)
 	}
-	for _, w := range r.Warnings {
+	for _, w := range shown.Warnings {
 		t.Warnings = append(t.Warnings, Warning{Turn: w.Turn, Seq: w.Seq, Rule: w.Rule, Message: b.red.String(w.Message)})
 	}
-	t.Trace = b.trace(tr)
-	return t
+	t.Trace = t.Attempts[shownAt].Trace
+	return t, shownAt
+}
+
+// attempt copies one attempt: its status and failed assertions, and its
+// masked trace for its own file.
+func (b *builder) attempt(a *engine.Attempt) Attempt {
+	tr := a.Trace
+	if tr == nil {
+		tr = &trace.Trace{}
+	}
+	out := Attempt{Run: a.Run + 1, Retry: a.Retry, Status: string(a.Status), Reason: b.red.String(a.Reason),
+		StartedAt: a.Start.UTC(), DurationMs: a.End.Sub(a.Start).Milliseconds(), Failed: []Assertion{}, Trace: b.trace(tr)}
+	for _, r := range a.Results {
+		if r.Status == assertion.Fail {
+			out.Failed = append(out.Failed, b.assertion(r, tr.TestStartMs))
+		}
+	}
+	return out
 }
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {

@@ -20,8 +20,17 @@ type Report struct {
 	Config     string    `json:"config"`
 	Target     Target    `json:"target"`
 	Parallel   int       `json:"parallel"`
-	Totals     Totals    `json:"totals"`
-	Tests      []Test    `json:"tests"`
+	// Shard is the part of the suite this run ran (--shard i/n); nil for
+	// the whole suite, and after a merge.
+	Shard *Shard `json:"shard,omitempty"`
+	// FailOnFlaky: a flaky test fails the run even when it passed.
+	FailOnFlaky bool `json:"fail_on_flaky"`
+	// Status is the run's verdict — pass, fail or error — from the tests'
+	// statuses and FailOnFlaky. The exit code and the check run's
+	// conclusion follow it.
+	Status string `json:"status"`
+	Totals Totals `json:"totals"`
+	Tests  []Test `json:"tests"`
 
 	masked []string
 }
@@ -38,6 +47,12 @@ type Target struct {
 	AgentID  string `json:"agent_id"`
 }
 
+// Shard is one part of a suite split with --shard i/n.
+type Shard struct {
+	Index int `json:"index"` // from 1
+	Total int `json:"total"`
+}
+
 // Totals counts tests by status.
 type Totals struct {
 	Total   int `json:"total"`
@@ -45,6 +60,9 @@ type Totals struct {
 	Failed  int `json:"failed"`
 	Errored int `json:"errored"`
 	Skipped int `json:"skipped"`
+	// Flaky counts tests with passing and failing attempts, whatever
+	// their status.
+	Flaky int `json:"flaky"`
 	// PassRate is passed / (total - skipped), in percent.
 	PassRate float64 `json:"pass_rate"`
 }
@@ -71,12 +89,102 @@ type Test struct {
 	Detail     string      `json:"detail,omitempty"`
 	StartedAt  time.Time   `json:"started_at"`
 	DurationMs int64       `json:"duration_ms"`
+	// Runs is how many runs were judged, PassedRuns how many of them
+	// passed; PassRate is their ratio in percent (0 when none ran), judged
+	// against MinPassRate. Retries is how often a failing run could be run
+	// again. Flaky: some attempt passed and some did not.
+	Runs        int     `json:"runs"`
+	PassedRuns  int     `json:"passed_runs"`
+	PassRate    float64 `json:"pass_rate"`
+	MinPassRate float64 `json:"min_pass_rate"`
+	Retries     int     `json:"retries"`
+	Flaky       bool    `json:"flaky"`
+	// Turns, Assertions and Warnings are those of the shown attempt: the
+	// first failing one of a failed test, the last passing one of a passed
+	// test, the first of an errored test. Each assertion says in how many
+	// attempts it failed.
 	Turns      []Turn      `json:"turns"`
 	Assertions []Assertion `json:"assertions"`
 	Warnings   []Warning   `json:"warnings"`
-	// Trace is the masked trace, written to its own file rather than into
-	// summary.json.
+	// Attempts are every run and retry, ordered by run, then retry; Shown
+	// is the position (from 1) of the shown attempt among them, 0 when the
+	// test never ran.
+	Attempts []Attempt `json:"attempts"`
+	Shown    int       `json:"shown_attempt"`
+	// ResultFile and TraceFile are the test's files in the report
+	// directory (slash-separated, relative to it); TraceFile is the shown
+	// attempt's trace.
+	ResultFile string `json:"result_file"`
+	TraceFile  string `json:"trace_file"`
+	// Trace is the shown attempt's masked trace, written to its own file
+	// rather than into summary.json.
 	Trace *trace.Trace `json:"-"`
+}
+
+// Attempt is one execution of a test.
+type Attempt struct {
+	// Run numbers the run from 1; Retry counts the retries of that run
+	// before this attempt (0: its first try).
+	Run        int       `json:"run"`
+	Retry      int       `json:"retry"`
+	Status     string    `json:"status"`
+	Reason     string    `json:"reason,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	DurationMs int64     `json:"duration_ms"`
+	// Failed are the assertions that failed in this attempt, with evidence.
+	Failed    []Assertion `json:"failed_assertions"`
+	TraceFile string      `json:"trace_file"`
+	// Trace is this attempt's masked trace (its own file).
+	Trace *trace.Trace `json:"-"`
+}
+
+// Repeated reports whether the test ran more than once, so that reports
+// show its runs and pass rate.
+func (t *Test) Repeated() bool { return len(t.Attempts) > 1 || t.Runs > 1 }
+
+// Wobbly returns the assertions that failed in some attempt but not in all
+// of them: what makes a test flaky.
+func (t *Test) Wobbly() []Assertion {
+	var out []Assertion
+	for _, a := range t.Assertions {
+		if a.FailedRuns > 0 && a.FailedRuns < len(t.Attempts) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Others returns the attempts that are not the shown one and did not pass:
+// the failed runs of a flaky test, the further failed runs of a failed one.
+func (t *Test) Others() []Attempt {
+	var out []Attempt
+	for i, a := range t.Attempts {
+		if i+1 != t.Shown && a.Status != StatusPass {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// FirstFailure returns, for an assertion id, the first attempt it failed in
+// and its result there.
+func (t *Test) FirstFailure(id string) (Attempt, Assertion, bool) {
+	for _, a := range t.Attempts {
+		for _, f := range a.Failed {
+			if f.ID == id {
+				return a, f, true
+			}
+		}
+	}
+	return Attempt{}, Assertion{}, false
+}
+
+// Label names an attempt for humans: "run 2", "run 1 retry 1".
+func (a Attempt) Label() string {
+	if a.Retry == 0 {
+		return fmt.Sprintf("run %d", a.Run)
+	}
+	return fmt.Sprintf("run %d retry %d", a.Run, a.Retry)
 }
 
 // Failed returns the failing assertions.
@@ -128,6 +236,10 @@ type Assertion struct {
 	Expected string     `json:"expected,omitempty"`
 	Observed string     `json:"observed,omitempty"`
 	Evidence []Evidence `json:"evidence"`
+	// FailedRuns is how many of the test's attempts this assertion failed
+	// in (absent: none): the assertion that wobbles is the one to look at.
+	// Set on a test's assertions, not on an attempt's.
+	FailedRuns int `json:"failed_runs,omitempty"`
 }
 
 // Evidence supports an assertion's result.

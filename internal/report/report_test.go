@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 )
@@ -51,7 +52,7 @@ func TestBuildMasksEverything(t *testing.T) {
 
 func TestBuildTotalsAndShape(t *testing.T) {
 	rep := reporttest.Report()
-	want := report.Totals{Total: 4, Passed: 1, Failed: 1, Errored: 1, Skipped: 1, PassRate: 33.3}
+	want := report.Totals{Total: 6, Passed: 2, Failed: 2, Errored: 1, Skipped: 1, Flaky: 2, PassRate: 40}
 	if rep.Totals != want {
 		t.Errorf("totals = %+v; want %+v", rep.Totals, want)
 	}
@@ -68,5 +69,66 @@ func TestBuildTotalsAndShape(t *testing.T) {
 	js, _ := json.Marshal(rep.Tests[3])
 	if strings.Contains(string(js), "null") {
 		t.Errorf("a skipped test renders null lists: %s", js)
+	}
+}
+
+// TestBuildStability: runs, pass rates, the shown attempt and how often
+// each assertion failed come through from the engine's verdicts.
+func TestBuildStability(t *testing.T) {
+	rep := reporttest.Report()
+	if rep.Status != report.StatusFail {
+		t.Errorf("run status %q", rep.Status)
+	}
+	search, flip := rep.Tests[4], rep.Tests[5]
+	if search.Status != "pass" || search.Runs != 3 || search.PassedRuns != 2 || search.PassRate != 66.7 || search.MinPassRate != 60 || !search.Flaky || search.Shown != 3 {
+		t.Errorf("search = status %s runs %d passed %d rate %v min %v flaky %v shown %d", search.Status, search.Runs, search.PassedRuns, search.PassRate, search.MinPassRate, search.Flaky, search.Shown)
+	}
+	if w := search.Wobbly(); len(w) != 1 || w[0].FailedRuns != 1 || w[0].Status != "pass" {
+		t.Errorf("search wobbly = %+v", w)
+	}
+	if a, f, ok := search.FirstFailure("turn[0].tools.require[0]"); !ok || a.Label() != "run 2" || f.Status != "fail" {
+		t.Errorf("first failure = %v %+v %v", a.Label(), f, ok)
+	}
+	if flip.Status != "fail" || flip.Reason != "1 of 2 runs passed (50%), below min_pass_rate 100%" || flip.Shown != 1 || flip.Retries != 1 {
+		t.Errorf("flip = status %s reason %q shown %d retries %d", flip.Status, flip.Reason, flip.Shown, flip.Retries)
+	}
+	if o := flip.Others(); len(o) != 1 || o[0].Label() != "run 1 retry 1" {
+		t.Errorf("flip others = %+v", o)
+	}
+	if f := flip.Failed(); len(f) != 1 || f[0].FailedRuns != 2 {
+		t.Errorf("flip failed = %+v", f)
+	}
+	if single := rep.Tests[0]; single.Runs != 1 || single.PassedRuns != 0 || single.Flaky || len(single.Attempts) != 1 || single.Shown != 1 || single.Repeated() {
+		t.Errorf("single-run test = runs %d passed %d flaky %v attempts %d shown %d", single.Runs, single.PassedRuns, single.Flaky, len(single.Attempts), single.Shown)
+	}
+	if skipped := rep.Tests[3]; skipped.Runs != 0 || skipped.Shown != 0 || len(skipped.Attempts) != 0 || skipped.TraceFile != "tests/tests_legacy.trace.json" {
+		t.Errorf("skipped test = runs %d shown %d attempts %d trace %q", skipped.Runs, skipped.Shown, len(skipped.Attempts), skipped.TraceFile)
+	}
+}
+
+// TestRunStatus: a flaky test fails the run only with fail-on-flaky, from
+// the flag or the config; a failure outranks an error.
+func TestRunStatus(t *testing.T) {
+	out := reporttest.Outcome()
+	flakyOnly := &engine.Outcome{Tests: out.Tests[4:5], Start: out.Start, End: out.End}
+	errored := &engine.Outcome{Tests: out.Tests[1:3], Start: out.Start, End: out.End}
+	cfg := reporttest.Config()
+	strict := *cfg
+	strict.FailOnFlaky = true
+	for _, tc := range []struct {
+		name string
+		out  *engine.Outcome
+		meta report.Meta
+		want string
+	}{
+		{"flaky pass", flakyOnly, report.Meta{Config: cfg}, report.StatusPass},
+		{"flaky with --fail-on-flaky", flakyOnly, report.Meta{Config: cfg, FailOnFlaky: true}, report.StatusFail},
+		{"flaky with fail_on_flaky", flakyOnly, report.Meta{Config: &strict}, report.StatusFail},
+		{"error", errored, report.Meta{Config: cfg}, report.StatusError},
+		{"everything", out, report.Meta{Config: cfg}, report.StatusFail},
+	} {
+		if got := report.Build(tc.out, tc.meta); got.Status != tc.want || got.FailOnFlaky != (tc.want == report.StatusFail && tc.name != "everything") {
+			t.Errorf("%s: status %q fail_on_flaky %v; want %q", tc.name, got.Status, got.FailOnFlaky, tc.want)
+		}
 	}
 }

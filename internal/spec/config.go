@@ -24,6 +24,11 @@ type Config struct {
 	// Tests are glob patterns (with **) relative to Dir.
 	Tests  []Name
 	Redact []*Regex
+	// Stability is the suite's default for repeated runs (runs,
+	// min_pass_rate, retries); command-line flags and test files override it.
+	Stability Stability
+	// FailOnFlaky makes a flaky test fail the run, even when it passed.
+	FailOnFlaky bool
 }
 
 // Target is the agent under test. Only type "agui" exists today.
@@ -71,7 +76,7 @@ type Server struct {
 }
 
 var (
-	configFields = []string{"version", "target", "tests", "redact"}
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky"}, stabilityFields...)
 	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
 		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -97,6 +102,10 @@ func (l *loader) config(doc *yaml.Node) *Config {
 		}
 	}
 	c.Redact = l.regexes(f, "redact", "")
+	c.Stability = l.stability(f, "")
+	if p, ok := f["fail_on_flaky"]; ok {
+		c.FailOnFlaky, _ = l.boolean(p.val, "fail_on_flaky")
+	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
 			l.diags.add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")

@@ -43,7 +43,13 @@ func document(kind, title string, root obj) obj {
 	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	root["$id"] = SchemaBaseURL + SchemaFile(kind)
 	root["title"] = title
-	root["$defs"] = obj{"assert": assertSchema(), "regex": regexDef(), "regexes": oneOrMany(ref("regex"))}
+	root["$defs"] = obj{"assert": assertSchema(), "regex": regexDef(), "regexes": oneOrMany(ref("regex")),
+		"runs": obj{"type": "integer", "minimum": 1, "maximum": MaxRuns,
+			"description": "How many independent times each test runs (default 1). A test file's value wins over --runs, which wins over the config's."},
+		"min_pass_rate": obj{"type": "number", "minimum": 0, "maximum": 100,
+			"description": "Percentage of runs that must pass for the test to pass (default 100)."},
+		"retries": obj{"type": "integer", "minimum": 0, "maximum": MaxRetries,
+			"description": "How often a failing or erroring run is run again (default 0); a run that passes on a retry passes and marks the test flaky."}}
 	return root
 }
 
@@ -114,10 +120,14 @@ func configSchema() obj {
 		"max_event_bytes":  obj{"type": "integer", "minimum": 1024, "maximum": 1 << 30, "description": "Largest SSE event accepted, in bytes (default 32 MiB)."},
 	}, "type", "endpoint", "agentId")
 	return document("config", "Ananke project config (ananke.config.yaml)", object("", configFields, obj{
-		"version": versionSchema(),
-		"target":  target,
-		"tests":   oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
-		"redact":  ref("regexes"),
+		"version":       versionSchema(),
+		"target":        target,
+		"tests":         oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
+		"redact":        ref("regexes"),
+		"fail_on_flaky": boolean("A flaky test (some runs passed, some failed) fails the run even when it passed."),
+		"runs":          ref("runs"),
+		"min_pass_rate": ref("min_pass_rate"),
+		"retries":       ref("retries"),
 	}, "version", "target"))
 }
 
@@ -153,9 +163,12 @@ func testSchema() obj {
 			"role":    obj{"enum": historyRoles},
 			"content": str("Message text."),
 		}, "role", "content"), "Messages placed before the first turn."),
-		"tools":  list(tool, "Client tools."),
-		"turns":  obj{"type": "array", "minItems": 1, "items": turn},
-		"assert": ref("assert"),
+		"tools":         list(tool, "Client tools."),
+		"turns":         obj{"type": "array", "minItems": 1, "items": turn},
+		"assert":        ref("assert"),
+		"runs":          ref("runs"),
+		"min_pass_rate": ref("min_pass_rate"),
+		"retries":       ref("retries"),
 	}, "version", "name", "turns"))
 }
 

@@ -24,6 +24,8 @@ type Test struct {
 	Tools   []ClientTool
 	Turns   []Turn
 	Assert  *Block
+	// Stability overrides the command line and the config for this test.
+	Stability Stability
 }
 
 // Hook is a command run before the turns; its stdout JSON sets variables.
@@ -69,7 +71,7 @@ type ToolResult struct {
 }
 
 var (
-	testFields    = []string{"version", "name", "id", "tags", "skip", "hooks", "history", "tools", "turns", "assert"}
+	testFields    = append([]string{"version", "name", "id", "tags", "skip", "hooks", "history", "tools", "turns", "assert"}, stabilityFields...)
 	hookFields    = []string{"cmd", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "assert"}
@@ -137,6 +139,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	if p, ok := f["assert"]; ok {
 		t.Assert = l.block(p.val, "assert")
 	}
+	t.Stability = l.stability(f, "")
 	return t
 }
 

@@ -30,12 +30,27 @@ type traceFile struct {
 		Name string `json:"name"`
 		File string `json:"file"`
 	} `json:"test"`
+	// Attempt names the attempt of a test run more than once.
+	Attempt *attemptRef `json:"attempt,omitempty"`
 	*trace.Trace
 }
 
-// WriteTrace writes one test's trace file.
-func WriteTrace(w io.Writer, t *report.Test) error {
-	f := traceFile{Schema: TraceSchema, Trace: t.Trace}
+type attemptRef struct {
+	Run    int    `json:"run"`
+	Retry  int    `json:"retry"`
+	Status string `json:"status"`
+}
+
+// WriteTrace writes the trace file of one attempt of a test (nil: the test
+// never ran, and its trace is empty).
+func WriteTrace(w io.Writer, t *report.Test, a *report.Attempt) error {
+	f := traceFile{Schema: TraceSchema}
+	if a != nil {
+		f.Trace = a.Trace
+		if len(t.Attempts) > 1 {
+			f.Attempt = &attemptRef{Run: a.Run, Retry: a.Retry, Status: a.Status}
+		}
+	}
 	if f.Trace == nil {
 		f.Trace = &trace.Trace{Turns: []trace.Turn{}}
 	}

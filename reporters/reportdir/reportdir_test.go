@@ -7,34 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/reportdir"
 )
-
-func TestFileNames(t *testing.T) {
-	long := strings.Repeat("a", 300)
-	r := &report.Report{Tests: []report.Test{{ID: "tests/refund"}, {ID: "tests_refund"}, {ID: "Tests/Refund"}, {ID: "../../etc/passwd"},
-		{ID: "naïve test: 1?"}, {ID: "..."}, {ID: long}}}
-	got := reportdir.FileNames(r)
-	if got[0] != "tests_refund" || got[3] != "etc_passwd" || got[4] != "na_ve_test_1" || got[5] != "test" {
-		t.Errorf("names = %q", got)
-	}
-	if !strings.HasPrefix(got[1], "tests_refund-") || !strings.HasPrefix(got[2], "Tests_Refund-") {
-		t.Errorf("colliding names = %q, %q; want hash suffixes", got[1], got[2])
-	}
-	if len(got[6]) > 130 {
-		t.Errorf("long name has %d bytes", len(got[6]))
-	}
-	lower := make([]string, len(got))
-	for i, n := range got {
-		lower[i] = strings.ToLower(n)
-	}
-	slices.Sort(lower)
-	if len(slices.Compact(lower)) != len(got) {
-		t.Errorf("names are not unique on a case-insensitive file system: %q", got)
-	}
-}
 
 func TestWrite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
@@ -54,7 +29,9 @@ func TestWrite(t *testing.T) {
 		return nil
 	})
 	want := []string{"junit.xml", "summary.json", "tests/tests_checkout.result.json", "tests/tests_checkout.trace.json",
+		"tests/tests_flip.attempt-1.trace.json", "tests/tests_flip.attempt-2.trace.json", "tests/tests_flip.attempt-3.trace.json", "tests/tests_flip.result.json",
 		"tests/tests_legacy.result.json", "tests/tests_legacy.trace.json", "tests/tests_refund.result.json", "tests/tests_refund.trace.json",
+		"tests/tests_search.attempt-1.trace.json", "tests/tests_search.attempt-2.trace.json", "tests/tests_search.attempt-3.trace.json", "tests/tests_search.result.json",
 		"tests/tests_weather.result.json", "tests/tests_weather.trace.json"}
 	if !slices.Equal(files, want) {
 		t.Errorf("files = %q\nwant %q", files, want)
@@ -74,8 +51,8 @@ func TestWriteKeepsGoing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
 		t.Errorf("summary.json not written: %v", err)
 	}
-	if n, _ := filepath.Glob(filepath.Join(dir, "tests", "*.json")); len(n) != 8 {
-		t.Errorf("%d test files; want 8", len(n))
+	if n, _ := filepath.Glob(filepath.Join(dir, "tests", "*.json")); len(n) != 16 {
+		t.Errorf("%d test files; want 16", len(n))
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(left) > 0 {
 		t.Errorf("temporary files left behind: %q", left)

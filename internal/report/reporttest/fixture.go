@@ -1,16 +1,20 @@
 // Package reporttest provides one fixed report for reporters' golden tests:
-// a passing, a failing, an erroring and a skipped test, evidence of every
-// shape, protocol warnings, a planted secret and agent text full of control
-// characters, built through report.Build so that masking is exercised too.
+// a passing, a failing, an erroring and a skipped test, a flaky test that
+// passes over three runs and one that fails over two runs with a retry,
+// evidence of every shape, protocol warnings, a planted secret and agent
+// text full of control characters, built through report.Build so that
+// masking is exercised too.
 package reporttest
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -34,8 +38,7 @@ func Outcome() *engine.Outcome {
 		Result: &trace.Result{Content: `{"status":"declined"}`, JSON: true}, StartedMs: base + 1300, EndedMs: base + 1320, TimestampMs: base + 1450, StartSeq: 9}
 	search := trace.ToolCall{ID: "call-0", Name: "search", Turn: 0, Args: `{"q":"shoes"}`, ArgsJSON: true,
 		Result: &trace.Result{Content: "2 hits", JSON: false}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 200, StartSeq: 3}
-	failing := &engine.TestResult{
-		Test:   &spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []spec.Name{name("payments")}},
+	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []spec.Name{name("payments")}}, &engine.Attempt{
 		Status: engine.Fail,
 		Start:  ms(0), End: ms(1600),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 1600, Turns: []trace.Turn{
@@ -69,25 +72,95 @@ func Outcome() *engine.Outcome {
 		},
 		Warnings: []engine.Warning{{Turn: 0, Seq: 2, Rule: "identity", Message: "no RUN_STARTED in the response echoes the input's runId 'run-1'"}},
 		Secrets:  []string{Secret},
-	}
-	passing := &engine.TestResult{
-		Test:   &spec.Test{Path: "tests/weather.ananke.yaml", ID: "tests/weather", Name: name("weather in Paris")},
+	})
+	passing := once(&spec.Test{Path: "tests/weather.ananke.yaml", ID: "tests/weather", Name: name("weather in Paris")}, &engine.Attempt{
 		Status: engine.Pass, Start: ms(0), End: ms(420),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 420, Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "weather?", StartMs: base, EndMs: base + 420, Texts: []string{"Sunny."}}}},
 		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 6, 21),
 			Status: assertion.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny.\""}},
-	}
-	errored := &engine.TestResult{
-		Test:   &spec.Test{Path: "tests/refund.ananke.yaml", ID: "tests/refund", Name: name("refund needs a seeded order")},
+	})
+	errored := once(&spec.Test{Path: "tests/refund.ananke.yaml", ID: "tests/refund", Name: name("refund needs a seeded order")}, &engine.Attempt{
 		Status: engine.Error, Start: ms(0), End: ms(35),
 		Reason: `hooks[0]: hook "bash seed.sh" exited with status 3; stderr: cannot reach db with ` + Secret, ReasonPos: pos("tests/refund.ananke.yaml", 5, 5),
 		Detail: "connecting...\ncannot reach db with " + Secret,
-	}
+	})
 	skipped := &engine.TestResult{
 		Test:   &spec.Test{Path: "tests/legacy.ananke.yaml", ID: "tests/legacy", Name: name("legacy flow"), Skip: "waiting for agent v2"},
 		Status: engine.Skipped, Reason: "waiting for agent v2", Start: ms(0), End: ms(0),
+		Policy: stability.Policy{Runs: 1, MinPassRate: 100},
 	}
-	return &engine.Outcome{Tests: []*engine.TestResult{failing, passing, errored, skipped}, Start: Start, End: ms(1700)}
+	return &engine.Outcome{Tests: []*engine.TestResult{failing, passing, errored, skipped, wobbly(base), flipping(base)}, Start: Start, End: ms(1700)}
+}
+
+// once is a test run once, whose status and reason are its attempt's.
+func once(t *spec.Test, a *engine.Attempt) *engine.TestResult {
+	p := stability.Policy{Runs: 1, MinPassRate: 100}
+	return judged(t, p, a.Status, a.Reason, a)
+}
+
+// judged is a test with its attempts, judged by policy p as the engine
+// does.
+func judged(t *spec.Test, p stability.Policy, status engine.Status, reason string, attempts ...*engine.Attempt) *engine.TestResult {
+	runs := map[int][]stability.Status{}
+	for _, a := range attempts {
+		runs[a.Run] = append(runs[a.Run], stability.Status(a.Status))
+	}
+	var byRun [][]stability.Status
+	for i := range len(runs) {
+		byRun = append(byRun, runs[i])
+	}
+	r := &engine.TestResult{Test: t, Status: status, Reason: reason, Policy: p, Verdict: p.Judge(byRun), Attempts: attempts,
+		Start: attempts[0].Start, End: attempts[len(attempts)-1].End}
+	r.ReasonPos, r.Detail = attempts[0].ReasonPos, attempts[0].Detail
+	return r
+}
+
+// searchAttempt is one run of the wobbly search test: the agent searched
+// for shoes, or answered from memory.
+func searchAttempt(base int64, run int, searched bool) *engine.Attempt {
+	start := base + int64(run)*500
+	req := assertion.Result{ID: "turn[0].tools.require[0]", Level: spec.LevelTurn, Kind: spec.KindRequire, Scope: "turn[0]",
+		Source: pos("tests/search.ananke.yaml", 9, 13), Expected: "`search` at least 1 time"}
+	runID := fmt.Sprintf("run-s%d", run)
+	turn := trace.Turn{Index: 0, Kind: "user", UserText: "find red shoes", StartMs: start, EndMs: start + 300, ToolCalls: []trace.ToolCall{},
+		Runs:   []trace.Run{{RunID: runID, Request: []byte(`{"runId":"` + runID + `"}`), StartMs: start, EndMs: start + 300, FirstSeq: 1, Frames: 2}},
+		Events: []trace.Event{{Seq: 1, ReceivedMs: start + 10, Type: "RUN_STARTED", Raw: []byte(`{"type":"RUN_STARTED","runId":"` + runID + `"}`)}}}
+	a := &engine.Attempt{Run: run, Status: engine.Pass, Start: time.UnixMilli(start).UTC(), End: time.UnixMilli(start + 300).UTC()}
+	if searched {
+		c := trace.ToolCall{ID: fmt.Sprintf("call-s%d", run), Name: "search", Args: `{"q":"red shoes"}`, ArgsJSON: true,
+			Result: &trace.Result{Content: "3 hits"}, StartedMs: start + 50, EndedMs: start + 60, TimestampMs: start + 120, StartSeq: 3}
+		turn.ToolCalls, turn.Texts = []trace.ToolCall{c}, []string{"Found 3 pairs."}
+		req.Status, req.Message, req.Observed = assertion.Pass, "`search` called 1 time, expected at least 1 time", "1 call satisfying the entry (1 call to `search`)"
+		req.Evidence = []assertion.Evidence{{Note: "satisfies the entry", Call: &c}}
+	} else {
+		turn.Texts = []string{"Red shoes are popular this year."}
+		a.Status = engine.Fail
+		req.Status, req.Message, req.Observed = assertion.Fail, "`search` was never called (no tool calls in turn[0])", "0 calls"
+	}
+	a.Trace = &trace.Trace{TestStartMs: start, TestEndMs: start + 300, Turns: []trace.Turn{turn}}
+	a.Results = []assertion.Result{req}
+	return a
+}
+
+// wobbly is a test run three times that must pass 60% of its runs: two
+// runs pass, the second fails, so it passes and is flaky.
+func wobbly(base int64) *engine.TestResult {
+	t := &spec.Test{Path: "tests/search.ananke.yaml", ID: "tests/search", Name: name("search finds shoes")}
+	return judged(t, stability.Policy{Runs: 3, MinPassRate: 60}, engine.Pass, "",
+		searchAttempt(base, 0, true), searchAttempt(base, 1, false), searchAttempt(base, 2, true))
+}
+
+// flipping is a test run twice with one retry: its first run fails twice,
+// its second passes, so it fails (50% of runs passed) and is flaky.
+func flipping(base int64) *engine.TestResult {
+	t := &spec.Test{Path: "tests/flip.ananke.yaml", ID: "tests/flip", Name: name("search flips")}
+	first, retry, second := searchAttempt(base, 0, false), searchAttempt(base, 0, false), searchAttempt(base, 1, true)
+	retry.Retry = 1
+	for _, a := range []*engine.Attempt{first, retry, second} {
+		a.Results[0].Source.File = t.Path
+	}
+	return judged(t, stability.Policy{Runs: 2, MinPassRate: 100, Retries: 1}, engine.Fail,
+		"1 of 2 runs passed (50%), below min_pass_rate 100%", first, retry, second)
 }
 
 // Config is the fixture's config.

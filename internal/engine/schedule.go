@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ananke/action/internal/stability"
+)
+
+// job is one attempt to make: run `run` of test `test`, after `retry`
+// earlier attempts of that run.
+type job struct{ test, run, retry int }
+
+// done is a finished attempt.
+type done struct {
+	job
+	attempt *Attempt
+}
+
+// testState follows one test through its attempts.
+type testState struct {
+	result  *TestResult
+	runs    [][]*Attempt // per run, its attempts in order
+	started bool
+	// open counts the test's attempts queued or in flight; the test is
+	// finished when it drops to zero.
+	open int
+	// dropped counts runs never attempted because the run was cancelled.
+	dropped int
+}
+
+// scheduler runs attempts on up to Parallel workers. Tests start in the
+// suite's order; every run of a test is queued when the test is, and a
+// retry goes to the front of the queue, so a test finishes soon after it
+// starts and its live line is not held back by later tests.
+type scheduler struct {
+	e       *engine
+	tests   []*testState
+	queue   []job
+	results chan done
+	running int
+	// stopped, once set, is why no new test starts (--fail-fast).
+	stopped string
+}
+
+func newScheduler(e *engine) *scheduler {
+	s := &scheduler{e: e, results: make(chan done)}
+	for i, t := range e.opts.Suite.Tests {
+		st := &testState{result: &TestResult{Test: t, Policy: e.policy(t)}}
+		st.runs = make([][]*Attempt, st.result.Policy.Runs)
+		for run := range st.result.Policy.Runs {
+			s.queue = append(s.queue, job{test: i, run: run})
+		}
+		st.open = st.result.Policy.Runs
+		s.tests = append(s.tests, st)
+	}
+	return s
+}
+
+// run makes every attempt and fills out with each test's result.
+func (s *scheduler) run(ctx context.Context, out []*TestResult) {
+	for {
+		for s.running < s.e.opts.Parallel && len(s.queue) > 0 {
+			j := s.queue[0]
+			s.queue = s.queue[1:]
+			s.dispatch(ctx, j, out)
+		}
+		if s.running == 0 {
+			break
+		}
+		d := <-s.results
+		s.running--
+		s.record(ctx, d, out)
+	}
+}
+
+// dispatch starts job j, or settles it without running when the test must
+// not start (skipped, cancelled, --fail-fast) or the run was cancelled.
+func (s *scheduler) dispatch(ctx context.Context, j job, out []*TestResult) {
+	st := s.tests[j.test]
+	t := st.result.Test
+	if !st.started {
+		switch {
+		case t.Skip != "":
+			s.settle(j.test, Skipped, t.Skip, out)
+			return
+		case ctx.Err() != nil:
+			s.settle(j.test, Error, "cancelled before it started", out)
+			return
+		case s.stopped != "":
+			s.settle(j.test, Skipped, s.stopped, out)
+			return
+		}
+		st.started = true
+		st.result.Start = s.e.opts.Now()
+		if so, ok := s.e.opts.Observer.(StartObserver); ok {
+			so.TestStarted(t)
+		}
+	} else if ctx.Err() != nil {
+		st.dropped++
+		s.close(j.test, out)
+		return
+	}
+	s.running++
+	go func() {
+		s.results <- done{job: j, attempt: s.e.runAttempt(ctx, t, j.run, j.retry)}
+	}()
+}
+
+// settle finishes a test that will not start, dropping its queued jobs.
+func (s *scheduler) settle(i int, status Status, reason string, out []*TestResult) {
+	st := s.tests[i]
+	now := s.e.opts.Now()
+	r := st.result
+	r.Status, r.Reason, r.Start, r.End = status, reason, now, now
+	kept := s.queue[:0]
+	for _, j := range s.queue {
+		if j.test != i {
+			kept = append(kept, j)
+		}
+	}
+	s.queue = kept
+	st.open = 0
+	out[i] = r
+	s.e.finished(r)
+}
+
+// record files a finished attempt, queues a retry when the policy allows,
+// and finishes the test when nothing of it is left.
+func (s *scheduler) record(ctx context.Context, d done, out []*TestResult) {
+	st := s.tests[d.test]
+	st.runs[d.run] = append(st.runs[d.run], d.attempt)
+	if ctx.Err() == nil && st.result.Policy.Retry(statuses(st.runs[d.run])) {
+		s.queue = append([]job{{test: d.test, run: d.run, retry: d.retry + 1}}, s.queue...)
+		return // the retry keeps the test open
+	}
+	s.close(d.test, out)
+}
+
+// close counts one of the test's attempts settled and, at the last one,
+// judges the test.
+func (s *scheduler) close(i int, out []*TestResult) {
+	st := s.tests[i]
+	if st.open--; st.open > 0 {
+		return
+	}
+	r := st.result
+	r.End = s.e.opts.Now()
+	judge(r, st.runs, st.dropped)
+	out[i] = r
+	s.e.finished(r)
+	if s.e.opts.FailFast && s.stopped == "" && (r.Status == Fail || r.Status == Error) {
+		s.stopped = fmt.Sprintf("not run: --fail-fast stopped the run after %q %s", r.Test.Name.Value, map[Status]string{Fail: "failed", Error: "errored"}[r.Status])
+	}
+}
+
+// judge sets the test's attempts, verdict, status and reason from its runs.
+func judge(r *TestResult, runs [][]*Attempt, dropped int) {
+	var finished [][]stability.Status
+	for _, attempts := range runs {
+		if len(attempts) == 0 {
+			continue
+		}
+		r.Attempts = append(r.Attempts, attempts...)
+		finished = append(finished, statuses(attempts))
+	}
+	r.Verdict = r.Policy.Judge(finished)
+	r.Status = Status(r.Verdict.Status)
+	if dropped > 0 {
+		r.Status = Error
+		r.Reason = fmt.Sprintf("cancelled after %d of %s", len(finished), stability.Count(r.Policy.Runs, "run"))
+		return
+	}
+	shown := r.Shown()
+	switch {
+	case r.Status == Error && shown != nil:
+		r.Reason, r.ReasonPos, r.Detail = shown.Reason, shown.ReasonPos, shown.Detail
+		if r.Verdict.Reason != "" {
+			r.Reason = fmt.Sprintf("%s; run %d: %s", r.Verdict.Reason, shown.Run+1, shown.Reason)
+		}
+	case r.Status == Fail:
+		r.Reason = r.Verdict.Reason
+	}
+}
+
+func statuses(attempts []*Attempt) []stability.Status {
+	out := make([]stability.Status, len(attempts))
+	for i, a := range attempts {
+		out[i] = stability.Status(a.Status)
+	}
+	return out
+}
+
+// finished tells the observer about a finished test. The scheduler calls
+// it from one goroutine, so calls are serialized.
+func (e *engine) finished(r *TestResult) {
+	if e.opts.Observer != nil {
+		e.opts.Observer.TestFinished(r)
+	}
+}
+

@@ -1,0 +1,160 @@
+// Package stability judges a test over repeated runs. Language-model agents
+// are not deterministic: the same test can pass three times and fail the
+// fourth. A test therefore runs Policy.Runs independent times, a failing
+// run may be retried (Playwright's semantics: a run that passes on a retry
+// passes), and the test's status comes from its pass rate against
+// Policy.MinPassRate. A test with both passing and failing attempts is
+// flaky, whatever its status.
+//
+// The package is pure: the engine reports each attempt's status and asks
+// whether to retry; Judge returns the verdict.
+package stability
+
+import (
+	"fmt"
+
+	"github.com/ananke/action/internal/spec"
+)
+
+// DefaultMinPassRate is the pass rate a test needs unless told otherwise:
+// every run must pass, as for a deterministic test.
+const DefaultMinPassRate = 100
+
+// Status is an attempt's or a test's outcome.
+type Status string
+
+// Statuses, as in the engine and the report.
+const (
+	Pass  Status = "pass"
+	Fail  Status = "fail"
+	Error Status = "error"
+)
+
+// Policy is how a test is run and judged.
+type Policy struct {
+	// Runs is how many independent times the test runs (at least 1).
+	Runs int
+	// MinPassRate is the percentage of runs that must pass.
+	MinPassRate float64
+	// Retries is how often a run that failed or errored is run again.
+	Retries int
+}
+
+// Resolve returns the policy the levels give, narrowest first (the test
+// file, the command line, the config): each setting comes from the first
+// level that sets it, else its default (1 run, 100%, no retries).
+func Resolve(levels ...spec.Stability) Policy {
+	p := Policy{Runs: 1, MinPassRate: DefaultMinPassRate}
+	runs, rate, retries := false, false, false
+	for _, l := range levels {
+		if !runs && l.Runs > 0 {
+			p.Runs, runs = l.Runs, true
+		}
+		if !rate && l.MinPassRate != nil {
+			p.MinPassRate, rate = *l.MinPassRate, true
+		}
+		if !retries && l.Retries != nil {
+			p.Retries, retries = *l.Retries, true
+		}
+	}
+	return p
+}
+
+// Repeated reports whether the policy can run a test more than once, so
+// that reports show runs and pass rates.
+func (p Policy) Repeated() bool { return p.Runs > 1 || p.Retries > 0 }
+
+// Retry reports whether a run whose attempts so far ended with these
+// statuses gets another attempt: its last attempt did not pass and retries
+// are left.
+func (p Policy) Retry(attempts []Status) bool {
+	n := len(attempts)
+	return n > 0 && attempts[n-1] != Pass && n <= p.Retries
+}
+
+// Verdict is a test's result over its runs.
+type Verdict struct {
+	Status Status
+	// Runs is the number of runs judged; PassedRuns of them passed (their
+	// last attempt passed).
+	Runs, PassedRuns int
+	// PassRate is PassedRuns / Runs in percent, rounded to one decimal.
+	PassRate float64
+	// Flaky: some attempt passed and some attempt failed or errored.
+	Flaky bool
+	// Reason explains a status that no single attempt explains: a pass
+	// rate below the minimum, or every run erroring. Empty otherwise.
+	Reason string
+}
+
+// Judge returns the verdict over runs, where runs[i] holds the statuses of
+// run i's attempts in order. A run passes when its last attempt passed. The
+// test passes when PassedRuns/Runs*100 >= MinPassRate (compared exactly,
+// not after rounding); when no attempt passed or failed — every one
+// errored — the test errors: the agent's behaviour could not be judged.
+func (p Policy) Judge(runs [][]Status) Verdict {
+	v := Verdict{Runs: len(runs)}
+	var passes, fails, errors int
+	for _, attempts := range runs {
+		for _, s := range attempts {
+			switch s {
+			case Pass:
+				passes++
+			case Fail:
+				fails++
+			default:
+				errors++
+			}
+		}
+		if n := len(attempts); n > 0 && attempts[n-1] == Pass {
+			v.PassedRuns++
+		}
+	}
+	if v.Runs > 0 {
+		v.PassRate = Percent(v.PassedRuns, v.Runs)
+	}
+	v.Flaky = passes > 0 && fails+errors > 0
+	switch {
+	case v.Runs == 0:
+		v.Status = Error
+		v.Reason = "no run finished"
+	case passes == 0 && fails == 0:
+		v.Status = Error
+		if v.Runs > 1 {
+			v.Reason = fmt.Sprintf("all %d runs errored", v.Runs)
+		}
+	case float64(v.PassedRuns)*100 >= p.MinPassRate*float64(v.Runs):
+		v.Status = Pass
+	default:
+		v.Status = Fail
+		if v.Runs > 1 || p.MinPassRate < DefaultMinPassRate {
+			v.Reason = fmt.Sprintf("%d of %s passed (%s), below min_pass_rate %s",
+				v.PassedRuns, Count(v.Runs, "run"), FormatPercent(v.PassRate), FormatPercent(p.MinPassRate))
+		}
+	}
+	return v
+}
+
+// Percent is n / of in percent, rounded to one decimal.
+func Percent(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(int64(float64(n)*1000/float64(of)+0.5)) / 10
+}
+
+// FormatPercent renders a percentage without a useless ".0": 50%, 66.7%.
+func FormatPercent(p float64) string {
+	if p == float64(int64(p)) {
+		return fmt.Sprintf("%d%%", int64(p))
+	}
+	return fmt.Sprintf("%.1f%%", p)
+}
+
+// Count is "1 run", "2 runs".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
