@@ -5,12 +5,15 @@
 // user message (or, in a follow-up run, from the tool result the client sent
 // back) and streams the AG-UI events a real agent would send for it. Because
 // ids are derived from the run id and nothing is random, every run of the same
-// input produces the same events, so suites written against it never flake.
+// input produces the same events, so suites written against it never flake —
+// except the coin script, which alternates on purpose to show flaky tests.
 //
 // Scripts, tried in this order: the first whose phrase occurs in the last
 // user message (ignoring case) runs.
 //
 //	crash                  text, then RUN_ERROR code "demo_crash"
+//	coin                   for the same message, alternately "Tails, I think."
+//	                       (1st, 3rd, ... time) and a toss_coin call, "Heads!"
 //	slow, "wait N ms"      a "waiting" step of N ms (default 300, max 5000)
 //	chunk                  text as TEXT_MESSAGE_CHUNK events only
 //	what is my name        the name from an earlier "my name is X"

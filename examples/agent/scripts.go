@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,6 +18,7 @@ type route struct {
 
 var routes = []route{
 	{containsAny("crash"), crash},
+	{containsAny("coin"), coin},
 	{isSlow, slow},
 	{containsAny("chunk"), chunks},
 	{containsAny("what is my name"), recallName},
@@ -146,6 +148,34 @@ func recallName(s *stream) {
 
 func quoteFirst(s *stream) {
 	s.say(fmt.Sprintf("Your first message was: %q", s.userTexts()[0]))
+	s.finish()
+}
+
+// tosses counts the coin tosses per message text, so that two suites
+// tossing with different messages do not share a sequence.
+var tosses = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// coin is the one script whose answer is not fixed by its input: for the
+// same message it alternates — tails (no tool call) on the 1st, 3rd, ...
+// request since the agent started, heads (a toss_coin call) on the 2nd,
+// 4th, ... — so a test requiring toss_coin passes every other run, like a
+// language-model agent that sometimes skips a tool. examples/flaky uses it
+// to show --runs, --min-pass-rate and --retries.
+func coin(s *stream) {
+	tosses.Lock()
+	text := strings.ToLower(s.lastUserText())
+	tosses.n[text]++
+	heads := tosses.n[text]%2 == 0
+	tosses.Unlock()
+	if heads {
+		s.runTool(s.newID("msg"), "toss_coin", "{}", jsonText(map[string]string{"side": "heads"}))
+		s.say("Heads!")
+	} else {
+		s.say("Tails, I think.")
+	}
 	s.finish()
 }
 

@@ -221,3 +221,25 @@ func TestSlowWaitsInStep(t *testing.T) {
 		t.Errorf("step names = %q/%q, want waiting", events[2].StepName, events[3].StepName)
 	}
 }
+
+// TestCoinAlternates: for one message the coin script alternates tails (no
+// call) and heads (a toss_coin call); another message has its own sequence.
+func TestCoinAlternates(t *testing.T) {
+	srv := newTestServer(t)
+	toss := func(text string) string {
+		calls, texts := capture(postRun(t, srv, RunAgentInput{ThreadID: "t", RunID: "r", Messages: userText(text)}))
+		if len(calls) == 1 && calls[0].name == "toss_coin" && calls[0].result != nil && *calls[0].result == `{"side":"heads"}` {
+			return "heads:" + strings.Join(texts, "")
+		}
+		return fmt.Sprintf("%d calls:", len(calls)) + strings.Join(texts, "")
+	}
+	var got []string
+	for range 4 {
+		got = append(got, toss("Toss a coin for the coin test"))
+	}
+	got = append(got, toss("toss another coin"))
+	want := []string{"0 calls:Tails, I think.", "heads:Heads!", "0 calls:Tails, I think.", "heads:Heads!", "0 calls:Tails, I think."}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tosses = %q\nwant %q", got, want)
+	}
+}

@@ -40,3 +40,10 @@ func (r *Result) set(st Status, format string, args ...any) {
 	r.Status = st
 	r.Message = fmt.Sprintf(format, args...)
 }
+
+// Describe says what check c expects, in the words its result would use
+// ("`get_weather` with args_match.city `^Paris$` at least 1 time"), without
+// a trace: for plans (--dry-run) that list assertions before anything runs.
+func Describe(c spec.Check) string {
+	return Evaluate([]spec.Check{c}, trace.Scope{Name: "test"})[0].Expected
+}

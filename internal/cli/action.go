@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/reporters/console"
+	"github.com/ananke/action/reporters/reportdir"
 )
 
 // actionInputs are the inputs of action.yml (design §8).
@@ -22,6 +25,13 @@ type actionInputs struct {
 	annotations, upload                               bool
 	parallel                                          int
 	failOn                                            string // error | fail | never
+	// publish false leaves the check run, comment and job summary to a
+	// later job (a shard whose merge job publishes).
+	publish bool
+	// merge lists report directories (globs) to merge instead of running.
+	merge []string
+	// run holds the run flags the inputs set: runs, selection, shard.
+	run runOptions
 }
 
 // runAction is `ananke action`: `ananke run` configured from the action's
@@ -38,18 +48,25 @@ func runAction(ctx context.Context, a *app, args []string) int {
 		gha.Errorf("%v", err)
 		return ExitInvalid
 	}
-	o := runOptions{config: in.config, parallel: in.parallel, reportDir: in.reportDir}
-	if o.paths, err = expandTests(in.tests); err != nil {
-		gha.Errorf("%v", err)
-		return ExitInvalid
-	}
-	// Mask what the run will read from the environment before anything is
-	// printed; header values and the rest follow once the report is built.
-	res := a.pipeline(ctx, o, func(s *spec.Suite) {
-		for _, v := range envSecrets(s, a.lookupEnv) {
-			gha.AddMask(v)
+	var res *pipelineResult
+	if len(in.merge) > 0 {
+		res = a.actionMerge(in)
+	} else {
+		o := in.run
+		o.config, o.parallel, o.reportDir = in.config, in.parallel, in.reportDir
+		if o.paths, err = expandTests(in.tests); err != nil {
+			gha.Errorf("%v", err)
+			return ExitInvalid
 		}
-	})
+		// Mask what the run will read from the environment before anything
+		// is printed; header values and the rest follow once the report is
+		// built.
+		res = a.pipeline(ctx, o, func(s *spec.Suite) {
+			for _, v := range envSecrets(s, a.lookupEnv) {
+				gha.AddMask(v)
+			}
+		})
+	}
 	if res.report == nil {
 		return res.exit
 	}
@@ -59,6 +76,21 @@ func runAction(ctx context.Context, a *app, args []string) int {
 	p := &publisher{app: a, gha: gha, in: in, rep: res.report}
 	p.publish(ctx)
 	return failOn(in.failOn, res.exit)
+}
+
+// actionMerge merges the report directories the merge input names (shard
+// artifacts a job downloaded) into report-dir.
+func (a *app) actionMerge(in actionInputs) *pipelineResult {
+	dirs, err := expandDirs(in.merge)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		return &pipelineResult{exit: ExitInvalid}
+	}
+	r, code := a.merge(in.reportDir, dirs)
+	if r == nil {
+		return &pipelineResult{exit: code}
+	}
+	return a.finish(r, in.reportDir, console.Options{})
 }
 
 // failOn turns the run's exit code into the action's: "error" (default)
@@ -87,11 +119,7 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 		failOn:       orDefault(gha.GetInput("fail-on"), "error"),
 		parallel:     1,
 	}
-	for _, line := range strings.Split(gha.GetInput("tests"), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			in.tests = append(in.tests, line)
-		}
-	}
+	in.tests = lines(gha.GetInput("tests"))
 	var err error
 	if in.annotations, err = boolInput(gha, "annotations", true); err != nil {
 		return in, err
@@ -110,7 +138,44 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if !oneOf(in.failOn, "error", "fail", "never") {
 		return in, fmt.Errorf("input fail-on: want error, fail or never, got %q", in.failOn)
 	}
-	return in, nil
+	if in.publish, err = boolInput(gha, "publish", true); err != nil {
+		return in, err
+	}
+	in.merge = lines(gha.GetInput("merge"))
+	return in, readRunInputs(gha, &in.run)
+}
+
+// readRunInputs reads the inputs that mirror `ananke run` flags.
+func readRunInputs(gha *githubactions.Action, o *runOptions) error {
+	o.runs = intFlag{lo: 1, hi: spec.MaxRuns}
+	o.retries = intFlag{lo: 0, hi: spec.MaxRetries}
+	for name, f := range map[string]flag.Value{"runs": &o.runs, "retries": &o.retries, "min-pass-rate": &o.minPassRate, "shard": &o.shard} {
+		if s := gha.GetInput(name); s != "" {
+			if err := f.Set(s); err != nil {
+				return fmt.Errorf("input %s: %v, got %q", name, err, s)
+			}
+		}
+	}
+	var err error
+	for name, b := range map[string]*bool{"fail-on-flaky": &o.failOnFlaky, "fail-fast": &o.failFast, "dry-run": &o.dryRun} {
+		if *b, err = boolInput(gha, name, false); err != nil {
+			return err
+		}
+	}
+	o.run = gha.GetInput("run")
+	o.tags = lines(gha.GetInput("tags"))
+	return nil
+}
+
+// lines splits a multi-line input into its non-empty, trimmed lines.
+func lines(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func boolInput(gha *githubactions.Action, name string, def bool) (bool, error) {
@@ -143,6 +208,28 @@ func expandTests(globs []string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// expandDirs turns the merge input's globs (relative to the workspace,
+// with **) into report directories: those holding a summary.json.
+func expandDirs(globs []string) ([]string, error) {
+	var dirs []string
+	for _, g := range globs {
+		matches, err := doublestar.Glob(os.DirFS("."), filepath.ToSlash(g))
+		if err != nil {
+			return nil, fmt.Errorf("input merge: invalid glob %q: %w", g, err)
+		}
+		n := len(dirs)
+		for _, m := range matches {
+			if _, err := os.Stat(filepath.Join(filepath.FromSlash(m), reportdir.SummaryFile)); err == nil {
+				dirs = append(dirs, filepath.FromSlash(m))
+			}
+		}
+		if len(dirs) == n {
+			return nil, fmt.Errorf("input merge: %q matches no report directory (one holding %s)", g, reportdir.SummaryFile)
+		}
+	}
+	return dirs, nil
 }
 
 // envSecrets returns the values of every ${ENV.*} the suite references.

@@ -62,6 +62,11 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("help exit = %d", r.code)
 	}
 	assertGolden(t, "help.golden", r.out)
+	if r := run(t, "", nil, "run", "-h"); r.code != ExitPass {
+		t.Errorf("run -h exit = %d", r.code)
+	} else {
+		assertGolden(t, "help-run.golden", r.errOut)
+	}
 	if r := run(t, "", nil); r.code != ExitInvalid || !strings.Contains(r.errOut, "Usage:") {
 		t.Errorf("no args = %d %q; want usage on stderr and exit 3", r.code, r.errOut)
 	}

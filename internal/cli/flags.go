@@ -2,7 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/ananke/action/internal/selection"
 )
 
 // durationFlag is a time.Duration flag that must not be negative.
@@ -21,5 +25,80 @@ func (d *durationFlag) Set(s string) error {
 		return fmt.Errorf("want a duration such as 90s or 2m")
 	}
 	d.Duration = v
+	return nil
+}
+
+// intFlag is an optional whole-number flag within [lo, hi]; set tells an
+// explicit value from the default, so that a test file's or the config's
+// value applies when the flag is not given.
+type intFlag struct {
+	v, lo, hi int
+	set       bool
+}
+
+func (f *intFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.Itoa(f.v)
+}
+
+func (f *intFlag) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil || v < f.lo || v > f.hi {
+		return fmt.Errorf("want a whole number from %d to %d", f.lo, f.hi)
+	}
+	f.v, f.set = v, true
+	return nil
+}
+
+// percentFlag is an optional percentage from 0 to 100.
+type percentFlag struct {
+	v   float64
+	set bool
+}
+
+func (f *percentFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatFloat(f.v, 'f', -1, 64)
+}
+
+func (f *percentFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || v < 0 || v > 100 || v != v {
+		return fmt.Errorf("want a percentage from 0 to 100")
+	}
+	f.v, f.set = v, true
+	return nil
+}
+
+// listFlag collects every value of a repeatable flag.
+type listFlag []string
+
+func (f *listFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *listFlag) Set(s string) error {
+	*f = append(*f, s)
+	return nil
+}
+
+// shardFlag is --shard i/n; nil until set.
+type shardFlag struct{ shard *selection.Shard }
+
+func (f *shardFlag) String() string {
+	if f == nil || f.shard == nil {
+		return ""
+	}
+	return f.shard.String()
+}
+
+func (f *shardFlag) Set(s string) error {
+	sh, err := selection.ParseShard(s)
+	if err != nil {
+		return err
+	}
+	f.shard = &sh
 	return nil
 }

@@ -44,6 +44,10 @@ func (p *publisher) publish(ctx context.Context) {
 	p.gctx = gctx
 	p.artifact = fmt.Sprintf("the report directory of [this run](%s)", gctx.RunURL())
 	p.upload(ctx)
+	if !p.in.publish {
+		fmt.Fprintln(p.app.Out, "publish: false: no check run, comment or job summary (a later job merges and publishes)")
+		return
+	}
 	p.summary(gctx.BlobURL())
 	if p.in.token == "" {
 		p.gha.Warningf("no github-token: no check run and no pull request comment; annotations go to the log")
@@ -173,7 +177,7 @@ func (p *publisher) outputs() {
 	t := p.rep.Totals
 	for _, kv := range [][2]string{
 		{"passed", strconv.Itoa(t.Passed)}, {"failed", strconv.Itoa(t.Failed)}, {"errored", strconv.Itoa(t.Errored)},
-		{"total", strconv.Itoa(t.Total)}, {"report-dir", p.in.reportDir}, {"junit-path", p.in.reportDir + "/" + reportdir.JUnitFile},
+		{"total", strconv.Itoa(t.Total)}, {"flaky", strconv.Itoa(t.Flaky)}, {"report-dir", p.in.reportDir}, {"junit-path", p.in.reportDir + "/" + reportdir.JUnitFile},
 		{"conclusion", checks.Conclusion(t)},
 	} {
 		p.gha.SetOutput(kv[0], kv[1])

@@ -24,6 +24,26 @@ import (
 // every test has its result and trace files.
 func checkReportDir(t *testing.T, dir string, tests int) map[string]any {
 	t.Helper()
+	raw := validateReportFiles(t, dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "tests", "*.json"))
+	if len(files) != 2*tests {
+		t.Errorf("%d files in tests/; want %d", len(files), 2*tests)
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if !json.Valid(b) {
+			t.Errorf("%s is not valid JSON", f)
+		}
+	}
+	var summary map[string]any
+	json.Unmarshal(raw, &summary)
+	return summary
+}
+
+// validateReportFiles checks summary.json against its schema and junit.xml
+// against junit-10.xsd, and returns summary.json.
+func validateReportFiles(t *testing.T, dir string) []byte {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatalf("summary.json: %v", err)
@@ -46,19 +66,7 @@ func checkReportDir(t *testing.T, dir string, tests int) map[string]any {
 	if out, err := exec.Command("xmllint", "--noout", "--schema", xsd, filepath.Join(dir, "junit.xml")).CombinedOutput(); err != nil {
 		t.Errorf("junit.xml: %v\n%s", err, out)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "tests", "*.json"))
-	if len(files) != 2*tests {
-		t.Errorf("%d files in tests/; want %d", len(files), 2*tests)
-	}
-	for _, f := range files {
-		b, _ := os.ReadFile(f)
-		if !json.Valid(b) {
-			t.Errorf("%s is not valid JSON", f)
-		}
-	}
-	var summary map[string]any
-	json.Unmarshal(raw, &summary)
-	return summary
+	return raw
 }
 
 func TestRunReportFiles(t *testing.T) {

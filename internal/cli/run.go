@@ -2,14 +2,17 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/ananke/action/internal/dryrun"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/reporters/console"
 	"github.com/ananke/action/reporters/markdown"
 	"github.com/ananke/action/reporters/reportdir"
@@ -24,17 +27,44 @@ type runOptions struct {
 	summary   string
 	verbose   bool
 	paths     []string
+	// Repeated runs: unset flags leave the decision to the test files and
+	// the config.
+	runs, retries intFlag
+	minPassRate   percentFlag
+	failOnFlaky   bool
+	// Selection.
+	run      string
+	shard    shardFlag
+	tags     listFlag
+	failFast bool
+	dryRun   bool
+}
+
+// addRunFlags declares the flags `ananke run` shares with nothing else.
+func addRunFlags(fs *flag.FlagSet, o *runOptions) {
+	o.runs = intFlag{lo: 1, hi: spec.MaxRuns}
+	o.retries = intFlag{lo: 0, hi: spec.MaxRetries}
+	fs.StringVar(&o.config, "config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
+	fs.IntVar(&o.parallel, "parallel", 1, "run up to `N` attempts at once")
+	fs.Var(&o.timeout, "timeout", "bound each attempt of a test to `duration`, e.g. 2m (default: none beyond target.timeout_ms per run)")
+	fs.StringVar(&o.reportDir, "report-dir", "ananke-report", "write reports into `dir`")
+	fs.StringVar(&o.summary, "summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
+	fs.BoolVar(&o.verbose, "v", false, "print every test as a tree of turns, tool calls and assertions, and protocol warnings")
+	fs.Var(&o.runs, "runs", "run each test `N` times; its pass rate decides (a test file's runs: wins; default: the config's, else 1)")
+	fs.Var(&o.minPassRate, "min-pass-rate", "`percent` of runs a test must pass (a test file's min_pass_rate: wins; default: the config's, else 100)")
+	fs.Var(&o.retries, "retries", "run a failing run again up to `N` times; passing on a retry passes, flaky (default: the config's, else 0)")
+	fs.BoolVar(&o.failOnFlaky, "fail-on-flaky", false, "fail the run when a test is flaky, even if it passed")
+	fs.StringVar(&o.run, "run", "", "run only tests whose id or name matches `regexp`")
+	fs.Var(&o.tags, "tag", "run only tests with this `tag` (repeatable; any of them); !tag excludes")
+	fs.Var(&o.shard, "shard", "run part `i/n` of the suite (merge the reports with ananke merge)")
+	fs.BoolVar(&o.failFast, "fail-fast", false, "start no new test after a test failed or errored; the rest are skipped")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan (tests, turns, assertions, runs) and exit; nothing is sent, no hook runs")
 }
 
 func runRun(ctx context.Context, a *app, args []string) int {
 	var o runOptions
 	fs := a.flags("run", "[PATH...]")
-	fs.StringVar(&o.config, "config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
-	fs.IntVar(&o.parallel, "parallel", 1, "run up to `N` tests at once")
-	fs.Var(&o.timeout, "timeout", "bound each test, e.g. 2m (default: none beyond target.timeout_ms per run)")
-	fs.StringVar(&o.reportDir, "report-dir", "ananke-report", "write reports into `dir`")
-	fs.StringVar(&o.summary, "summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
-	fs.BoolVar(&o.verbose, "v", false, "list every assertion and protocol warning")
+	addRunFlags(fs, &o)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -44,6 +74,24 @@ func runRun(ctx context.Context, a *app, args []string) int {
 	}
 	o.paths = fs.Args()
 	return a.run(ctx, o)
+}
+
+// stability is the command line's level of the runs, min_pass_rate and
+// retries settings.
+func (o *runOptions) stability() spec.Stability {
+	var s spec.Stability
+	if o.runs.set {
+		s.Runs = o.runs.v
+	}
+	if o.minPassRate.set {
+		v := o.minPassRate.v
+		s.MinPassRate = &v
+	}
+	if o.retries.set {
+		v := o.retries.v
+		s.Retries = &v
+	}
+	return s
 }
 
 func (a *app) run(ctx context.Context, o runOptions) int {
@@ -79,20 +127,40 @@ func (r *pipelineResult) fail() {
 }
 
 // pipeline is everything `ananke run` and `ananke action` share: load and
-// check the files, run the tests with live lines, build the report, print
-// the failure trees and summary, and write the report directory. loaded,
-// when set, sees the suite before anything runs.
+// check the files, select the tests, run them with live lines, build the
+// report, print the failure trees and summary, and write the report
+// directory. loaded, when set, sees the selected suite before anything
+// runs. With --dry-run it prints the plan instead and reports nothing.
 func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suite)) *pipelineResult {
 	suite, code := a.load(o.config, o.paths)
 	if suite == nil {
+		return &pipelineResult{exit: code}
+	}
+	sel, code := a.selectTests(suite, o)
+	if sel == nil {
 		return &pipelineResult{exit: code}
 	}
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(a.Err, d)
 		}
-		fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
-		return &pipelineResult{exit: ExitInvalid}
+		if o.dryRun {
+			fmt.Fprintf(a.Err, "ananke: %s found; a real run would stop here\n", plural(len(diags), "problem"))
+		} else {
+			fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
+			return &pipelineResult{exit: ExitInvalid}
+		}
+	}
+	policy := func(t *spec.Test) stability.Policy {
+		return stability.Resolve(t.Stability, o.stability(), suite.Config.Stability)
+	}
+	if o.dryRun {
+		err := dryrun.Write(a.Out, suite, dryrun.Options{Policy: policy, Parallel: o.parallel, Selected: sel.describe, Of: sel.of})
+		if err != nil {
+			fmt.Fprintf(a.Err, "ananke: write the plan: %v\n", err)
+			return &pipelineResult{exit: ExitError}
+		}
+		return &pipelineResult{exit: ExitPass}
 	}
 	if loaded != nil {
 		loaded(suite)
@@ -102,37 +170,44 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if a.onSignal != nil {
 		defer a.onSignal(cancel)()
 	}
-	copts := console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: o.verbose}
+	copts := console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests)}
 	var serverLog io.Writer // target.server's output, shown with -v
 	if o.verbose {
 		serverLog = a.Err
 	}
+	live := console.NewLive(a.Out, copts)
 	out := engine.Run(ctx, engine.Options{
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
-		Now: a.now, Observer: console.NewLive(a.Out, copts), ServerLog: serverLog,
+		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 	})
+	live.Close()
 	root, _ := a.getwd()
-	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root}
-	res := &pipelineResult{report: report.Build(out, meta)}
-	res.exit = exitCode(res.report.Totals)
+	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky}
+	return a.finish(report.Build(out, meta), o.reportDir, copts)
+}
+
+// finish prints the report's failure trees and summary and writes the
+// report directory; the exit code follows the run's status.
+func (a *app) finish(r *report.Report, reportDir string, copts console.Options) *pipelineResult {
+	res := &pipelineResult{report: r, exit: exitCode(r)}
 	if err := console.Write(a.Out, res.report, copts); err != nil {
 		fmt.Fprintf(a.Err, "ananke: write console output: %v\n", err)
 	}
-	if err := reportdir.Write(o.reportDir, res.report); err != nil {
+	if err := reportdir.Write(reportDir, res.report); err != nil {
 		fmt.Fprintf(a.Err, "ananke: %v\n", err)
 		res.fail()
 	} else {
-		fmt.Fprintf(a.Out, "Report: %s\n", filepath.Join(o.reportDir, reportdir.SummaryFile))
+		fmt.Fprintf(a.Out, "Report: %s\n", filepath.Join(reportDir, reportdir.SummaryFile))
 	}
 	return res
 }
 
-// exitCode maps the totals to the process exit code (design §5).
-func exitCode(t report.Totals) int {
-	switch {
-	case t.Failed > 0:
+// exitCode maps the run's status to the process exit code (design §5).
+func exitCode(r *report.Report) int {
+	switch r.Status {
+	case report.StatusFail:
 		return ExitFail
-	case t.Errored > 0:
+	case report.StatusError:
 		return ExitError
 	}
 	return ExitPass

@@ -198,4 +198,3 @@ func (e *engine) finished(r *TestResult) {
 		e.opts.Observer.TestFinished(r)
 	}
 }
-

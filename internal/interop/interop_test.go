@@ -69,6 +69,18 @@ type want struct {
 	// runs is the number of AG-UI runs per turn, when checked.
 	runs   []int
 	stamps stamps
+	// stability, when set, is what the repeated runs must add up to.
+	stability *stability
+}
+
+// stability is a test's verdict over repeated runs.
+type stability struct {
+	runs, passedRuns, attempts int
+	passRate                   float64
+	flaky                      bool
+	// statuses of the attempts in order, when the order is fixed (runs
+	// one after another: retries).
+	statuses []string
 }
 
 // suite is one `ananke run` over some of the tests of a config.
@@ -77,6 +89,7 @@ type suite struct {
 	config   string   // relative to testdata/interop
 	paths    []string // relative to testdata/interop; none: the config's discovery
 	producer string   // "mastra" or "aimock"
+	args     []string // more flags for ananke run
 	wantExit int
 	tests    map[string]want
 }
@@ -146,6 +159,33 @@ var suites = []suite{
 			"pass/history-linus": {status: "pass"},
 			"pass/remembers":     {status: "pass", runs: []int{1, 1, 1}},
 			"pass/refund":        {status: "pass", runs: []int{2, 1}},
+		},
+	},
+	// The coin toss alternates for each message (a flaky agent, the 1st run
+	// fails): each test has its own message, so the suites run in parallel
+	// without sharing a sequence.
+	{
+		name: "mastra-flaky/runs", config: "mastra-flaky/ananke.config.yaml", paths: []string{"mastra-flaky/alternating.ananke.yaml"},
+		producer: "mastra", args: []string{"--runs", "4"}, wantExit: 1,
+		tests: map[string]want{
+			"alternating": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", "`toss_coin` was never called"},
+				{"turn[0].text.must_match[0]", "does not match `Heads`: \"Tails, I think.\""}},
+				stability: &stability{runs: 4, passedRuns: 2, attempts: 4, passRate: 50, flaky: true}},
+		},
+	},
+	{
+		name: "mastra-flaky/min-pass-rate", config: "mastra-flaky/ananke.config.yaml", paths: []string{"mastra-flaky/rate.ananke.yaml"},
+		producer: "mastra", args: []string{"--runs", "4", "--min-pass-rate", "50"}, wantExit: 0,
+		tests: map[string]want{
+			"rate": {status: "pass", stability: &stability{runs: 4, passedRuns: 2, attempts: 4, passRate: 50, flaky: true}},
+		},
+	},
+	{
+		name: "mastra-flaky/retries", config: "mastra-flaky/ananke.config.yaml", paths: []string{"mastra-flaky/retry.ananke.yaml"},
+		producer: "mastra", args: []string{"--retries", "2"}, wantExit: 0,
+		tests: map[string]want{
+			"retry": {status: "pass", stability: &stability{runs: 1, passedRuns: 1, attempts: 2, passRate: 100, flaky: true, statuses: []string{"fail", "pass"}}},
 		},
 	},
 	{
@@ -314,7 +354,7 @@ func (w *readyWriter) String() string {
 // every test's entry in summary.json.
 func runSuite(t *testing.T, bin, dir, url string, s suite) {
 	reports := t.TempDir()
-	args := []string{"run", "--config", filepath.Join(dir, s.config), "--report-dir", reports, "--parallel", "4"}
+	args := append([]string{"run", "--config", filepath.Join(dir, s.config), "--report-dir", reports, "--parallel", "4"}, s.args...)
 	for _, p := range s.paths {
 		args = append(args, filepath.Join(dir, p))
 	}
@@ -340,6 +380,7 @@ func runSuite(t *testing.T, bin, dir, url string, s suite) {
 		t.Errorf("exit code %d, want %d", exit, s.wantExit)
 	}
 
+	validateReports(t, reports)
 	sum := readSummary(t, filepath.Join(reports, "summary.json"))
 	seen := map[string]bool{}
 	for _, got := range sum.Tests {
@@ -383,6 +424,13 @@ type testResult struct {
 	Turns []struct {
 		Runs int `json:"runs"`
 	} `json:"turns"`
+	Runs       int     `json:"runs"`
+	PassedRuns int     `json:"passed_runs"`
+	PassRate   float64 `json:"pass_rate"`
+	Flaky      bool    `json:"flaky"`
+	Attempts   []struct {
+		Status string `json:"status"`
+	} `json:"attempts"`
 }
 
 func readSummary(t *testing.T, path string) summary {
@@ -446,6 +494,19 @@ func checkTest(t *testing.T, got testResult, w want) {
 		}
 	}
 
+	if st := w.stability; st != nil {
+		var statuses []string
+		for _, a := range got.Attempts {
+			statuses = append(statuses, a.Status)
+		}
+		if got.Runs != st.runs || got.PassedRuns != st.passedRuns || got.PassRate != st.passRate || got.Flaky != st.flaky || len(got.Attempts) != st.attempts {
+			t.Errorf("runs %d, passed_runs %d, pass_rate %v, flaky %v, attempts %q; want %d, %d, %v, %v, %d attempts",
+				got.Runs, got.PassedRuns, got.PassRate, got.Flaky, statuses, st.runs, st.passedRuns, st.passRate, st.flaky, st.attempts)
+		}
+		if st.statuses != nil && !slices.Equal(statuses, st.statuses) {
+			t.Errorf("attempts %q, want %q", statuses, st.statuses)
+		}
+	}
 	if w.runs != nil {
 		var runs []int
 		for _, turn := range got.Turns {

@@ -39,7 +39,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: Target{Type: m.Config.Target.Type, Endpoint: b.red.String(m.Config.Target.Endpoint.Raw), AgentID: b.red.String(m.Config.Target.AgentID.Raw)},
-		Shard: m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
+		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
 		Tests:  make([]Test, 0, len(out.Tests)),
 		masked: b.red.Secrets(),
 	}

@@ -84,11 +84,11 @@ type Test struct {
 	Status string   `json:"status"`
 	// Reason says why a test errored or was skipped; At is where its cause
 	// is written, when known.
-	Reason     string      `json:"reason,omitempty"`
-	At         *Location   `json:"reason_at,omitempty"`
-	Detail     string      `json:"detail,omitempty"`
-	StartedAt  time.Time   `json:"started_at"`
-	DurationMs int64       `json:"duration_ms"`
+	Reason     string    `json:"reason,omitempty"`
+	At         *Location `json:"reason_at,omitempty"`
+	Detail     string    `json:"detail,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	DurationMs int64     `json:"duration_ms"`
 	// Runs is how many runs were judged, PassedRuns how many of them
 	// passed; PassRate is their ratio in percent (0 when none ran), judged
 	// against MinPassRate. Retries is how often a failing run could be run

@@ -1,49 +1,27 @@
 // Package console prints a run for humans: a live line per test as it
-// finishes, then a tree per failed or errored test — the turn, the user's
-// message, each failing assertion at its file:line:col with expected and
-// observed values and the calls involved — and a summary.
+// finishes (with a progress line on a terminal), then a tree per failed,
+// errored or flaky test — the turn, the user's message, each failing
+// assertion at its file:line:col with expected and observed values and the
+// calls involved, the attempts of a test run several times — and a
+// summary. With -v every test is printed as a tree of its turns.
 package console
-
-import (
-	"fmt"
-	"io"
-
-	"github.com/ananke/action/reporters/internal/format"
-
-	"github.com/ananke/action/internal/engine"
-)
 
 // Options shape the output.
 type Options struct {
 	// Color enables ANSI colours; the CLI sets it only on a terminal and
 	// never with NO_COLOR.
 	Color bool
-	// Verbose also lists every assertion of every test and the protocol
-	// warnings.
+	// Verbose prints every test as a tree of its turns, tool calls and
+	// assertions, with the protocol warnings.
 	Verbose bool
-}
-
-// Live prints one line per test as it finishes. It reads only the test's
-// name, status and duration, which hold no secrets.
-type Live struct {
-	w    io.Writer
-	opts Options
-}
-
-var _ engine.Observer = (*Live)(nil)
-
-// NewLive returns an observer printing to w.
-func NewLive(w io.Writer, opts Options) *Live { return &Live{w: w, opts: opts} }
-
-// TestFinished prints the test's line.
-func (l *Live) TestFinished(r *engine.TestResult) {
-	st := string(r.Status)
-	line := fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))
-	if r.Status == engine.Skipped {
-		// The reason is the test file's own text, never the agent's.
-		line += " skipped: " + clean(r.Reason)
-	}
-	fmt.Fprintln(l.w, line)
+	// Progress keeps a "[3/10 done, 5 running]" line at the bottom of the
+	// live output. It rewrites the line with \r and an erase sequence, so
+	// the CLI sets it only on a terminal; logs in CI stay a plain line per
+	// test.
+	Progress bool
+	// Total is the number of tests in the run, for the progress line
+	// (0: unknown, and the line shows no total).
+	Total int
 }
 
 func symbol(status string) string {
@@ -58,8 +36,9 @@ func symbol(status string) string {
 	return "-"
 }
 
-// ANSI colours per status.
-var colors = map[string]string{"pass": "32", "fail": "31", "error": "33", "skipped": "2", "dim": "2", "bold": "1"}
+// ANSI colours per status. Flaky shares the warning colour of errors: it
+// needs a look but is not (by itself) a failure.
+var colors = map[string]string{"pass": "32", "fail": "31", "error": "33", "flaky": "33", "skipped": "2", "skip": "2", "dim": "2", "bold": "1"}
 
 func (o Options) paint(status, s string) string {
 	if !o.Color {

@@ -41,4 +41,25 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-var _ engine.Observer = (*console.Live)(nil)
+// TestLiveNoSecret feeds the live observer the fixture's engine results,
+// which are not masked yet: the live line must show nothing of the agent's
+// text.
+func TestLiveNoSecret(t *testing.T) {
+	for _, opts := range []console.Options{{}, {Color: true, Verbose: true, Progress: true, Total: 6}} {
+		var b bytes.Buffer
+		live := console.NewLive(&b, opts)
+		for _, r := range reporttest.Outcome().Tests {
+			live.TestStarted(r.Test)
+			live.TestFinished(r)
+		}
+		live.Close()
+		if strings.Contains(b.String(), reporttest.Secret) {
+			t.Errorf("with %+v, the live output shows the secret:\n%s", opts, b.String())
+		}
+	}
+}
+
+var (
+	_ engine.Observer      = (*console.Live)(nil)
+	_ engine.StartObserver = (*console.Live)(nil)
+)

@@ -5,21 +5,17 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ananke/action/reporters/internal/format"
-
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
-// maxEvidence bounds the calls listed under one assertion; the report files
-// hold all of them.
-const maxEvidence = 8
-
-// Write prints the failure trees (every test with -v) and the summary.
+// Write prints a tree per failed, errored or flaky test (every test with
+// -v) and the summary.
 func Write(w io.Writer, r *report.Report, opts Options) error {
 	p := &printer{w: w, o: opts}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError || opts.Verbose {
+		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || opts.Verbose {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -36,16 +32,42 @@ type printer struct {
 	err error
 }
 
-func (p *printer) line(indent int, s string) {
+// out prints one line; the first write error is kept and ends the output.
+func (p *printer) out(s string) {
 	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, "%s%s\n", strings.Repeat("  ", indent), s)
+		_, p.err = fmt.Fprintf(p.w, "%s\n", s)
 	}
 }
 
+func (p *printer) line(indent int, s string) { p.out(pad(indent) + s) }
+
+func pad(indent int) string { return strings.Repeat("  ", indent) }
+
 func (p *printer) test(t *report.Test) {
+	p.header(t)
+	if p.o.Verbose {
+		p.tree(t)
+		for _, w := range t.Warnings {
+			p.line(1, p.o.paint("error", clean(fmt.Sprintf("warning: turn[%d] event #%d: %s [%s]", w.Turn, w.Seq, w.Message, w.Rule))))
+		}
+		return
+	}
+	p.failures(t)
+	if t.Status == report.StatusPass {
+		p.wobbly(t)
+	}
+}
+
+// header prints the test's status and name, why it errored, failed or was
+// skipped, and how its runs went.
+func (p *printer) header(t *report.Test) {
 	p.line(0, "")
 	head := map[string]string{report.StatusFail: "FAIL", report.StatusError: "ERROR", report.StatusPass: "PASS", report.StatusSkipped: "SKIP"}[t.Status]
-	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(t.Status, head), p.o.paint("bold", clean(t.Name)), clean(t.File)))
+	color := t.Status
+	if t.Status == report.StatusPass && t.Flaky {
+		head, color = "FLAKY", "flaky"
+	}
+	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(color, head), p.o.paint("bold", clean(t.Name)), clean(t.File)))
 	if t.Reason != "" {
 		where := ""
 		if t.At != nil {
@@ -56,84 +78,47 @@ func (p *printer) test(t *report.Test) {
 	for _, l := range nonEmptyLines(t.Detail) {
 		p.line(2, p.o.paint("dim", clean(l)))
 	}
+	p.runs(t)
+}
+
+// failures prints the failing assertions of the shown attempt, under their
+// turn.
+func (p *printer) failures(t *report.Test) {
+	label := ""
+	if t.Repeated() && t.Shown > 0 {
+		label = t.Attempts[t.Shown-1].Label()
+	}
 	lastScope := ""
 	for _, a := range t.Assertions {
-		if a.Status != "fail" && !(p.o.Verbose && a.Status != "skip") {
+		if a.Status != "fail" {
 			continue
 		}
 		if a.Scope != lastScope {
 			lastScope = a.Scope
-			p.scope(t, a.Scope)
+			p.scope(t, a.Scope, label)
 		}
-		p.assertion(a)
-	}
-	if p.o.Verbose {
-		for _, w := range t.Warnings {
-			p.line(1, p.o.paint("error", clean(fmt.Sprintf("warning: turn[%d] event #%d: %s [%s]", w.Turn, w.Seq, w.Message, w.Rule))))
-		}
+		p.assertion(pad(2), pad(3), a, failedIn(t, a))
 	}
 }
 
-// scope prints the turn (with the user's message) or "whole test".
-func (p *printer) scope(t *report.Test, scope string) {
+// scope prints the turn (with the user's message) or "whole test", and for
+// a test run several times the attempt the assertions below come from.
+func (p *printer) scope(t *report.Test, scope, attempt string) {
+	head := "whole test"
 	for _, turn := range t.Turns {
 		if fmt.Sprintf("turn[%d]", turn.Index) == scope {
 			msg := "(agui:connect)"
 			if turn.Type == "user" {
 				msg = quote(turn.User, 70)
 			}
-			p.line(1, fmt.Sprintf("%s %s", scope, clean(msg)))
-			return
-		}
-	}
-	p.line(1, "whole test")
-}
-
-func (p *printer) assertion(a report.Assertion) {
-	mark := p.o.paint(a.Status, symbol(a.Status))
-	p.line(2, fmt.Sprintf("%s %s: %s", mark, clean(a.Source.String()), clean(a.Message)))
-	if a.Status != "fail" {
-		return
-	}
-	p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "assertion:"), a.ID))
-	if a.Expected != "" {
-		p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "expected: "), clean(a.Expected)))
-	}
-	if a.Observed != "" {
-		p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", "observed: "), clean(a.Observed)))
-	}
-	shown := 0
-	for _, e := range a.Evidence {
-		if shown == maxEvidence {
-			p.line(3, p.o.paint("dim", fmt.Sprintf("… %d more in the report", len(a.Evidence)-shown)))
+			head = fmt.Sprintf("%s %s", scope, clean(msg))
 			break
 		}
-		shown++
-		switch {
-		case e.Call != nil:
-			p.line(3, fmt.Sprintf("%s  %s", clean(callLine(e.Call)), p.o.paint("dim", clean(e.Note))))
-		case e.Gap != nil:
-			p.line(3, clean(fmt.Sprintf("idle %d ms: %s (+%dms) → %s (+%dms)", e.Gap.ToMs-e.Gap.FromMs, e.Gap.From, e.Gap.FromMs, e.Gap.To, e.Gap.ToMs)))
-		case e.Text != "":
-			p.line(3, fmt.Sprintf("%s %s", p.o.paint("dim", clean(e.Note)+":"), quote(e.Text, 200)))
-		default:
-			p.line(3, clean(e.Note))
-		}
 	}
-}
-
-// callLine renders a call:
-// `get_price {"sku":"A-100"} → {"price":89.5}  (call …-call-1, +11ms)`.
-func callLine(c *report.Call) string {
-	res := "(no result)"
-	if c.Result != nil {
-		res = format.OneLine(*c.Result, 80)
+	if attempt != "" {
+		head += p.o.paint("dim", " ("+attempt+")")
 	}
-	client := ""
-	if c.Client {
-		client = " answered by Ananke"
-	}
-	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, 80), res, format.ShortID(c.ID), client, c.AtMs)
+	p.line(1, head)
 }
 
 func (p *printer) summary(r *report.Report) {
@@ -151,7 +136,15 @@ func (p *printer) summary(r *report.Report) {
 		parts = append(parts, "0 errored")
 	}
 	parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
+	if t.Flaky > 0 {
+		parts = append(parts, p.o.paint("flaky", fmt.Sprintf("%d flaky", t.Flaky)))
+	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
+	if r.Status == report.StatusFail && t.Failed == 0 {
+		// No test failed, yet the run did: say why, or the red exit code
+		// next to "0 failed" looks like a bug.
+		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
+	}
 	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))
 }
 

@@ -5,6 +5,7 @@ package jsonreport
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/ananke/action/internal/report"
@@ -65,4 +66,22 @@ func encode(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// ReadTrace reads a trace file back (for ananke merge).
+func ReadTrace(r io.Reader) (*trace.Trace, error) {
+	var f traceFile
+	if err := json.NewDecoder(r).Decode(&f); err != nil {
+		return nil, fmt.Errorf("decode trace: %w", err)
+	}
+	if f.Schema != TraceSchema {
+		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, TraceSchema)
+	}
+	if f.Trace == nil {
+		f.Trace = &trace.Trace{}
+	}
+	if f.Turns == nil {
+		f.Turns = []trace.Turn{}
+	}
+	return f.Trace, nil
 }

@@ -1,8 +1,11 @@
 // Package junit writes the run as JUnit XML for GitLab, Jenkins and every
 // other CI that reads it: one <testsuite> per test file, one <testcase> per
 // test, a <failure type="assertion"> holding every failing assertion with
-// its YAML position and evidence, <error> for errors, <skipped>. The output
-// validates against Jenkins' junit-10.xsd.
+// its YAML position and evidence, <error> for errors, <skipped>. A test run
+// several times also lists its other attempts that did not pass, in
+// Surefire's elements for reruns: <flakyFailure>/<flakyError> under a test
+// that passed, <rerunFailure>/<rerunError> under one that failed or
+// errored. The output validates against Jenkins' junit-10.xsd.
 package junit
 
 import (
@@ -20,23 +23,23 @@ import (
 
 // Write writes r as JUnit XML, header included.
 func Write(w io.Writer, r *report.Report) error {
-	suites := junit.Testsuites{Name: "ananke", Time: seconds(r.DurationMs)}
+	suites := testsuites{Testsuites: junit.Testsuites{Name: "ananke", Time: seconds(r.DurationMs)}}
 	var order []string
-	byFile := map[string]*junit.Testsuite{}
+	byFile := map[string]*testsuite{}
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		s := byFile[t.File]
 		if s == nil {
-			s = &junit.Testsuite{Name: clean(t.File), File: clean(t.File), ID: len(order)}
+			s = &testsuite{Testsuite: junit.Testsuite{Name: clean(t.File), File: clean(t.File), ID: len(order)}}
 			s.SetTimestamp(t.StartedAt)
 			byFile[t.File] = s
 			order = append(order, t.File)
 		}
-		s.AddTestcase(testcase(t))
+		s.add(caseOf(t))
 		s.Time = seconds(msOf(s.Time) + t.DurationMs)
 	}
 	for _, f := range order {
-		suites.AddSuite(*byFile[f])
+		suites.add(*byFile[f])
 	}
 	// junit-10.xsd rejects `skipped` on <testsuites> and `disabled`
 	// anywhere; consumers read the per-suite counts.
@@ -44,29 +47,33 @@ func Write(w io.Writer, r *report.Report) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit header: %w", err)
 	}
-	if err := suites.WriteXML(w); err != nil {
+	if err := suites.writeXML(w); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
 }
 
-func testcase(t *report.Test) junit.Testcase {
-	tc := junit.Testcase{Name: clean(t.Name), Classname: clean(t.File), Time: seconds(t.DurationMs)}
+// caseOf is the testcase for t. Surefire's conventions for reruns, which
+// Jenkins and GitLab follow: a passing test's failed attempts are "flaky"
+// and leave it passing; a failed or errored test's further failed attempts
+// are "reruns" of its one <failure> or <error>.
+func caseOf(t *report.Test) testcase {
+	tc := testcase{Testcase: junit.Testcase{Name: clean(t.Name), Classname: clean(t.File), Time: seconds(t.DurationMs)}}
 	switch t.Status {
+	case report.StatusPass:
+		tc.Reruns = reruns(t, t.Others(), "flaky")
 	case report.StatusFail:
-		failed := t.Failed()
-		msg := failed[0].Message
-		if len(failed) > 1 {
-			msg = fmt.Sprintf("%d assertions failed; first: %s", len(failed), msg)
-		}
-		tc.Failure = &junit.Result{Message: clean(format.Short(msg, 300)), Type: "assertion", Data: clean(failureText(t, failed))}
-		tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
-	case report.StatusError:
-		tc.Error = &junit.Result{Message: clean(format.Short(t.Reason, 300)), Type: "error", Data: clean(errorText(t))}
+		tc.Failure, tc.Reruns = failure(t)
 		if len(t.Turns) > 0 {
 			tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
 		}
+	case report.StatusError:
+		tc.Error = &junit.Result{Message: clean(format.Short(t.Reason, maxMessage)), Type: "error", Data: clean(errorText(t))}
+		if len(t.Turns) > 0 {
+			tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
+		}
+		tc.Reruns = reruns(t, t.Others(), "rerun")
 	case report.StatusSkipped:
 		tc.Skipped = &junit.Result{Message: clean(t.Reason)}
 	}

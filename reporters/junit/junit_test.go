@@ -44,9 +44,10 @@ func validate(t *testing.T, xmlData []byte) {
 	}
 }
 
-// TestWrite: the fixture (a passing, failing, erroring and skipped test;
-// agent text with ANSI escapes, "]]>" and markup; a masked secret) renders
-// to the golden file, which junit-10.xsd accepts.
+// TestWrite: the fixture (a passing, failing, erroring and skipped test; a
+// flaky test that passes and one that fails over several runs; agent text
+// with ANSI escapes, "]]>" and markup; a masked secret) renders to the
+// golden file, which junit-10.xsd accepts.
 func TestWrite(t *testing.T) {
 	out := render(t, reporttest.Report())
 	golden.Assert(t, "testdata/junit.golden.xml", string(out))
@@ -70,8 +71,8 @@ func TestWrite(t *testing.T) {
 	if err := xml.Unmarshal(out, &parsed); err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	if len(parsed.Suites) != 4 {
-		t.Fatalf("%d suites; want one per test file (4)", len(parsed.Suites))
+	if len(parsed.Suites) != 6 {
+		t.Fatalf("%d suites; want one per test file (6)", len(parsed.Suites))
 	}
 	kinds := ""
 	for _, s := range parsed.Suites {
@@ -91,8 +92,8 @@ func TestWrite(t *testing.T) {
 			}
 		}
 	}
-	if kinds != "FPES" {
-		t.Errorf("cases = %s; want FPES", kinds)
+	if kinds != "FPESPF" {
+		t.Errorf("cases = %s; want FPESPF", kinds)
 	}
 }
 
@@ -112,6 +113,8 @@ func TestHostileText(t *testing.T) {
 	}
 	r.Tests[2].Reason, r.Tests[2].Detail = nasty.String(), nasty.String()
 	r.Tests[3].Reason = nasty.String()
+	r.Tests[4].Attempts[1].Failed[0].Message = nasty.String()
+	r.Tests[5].Attempts[1].Status, r.Tests[5].Attempts[1].Reason = report.StatusError, nasty.String()
 	validate(t, render(t, r))
 }
 

@@ -44,6 +44,11 @@ const tools = {
     inputSchema: z.object({ orderId: z.string(), refund: z.object({ amount: z.number(), currency: z.string() }) }),
     execute: async ({ orderId, refund }) => ({ refundId: `R-${orderId}`, amount: refund.amount, status: "refunded" }),
   }),
+  toss_coin: createTool({
+    id: "toss_coin", description: "Toss a coin",
+    inputSchema: z.object({}),
+    execute: async () => ({ side: "heads" }),
+  }),
   slow_report: createTool({
     id: "slow_report", description: "Prepare a report; takes `ms` milliseconds",
     inputSchema: z.object({ ms: z.number().int().min(0).max(10000) }),
@@ -52,7 +57,11 @@ const tools = {
 };
 
 // The scripted model decides from the prompt alone: the last user message,
-// the tool results that followed it (this turn), and the earlier history.
+// the tool results that followed it (this turn), and the earlier history —
+// except for coin tosses, which alternate on purpose (a flaky agent): for the
+// same message, the 1st, 3rd, ... run answers "Tails" without a tool call,
+// the 2nd, 4th, ... calls toss_coin.
+const tosses = new Map(); // user message → runs that tossed
 const text = (t) => t.map((p) => (p.type === "text" ? p.text : "")).join("");
 // A tool result as the model sees it: results that came back through AG-UI
 // history (earlier runs, client tools) are JSON text, not objects.
@@ -110,6 +119,12 @@ function plan(prompt, clientTools) {
     if (!orders.length) return { calls: [["lookup_order", { orderId: m[1] }], ["lookup_order", { orderId: m[2] }]] };
     if (!asked.length) return { calls: orders.map((o) => ["confirm_refund", { orderId: o.orderId, refund: { amount: o.total, currency: "EUR" } }]) };
     return { text: asked.map((c) => `${c.args.orderId}: ${c.result === "yes" ? "refunded" : "kept"}.`).join(" ") };
+  }
+  if (/toss a coin/i.test(user)) {
+    if (done.toss_coin) return { text: `${done.toss_coin.side === "heads" ? "Heads" : "Tails"}!` };
+    const n = (tosses.get(user) ?? 0) + 1;
+    tosses.set(user, n);
+    return n % 2 === 0 ? call("toss_coin", {}) : { text: "Tails, I think." };
   }
   if ((m = user.match(/report in (\d+) ?ms/i)))
     return done.slow_report ? { text: `Report ready: ${done.slow_report.findings} findings.` } : call("slow_report", { ms: Number(m[1]) });

@@ -1,0 +1,135 @@
+// Package dryrun prints what `ananke run` would do, without doing it: the
+// target, and for each selected test its runs, hooks, turns and the
+// assertions checked after each turn and over the whole test, each at the
+// file position that declares it. Nothing is sent and no hook runs, so
+// values that hooks would set stay as the ${VAR} references written in the
+// files; ${ENV.*} references are printed as written too, so no secret is.
+package dryrun
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/textsafe"
+)
+
+// Options describe the run being planned.
+type Options struct {
+	// Policy is how a test would run (runs, min_pass_rate, retries).
+	Policy   func(*spec.Test) stability.Policy
+	Parallel int
+	// Selected says how the tests were chosen ("shard 2/3, --tag smoke"),
+	// and Of how many tests the suite has; "" and 0 when all of them run.
+	Selected string
+	Of       int
+}
+
+// Write prints the plan of suite s.
+func Write(w io.Writer, s *spec.Suite, o Options) error {
+	p := &printer{w: w}
+	p.header(s, o)
+	for _, t := range s.Tests {
+		p.test(s.Config, t, o.Policy(t))
+	}
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) line(indent int, format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, "%s%s\n", strings.Repeat("  ", indent), clean(fmt.Sprintf(format, args...)))
+	}
+}
+
+// clean keeps file text on one terminal line.
+func clean(s string) string { return textsafe.Visible(s, false) }
+
+func (p *printer) header(s *spec.Suite, o Options) {
+	tg := s.Config.Target
+	runs := 0
+	for _, t := range s.Tests {
+		if t.Skip == "" {
+			runs += o.Policy(t).Runs
+		}
+	}
+	p.line(0, "Dry run: nothing is sent to the agent and no hook or server runs.")
+	p.line(0, "Config:  %s", s.Config.Path)
+	p.line(0, "Target:  %s %s (agentId %s), each run bounded by %d ms", tg.Type, tg.Endpoint.Raw, tg.AgentID.Raw, tg.TimeoutMs)
+	if srv := tg.Server; srv != nil {
+		var argv []string
+		for _, a := range srv.Command {
+			argv = append(argv, a.Raw)
+		}
+		p.line(0, "Server:  %s (started before the tests, stopped after)", strings.Join(argv, " "))
+	}
+	plan := fmt.Sprintf("%s, %s, parallel %d", count(len(s.Tests), "test"), count(runs, "run"), max(o.Parallel, 1))
+	if o.Selected != "" {
+		plan += fmt.Sprintf("; %s selects them from %s", o.Selected, count(o.Of, "test"))
+	}
+	p.line(0, "Plan:    %s", plan)
+	p.line(0, "Every turn also checks that the agent sent no RUN_ERROR and followed the protocol.")
+}
+
+func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
+	p.line(0, "")
+	p.line(0, "%s  [%s]  %s", t.Name.Value, t.ID, t.Path)
+	if t.Skip != "" {
+		p.line(1, "skipped: %s", t.Skip)
+		return
+	}
+	p.line(1, "%s, min pass rate %s, %s", count(pol.Runs, "run"), stability.FormatPercent(pol.MinPassRate), count(pol.Retries, "retry"))
+	if len(t.Tags) > 0 {
+		var tags []string
+		for _, tag := range t.Tags {
+			tags = append(tags, tag.Value)
+		}
+		p.line(1, "tags: %s", strings.Join(tags, ", "))
+	}
+	for i, h := range t.Hooks {
+		var argv []string
+		for _, a := range h.Cmd {
+			argv = append(argv, a.Raw)
+		}
+		p.line(1, "hooks[%d]: %s", i, strings.Join(argv, " "))
+	}
+	if len(t.History) > 0 {
+		p.line(1, "history: %s before the first turn", count(len(t.History), "message"))
+	}
+	for i, turn := range t.Turns {
+		msg := "(agui:connect: a run without a new message)"
+		if turn.Type == spec.TurnUser {
+			msg = fmt.Sprintf("%q", turn.User.Raw)
+		}
+		p.line(1, "turn[%d] %s", i, msg)
+		p.checks(spec.TurnChecks(cfg, t, i))
+	}
+	if checks := spec.TestChecks(cfg, t); len(checks) > 0 {
+		p.line(1, "whole test")
+		p.checks(checks)
+	}
+}
+
+func (p *printer) checks(cs []spec.Check) {
+	for _, c := range cs {
+		p.line(2, "%s: %s  (%s)", c.Pos, assertion.Describe(c), c.ID)
+	}
+}
+
+// count is "1 run", "2 runs", "1 retry", "2 retries".
+func count(n int, noun string) string {
+	if n != 1 {
+		if strings.HasSuffix(noun, "y") {
+			noun = strings.TrimSuffix(noun, "y") + "ie"
+		}
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
+}

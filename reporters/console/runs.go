@@ -1,0 +1,77 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/stability"
+)
+
+// runs prints, for a test run several times, its pass rate (when it
+// passed: a failed test's reason already says it), its attempts, and why
+// the attempts not shown errored — an error leaves no failed assertion to
+// show.
+func (p *printer) runs(t *report.Test) {
+	if !t.Repeated() {
+		return
+	}
+	if t.Status == report.StatusPass {
+		p.line(1, fmt.Sprintf("%d of %s passed (%s); min_pass_rate %s",
+			t.PassedRuns, stability.Count(t.Runs, "run"), stability.FormatPercent(t.PassRate), stability.FormatPercent(t.MinPassRate)))
+	}
+	marks := make([]string, len(t.Attempts))
+	for i, a := range t.Attempts {
+		marks[i] = a.Label() + " " + p.o.paint(a.Status, symbol(a.Status))
+	}
+	p.line(1, p.o.paint("dim", "attempts:")+" "+strings.Join(marks, ", "))
+	for _, a := range t.Others() {
+		if a.Status == report.StatusError && a.Reason != "" {
+			p.line(2, clean(a.Label()+": "+a.Reason))
+		}
+	}
+}
+
+// failedIn is " (failed in 2 of 3 runs)" for an assertion of a test run
+// several times, so the assertion that wobbles stands out; empty for a
+// test run once. With retries there are more attempts than runs, and the
+// count is of attempts.
+func failedIn(t *report.Test, a report.Assertion) string {
+	if !t.Repeated() || a.FailedRuns == 0 {
+		return ""
+	}
+	noun := "runs"
+	if len(t.Attempts) != t.Runs {
+		noun = "attempts"
+	}
+	return fmt.Sprintf(" (failed in %d of %d %s)", a.FailedRuns, len(t.Attempts), noun)
+}
+
+// wobbly prints, for a flaky test that passed, each assertion that failed
+// in some attempts as it failed in the first of them: the passing attempt
+// shown has nothing to say about it.
+func (p *printer) wobbly(t *report.Test) {
+	last := ""
+	for _, a := range t.Wobbly() {
+		at, f, ok := t.FirstFailure(a.ID)
+		if !ok {
+			continue
+		}
+		if key := a.Scope + " " + at.Label(); key != last {
+			last = key
+			p.scope(t, a.Scope, at.Label())
+		}
+		p.assertion(pad(2), pad(3), f, failedIn(t, a))
+	}
+}
+
+// firstFailure prints, under an assertion that passed in the shown attempt
+// but failed in others, how it failed the first time.
+func (p *printer) firstFailure(prefix string, t *report.Test, a report.Assertion) {
+	at, f, ok := t.FirstFailure(a.ID)
+	if !ok {
+		return
+	}
+	p.out(fmt.Sprintf("%s%s %s", prefix, p.o.paint("dim", "failed in "+at.Label()+":"), clean(f.Message)))
+	p.details(prefix, f)
+}
