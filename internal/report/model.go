@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ananke/action/internal/trace"
@@ -177,6 +178,21 @@ func (t *Test) FirstFailure(id string) (Attempt, Assertion, bool) {
 		}
 	}
 	return Attempt{}, Assertion{}, false
+}
+
+// FailedIn says in how many of the test's attempts something failed, for
+// humans: "failed in 2 of 3 runs". With retries an attempt is not a run — a
+// run retried once is two attempts — so it counts attempts then, and the
+// runs a report shows elsewhere stay true.
+func (t *Test) FailedIn(n int) string {
+	noun := "runs"
+	if len(t.Attempts) != t.Runs {
+		noun = "attempts"
+	}
+	if len(t.Attempts) == 1 {
+		noun = strings.TrimSuffix(noun, "s")
+	}
+	return fmt.Sprintf("failed in %d of %d %s", n, len(t.Attempts), noun)
 }
 
 // Label names an attempt for humans: "run 2", "run 1 retry 1".

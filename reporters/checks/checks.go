@@ -1,7 +1,8 @@
 // Package checks turns a report into a GitHub check run: the conclusion
-// from the totals, the markdown summary, and an annotation at the YAML line
-// of every failing assertion (and at every errored test), so a reviewer
-// sees which assertion on which line failed, in the diff.
+// from the run's status, the markdown summary, and an annotation at the
+// YAML line of every failing assertion (and at every errored test), so a
+// reviewer sees which assertion on which line failed, in the diff; an
+// assertion that failed only in some runs of a test gets a warning there.
 package checks
 
 import (
@@ -11,7 +12,9 @@ import (
 
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/textsafe"
+	"github.com/ananke/action/reporters/internal/format"
 	"github.com/ananke/action/reporters/markdown"
 )
 
@@ -29,7 +32,7 @@ type Options struct {
 // Build returns the check run for r.
 func Build(r *report.Report, o Options) github.CheckRun {
 	run := github.CheckRun{
-		Name: o.Name, HeadSHA: o.HeadSHA, DetailsURL: o.DetailsURL, Conclusion: Conclusion(r.Totals), Title: Title(r.Totals),
+		Name: o.Name, HeadSHA: o.HeadSHA, DetailsURL: o.DetailsURL, Conclusion: Conclusion(r), Title: Title(r),
 		Summary: markdown.Render(r, markdown.Options{Budget: 65535, Title: o.Name, LinkBase: o.LinkBase, Artifact: o.Artifact, Footer: o.Footer}),
 	}
 	if o.Annotations {
@@ -38,12 +41,15 @@ func Build(r *report.Report, o Options) github.CheckRun {
 	return run
 }
 
-// Conclusion maps the totals to a check run conclusion: any failure or
-// error fails the check (never a false pass), a run of skipped tests is
-// skipped, an empty run is neutral.
-func Conclusion(t report.Totals) string {
+// Conclusion maps the run to a check run conclusion. It follows the run's
+// status, so that under fail-on-flaky a flaky test fails the check though
+// it passed; and any failed or errored test fails it whatever the status
+// says, so a report without one is never a false pass. A run of skipped
+// tests is skipped, an empty run neutral.
+func Conclusion(r *report.Report) string {
+	t := r.Totals
 	switch {
-	case t.Failed > 0 || t.Errored > 0:
+	case r.Status == report.StatusFail || r.Status == report.StatusError || t.Failed > 0 || t.Errored > 0:
 		return "failure"
 	case t.Total == 0:
 		return "neutral"
@@ -53,8 +59,11 @@ func Conclusion(t report.Totals) string {
 	return "success"
 }
 
-// Title is the check run's one-line title.
-func Title(t report.Totals) string {
+// Title is the check run's one-line title: "1 failed of 6 tests, 2 flaky",
+// or, when flaky tests alone failed the run, "1 flaky test failed the run
+// (fail-on-flaky); 5 of 6 tests passed".
+func Title(r *report.Report) string {
+	t := r.Totals
 	var parts []string
 	if t.Failed > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", t.Failed))
@@ -62,15 +71,24 @@ func Title(t report.Totals) string {
 	if t.Errored > 0 {
 		parts = append(parts, fmt.Sprintf("%d errored", t.Errored))
 	}
-	if len(parts) == 0 {
-		return fmt.Sprintf("%d of %d tests passed", t.Passed, t.Total)
+	s := fmt.Sprintf("%d of %d tests passed", t.Passed, t.Total)
+	if len(parts) > 0 {
+		s = fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total)
 	}
-	return fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total)
+	switch {
+	case r.Status == report.StatusFail && t.Failed == 0 && t.Flaky > 0:
+		return stability.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
+	case t.Flaky > 0:
+		s += fmt.Sprintf(", %d flaky", t.Flaky)
+	}
+	return s
 }
 
 // Annotations returns a failure annotation per failing assertion (at its
-// YAML position) and per errored test (at its cause, or the test file),
-// and a warning per test with protocol warnings. Positions outside the
+// YAML position) and per errored test, or failed test without a failing
+// assertion to show (at its cause, or the test file); a warning per
+// assertion that failed in some runs but not in the one shown (a flaky
+// test's), and one per test with protocol warnings. Positions outside the
 // repository cannot be annotated and are left out.
 func Annotations(r *report.Report) []github.Annotation {
 	var out []github.Annotation
@@ -78,18 +96,11 @@ func Annotations(r *report.Report) []github.Annotation {
 		t := &r.Tests[i]
 		switch t.Status {
 		case report.StatusFail:
-			for _, a := range t.Failed() {
-				out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelFailure,
-					Title: t.Name + ": " + a.ID, Message: assertionText(a), RawDetails: evidenceText(a)})
-			}
+			out = failed(out, t)
 		case report.StatusError:
-			at := report.Location{File: t.File, Line: 1}
-			if t.At != nil {
-				at = *t.At
-			}
-			out = appendIn(out, github.Annotation{Path: at.File, Line: at.Line, Level: github.LevelFailure,
-				Title: t.Name + ": error", Message: t.Reason, RawDetails: t.Detail})
+			out = appendIn(out, reasonAt(t, "error", "the test errored"))
 		}
+		out = flaky(out, t)
 		if n := len(t.Warnings); n > 0 {
 			var msgs []string
 			for _, w := range t.Warnings[:min(n, 10)] {
@@ -102,6 +113,11 @@ func Annotations(r *report.Report) []github.Annotation {
 	return out
 }
 
+// maxTitle is GitHub's limit on an annotation's title: 255 characters
+// (github-ci.md §4). internal/github clips what it sends, but the
+// ::error commands of a read-only run take the title as it is.
+const maxTitle = 255
+
 // appendIn adds a when its path is inside the repository, with its texts
 // made safe: annotations are shown in the log too (::error commands), where
 // an agent's escape sequences must stay visible text.
@@ -111,7 +127,7 @@ func appendIn(out []github.Annotation, a github.Annotation) []github.Annotation 
 		return out
 	}
 	a.Path = p
-	a.Title = textsafe.Visible(a.Title, false)
+	a.Title = format.Short(textsafe.Visible(a.Title, false), maxTitle)
 	a.Message = textsafe.Visible(a.Message, true)
 	a.RawDetails = textsafe.Visible(a.RawDetails, true)
 	return append(out, a)

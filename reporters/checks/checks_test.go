@@ -2,9 +2,12 @@ package checks_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
@@ -24,8 +27,8 @@ func TestBuild(t *testing.T) {
 			t.Errorf("annotation %q holds a raw control character", a.Title)
 		}
 	}
-	if run.Conclusion != "failure" || len(run.Annotations) != 4 {
-		t.Errorf("conclusion %s, %d annotations; want failure and 4 (2 assertions, 1 error, 1 warning)", run.Conclusion, len(run.Annotations))
+	if run.Conclusion != "failure" || len(run.Annotations) != 6 {
+		t.Errorf("conclusion %s, %d annotations; want failure and 6 (3 assertions, 1 error, 1 protocol warning, 1 flaky)", run.Conclusion, len(run.Annotations))
 	}
 	if run := checks.Build(reporttest.Report(), checks.Options{Annotations: false}); len(run.Annotations) != 0 {
 		t.Error("annotations: false still annotates")
@@ -34,18 +37,28 @@ func TestBuild(t *testing.T) {
 
 func TestConclusionAndTitle(t *testing.T) {
 	for _, tc := range []struct {
+		status     string
 		t          report.Totals
 		conclusion string
 		title      string
 	}{
-		{report.Totals{Total: 3, Passed: 3}, "success", "3 of 3 tests passed"},
-		{report.Totals{Total: 3, Passed: 1, Failed: 1, Errored: 1}, "failure", "1 failed, 1 errored of 3 tests"},
-		{report.Totals{Total: 2, Passed: 1, Errored: 1}, "failure", "1 errored of 2 tests"},
-		{report.Totals{Total: 2, Skipped: 2}, "skipped", "0 of 2 tests passed"},
-		{report.Totals{}, "neutral", "0 of 0 tests passed"},
+		{report.StatusPass, report.Totals{Total: 3, Passed: 3}, "success", "3 of 3 tests passed"},
+		{report.StatusFail, report.Totals{Total: 3, Passed: 1, Failed: 1, Errored: 1}, "failure", "1 failed, 1 errored of 3 tests"},
+		{report.StatusError, report.Totals{Total: 2, Passed: 1, Errored: 1}, "failure", "1 errored of 2 tests"},
+		{report.StatusPass, report.Totals{Total: 2, Skipped: 2}, "skipped", "0 of 2 tests passed"},
+		{report.StatusPass, report.Totals{}, "neutral", "0 of 0 tests passed"},
+		// Flaky tests are counted; they fail the check only when the run's
+		// status says so (fail-on-flaky).
+		{report.StatusPass, report.Totals{Total: 6, Passed: 5, Skipped: 1, Flaky: 1}, "success", "5 of 6 tests passed, 1 flaky"},
+		{report.StatusFail, report.Totals{Total: 6, Passed: 4, Failed: 1, Skipped: 1, Flaky: 2}, "failure", "1 failed of 6 tests, 2 flaky"},
+		{report.StatusFail, report.Totals{Total: 6, Passed: 6, Flaky: 2}, "failure", "2 flaky tests failed the run (fail-on-flaky); 6 of 6 tests passed"},
+		{report.StatusFail, report.Totals{Total: 3, Passed: 2, Errored: 1, Flaky: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 1 errored of 3 tests"},
+		// A report without a status never passes with failures in it.
+		{"", report.Totals{Total: 2, Passed: 1, Failed: 1}, "failure", "1 failed of 2 tests"},
 	} {
-		if c, ti := checks.Conclusion(tc.t), checks.Title(tc.t); c != tc.conclusion || ti != tc.title {
-			t.Errorf("%+v: %s %q; want %s %q", tc.t, c, ti, tc.conclusion, tc.title)
+		r := &report.Report{Status: tc.status, Totals: tc.t}
+		if c, ti := checks.Conclusion(r), checks.Title(r); c != tc.conclusion || ti != tc.title {
+			t.Errorf("%s %+v: %s %q; want %s %q", tc.status, tc.t, c, ti, tc.conclusion, tc.title)
 		}
 	}
 }
@@ -59,6 +72,96 @@ func TestAnnotationsStayInTheRepository(t *testing.T) {
 	for _, a := range checks.Annotations(r) {
 		if strings.HasPrefix(a.Path, "..") || strings.HasPrefix(a.Path, "/") {
 			t.Errorf("annotation outside the repository: %+v", a)
+		}
+	}
+}
+
+// TestFailOnFlaky: the conclusion follows the run's status, so a flaky
+// test that passed fails the check only under fail-on-flaky.
+func TestFailOnFlaky(t *testing.T) {
+	for _, tc := range []struct {
+		failOnFlaky bool
+		conclusion  string
+		title       string
+	}{
+		{false, "success", "2 of 3 tests passed, 1 flaky"},
+		{true, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed"},
+	} {
+		run := checks.Build(reporttest.Pick(tc.failOnFlaky, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly), checks.Options{Name: "ananke", Annotations: true})
+		if run.Conclusion != tc.conclusion || run.Title != tc.title {
+			t.Errorf("fail-on-flaky %v: %s %q; want %s %q", tc.failOnFlaky, run.Conclusion, run.Title, tc.conclusion, tc.title)
+		}
+		// Flaky or not failing the run, the assertion that wobbled is a
+		// warning: it passed in the run the report shows.
+		if len(run.Annotations) != 1 || run.Annotations[0].Level != github.LevelWarning {
+			t.Errorf("fail-on-flaky %v: annotations %+v; want one warning", tc.failOnFlaky, run.Annotations)
+		}
+	}
+}
+
+// TestFlakyAnnotations: a flaky test that passed gets a warning at each
+// assertion that wobbled, with its result from the first attempt it failed
+// in; a repeated failure says in how many attempts each assertion failed.
+func TestFlakyAnnotations(t *testing.T) {
+	got := checks.Annotations(reporttest.Pick(false, reporttest.Passing, reporttest.Wobbly, reporttest.Flips))
+	want := []github.Annotation{
+		{Path: "tests/search.ananke.yaml", Line: 9, Level: github.LevelWarning, Title: "search finds shoes: turn[0].tools.require[0]",
+			Message: "flaky: failed in 1 of 3 runs, first in run 2: `search` was never called (no tool calls in turn[0])\n" +
+				"expected: `search` at least 1 time\nobserved: 0 calls"},
+		{Path: "tests/flip.ananke.yaml", Line: 9, Level: github.LevelFailure, Title: "search flips: turn[0].tools.require[0]",
+			Message: "failed in 2 of 3 attempts: `search` was never called (no tool calls in turn[0])\n" +
+				"expected: `search` at least 1 time\nobserved: 0 calls"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Annotations =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestErroredRuns: a repeated test that failed because its runs errored
+// has no failing assertion; it gets one failure at its file, with its
+// reason and attempts.
+func TestErroredRuns(t *testing.T) {
+	r := reporttest.Pick(false, reporttest.Flips)
+	ft := &r.Tests[0]
+	for i := range ft.Assertions {
+		ft.Assertions[i].Status, ft.Assertions[i].FailedRuns = "skip", 0
+	}
+	for i := range ft.Attempts[:2] {
+		a := &ft.Attempts[i]
+		a.Status, a.Reason, a.Failed = report.StatusError, "agent unreachable", nil
+	}
+	want := []github.Annotation{{Path: "tests/flip.ananke.yaml", Line: 1, Level: github.LevelFailure, Title: "search flips: failed",
+		Message:    "1 of 2 runs passed (50%), below min_pass_rate 100%",
+		RawDetails: "run 1: error: agent unreachable\nrun 1 retry 1: error: agent unreachable\nrun 2: pass"}}
+	if got := checks.Annotations(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("Annotations =\n%+v\nwant\n%+v", got, want)
+	}
+	ft.At = &report.Location{File: "ananke.config.yaml", Line: 12, Col: 3}
+	if a := checks.Annotations(r)[0]; a.Path != "ananke.config.yaml" || a.Line != 12 {
+		t.Errorf("annotation at %s:%d; want the reason's position ananke.config.yaml:12", a.Path, a.Line)
+	}
+}
+
+// TestTitleLimit: an annotation's title stays within GitHub's 255
+// characters, however long the test's name.
+func TestTitleLimit(t *testing.T) {
+	r := reporttest.Report()
+	for i := range r.Tests {
+		r.Tests[i].Name = strings.Repeat("é", 300)
+	}
+	for _, a := range checks.Annotations(r) {
+		if n := utf8.RuneCountInString(a.Title); n > 255 || !strings.HasSuffix(a.Title, "…") {
+			t.Errorf("title of %d characters: %q", n, a.Title)
+		}
+	}
+}
+
+// TestNoSecret: the planted secret is in no part of any check run.
+func TestNoSecret(t *testing.T) {
+	for _, r := range []*report.Report{reporttest.Report(), reporttest.Pick(true, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips)} {
+		b, _ := json.Marshal(checks.Build(r, checks.Options{Name: "ananke", Annotations: true, LinkBase: "https://github.com/o/r/blob/abc/"}))
+		if strings.Contains(string(b), reporttest.Secret) {
+			t.Errorf("the secret is in the check run of %d tests", len(r.Tests))
 		}
 	}
 }

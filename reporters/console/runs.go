@@ -40,11 +40,7 @@ func failedIn(t *report.Test, a report.Assertion) string {
 	if !t.Repeated() || a.FailedRuns == 0 {
 		return ""
 	}
-	noun := "runs"
-	if len(t.Attempts) != t.Runs {
-		noun = "attempts"
-	}
-	return fmt.Sprintf(" (failed in %d of %d %s)", a.FailedRuns, len(t.Attempts), noun)
+	return " (" + t.FailedIn(a.FailedRuns) + ")"
 }
 
 // wobbly prints, for a flaky test that passed, each assertion that failed

@@ -114,7 +114,8 @@ func TestRenderTinyBudgets(t *testing.T) {
 	}
 }
 
-const longestNote = "_… 4 more tests not shown (1 failed, 1 errored) — see the report directory._\n"
+// longestNote is the fixture's longest trimming note: every test left out.
+const longestNote = "_… 6 more tests not shown (2 failed, 1 errored) — see the report directory._\n"
 
 func TestRenderTrimsWholeTests(t *testing.T) {
 	fix := reporttest.Report()

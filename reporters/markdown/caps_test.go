@@ -38,6 +38,7 @@ func TestRenderCaps(t *testing.T) {
 	}
 	r.Tests[2].Detail = strings.Join(lines, "\n")
 
+	r.Tests = r.Tests[:4] // not the repeated tests, whose failures would count too
 	out := markdown.Render(r, markdown.Options{})
 	checkStructure(t, out)
 	for _, want := range []string{

@@ -14,16 +14,19 @@ const (
 	// maxEvidence bounds the evidence lines under one assertion, as on the
 	// console.
 	maxEvidence = 8
-	// maxFailures bounds the failing assertions listed for one test.
+	// maxFailures bounds the failing assertions listed for one test, and
+	// apart from them the flaky ones.
 	maxFailures = 20
 	// maxOpen is the most failed or errored tests whose blocks start open:
 	// a comment with dozens of open blocks is unreadable.
 	maxOpen = 3
 )
 
-// details is the <details> block of a failed or errored test: the reason
-// and detail of an error, then the failing assertions grouped by turn, then
-// the count of protocol warnings. It ends with a blank line.
+// details is the <details> block of a failed, errored or flaky test: the
+// reason and detail of an error, the attempts of a repeated test, the
+// failing assertions grouped by turn, the assertions that failed only in
+// other attempts, then the count of protocol warnings. It ends with a
+// blank line.
 func details(t *report.Test, o Options, open bool) string {
 	var b strings.Builder
 	attr := ""
@@ -44,7 +47,11 @@ func details(t *report.Test, o Options, open bool) string {
 	if strings.TrimSpace(t.Detail) != "" {
 		b.WriteString(fence(detail(t.Detail)) + "\n")
 	}
+	if t.Repeated() {
+		attempts(&b, t, o)
+	}
 	failures(&b, t, o)
+	wobbles(&b, t, o)
 	if n := len(t.Warnings); n > 0 {
 		fmt.Fprintf(&b, "⚠ %s; see %s.\n\n", count(n, "protocol warning"), o.Artifact)
 	}
@@ -53,32 +60,42 @@ func details(t *report.Test, o Options, open bool) string {
 }
 
 // summary is the always-visible line of the block; it is raw HTML, where
-// markdown escapes would show.
+// markdown escapes would show. A repeated test adds its runs, a flaky one
+// says so: "✗ <b>search</b> — 1 failed assertion, 1/2 runs passed, flaky".
 func summary(t *report.Test) string {
-	s := fmt.Sprintf("%s <b>%s</b>", symbol(t.Status), html(format.Short(t.Name, maxName)))
-	if t.Status == report.StatusError {
-		return s + " — errored"
+	var parts []string
+	switch n := len(t.Failed()); {
+	case t.Status == report.StatusError:
+		parts = append(parts, "errored")
+	case t.Status == report.StatusFail && (n > 0 || !t.Repeated()):
+		// A repeated test can fail with no failed assertion to show: its
+		// runs errored, and its runs say so better than "0 failed".
+		parts = append(parts, count(n, "failed assertion"))
 	}
-	n := len(t.Failed())
-	return s + " — " + count(n, "failed assertion")
+	if t.Repeated() {
+		parts = append(parts, fmt.Sprintf("%d/%d runs passed", t.PassedRuns, t.Runs))
+	}
+	if t.Flaky {
+		parts = append(parts, "flaky")
+	}
+	s := fmt.Sprintf("%s <b>%s</b>", symbol(t.Status), html(format.Short(t.Name, maxName)))
+	if len(parts) == 0 {
+		return s
+	}
+	return s + " — " + strings.Join(parts, ", ")
 }
 
-// failures lists the failing assertions, with a line per scope (the turn
-// and the user's message, or the whole test) whenever it changes.
+// failures lists the failing assertions of the shown attempt, grouped by
+// scope; of a repeated test each says in how many attempts it failed.
 func failures(b *strings.Builder, t *report.Test, o Options) {
-	failed := t.Failed()
-	lastScope := ""
-	for i, a := range failed {
-		if i == maxFailures {
-			fmt.Fprintf(b, "_… %d more failed assertions; see %s._\n\n", len(failed)-i, o.Artifact)
-			break
+	grouped(b, t, t.Failed(), "failed assertions", o, func(a report.Assertion) {
+		runs := ""
+		if t.Repeated() {
+			// It failed here at least, whatever a hand-made report says.
+			runs = t.FailedIn(max(a.FailedRuns, 1))
 		}
-		if i == 0 || a.Scope != lastScope {
-			lastScope = a.Scope
-			b.WriteString(scope(t, a.Scope) + "\n\n")
-		}
-		assertion(b, a, o)
-	}
+		assertion(b, a, o, "✗", runs)
+	})
 }
 
 // scope names a turn, with the user's message, or the whole test.
@@ -96,12 +113,16 @@ func scope(t *report.Test, scope string) string {
 	return "**whole test**"
 }
 
-// assertion lists one failing assertion as the console does — position and
-// message, id, expected, observed — and its evidence in a code block.
-func assertion(b *strings.Builder, a report.Assertion, o Options) {
-	fmt.Fprintf(b, "- ✗ %s\n", labelled(location(a.Source, o), inline(format.Short(a.Message, maxMessage))))
+// assertion lists one failing assertion as the console does — mark,
+// position and message, id, in how many runs it failed (when the test
+// repeated), expected, observed — and its evidence in a code block.
+func assertion(b *strings.Builder, a report.Assertion, o Options, mark, runs string) {
+	fmt.Fprintf(b, "- %s %s\n", mark, labelled(location(a.Source, o), inline(format.Short(a.Message, maxMessage))))
 	if id := code(a.ID, false); id != "" {
 		fmt.Fprintf(b, "  - assertion: %s\n", id)
+	}
+	if runs != "" {
+		fmt.Fprintf(b, "  - %s\n", runs)
 	}
 	if a.Expected != "" {
 		fmt.Fprintf(b, "  - expected: %s\n", inline(format.Short(a.Expected, maxValue)))

@@ -1,7 +1,10 @@
 // Package markdown renders a run as GitHub-flavoured markdown: a heading
 // with the verdict, a totals table, a table of tests (failed and errored
-// first) and a <details> block per failed or errored test with each failing
+// first, then flaky ones; with their runs when some test ran more than
+// once) and a <details> block per failed or errored test with each failing
 // assertion, its YAML line, expected and observed values and its evidence.
+// A flaky test that passed gets a closed block with its attempts and the
+// assertions that failed in some of them.
 //
 // The same text is the sticky PR comment, the check run's summary, the job
 // summary and the file written by `ananke run --summary`, so it is rendered

@@ -19,7 +19,7 @@ const hostile = "hi @octocat see #12 and GH-7 <img src=x onerror=alert(1)> [link
 	"www.evil.com a|b\nline two ``````\n</details></summary> ~~x~~ **y** $x$ &amp; \x1b[2J\x07 \u202egnp.exe\u0085 ***"
 
 // hostileReport puts hostile text in every untrusted field the markdown
-// shows.
+// shows, the attempts' reasons and failed assertions included.
 func hostileReport() *report.Report {
 	r := reporttest.Report()
 	for i := range r.Tests {
@@ -32,29 +32,41 @@ func hostileReport() *report.Report {
 			t.Turns[j].User = hostile
 		}
 		for j := range t.Assertions {
-			a := &t.Assertions[j]
-			a.ID = hostile
-			a.Message = "forbidden `" + hostile + "` in: " + hostile + " `unclosed"
-			a.Expected, a.Observed = hostile, "`"+hostile+"`"
-			a.Source.File = t.File
-			for k := range a.Evidence {
-				e := &a.Evidence[k]
-				e.Note = hostile
-				if e.Text != "" {
-					e.Text = hostile
-				}
-				if e.Call != nil {
-					c := *e.Call
-					c.Name, c.Args, c.ID = hostile, hostile, hostile
-					res := hostile
-					c.Result = &res
-					e.Call = &c
-				}
+			hostileAssertion(&t.Assertions[j], t.File)
+		}
+		for j := range t.Attempts {
+			a := &t.Attempts[j]
+			a.Reason = hostile + " (attempt)" // not the test's reason, so shown
+			for k := range a.Failed {
+				hostileAssertion(&a.Failed[k], t.File)
 			}
 		}
 	}
 	r.Tests[2].At.File = r.Tests[0].File
 	return r
+}
+
+// hostileAssertion makes an assertion hostile; its id is the same hostile
+// text in the test and in its attempts, so FirstFailure still finds it.
+func hostileAssertion(a *report.Assertion, file string) {
+	a.ID = hostile
+	a.Message = "forbidden `" + hostile + "` in: " + hostile + " `unclosed"
+	a.Expected, a.Observed = hostile, "`"+hostile+"`"
+	a.Source.File = file
+	for k := range a.Evidence {
+		e := &a.Evidence[k]
+		e.Note = hostile
+		if e.Text != "" {
+			e.Text = hostile
+		}
+		if e.Call != nil {
+			c := *e.Call
+			c.Name, c.Args, c.ID = hostile, hostile, hostile
+			res := hostile
+			c.Result = &res
+			e.Call = &c
+		}
+	}
 }
 
 // ourTags are the only HTML the renderer writes itself.
@@ -85,8 +97,8 @@ func TestRenderEscapes(t *testing.T) {
 				t.Errorf("%d table rows; want %d", len(rows), len(r.Tests))
 			}
 			for _, row := range rows {
-				if n := cells(row); n != 5 {
-					t.Errorf("row has %d cells; want 5: %s", n, row)
+				if n, want := cells(row), wantCells(r); n != want {
+					t.Errorf("row has %d cells; want %d: %s", n, want, row)
 				}
 			}
 		})

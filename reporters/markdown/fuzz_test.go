@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/markdown"
 )
@@ -27,20 +28,13 @@ func FuzzRender(f *testing.F) {
 				tt.Turns[j].User = agent
 			}
 			for j := range tt.Assertions {
-				a := &tt.Assertions[j]
-				a.Message, a.Expected, a.Observed, a.ID = msg, agent, msg, name
-				for k := range a.Evidence {
-					e := &a.Evidence[k]
-					e.Note = name
-					if e.Text != "" {
-						e.Text = agent
-					}
-					if e.Call != nil {
-						c := *e.Call
-						c.Args, c.Name = agent, name
-						c.Result = &detail
-						e.Call = &c
-					}
+				scribble(&tt.Assertions[j], name, agent, msg, detail)
+			}
+			for j := range tt.Attempts {
+				at := &tt.Attempts[j]
+				at.Reason = detail
+				for k := range at.Failed {
+					scribble(&at.Failed[k], name, agent, msg, detail)
 				}
 			}
 		}
@@ -58,10 +52,29 @@ func FuzzRender(f *testing.F) {
 			checkStructure(t, out)
 			checkInert(t, out, "")
 			for _, row := range tableRows(out) {
-				if n := cells(row); n != 5 {
-					t.Errorf("row has %d cells; want 5: %s", n, row)
+				if n, want := cells(row), wantCells(r); n != want {
+					t.Errorf("row has %d cells; want %d: %s", n, want, row)
 				}
 			}
 		}
 	})
+}
+
+// scribble writes the fuzzer's strings into an assertion and its evidence;
+// the id is the same in a test and its attempts, so FirstFailure finds it.
+func scribble(a *report.Assertion, name, agent, msg, detail string) {
+	a.Message, a.Expected, a.Observed, a.ID = msg, agent, msg, name
+	for k := range a.Evidence {
+		e := &a.Evidence[k]
+		e.Note = name
+		if e.Text != "" {
+			e.Text = agent
+		}
+		if e.Call != nil {
+			c := *e.Call
+			c.Args, c.Name = agent, name
+			c.Result = &detail
+			e.Call = &c
+		}
+	}
 }

@@ -30,6 +30,10 @@ func many(nFail, nPass int) *report.Report {
 		}
 	}
 	r.Totals = report.Totals{Total: nFail + nPass, Passed: nPass, Failed: nFail}
+	r.Status = report.StatusPass
+	if nFail > 0 {
+		r.Status = report.StatusFail
+	}
 	if r.Totals.Total > 0 {
 		r.Totals.PassRate = float64(nPass*1000/r.Totals.Total) / 10
 	}
@@ -123,6 +127,17 @@ func tableRows(out string) []string {
 		}
 	}
 	return rows
+}
+
+// wantCells is the number of cells of each row of r's table: 7 with the
+// Runs and Flaky columns, which only a report with a repeated test has.
+func wantCells(r *report.Report) int {
+	for i := range r.Tests {
+		if r.Tests[i].Repeated() {
+			return 7
+		}
+	}
+	return 5
 }
 
 // cells counts the pipes that split a table row into cells: those not

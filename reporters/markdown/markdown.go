@@ -43,7 +43,7 @@ func (o Options) withDefaults() Options {
 }
 
 // unit is what trimming keeps or drops whole: a test's table row and, for
-// a failed or errored test, its <details> block.
+// a failed, errored or flaky test, its <details> block.
 type unit struct {
 	test    *report.Test
 	open    bool // the block starts open
@@ -53,20 +53,27 @@ type unit struct {
 
 // render fills in the row and block; Render calls it only for the units it
 // considers, so a huge run costs only what fits.
-func (u *unit) render(o Options) {
-	u.row = row(u.test, o)
-	if u.test.Status == report.StatusFail || u.test.Status == report.StatusError {
+func (u *unit) render(o Options, wide bool) {
+	u.row = row(u.test, o, wide)
+	if bad(u.test) || u.test.Flaky {
 		u.details = details(u.test, o, u.open)
 	}
+}
+
+// bad reports a failed or errored test: those come first and their blocks
+// may start open.
+func bad(t *report.Test) bool {
+	return t.Status == report.StatusFail || t.Status == report.StatusError
 }
 
 // Render returns the report as markdown, never longer than opts.Budget bytes.
 //
 // The heading and totals always come first. Then tests are added whole, in
 // priority order — failed and errored tests (row and block) in the
-// report's order, then the other tests' rows — until the next one would not
-// fit beside the note saying how many were left out. If even the heading
-// and totals do not fit, they are cut on a rune boundary.
+// report's order, then flaky tests that passed (row and closed block),
+// then the other tests' rows — until the next one would not fit beside the
+// note saying how many were left out. If even the heading and totals do not
+// fit, they are cut on a rune boundary.
 func Render(r *report.Report, opts Options) string {
 	o := opts.withDefaults()
 	footer := ""
@@ -85,28 +92,28 @@ func Render(r *report.Report, opts Options) string {
 
 // render is Render without the footer.
 func render(r *report.Report, o Options) string {
-	var head strings.Builder
+	var top strings.Builder
 	if o.Marker != "" {
-		head.WriteString(o.Marker + "\n")
+		top.WriteString(o.Marker + "\n")
 	}
-	head.WriteString(heading(r.Totals, o.Title))
-	head.WriteString(totals(r))
-	out := head.String()
+	top.WriteString(heading(r, o.Title))
+	top.WriteString(totals(r))
+	out := top.String()
 	// Pieces end with a blank line; the output ends with one newline, so
 	// without a note the last blank line is dropped: it costs nothing.
 	const lastBlank = 1
 	if o.Budget > 0 && len(out)-lastBlank > o.Budget {
 		return truncate(out, o.Budget)
 	}
-	units := plan(r)
+	units, wide := plan(r), repeats(r)
 	left := leftOut(units)
 	used := len(out)
 	n := 0
 	for ; n < len(units); n++ {
-		units[n].render(o)
+		units[n].render(o, wide)
 		add := len(units[n].row) + len(units[n].details)
 		if n == 0 {
-			add += len(tableHead) + 1
+			add += len(thead(wide)) + 1
 		}
 		need := used + add + len(note(left[n+1], o))
 		if n == len(units)-1 {
@@ -117,7 +124,7 @@ func render(r *report.Report, o Options) string {
 		}
 		used += add
 	}
-	return assemble(out, units[:n], note(left[n], o), o.Budget)
+	return assemble(out, thead(wide), units[:n], note(left[n], o), o.Budget)
 }
 
 // tally counts the tests left out from some unit on.
@@ -141,31 +148,36 @@ func leftOut(units []unit) []tally {
 	return left
 }
 
-// plan orders the tests: failed and errored first, then the others, each
-// group in the report's order.
+// plan orders the tests: failed and errored first, then the flaky ones
+// that passed, then the others, each group in the report's order. A flaky
+// pass matters less than a failure but more than a steady pass: it is what
+// fails next time.
 func plan(r *report.Report) []unit {
-	var bad, rest []unit
+	var failing, flaky, rest []unit
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError {
-			bad = append(bad, unit{test: t})
-		} else {
+		switch {
+		case bad(t):
+			failing = append(failing, unit{test: t})
+		case t.Flaky:
+			flaky = append(flaky, unit{test: t})
+		default:
 			rest = append(rest, unit{test: t})
 		}
 	}
-	for i := range bad {
-		bad[i].open = len(bad) <= maxOpen
+	for i := range failing {
+		failing[i].open = len(failing) <= maxOpen
 	}
-	return append(bad, rest...)
+	return append(append(failing, flaky...), rest...)
 }
 
 // assemble puts the kept units in display order: the table, the blocks,
 // then the note.
-func assemble(head string, kept []unit, note string, budget int) string {
+func assemble(top, head string, kept []unit, note string, budget int) string {
 	var b strings.Builder
-	b.WriteString(head)
+	b.WriteString(top)
 	if len(kept) > 0 {
-		b.WriteString(tableHead)
+		b.WriteString(head)
 		for _, u := range kept {
 			b.WriteString(u.row)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/stability"
 )
 
 // Lengths, in runes, at which untrusted text is shortened; they bound the
@@ -24,52 +25,99 @@ const (
 )
 
 // heading is the first line: the verdict in words, e.g.
-// "### ✗ Ananke: 1 failed, 1 errored of 4 tests".
-func heading(t report.Totals, title string) string {
-	var sym, what string
+// "### ✗ Ananke: 1 failed, 1 errored of 4 tests, 1 flaky". The symbol is
+// the run's status as report.Build decided it: under fail-on-flaky a run
+// whose tests all passed fails, and the heading says which tests failed
+// it. A failed or errored test shows all the same, as in the check's
+// conclusion, so a report without a status never reads as a pass.
+func heading(r *report.Report, title string) string {
+	t := r.Totals
+	var sym string
 	switch {
-	case t.Failed > 0 || t.Errored > 0:
+	case r.Status == report.StatusFail || t.Failed > 0:
 		sym = "✗"
-		if t.Failed == 0 {
-			sym = "!"
-		}
-		var parts []string
-		if t.Failed > 0 {
-			parts = append(parts, fmt.Sprintf("%d failed", t.Failed))
-		}
-		if t.Errored > 0 {
-			parts = append(parts, fmt.Sprintf("%d errored", t.Errored))
-		}
-		what = strings.Join(parts, ", ") + " of " + count(t.Total, "test")
-	case t.Passed > 0 && t.Skipped > 0:
-		sym, what = "✓", fmt.Sprintf("%d of %s passed, %d skipped", t.Passed, count(t.Total, "test"), t.Skipped)
-	case t.Passed == 1 && t.Total == 1:
-		sym, what = "✓", "1 test passed"
+	case r.Status == report.StatusError || t.Errored > 0:
+		sym = "!"
 	case t.Passed > 0:
-		sym, what = "✓", fmt.Sprintf("all %s passed", count(t.Total, "test"))
-	case t.Total == 0:
-		sym, what = "-", "no tests ran"
-	default:
-		sym, what = "-", count(t.Total, "test")+" skipped"
+		sym = "✓"
+	default: // nothing ran, or everything was skipped
+		sym = "-"
+	}
+	what := outcome(t)
+	switch {
+	case r.Status == report.StatusFail && t.Failed == 0 && t.Flaky > 0:
+		what = count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
+	case t.Flaky > 0:
+		what += fmt.Sprintf(", %d flaky", t.Flaky)
 	}
 	return fmt.Sprintf("### %s %s: %s\n\n", sym, text(title), what)
 }
 
-// totals is a one-row table of the counts, pass rate and run time.
-func totals(r *report.Report) string {
-	t := r.Totals
-	return "| Total | Passed | Failed | Errored | Skipped | Pass rate | Duration |\n" +
-		"|--:|--:|--:|--:|--:|--:|--:|\n" +
-		fmt.Sprintf("| %d | %d | %d | %d | %d | %.1f%% | %s |\n\n",
-			t.Total, t.Passed, t.Failed, t.Errored, t.Skipped, t.PassRate, format.Duration(r.DurationMs))
+// outcome counts the tests in words: "1 failed, 1 errored of 4 tests",
+// "all 6 tests passed", "3 of 4 tests passed, 1 skipped".
+func outcome(t report.Totals) string {
+	var parts []string
+	if t.Failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", t.Failed))
+	}
+	if t.Errored > 0 {
+		parts = append(parts, fmt.Sprintf("%d errored", t.Errored))
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, ", ") + " of " + count(t.Total, "test")
+	case t.Passed > 0 && t.Skipped > 0:
+		return fmt.Sprintf("%d of %s passed, %d skipped", t.Passed, count(t.Total, "test"), t.Skipped)
+	case t.Passed == 1 && t.Total == 1:
+		return "1 test passed"
+	case t.Passed > 0:
+		return fmt.Sprintf("all %s passed", count(t.Total, "test"))
+	case t.Total == 0:
+		return "no tests ran"
+	}
+	return count(t.Total, "test") + " skipped"
 }
 
-// tableHead starts the table of tests; the blank line after the last row
-// is counted with it.
-const tableHead = "| | Test | File | Duration | Failed assertions |\n|:-:|---|---|--:|--:|\n"
+// totals is a one-row table of the counts, pass rate and run time. Flaky
+// is always there: a run without flaky tests says so.
+func totals(r *report.Report) string {
+	t := r.Totals
+	return "| Total | Passed | Failed | Errored | Skipped | Flaky | Pass rate | Duration |\n" +
+		"|--:|--:|--:|--:|--:|--:|--:|--:|\n" +
+		fmt.Sprintf("| %d | %d | %d | %d | %d | %d | %.1f%% | %s |\n\n",
+			t.Total, t.Passed, t.Failed, t.Errored, t.Skipped, t.Flaky, t.PassRate, format.Duration(r.DurationMs))
+}
 
-// row is a test's line in the table.
-func row(t *report.Test, o Options) string {
+// The table of tests starts with one of these heads; the blank line after
+// the last row is counted with it. The wide one, with the runs and the
+// flaky mark, is used only when some test ran more than once, so a suite
+// that never repeats keeps its narrow table.
+const (
+	tableHead = "| | Test | File | Duration | Failed assertions |\n|:-:|---|---|--:|--:|\n"
+	wideHead  = "| | Test | File | Duration | Failed assertions | Runs | Flaky |\n|:-:|---|---|--:|--:|--:|:-:|\n"
+)
+
+// repeats reports whether some test ran more than once: then the table
+// needs the Runs and Flaky columns.
+func repeats(r *report.Report) bool {
+	for i := range r.Tests {
+		if r.Tests[i].Repeated() {
+			return true
+		}
+	}
+	return false
+}
+
+// thead is the table's head, wide or not.
+func thead(wide bool) string {
+	if wide {
+		return wideHead
+	}
+	return tableHead
+}
+
+// row is a test's line in the table; wide adds its runs and flaky mark.
+func row(t *report.Test, o Options, wide bool) string {
 	name := text(format.Short(t.Name, maxName))
 	switch {
 	case t.Status == report.StatusSkipped && t.Reason != "":
@@ -85,7 +133,32 @@ func row(t *report.Test, o Options) string {
 	if o.LinkBase != "" && t.File != "" {
 		file = "[" + file + "](" + href(o.LinkBase, t.File, 1) + ")"
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %s |\n", symbol(t.Status), name, file, format.Duration(t.DurationMs), failed)
+	line := fmt.Sprintf("| %s | %s | %s | %s | %s |", symbol(t.Status), name, file, format.Duration(t.DurationMs), failed)
+	if wide {
+		flaky := ""
+		if t.Flaky {
+			flaky = "⚠ flaky"
+		}
+		line += fmt.Sprintf(" %s | %s |", runsCell(t), flaky)
+	}
+	return line + "\n"
+}
+
+// runsCell is a test's passed runs, runs and pass rate, "2/3 (66.7%)";
+// "-" for a test that ran once and "" for one that never ran.
+func runsCell(t *report.Test) string {
+	switch {
+	case t.Repeated():
+		return passedRuns(t)
+	case len(t.Attempts) == 0:
+		return ""
+	}
+	return "-"
+}
+
+// passedRuns is "2/3 (66.7%)".
+func passedRuns(t *report.Test) string {
+	return fmt.Sprintf("%d/%d (%s)", t.PassedRuns, t.Runs, stability.FormatPercent(t.PassRate))
 }
 
 // location renders a position as `file:line`, linked to the line when

@@ -25,7 +25,10 @@ func TestReadRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := 0
-	filepath.WalkDir(first, func(p string, d os.DirEntry, err error) error {
+	filepath.WalkDir(first, func(p string, d os.DirEntry, walkErr error) error {
+		if walkErr != nil {
+			return walkErr
+		}
 		if d.IsDir() {
 			return nil
 		}

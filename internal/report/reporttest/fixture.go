@@ -173,3 +173,25 @@ func Config() *spec.Config {
 func Report() *report.Report {
 	return report.Build(Outcome(), report.Meta{Version: "v1.2.3", Config: Config(), Parallel: 2})
 }
+
+// Positions of the fixture's tests in Outcome.
+const (
+	Failing = iota // fails two assertions in one run
+	Passing
+	Errored // a hook failed
+	Skipped
+	Wobbly // passes 2 of 3 runs: flaky
+	Flips  // fails: 1 of 2 runs passed, with a retry; flaky
+)
+
+// Pick builds a report from some of the fixture's tests through
+// report.Build, as a run would, so that its status and totals are real.
+func Pick(failOnFlaky bool, tests ...int) *report.Report {
+	out := Outcome()
+	all := out.Tests
+	out.Tests = nil
+	for _, i := range tests {
+		out.Tests = append(out.Tests, all[i])
+	}
+	return report.Build(out, report.Meta{Version: "v1.2.3", Config: Config(), FailOnFlaky: failOnFlaky})
+}

@@ -1,0 +1,94 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/github"
+	"github.com/ananke/action/internal/report"
+)
+
+// maxAttemptLines bounds the attempts listed in an annotation's details.
+const maxAttemptLines = 50
+
+// failed annotates a failed test: each failing assertion of the shown
+// attempt, saying in how many attempts it failed when the test repeated;
+// or, when the shown attempt has none — the test failed because its runs
+// errored — the test's reason, with its attempts.
+func failed(out []github.Annotation, t *report.Test) []github.Annotation {
+	as := t.Failed()
+	if len(as) == 0 {
+		return appendIn(out, reasonAt(t, "failed", "the test failed"))
+	}
+	for _, a := range as {
+		msg := assertionText(a)
+		if t.Repeated() {
+			// It failed here at least, whatever a hand-made report says.
+			msg = t.FailedIn(max(a.FailedRuns, 1)) + ": " + msg
+		}
+		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelFailure,
+			Title: t.Name + ": " + a.ID, Message: msg, RawDetails: evidenceText(a)})
+	}
+	return out
+}
+
+// reasonAt is the failure annotation of a test that failed or errored as a
+// whole: at its cause when known, else at the top of its file, with its
+// reason (fallback without one) and, for a repeated test, its attempts.
+func reasonAt(t *report.Test, what, fallback string) github.Annotation {
+	at := report.Location{File: t.File, Line: 1}
+	if t.At != nil {
+		at = *t.At
+	}
+	msg := t.Reason
+	if msg == "" {
+		msg = fallback
+	}
+	var details []string
+	if t.Detail != "" {
+		details = append(details, t.Detail)
+	}
+	if t.Repeated() {
+		details = append(details, attemptLines(t)...)
+	}
+	return github.Annotation{Path: at.File, Line: at.Line, Level: github.LevelFailure,
+		Title: t.Name + ": " + what, Message: msg, RawDetails: strings.Join(details, "\n")}
+}
+
+// attemptLines lists a test's attempts, "run 1 retry 1: error: agent
+// unreachable", up to maxAttemptLines.
+func attemptLines(t *report.Test) []string {
+	var lines []string
+	for i, a := range t.Attempts {
+		if i == maxAttemptLines {
+			lines = append(lines, fmt.Sprintf("… %d more attempts", len(t.Attempts)-i))
+			break
+		}
+		l := a.Label() + ": " + a.Status
+		if a.Reason != "" {
+			l += ": " + a.Reason
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// flaky warns at each assertion that failed in some attempts but not in
+// the shown one — what makes a test flaky — with its result in the first
+// attempt it failed in: the shown attempt passed it, so has nothing to
+// say.
+func flaky(out []github.Annotation, t *report.Test) []github.Annotation {
+	for _, a := range t.Wobbly() {
+		if a.Status == "fail" {
+			continue // a failure of the shown attempt, annotated as such
+		}
+		prefix, shown := "flaky: "+t.FailedIn(a.FailedRuns), a
+		if at, f, ok := t.FirstFailure(a.ID); ok {
+			prefix += ", first in " + at.Label()
+			shown = f
+		}
+		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelWarning,
+			Title: t.Name + ": " + a.ID, Message: prefix + ": " + assertionText(shown), RawDetails: evidenceText(shown)})
+	}
+	return out
+}

@@ -1,0 +1,220 @@
+package markdown_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/reporters/markdown"
+)
+
+// steady makes a passing test one that passed each of its three runs:
+// repeated, not flaky.
+func steady(t *report.Test) {
+	t.Runs, t.PassedRuns, t.PassRate = 3, 3, 100
+	t.Attempts = []report.Attempt{t.Attempts[0], t.Attempts[0], t.Attempts[0]}
+	for i := range t.Attempts {
+		t.Attempts[i].Run = i + 1
+	}
+}
+
+// TestRunsColumns: the table gains Runs and Flaky only when some test ran
+// more than once; otherwise it is the table of a suite that never repeats.
+func TestRunsColumns(t *testing.T) {
+	repeatedSteady := reporttest.Pick(false, reporttest.Failing, reporttest.Passing)
+	steady(&repeatedSteady.Tests[1])
+	for _, tc := range []struct {
+		name     string
+		r        *report.Report
+		wide     bool
+		wantRows []string
+	}{
+		{"no test repeated", reporttest.Pick(false, reporttest.Failing, reporttest.Passing, reporttest.Errored, reporttest.Skipped), false, []string{
+			"| ✓ | weather in Paris | `tests/weather.ananke.yaml` | 420ms |  |",
+			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |",
+		}},
+		{"flaky tests", reporttest.Pick(false, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips), true, []string{
+			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%) | ⚠ flaky |",
+			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%) | ⚠ flaky |",
+			"| ✓ | weather in Paris | `tests/weather.ananke.yaml` | 420ms |  | - |  |",
+			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |  |",
+		}},
+		{"repeated, steady", repeatedSteady, true, []string{
+			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 | - |  |",
+			"| ✓ | weather in Paris | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  |",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := markdown.Render(tc.r, markdown.Options{})
+			checkStructure(t, out)
+			if got := strings.Contains(out, "| Runs | Flaky |"); got != tc.wide {
+				t.Errorf("Runs and Flaky columns = %v; want %v:\n%s", got, tc.wide, out)
+			}
+			rows := tableRows(out)
+			for _, row := range rows {
+				if n, want := cells(row), wantCells(tc.r); n != want {
+					t.Errorf("row has %d cells; want %d: %s", n, want, row)
+				}
+			}
+			for _, want := range tc.wantRows {
+				if !strings.Contains(out, "\n"+want+"\n") {
+					t.Errorf("no row %q in:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestFailOnFlaky: when flaky tests alone fail the run, the heading reads
+// as a failure and says why; without fail-on-flaky the same tests pass.
+func TestFailOnFlaky(t *testing.T) {
+	for _, tc := range []struct {
+		failOnFlaky bool
+		want        string
+	}{
+		{false, "### ✓ Ananke: 2 of 3 tests passed, 1 skipped, 1 flaky\n"},
+		{true, "### ✗ Ananke: 1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 skipped\n"},
+	} {
+		r := reporttest.Pick(tc.failOnFlaky, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly)
+		out := markdown.Render(r, markdown.Options{})
+		if !strings.HasPrefix(out, tc.want) {
+			t.Errorf("fail-on-flaky %v: heading %q; want %q", tc.failOnFlaky, truncate(out, len(tc.want)+40), tc.want)
+		}
+		if !strings.Contains(out, "| 3 | 2 | 0 | 0 | 1 | 1 | 100.0% |") {
+			t.Errorf("fail-on-flaky %v: totals lack the flaky count:\n%s", tc.failOnFlaky, out)
+		}
+	}
+}
+
+// TestFlakyBlocks: a flaky test that passed gets a closed block with its
+// attempts and the assertion that wobbled, as it failed in its first
+// failing run; a repeated failure says in how many attempts each assertion
+// failed.
+func TestFlakyBlocks(t *testing.T) {
+	out := markdown.Render(reporttest.Pick(false, reporttest.Passing, reporttest.Wobbly, reporttest.Flips), markdown.Options{})
+	checkStructure(t, out)
+	for _, want := range []string{
+		"<details>\n<summary>✓ <b>search finds shoes</b> — 2/3 runs passed, flaky</summary>\n",
+		"Attempts: run 1 ✓ · run 2 ✗ · run 3 ✓\n",
+		"- ⚠ `tests/search.ananke.yaml:9`: `search` was never called (no tool calls in turn\\[0\\])\n" +
+			"  - assertion: `turn[0].tools.require[0]`\n  - failed in 1 of 3 runs, first in run 2\n",
+		"<details open>\n<summary>✗ <b>search flips</b> — 1 failed assertion, 1/2 runs passed, flaky</summary>\n",
+		"✗ 1 of 2 runs passed (50%), below min_pass_rate 100%\n",
+		"Attempts: run 1 ✗ · run 1 retry 1 ✗ · run 2 ✓ (failed assertions below: run 1)\n",
+		"  - failed in 2 of 3 attempts\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "weather in Paris</b>") {
+		t.Error("a steady passing test has a block")
+	}
+	// The flaky failure lists its failing assertion once, not again as
+	// flaky.
+	if n := strings.Count(out, "tests/flip.ananke.yaml:9"); n != 1 {
+		t.Errorf("the failing assertion of search flips is listed %d times; want 1", n)
+	}
+}
+
+// TestErroredRuns: a repeated test that failed because its runs errored
+// has no failed assertion to show; its attempts' reasons say what happened.
+func TestErroredRuns(t *testing.T) {
+	r := reporttest.Pick(false, reporttest.Flips)
+	ft := &r.Tests[0]
+	for i := range ft.Assertions {
+		ft.Assertions[i].Status, ft.Assertions[i].FailedRuns = "skip", 0
+	}
+	for i := range ft.Attempts[:2] {
+		a := &ft.Attempts[i]
+		a.Status, a.Reason, a.Failed = report.StatusError, fmt.Sprintf("agent unreachable (%d)", i), nil
+	}
+	out := markdown.Render(r, markdown.Options{})
+	checkStructure(t, out)
+	for _, want := range []string{
+		"<summary>✗ <b>search flips</b> — 1/2 runs passed, flaky</summary>",
+		"Attempts: run 1 ! · run 1 retry 1 ! · run 2 ✓\n\n- ! run 1: agent unreachable (0)\n- ! run 1 retry 1: agent unreachable (1)\n\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestFlakyTrimming: under a budget, failed tests keep their place before
+// flaky ones, and flaky ones before the rest — rows and blocks alike.
+func TestFlakyTrimming(t *testing.T) {
+	fix := reporttest.Report()
+	r := *fix
+	r.Tests = nil
+	// Passing, flaky and failing tests interleaved, so that order is
+	// exercised: the report's order is not the priority.
+	for i := range 30 {
+		for _, k := range []int{reporttest.Passing, reporttest.Wobbly, reporttest.Failing} {
+			tt := fix.Tests[k]
+			tt.Name = fmt.Sprintf("%s %02d", tt.Name, i)
+			r.Tests = append(r.Tests, tt)
+		}
+	}
+	full := markdown.Render(&r, markdown.Options{})
+	for budget := 1000; budget <= len(full)+100; budget += 997 {
+		out := markdown.Render(&r, markdown.Options{Budget: budget})
+		if len(out) > budget {
+			t.Fatalf("budget %d: %d bytes", budget, len(out))
+		}
+		checkStructure(t, out)
+		shown := [3]int{}
+		last := 0
+		for _, row := range tableRows(out) {
+			k := rank(row)
+			if k < last {
+				t.Fatalf("budget %d: row %q after a row of lower priority", budget, row)
+			}
+			last = k
+			shown[k]++
+		}
+		if shown[1] > 0 && shown[0] < 30 || shown[2] > 0 && shown[1] < 30 {
+			t.Fatalf("budget %d: %d failed, %d flaky, %d other rows shown: a lower priority got room first", budget, shown[0], shown[1], shown[2])
+		}
+		if n := strings.Count(out, "<summary>✓ "); n != shown[1] {
+			t.Errorf("budget %d: %d flaky blocks for %d flaky rows", budget, n, shown[1])
+		}
+		if n := strings.Count(out, "<details>\n<summary>✗ "); n != shown[0] {
+			t.Errorf("budget %d: %d failed blocks for %d failed rows", budget, n, shown[0])
+		}
+	}
+}
+
+// rank is a row's priority under trimming: 0 failed or reporttest.Errored, 1 flaky,
+// 2 the rest.
+func rank(row string) int {
+	switch {
+	case strings.HasPrefix(row, "| ✗ |"), strings.HasPrefix(row, "| ! |"):
+		return 0
+	case strings.HasSuffix(row, "| ⚠ flaky |"):
+		return 1
+	}
+	return 2
+}
+
+// TestNoSecret: the planted secret shows nowhere, whatever the options,
+// the budget or the verdict.
+func TestNoSecret(t *testing.T) {
+	reports := map[string]*report.Report{
+		"fixture":       reporttest.Report(),
+		"fail-on-flaky": reporttest.Pick(true, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips),
+		"flaky only":    reporttest.Pick(false, reporttest.Wobbly),
+	}
+	for name, r := range reports {
+		for _, budget := range []int{0, 800, 1600, 3000, 65000} {
+			for _, o := range []markdown.Options{{}, {LinkBase: "https://github.com/o/r/blob/abc/", Marker: "<!-- m -->", Footer: "links"}} {
+				o.Budget = budget
+				if out := markdown.Render(r, o); strings.Contains(out, reporttest.Secret) {
+					t.Errorf("%s, budget %d: the output shows the secret", name, budget)
+				}
+			}
+		}
+	}
+}
