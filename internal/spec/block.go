@@ -8,16 +8,51 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Block is one AssertBlock as written at one level (seed 001, "AssertBlock").
+// Block is one AssertBlock as written at one level (seed 001, "AssertBlock"),
+// or one named block of the config's `assertions:`.
 type Block struct {
-	Pos           Pos
-	Forbid        []Name
-	Require       []Require
-	ForbidCalls   []CallFilter
-	MaxDurationMs Limit
-	MaxIdleMs     Limit
-	MustMatch     []*Regex
-	MustNotMatch  []*Regex
+	Pos Pos
+	// Severity is the block's own severity; "" when it does not say, and it
+	// takes the severity of the block that includes it (critical at the top).
+	Severity Severity
+	// Extends names config `assertions:` blocks merged as if written here.
+	Extends []Name
+	// parts is the block with everything it extends, flattened: itself
+	// first, then each extended block (and what those extend), each with
+	// its effective severity. Set when the suite loads (resolveExtends).
+	parts []blockPart
+
+	Forbid      []Name
+	Require     []Require
+	ForbidCalls []CallFilter
+	// Order lists tools that must be called, the first call of each after
+	// the first call of the one before it; nil when unset.
+	Order []Name
+	// OrderPos is where order is written.
+	OrderPos Pos
+	// MaxCalls bounds all tool calls in scope (a number, or false).
+	MaxCalls Limit
+	// StopAfterSuccess: after the first call to its tool whose result
+	// matches, no tool call starts.
+	StopAfterSuccess *CallFilter
+
+	MaxDurationMs   Limit
+	MaxIdleMs       Limit
+	MaxFirstEventMs Limit
+	MaxFirstTextMs  Limit
+
+	MustMatch    []*Regex
+	MustNotMatch []*Regex
+	// Contains, Omits and Equals compare literally, ignoring case unless
+	// CaseSensitive.
+	Contains      []Template
+	Omits         []Template
+	Equals        *Template
+	CaseSensitive bool
+	JSONSchema    *JSONSchema
+	JSONPath      []JSONPathCheck
+	Grounded      *Grounded
+	State         []StateCheck
 }
 
 // Require is one tools.require entry. Every field after Name is a filter; a
@@ -31,14 +66,22 @@ type Require struct {
 	ResultMatch    *Regex
 	ResultNotMatch *Regex
 	After          *Name
+	// MaxDurationMs bounds how long each satisfying call takes, from its
+	// start to its completion (0: no bound).
+	MaxDurationMs int64
+	// Severity is the entry's own severity ("": the block's).
+	Severity Severity
 }
 
-// CallFilter is one tools.forbid_calls entry: no call may satisfy it.
+// CallFilter is one tools.forbid_calls entry (no call may satisfy it), or
+// the call of a stop_after_success.
 type CallFilter struct {
 	Pos         Pos
 	Name        Name
 	ArgsMatch   []ArgMatch
 	ResultMatch *Regex
+	// Severity is the entry's own severity ("": the block's).
+	Severity Severity
 }
 
 // ArgMatch matches one argument, reached by a dotted path
@@ -88,8 +131,8 @@ func Times(n int64) string {
 	return fmt.Sprintf("%d times", n)
 }
 
-// Limit is a timing value: a number of milliseconds, or false to disable an
-// inherited one.
+// Limit is a bound: a number of milliseconds (timing) or of calls
+// (max_calls), or false to disable an inherited one.
 type Limit struct {
 	Set bool // declared at this level
 	Off bool // declared as false
@@ -101,12 +144,12 @@ type Limit struct {
 func (l Limit) Active() bool { return l.Set && !l.Off }
 
 var (
-	blockFields  = []string{"tools", "timing", "text"}
-	toolsFields  = []string{"forbid", "require", "forbid_calls"}
-	timingFields = []string{"max_duration_ms", "max_idle_ms"}
-	textFields   = []string{"must_match", "must_not_match"}
-	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after"}
-	filterFields = []string{"name", "args_match", "result_match"}
+	blockFields  = []string{"severity", "extends", "tools", "timing", "text", "grounded", "state"}
+	toolsFields  = []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}
+	timingFields = []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}
+	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "max_duration_ms", "severity"}
+	filterFields = []string{"name", "args_match", "result_match", "severity"}
+	stopFields   = []string{"name", "args_match", "result_match"}
 	countFields  = []string{"exact", "min", "max"}
 )
 
@@ -116,6 +159,17 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 		return nil
 	}
 	b := &Block{Pos: l.pos(l.derefQuiet(n))}
+	if p, ok := f["severity"]; ok {
+		b.Severity = l.severity(p.val, what+".severity")
+	}
+	if p, ok := f["extends"]; ok {
+		items, _ := l.oneOrList(p.val, what+".extends")
+		for i, item := range items {
+			if name, ok := l.name(item, index(what+".extends", i)); ok {
+				b.Extends = append(b.Extends, name)
+			}
+		}
+	}
 	if p, ok := f["tools"]; ok {
 		l.tools(p.val, what+".tools", b)
 	}
@@ -123,13 +177,18 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 		if tf, ok := l.fields(p.val, what+".timing", timingFields); ok {
 			b.MaxDurationMs = l.limit(tf, "max_duration_ms", what+".timing")
 			b.MaxIdleMs = l.limit(tf, "max_idle_ms", what+".timing")
+			b.MaxFirstEventMs = l.limit(tf, "max_first_event_ms", what+".timing")
+			b.MaxFirstTextMs = l.limit(tf, "max_first_text_ms", what+".timing")
 		}
 	}
 	if p, ok := f["text"]; ok {
-		if tf, ok := l.fields(p.val, what+".text", textFields); ok {
-			b.MustMatch = l.regexes(tf, "must_match", what+".text")
-			b.MustNotMatch = l.regexes(tf, "must_not_match", what+".text")
-		}
+		l.text1(p.val, what+".text", b)
+	}
+	if p, ok := f["grounded"]; ok {
+		b.Grounded = l.grounded(p.val, what+".grounded")
+	}
+	if p, ok := f["state"]; ok {
+		b.State = l.state(p.val, what+".state")
 	}
 	return b
 }
@@ -158,11 +217,50 @@ func (l *loader) tools(n *yaml.Node, what string, b *Block) {
 	if p, ok := f["forbid_calls"]; ok {
 		items, _ := l.list(p.val, what+".forbid_calls")
 		for i, item := range items {
-			if c, ok := l.callFilter(item, index(what+".forbid_calls", i)); ok {
+			if c, ok := l.callFilter(item, index(what+".forbid_calls", i), filterFields); ok {
 				b.ForbidCalls = append(b.ForbidCalls, c)
 			}
 		}
 	}
+	if p, ok := f["order"]; ok {
+		b.Order, b.OrderPos = l.order(p.val, what+".order")
+	}
+	if _, ok := f["max_calls"]; ok {
+		b.MaxCalls = l.limit(f, "max_calls", what)
+	}
+	if p, ok := f["stop_after_success"]; ok {
+		if c, ok := l.callFilter(p.val, what+".stop_after_success", stopFields); ok {
+			b.StopAfterSuccess = &c
+		}
+	}
+}
+
+// order reads a list of at least two distinct tool names.
+func (l *loader) order(n *yaml.Node, what string) ([]Name, Pos) {
+	items, ok := l.list(n, what)
+	if !ok {
+		return nil, Pos{}
+	}
+	pos := l.pos(l.derefQuiet(n))
+	if len(items) < 2 {
+		l.errorf(l.derefQuiet(n), "%s needs at least two tools to order; to require one tool, use tools.require", what)
+		return nil, pos
+	}
+	var out []Name
+	seen := map[string]int{}
+	for i, item := range items {
+		name, ok := l.name(item, index(what, i))
+		if !ok {
+			continue
+		}
+		if j, dup := seen[name.Value]; dup {
+			l.errorf(l.derefQuiet(item), "%s: `%s` is listed twice (also at %s[%d]); each tool appears once in an order", what, name.Value, what, j)
+			continue
+		}
+		seen[name.Value] = i
+		out = append(out, name)
+	}
+	return out, pos
 }
 
 func (l *loader) require1(n *yaml.Node, what string) (Require, bool) {
@@ -187,12 +285,20 @@ func (l *loader) require1(n *yaml.Node, what string) (Require, bool) {
 			r.After = &name
 		}
 	}
+	if lim := l.limit(f, "max_duration_ms", what); lim.Off {
+		l.errorf(f["max_duration_ms"].val, "%s.max_duration_ms: false has nothing to disable here; remove it", what)
+	} else {
+		r.MaxDurationMs = lim.Ms
+	}
+	if p, ok := f["severity"]; ok {
+		r.Severity = l.severity(p.val, what+".severity")
+	}
 	return r, len(*l.diags) == before
 }
 
-func (l *loader) callFilter(n *yaml.Node, what string) (CallFilter, bool) {
+func (l *loader) callFilter(n *yaml.Node, what string, known []string) (CallFilter, bool) {
 	before := len(*l.diags)
-	f, ok := l.fields(n, what, filterFields)
+	f, ok := l.fields(n, what, known)
 	if !ok {
 		return CallFilter{}, false
 	}
@@ -203,6 +309,9 @@ func (l *loader) callFilter(n *yaml.Node, what string) (CallFilter, bool) {
 	}
 	c.ArgsMatch = l.argsMatch(f, what)
 	c.ResultMatch = l.optRegex(f, "result_match", what)
+	if p, ok := f["severity"]; ok {
+		c.Severity = l.severity(p.val, what+".severity")
+	}
 	return c, len(*l.diags) == before
 }
 
@@ -319,20 +428,25 @@ func (l *loader) regexes(f map[string]pair, key, what string) []*Regex {
 	return out
 }
 
-// limit reads a timing value: a positive number of milliseconds, or false.
+// limit reads a bound: a positive number of milliseconds (or of calls, for
+// max_calls), or false.
 func (l *loader) limit(f map[string]pair, key, what string) Limit {
 	p, ok := f[key]
 	if !ok {
 		return Limit{}
 	}
+	unit := "milliseconds"
+	if key == "max_calls" {
+		unit = "calls"
+	}
 	what += "." + key
-	n, ok := l.scalar(p.val, what, "a number of milliseconds or false")
+	n, ok := l.scalar(p.val, what, "a number of "+unit+" or false")
 	if !ok {
 		return Limit{}
 	}
 	if n.ShortTag() == "!!bool" {
 		if b, _ := l.boolean(n, what); b {
-			l.errorf(n, "%s: true is not a limit; write a number of milliseconds, or false to disable an inherited one", what)
+			l.errorf(n, "%s: true is not a limit; write a number of %s, or false to disable an inherited one", what, unit)
 			return Limit{}
 		}
 		return Limit{Set: true, Off: true, Pos: l.pos(n)}

@@ -29,6 +29,8 @@ type Config struct {
 	Stability Stability
 	// FailOnFlaky makes a flaky test fail the run, even when it passed.
 	FailOnFlaky bool
+	// Assertions are the named blocks assert blocks can extend.
+	Assertions []NamedBlock
 }
 
 // Target is the agent under test. Only type "agui" exists today.
@@ -76,7 +78,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions"}, stabilityFields...)
 	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
 		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -103,6 +105,9 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	c.Redact = l.regexes(f, "redact", "")
 	c.Stability = l.stability(f, "")
+	if p, ok := f["assertions"]; ok {
+		c.Assertions = l.namedBlocks(p.val)
+	}
 	if p, ok := f["fail_on_flaky"]; ok {
 		c.FailOnFlaky, _ = l.boolean(p.val, "fail_on_flaky")
 	}

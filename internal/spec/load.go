@@ -51,6 +51,7 @@ func Load(opts Options) (*Suite, error) {
 		}
 	}
 	checkIDs(s.Tests, &diags)
+	resolveExtends(cfg, s.Tests, &diags)
 	checkStaticRefs(s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)
 	if len(diags) > 0 {

@@ -1,7 +1,7 @@
 package spec
 
 import (
-	"fmt"
+	"encoding/json"
 	"strconv"
 )
 
@@ -20,13 +20,25 @@ type Kind string
 
 // Assertion kinds.
 const (
-	KindForbid       Kind = "tools.forbid"
-	KindRequire      Kind = "tools.require"
-	KindForbidCalls  Kind = "tools.forbid_calls"
-	KindMaxDuration  Kind = "timing.max_duration_ms"
-	KindMaxIdle      Kind = "timing.max_idle_ms"
-	KindMustMatch    Kind = "text.must_match"
-	KindMustNotMatch Kind = "text.must_not_match"
+	KindForbid           Kind = "tools.forbid"
+	KindRequire          Kind = "tools.require"
+	KindForbidCalls      Kind = "tools.forbid_calls"
+	KindOrder            Kind = "tools.order"
+	KindMaxCalls         Kind = "tools.max_calls"
+	KindStopAfterSuccess Kind = "tools.stop_after_success"
+	KindMaxDuration      Kind = "timing.max_duration_ms"
+	KindMaxIdle          Kind = "timing.max_idle_ms"
+	KindMaxFirstEvent    Kind = "timing.max_first_event_ms"
+	KindMaxFirstText     Kind = "timing.max_first_text_ms"
+	KindMustMatch        Kind = "text.must_match"
+	KindMustNotMatch     Kind = "text.must_not_match"
+	KindContains         Kind = "text.contains"
+	KindOmits            Kind = "text.omits"
+	KindEquals           Kind = "text.equals"
+	KindJSONSchema       Kind = "text.json_schema"
+	KindJSONPath         Kind = "text.json_path"
+	KindGrounded         Kind = "grounded"
+	KindState            Kind = "state"
 )
 
 // Check is one assertion to evaluate over one scope, after the merge of the
@@ -35,16 +47,35 @@ type Check struct {
 	// ID is stable: the scope, the declaring level when it differs from the
 	// scope's own, and the path in the block, e.g. "turn[2].tools.require[0]",
 	// "turn[0].target.text.must_not_match[1]", "test.timing.max_duration_ms".
-	ID    string
-	Level Level
-	Kind  Kind
-	Pos   Pos
+	// Entries a block brings in through extends continue its numbering.
+	ID       string
+	Level    Level
+	Kind     Kind
+	Pos      Pos
+	Severity Severity
 
 	Tool       Name        // KindForbid
 	Require    *Require    // KindRequire
-	ForbidCall *CallFilter // KindForbidCalls
-	LimitMs    int64       // KindMaxDuration, KindMaxIdle
+	ForbidCall *CallFilter // KindForbidCalls, KindStopAfterSuccess
+	LimitMs    int64       // KindMaxDuration, KindMaxIdle, KindMaxFirst*; calls for KindMaxCalls
 	Regex      *Regex      // KindMustMatch, KindMustNotMatch
+	Tools      []Name      // KindOrder
+	Text       *TextCheck  // KindContains, KindOmits, KindEquals
+	Schema     *JSONSchema // KindJSONSchema
+	Path       *JSONPathCheck
+	Grounded   *Grounded
+	State      *StateCheck
+	// Equals is the bound JSON value of a json_path or state check's
+	// equals (nil: unset, or not bound yet).
+	Equals json.RawMessage
+}
+
+// TextCheck is a literal text check: contains, omits or equals.
+type TextCheck struct {
+	Value         Template
+	CaseSensitive bool
+	// Text is Value resolved (BindChecks); Value.Raw until then.
+	Text string
 }
 
 // levelBlock is a block with the level it was declared at.
@@ -53,54 +84,74 @@ type levelBlock struct {
 	block *Block
 }
 
+// parts returns the block's parts: itself and what it extends (resolved
+// when the suite loads; a lone block otherwise).
+func (lb levelBlock) parts() []blockPart {
+	b := lb.block
+	if b == nil {
+		return nil
+	}
+	if b.parts != nil {
+		return b.parts
+	}
+	sev := b.Severity
+	if sev == "" {
+		sev = Critical
+	}
+	return []blockPart{{block: b, severity: sev}}
+}
+
+// declares returns the part of lb that sets a single-valued field, or nil.
+func (lb levelBlock) declares(set func(*Block) bool) *blockPart {
+	ps := lb.parts()
+	for i := range ps {
+		if set(ps[i].block) {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
 // TurnChecks returns what is checked right after turn i of test t (design
-// §4.1): every invariant of every level (forbid, forbid_calls,
-// must_not_match), the turn's own expectations (require, must_match) and
-// duration, and the nearest declared idle limit.
+// §4.1, docs/files.md): every prohibition of every level (forbid,
+// forbid_calls, must_not_match, omits, stop_after_success, grounded; the
+// nearest max_calls), the turn's own requirements (require, order,
+// must_match, contains, equals, json_schema, json_path, state) and
+// duration, and the nearest declared idle, first-event and first-text
+// limits.
 func TurnChecks(cfg *Config, t *Test, i int) []Check {
 	scope := "turn[" + strconv.Itoa(i) + "]"
 	levels := []levelBlock{{LevelTarget, cfg.Target.Assert}, {LevelTest, t.Assert}, {LevelTurn, t.Turns[i].Assert}}
-	var checks []Check
+	g := &generator{scope: scope, own: LevelTurn}
 	for _, lb := range levels {
-		checks = append(checks, invariants(scope, LevelTurn, lb)...)
+		g.prohibitions(lb)
 	}
+	g.nearest(levels, KindMaxCalls, func(b *Block) Limit { return b.MaxCalls })
 	turn := levels[2]
-	checks = append(checks, expectations(scope, LevelTurn, turn)...)
-	if b := turn.block; b != nil && b.MaxDurationMs.Active() {
-		checks = append(checks, limitCheck(scope, LevelTurn, turn.level, KindMaxDuration, b.MaxDurationMs))
+	g.requirements(turn)
+	if p := turn.declares(func(b *Block) bool { return b.MaxDurationMs.Active() }); p != nil {
+		g.limit(turn.level, p, KindMaxDuration, p.block.MaxDurationMs)
 	}
-	// The nearest level that declares max_idle_ms decides, false included.
-	for j := len(levels) - 1; j >= 0; j-- {
-		if b := levels[j].block; b != nil && b.MaxIdleMs.Set {
-			if b.MaxIdleMs.Active() {
-				checks = append(checks, limitCheck(scope, LevelTurn, levels[j].level, KindMaxIdle, b.MaxIdleMs))
-			}
-			break
-		}
-	}
-	return checks
+	g.nearest(levels, KindMaxIdle, func(b *Block) Limit { return b.MaxIdleMs })
+	g.nearest(levels, KindMaxFirstEvent, func(b *Block) Limit { return b.MaxFirstEventMs })
+	g.nearest(levels, KindMaxFirstText, func(b *Block) Limit { return b.MaxFirstTextMs })
+	return g.checks
 }
 
-// TestChecks returns what is checked once all turns are done: the target and
-// test invariants and expectations over the whole test, and the nearest
-// declared max_duration_ms over the test's duration. Turn-level declarations
-// were checked on their turn.
+// TestChecks returns what is checked once all turns are done: the target
+// and test prohibitions and requirements over the whole test, the nearest
+// max_calls, and the nearest declared max_duration_ms over the test's
+// duration. Turn-level declarations were checked on their turn.
 func TestChecks(cfg *Config, t *Test) []Check {
 	levels := []levelBlock{{LevelTarget, cfg.Target.Assert}, {LevelTest, t.Assert}}
-	var checks []Check
+	g := &generator{scope: "test", own: LevelTest}
 	for _, lb := range levels {
-		checks = append(checks, invariants("test", LevelTest, lb)...)
-		checks = append(checks, expectations("test", LevelTest, lb)...)
+		g.prohibitions(lb)
+		g.requirements(lb)
 	}
-	for j := len(levels) - 1; j >= 0; j-- {
-		if b := levels[j].block; b != nil && b.MaxDurationMs.Set {
-			if b.MaxDurationMs.Active() {
-				checks = append(checks, limitCheck("test", LevelTest, levels[j].level, KindMaxDuration, b.MaxDurationMs))
-			}
-			break
-		}
-	}
-	return checks
+	g.nearest(levels, KindMaxCalls, func(b *Block) Limit { return b.MaxCalls })
+	g.nearest(levels, KindMaxDuration, func(b *Block) Limit { return b.MaxDurationMs })
+	return g.checks
 }
 
 // prefix is the ID prefix of a check declared at level in scope.
@@ -111,78 +162,179 @@ func prefix(scope string, own, level Level) string {
 	return scope + "." + string(level) + "."
 }
 
-func invariants(scope string, own Level, lb levelBlock) []Check {
-	b := lb.block
-	if b == nil {
-		return nil
-	}
-	p := prefix(scope, own, lb.level)
-	var checks []Check
-	for i, name := range b.Forbid {
-		checks = append(checks, Check{ID: fmt.Sprintf("%s%s[%d]", p, KindForbid, i), Level: lb.level, Kind: KindForbid, Pos: name.Pos, Tool: name})
-	}
-	for i := range b.ForbidCalls {
-		c := &b.ForbidCalls[i]
-		checks = append(checks, Check{ID: fmt.Sprintf("%s%s[%d]", p, KindForbidCalls, i), Level: lb.level, Kind: KindForbidCalls, Pos: c.Pos, ForbidCall: c})
-	}
-	for i, re := range b.MustNotMatch {
-		checks = append(checks, Check{ID: fmt.Sprintf("%s%s[%d]", p, KindMustNotMatch, i), Level: lb.level, Kind: KindMustNotMatch, Pos: re.Pos, Regex: re})
-	}
-	return checks
+// generator turns blocks into checks for one scope, numbering the entries
+// of each kind across a block's parts.
+type generator struct {
+	scope  string
+	own    Level
+	checks []Check
+	next   map[string]int // "<level> <kind>" → next index
 }
 
-func expectations(scope string, own Level, lb levelBlock) []Check {
-	b := lb.block
-	if b == nil {
-		return nil
+func (g *generator) add(level Level, p *blockPart, kind Kind, pos Pos, sev Severity, indexed bool, fill func(*Check)) {
+	id := prefix(g.scope, g.own, level) + string(kind)
+	if indexed {
+		if g.next == nil {
+			g.next = map[string]int{}
+		}
+		key := string(level) + " " + string(kind)
+		id += "[" + strconv.Itoa(g.next[key]) + "]"
+		g.next[key]++
 	}
-	p := prefix(scope, own, lb.level)
-	var checks []Check
-	for i := range b.Require {
-		r := &b.Require[i]
-		checks = append(checks, Check{ID: fmt.Sprintf("%s%s[%d]", p, KindRequire, i), Level: lb.level, Kind: KindRequire, Pos: r.Pos, Require: r})
+	if sev == "" {
+		sev = p.severity
 	}
-	for i, re := range b.MustMatch {
-		checks = append(checks, Check{ID: fmt.Sprintf("%s%s[%d]", p, KindMustMatch, i), Level: lb.level, Kind: KindMustMatch, Pos: re.Pos, Regex: re})
-	}
-	return checks
+	c := Check{ID: id, Level: level, Kind: kind, Pos: pos, Severity: sev}
+	fill(&c)
+	g.checks = append(g.checks, c)
 }
 
-func limitCheck(scope string, own, level Level, kind Kind, l Limit) Check {
-	return Check{ID: prefix(scope, own, level) + string(kind), Level: level, Kind: kind, Pos: l.Pos, LimitMs: l.Ms}
+// prohibitions adds what must never happen, checked in every scope the
+// level reaches.
+func (g *generator) prohibitions(lb levelBlock) {
+	for _, p := range lb.parts() {
+		b := p.block
+		for _, name := range b.Forbid {
+			g.add(lb.level, &p, KindForbid, name.Pos, "", true, func(c *Check) { c.Tool = name })
+		}
+		for i := range b.ForbidCalls {
+			f := &b.ForbidCalls[i]
+			g.add(lb.level, &p, KindForbidCalls, f.Pos, f.Severity, true, func(c *Check) { c.ForbidCall = f })
+		}
+		for _, re := range b.MustNotMatch {
+			g.add(lb.level, &p, KindMustNotMatch, re.Pos, "", true, func(c *Check) { c.Regex = re })
+		}
+		for _, t := range b.Omits {
+			g.add(lb.level, &p, KindOmits, t.Pos, "", true, func(c *Check) { c.Text = textCheck(t, b) })
+		}
+		if f := b.StopAfterSuccess; f != nil {
+			g.add(lb.level, &p, KindStopAfterSuccess, f.Pos, "", false, func(c *Check) { c.ForbidCall = f })
+		}
+		if gr := b.Grounded; gr != nil {
+			g.add(lb.level, &p, KindGrounded, gr.Pos, "", false, func(c *Check) { c.Grounded = gr })
+		}
+	}
 }
 
-// BindChecks resolves the variable references of every regex in checks,
-// returning copies; checks without references are returned unchanged.
+// requirements adds what must happen in the scope.
+func (g *generator) requirements(lb levelBlock) {
+	for _, p := range lb.parts() {
+		b := p.block
+		for i := range b.Require {
+			r := &b.Require[i]
+			g.add(lb.level, &p, KindRequire, r.Pos, r.Severity, true, func(c *Check) { c.Require = r })
+		}
+		if b.Order != nil {
+			g.add(lb.level, &p, KindOrder, b.OrderPos, "", false, func(c *Check) { c.Tools = b.Order })
+		}
+		for _, re := range b.MustMatch {
+			g.add(lb.level, &p, KindMustMatch, re.Pos, "", true, func(c *Check) { c.Regex = re })
+		}
+		for _, t := range b.Contains {
+			g.add(lb.level, &p, KindContains, t.Pos, "", true, func(c *Check) { c.Text = textCheck(t, b) })
+		}
+		if b.Equals != nil {
+			g.add(lb.level, &p, KindEquals, b.Equals.Pos, "", false, func(c *Check) { c.Text = textCheck(*b.Equals, b) })
+		}
+		if s := b.JSONSchema; s != nil {
+			g.add(lb.level, &p, KindJSONSchema, s.Pos, "", false, func(c *Check) { c.Schema = s })
+		}
+		for i := range b.JSONPath {
+			jpc := &b.JSONPath[i]
+			g.add(lb.level, &p, KindJSONPath, jpc.Pos, "", true, func(c *Check) { c.Path = jpc })
+		}
+		for i := range b.State {
+			st := &b.State[i]
+			g.add(lb.level, &p, KindState, st.Pos, "", true, func(c *Check) { c.State = st })
+		}
+	}
+}
+
+// nearest adds the limit of the narrowest level that declares it, unless
+// that level disables it with false.
+func (g *generator) nearest(levels []levelBlock, kind Kind, get func(*Block) Limit) {
+	for j := len(levels) - 1; j >= 0; j-- {
+		p := levels[j].declares(func(b *Block) bool { return get(b).Set })
+		if p == nil {
+			continue
+		}
+		if l := get(p.block); l.Active() {
+			g.limit(levels[j].level, p, kind, l)
+		}
+		return
+	}
+}
+
+func (g *generator) limit(level Level, p *blockPart, kind Kind, l Limit) {
+	g.add(level, p, kind, l.Pos, "", false, func(c *Check) { c.LimitMs = l.Ms })
+}
+
+func textCheck(t Template, b *Block) *TextCheck {
+	return &TextCheck{Value: t, CaseSensitive: b.CaseSensitive, Text: t.Raw}
+}
+
+// BindChecks resolves the variable references of every check — regexes,
+// literal texts and equals values — returning copies.
 func BindChecks(checks []Check, v *Vars) ([]Check, error) {
 	out := make([]Check, len(checks))
 	for i, c := range checks {
-		var err error
-		switch {
-		case c.Regex != nil:
-			c.Regex, err = c.Regex.Bind(v)
-		case c.Require != nil:
-			r := *c.Require
-			if r.ArgsMatch, err = BindArgs(r.ArgsMatch, v); err == nil {
-				r.ResultMatch, err = bindOpt(r.ResultMatch, v)
-			}
-			if err == nil {
-				r.ResultNotMatch, err = bindOpt(r.ResultNotMatch, v)
-			}
-			c.Require = &r
-		case c.ForbidCall != nil:
-			f := *c.ForbidCall
-			if f.ArgsMatch, err = BindArgs(f.ArgsMatch, v); err == nil {
-				f.ResultMatch, err = bindOpt(f.ResultMatch, v)
-			}
-			c.ForbidCall = &f
-		}
-		if err != nil {
+		if err := c.bind(v); err != nil {
 			return nil, err
 		}
 		out[i] = c
 	}
 	return out, nil
+}
+
+// bind resolves c's references in place (c is a copy; what it points to
+// is copied before it changes).
+func (c *Check) bind(v *Vars) error {
+	var err error
+	switch {
+	case c.Regex != nil:
+		c.Regex, err = c.Regex.Bind(v)
+	case c.Require != nil:
+		r := *c.Require
+		if r.ArgsMatch, err = BindArgs(r.ArgsMatch, v); err == nil {
+			r.ResultMatch, err = bindOpt(r.ResultMatch, v)
+		}
+		if err == nil {
+			r.ResultNotMatch, err = bindOpt(r.ResultNotMatch, v)
+		}
+		c.Require = &r
+	case c.ForbidCall != nil:
+		f := *c.ForbidCall
+		if f.ArgsMatch, err = BindArgs(f.ArgsMatch, v); err == nil {
+			f.ResultMatch, err = bindOpt(f.ResultMatch, v)
+		}
+		c.ForbidCall = &f
+	case c.Text != nil:
+		t := *c.Text
+		t.Text, err = t.Value.Resolve(v)
+		c.Text = &t
+	case c.Path != nil:
+		p := *c.Path
+		if p.Match, err = bindOpt(p.Match, v); err == nil && !p.Equals.IsZero() {
+			c.Equals, err = p.Equals.Resolve(v)
+		}
+		c.Path = &p
+	case c.State != nil:
+		st := *c.State
+		if st.Match, err = bindOpt(st.Match, v); err == nil && !st.Equals.IsZero() {
+			c.Equals, err = st.Equals.Resolve(v)
+		}
+		c.State = &st
+	case c.Grounded != nil:
+		g := *c.Grounded
+		g.Ignore = make([]*Regex, len(c.Grounded.Ignore))
+		for i, re := range c.Grounded.Ignore {
+			if g.Ignore[i], err = re.Bind(v); err != nil {
+				break
+			}
+		}
+		c.Grounded = &g
+	}
+	return err
 }
 
 // BindArgs binds the regexes of an args_match list.

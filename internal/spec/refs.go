@@ -162,10 +162,19 @@ func (s *Server) refs() []Ref {
 	return refs
 }
 
+// refs lists the references in the block and in the blocks it extends.
 func (b *Block) refs() []Ref {
 	if b == nil {
 		return nil
 	}
+	var refs []Ref
+	for _, p := range (levelBlock{block: b}).parts() {
+		refs = append(refs, p.block.ownRefs()...)
+	}
+	return refs
+}
+
+func (b *Block) ownRefs() []Ref {
 	var refs []Ref
 	add := func(rs ...*Regex) {
 		for _, r := range rs {
@@ -178,12 +187,32 @@ func (b *Block) refs() []Ref {
 		refs = append(refs, argRefs(r.ArgsMatch)...)
 		add(r.ResultMatch, r.ResultNotMatch)
 	}
-	for _, c := range b.ForbidCalls {
+	filters := b.ForbidCalls
+	if b.StopAfterSuccess != nil {
+		filters = append(slices.Clone(filters), *b.StopAfterSuccess)
+	}
+	for _, c := range filters {
 		refs = append(refs, argRefs(c.ArgsMatch)...)
 		add(c.ResultMatch)
 	}
 	add(b.MustMatch...)
 	add(b.MustNotMatch...)
+	refs = append(refs, templateRefs(b.Contains...)...)
+	refs = append(refs, templateRefs(b.Omits...)...)
+	if b.Equals != nil {
+		refs = append(refs, b.Equals.Refs()...)
+	}
+	for _, c := range b.JSONPath {
+		add(c.Match)
+		refs = append(refs, c.Equals.refs()...)
+	}
+	for _, c := range b.State {
+		add(c.Match)
+		refs = append(refs, c.Equals.refs()...)
+	}
+	if b.Grounded != nil {
+		add(b.Grounded.Ignore...)
+	}
 	return refs
 }
 

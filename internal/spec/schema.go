@@ -125,6 +125,7 @@ func configSchema() obj {
 		"tests":         oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
 		"redact":        ref("regexes"),
 		"fail_on_flaky": boolean("A flaky test (some runs passed, some failed) fails the run even when it passed."),
+		"assertions":    obj{"type": "object", "additionalProperties": ref("assert"), "description": "Named assert blocks any assert block can extend."},
 		"runs":          ref("runs"),
 		"min_pass_rate": ref("min_pass_rate"),
 		"retries":       ref("retries"),
@@ -180,7 +181,20 @@ func assertSchema() obj {
 	}, "description": "{exact: N} or {min: A, max: B}; min defaults to 1."}
 	limit := obj{"oneOf": []any{obj{"type": "integer", "minimum": 1}, obj{"const": false}},
 		"description": "Milliseconds, or false to disable an inherited limit."}
-	return object("Assertions (seed 001 AssertBlock).", blockFields, obj{
+	severity := obj{"enum": []string{string(Critical), string(Warning)}, "description": "critical (default) fails the test; a failing warning is reported and never fails it."}
+	literals := oneOrMany(obj{"type": "string", "minLength": 1})
+	condition := func(fields []string, extra obj) obj {
+		props := obj{"equals": obj{"description": "A JSON value the selected value must equal."},
+			"match":  ref("regex"),
+			"exists": boolean("false: nothing may be there; true: something must be.")}
+		for k, v := range extra {
+			props[k] = v
+		}
+		return object("", fields, props)
+	}
+	return object("Assertions (seed 001 AssertBlock, with the additions of docs/files.md).", blockFields, obj{
+		"severity": severity,
+		"extends":  oneOrMany(obj{"type": "string", "description": "A block of the config's assertions:."}),
 		"tools": object("", toolsFields, obj{
 			"forbid": oneOrMany(obj{"type": "string"}),
 			"require": list(object("", reqFields, obj{
@@ -190,14 +204,39 @@ func assertSchema() obj {
 				"result_match":     ref("regex"),
 				"result_not_match": ref("regex"),
 				"after":            str("A call to this tool must come earlier in the test."),
+				"max_duration_ms":  obj{"type": "integer", "minimum": 1, "description": "Every satisfying call completes within this."},
+				"severity":         severity,
 			}, "name"), "Calls that must happen."),
 			"forbid_calls": list(object("", filterFields, obj{
 				"name":         str("Tool name."),
 				"args_match":   argsMatch,
 				"result_match": ref("regex"),
+				"severity":     severity,
 			}, "name"), "Calls that must not happen."),
+			"order": obj{"type": "array", "minItems": 2, "uniqueItems": true, "items": obj{"type": "string"},
+				"description": "Each tool is called, the first call of each after the first call of the one before it."},
+			"max_calls": obj{"oneOf": []any{obj{"type": "integer", "minimum": 1}, obj{"const": false}}, "description": "At most this many tool calls in scope, or false."},
+			"stop_after_success": object("After the first call of name whose result matches, no tool call starts.", stopFields, obj{
+				"name": str("Tool name."), "args_match": argsMatch, "result_match": ref("regex"),
+			}, "name"),
 		}),
-		"timing": object("", timingFields, obj{"max_duration_ms": limit, "max_idle_ms": limit}),
-		"text":   object("", textFields, obj{"must_match": ref("regexes"), "must_not_match": ref("regexes")}),
+		"timing": object("", timingFields, obj{"max_duration_ms": limit, "max_idle_ms": limit,
+			"max_first_event_ms": limit, "max_first_text_ms": limit}),
+		"text": object("", textFields, obj{
+			"must_match": ref("regexes"), "must_not_match": ref("regexes"),
+			"contains": literals, "omits": literals,
+			"equals":         str("The whole reply, trimmed."),
+			"case_sensitive": boolean("contains, omits and equals compare case-sensitively."),
+			"json_schema":    obj{"oneOf": []any{obj{"type": "string"}, obj{"type": "object"}}, "description": "A schema file (relative to this file) or an inline schema the reply's JSON must validate against."},
+			"json_path": list(condition(jsonPathFields, obj{"path": str("JSONPath into the reply's JSON, from $."),
+				"type": obj{"enum": JSONTypes}}), "Conditions on the reply's JSON."),
+		}),
+		"grounded": obj{"oneOf": []any{obj{"const": true}, object("", groundedFields, obj{
+			"numbers": boolean("Every number that is not trivially small comes from the test."),
+			"urls":    boolean("Every URL comes from the test."),
+			"ignore":  ref("regexes"),
+		})}, "description": "What the assistant states comes from tool results, tool arguments, user messages or the history."},
+		"state": obj{"type": "object", "propertyNames": obj{"pattern": "^(/.*)?$"}, "additionalProperties": condition(stateFields, nil),
+			"description": "JSON Pointer → conditions on the agent state after the scope."},
 	})
 }

@@ -1,0 +1,229 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// NamedBlock is one entry of the config's `assertions:`: a reusable block
+// that any assert block can extend (seed 001, "Future Work").
+type NamedBlock struct {
+	Name  Name
+	Block *Block
+}
+
+// blockPart is a block as it contributes to the block that extends it: with its
+// effective severity, and the chain of names that brought it in ("" for
+// the block itself, "fast" or "base > fast").
+type blockPart struct {
+	block    *Block
+	severity Severity
+	via      string
+}
+
+// namedBlocks reads the config's assertions: mapping of name to block.
+func (l *loader) namedBlocks(n *yaml.Node) []NamedBlock {
+	m := l.deref(n)
+	if m == nil {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "assertions must be a mapping of name to assert block, not %s", kindName(m))
+		return nil
+	}
+	var out []NamedBlock
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		name, ok := l.name(m.Content[i], "assertions")
+		if !ok {
+			continue
+		}
+		if seen[name.Value] {
+			l.errorf(l.derefQuiet(m.Content[i]), "assertions: %q is defined twice", name.Value)
+			continue
+		}
+		seen[name.Value] = true
+		if b := l.block(m.Content[i+1], "assertions."+name.Value); b != nil {
+			out = append(out, NamedBlock{Name: name, Block: b})
+		}
+	}
+	return out
+}
+
+// resolveExtends expands every assert block of the suite — the target's,
+// the config's named blocks, each test's and turn's — into its parts, and
+// reports unknown names, cycles and clashes at their positions.
+func resolveExtends(cfg *Config, tests []*Test, diags *Diagnostics) {
+	r := &resolver{named: map[string]*NamedBlock{}, diags: diags}
+	for i := range cfg.Assertions {
+		nb := &cfg.Assertions[i]
+		r.named[nb.Name.Value] = nb
+	}
+	for _, nb := range cfg.Assertions {
+		r.resolve(nb.Block, []string{nb.Name.Value})
+	}
+	r.resolve(cfg.Target.Assert, nil)
+	for _, t := range tests {
+		r.resolve(t.Assert, nil)
+		for _, turn := range t.Turns {
+			r.resolve(turn.Assert, nil)
+		}
+	}
+}
+
+type resolver struct {
+	named map[string]*NamedBlock
+	diags *Diagnostics
+	// cycles holds the cycles reported, by their sorted member names: each
+	// block of a cycle finds it again.
+	cycles map[string]bool
+}
+
+func (r *resolver) resolve(b *Block, stack []string) {
+	if b == nil {
+		return
+	}
+	sev := b.Severity
+	if sev == "" {
+		sev = Critical
+	}
+	included := map[string]bool{}
+	b.parts = []blockPart{{block: b, severity: sev}}
+	r.expand(b, sev, "", stack, included, &b.parts)
+	r.clashes(b.parts)
+}
+
+// expand appends the blocks b extends, depth first, each once.
+func (r *resolver) expand(b *Block, sev Severity, via string, stack []string, included map[string]bool, out *[]blockPart) {
+	for _, name := range b.Extends {
+		nb := r.named[name.Value]
+		switch {
+		case nb == nil:
+			r.diags.add(name.Pos, "extends: unknown assertions block %q%s", name.Value, r.known(name.Value))
+			continue
+		case slices.Contains(stack, name.Value):
+			r.cycle(name, stack)
+			continue
+		case included[name.Value]:
+			continue // reached twice (a diamond): its checks count once
+		}
+		included[name.Value] = true
+		s := sev
+		if nb.Block.Severity != "" {
+			s = nb.Block.Severity
+		}
+		chain := name.Value
+		if via != "" {
+			chain = via + " > " + name.Value
+		}
+		*out = append(*out, blockPart{block: nb.Block, severity: s, via: chain})
+		r.expand(nb.Block, s, chain, append(slices.Clone(stack), name.Value), included, out)
+	}
+}
+
+// cycle reports a cycle of extends once, where it is first found.
+func (r *resolver) cycle(name Name, stack []string) {
+	members := slices.Clone(stack[slices.Index(stack, name.Value):])
+	slices.Sort(members)
+	key := strings.Join(members, " ")
+	if r.cycles == nil {
+		r.cycles = map[string]bool{}
+	}
+	if r.cycles[key] {
+		return
+	}
+	r.cycles[key] = true
+	r.diags.add(name.Pos, "extends: %q extends itself (%s > %s)", name.Value, strings.Join(stack, " > "), name.Value)
+}
+
+func (r *resolver) known(name string) string {
+	var names []string
+	for n := range r.named {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return " (the config defines no assertions: blocks)"
+	}
+	slices.Sort(names)
+	if s := suggest(name, names); strings.HasPrefix(s, " (did you mean") {
+		return s
+	}
+	return " (the config defines: " + strings.Join(names, ", ") + ")"
+}
+
+// single lists the fields a block holds one of; set by two parts of one
+// block, they clash, since neither can win quietly.
+var single = []struct {
+	field string
+	pos   func(b *Block) (Pos, bool)
+}{
+	{"tools.order", func(b *Block) (Pos, bool) { return b.OrderPos, b.Order != nil }},
+	{"tools.max_calls", func(b *Block) (Pos, bool) { return b.MaxCalls.Pos, b.MaxCalls.Set }},
+	{"tools.stop_after_success", func(b *Block) (Pos, bool) { return filterPos(b.StopAfterSuccess) }},
+	{"timing.max_duration_ms", func(b *Block) (Pos, bool) { return b.MaxDurationMs.Pos, b.MaxDurationMs.Set }},
+	{"timing.max_idle_ms", func(b *Block) (Pos, bool) { return b.MaxIdleMs.Pos, b.MaxIdleMs.Set }},
+	{"timing.max_first_event_ms", func(b *Block) (Pos, bool) { return b.MaxFirstEventMs.Pos, b.MaxFirstEventMs.Set }},
+	{"timing.max_first_text_ms", func(b *Block) (Pos, bool) { return b.MaxFirstTextMs.Pos, b.MaxFirstTextMs.Set }},
+	{"text.equals", func(b *Block) (Pos, bool) {
+		if b.Equals == nil {
+			return Pos{}, false
+		}
+		return b.Equals.Pos, true
+	}},
+	{"text.json_schema", func(b *Block) (Pos, bool) {
+		if b.JSONSchema == nil {
+			return Pos{}, false
+		}
+		return b.JSONSchema.Pos, true
+	}},
+	{"grounded", func(b *Block) (Pos, bool) {
+		if b.Grounded == nil {
+			return Pos{}, false
+		}
+		return b.Grounded.Pos, true
+	}},
+}
+
+func filterPos(f *CallFilter) (Pos, bool) {
+	if f == nil {
+		return Pos{}, false
+	}
+	return f.Pos, true
+}
+
+// clashes reports a single-valued field set by more than one part, at the
+// block's extends (where the parts were combined).
+func (r *resolver) clashes(parts []blockPart) {
+	root := parts[0].block
+	for _, s := range single {
+		var first *blockPart
+		for i := range parts {
+			p := &parts[i]
+			at, ok := s.pos(p.block)
+			if !ok {
+				continue
+			}
+			if first == nil {
+				first = p
+				continue
+			}
+			firstAt, _ := s.pos(first.block)
+			where := root.Pos
+			if len(root.Extends) > 0 {
+				where = root.Extends[0].Pos
+			}
+			r.diags.add(where, "%s is set twice: %s (%s) and %s (%s); a block holds one, so set it in one place",
+				s.field, describePart(first), firstAt, describePart(p), at)
+		}
+	}
+}
+
+func describePart(p *blockPart) string {
+	if p.via == "" {
+		return "in this block"
+	}
+	return fmt.Sprintf("by extends %s", p.via)
+}

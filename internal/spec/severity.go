@@ -1,0 +1,26 @@
+package spec
+
+import "gopkg.in/yaml.v3"
+
+// Severity says what a failing assertion does (seed 004 §11): a critical
+// one fails its test; a warning is reported everywhere and never fails it.
+type Severity string
+
+// Severities.
+const (
+	Critical Severity = "critical"
+	Warning  Severity = "warning"
+)
+
+func (l *loader) severity(n *yaml.Node, what string) Severity {
+	s, node, ok := l.text(n, what)
+	if !ok {
+		return ""
+	}
+	switch Severity(s) {
+	case Critical, Warning:
+		return Severity(s)
+	}
+	l.errorf(node, "%s %q is not one of critical, warning", what, s)
+	return ""
+}

@@ -1,0 +1,126 @@
+package spec
+
+import (
+	"strings"
+
+	"github.com/go-openapi/jsonpointer"
+	"gopkg.in/yaml.v3"
+)
+
+var (
+	stateFields    = []string{"equals", "match", "exists"}
+	groundedFields = []string{"numbers", "urls", "ignore"}
+)
+
+// StateCheck is one state entry: the agent state after the scope (a
+// STATE_SNAPSHOT with the deltas since applied) at Pointer must pass every
+// condition set.
+type StateCheck struct {
+	Pos Pos
+	// Pointer is an RFC 6901 JSON Pointer ("/cart/total"; "" is the whole
+	// state).
+	Pointer string
+	Ref     jsonpointer.Pointer
+	// Equals is a JSON value (zero: unset); Match a regex over the value's
+	// text (strings as they are, other JSON compact); Exists false requires
+	// that nothing is there, true that something is.
+	Equals Value
+	Match  *Regex
+	Exists *bool
+}
+
+// Grounded asks that what the assistant states comes from the test: every
+// URL and every number that is not trivially small in its text appears in a
+// tool result, a tool argument, a user message or the history.
+type Grounded struct {
+	Pos     Pos
+	Numbers bool
+	URLs    bool
+	// Ignore exempts the claims (a number as written, or a URL) it matches.
+	Ignore []*Regex
+}
+
+// state reads a mapping of JSON Pointer to conditions, keeping its order.
+func (l *loader) state(n *yaml.Node, what string) []StateCheck {
+	m := l.deref(n)
+	if m == nil {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "%s must be a mapping of JSON Pointer (/cart/total) to conditions, not %s", what, kindName(m))
+		return nil
+	}
+	var out []StateCheck
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := l.deref(m.Content[i])
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || (k.Value != "" && !strings.HasPrefix(k.Value, "/")) {
+			l.errorf(k, "%s: %q is not a JSON Pointer; write /cart/total (or \"\" for the whole state)", what, k.Value)
+			continue
+		}
+		if seen[k.Value] {
+			l.errorf(k, "%s: %q is listed twice", what, k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		ptr, err := jsonpointer.New(k.Value)
+		if err != nil {
+			l.errorf(k, "%s: %q is not a JSON Pointer: %v", what, k.Value, err)
+			continue
+		}
+		entry := what + "." + k.Value
+		f, ok := l.fields(m.Content[i+1], entry, stateFields)
+		if !ok {
+			continue
+		}
+		c := StateCheck{Pos: l.pos(k), Pointer: k.Value, Ref: ptr}
+		if p, ok := f["equals"]; ok {
+			c.Equals, _ = l.value(p.val, entry+".equals")
+		}
+		c.Match = l.optRegex(f, "match", entry)
+		if p, ok := f["exists"]; ok {
+			if v, ok := l.boolean(p.val, entry+".exists"); ok {
+				c.Exists = &v
+			}
+		}
+		l.conditions(m.Content[i+1], f, entry, c.Exists)
+		out = append(out, c)
+	}
+	return out
+}
+
+// grounded reads `grounded: true` (numbers and URLs) or a mapping.
+func (l *loader) grounded(n *yaml.Node, what string) *Grounded {
+	d := l.deref(n)
+	if d == nil {
+		return nil
+	}
+	g := &Grounded{Pos: l.pos(d)}
+	if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+		if v, _ := l.boolean(d, what); !v {
+			l.errorf(d, "%s: false has nothing to disable; remove it", what)
+			return nil
+		}
+		g.Numbers, g.URLs = true, true
+		return g
+	}
+	f, ok := l.fields(d, what, groundedFields)
+	if !ok {
+		return nil
+	}
+	if p, ok := f["numbers"]; ok {
+		g.Numbers, _ = l.boolean(p.val, what+".numbers")
+	}
+	if p, ok := f["urls"]; ok {
+		g.URLs, _ = l.boolean(p.val, what+".urls")
+	}
+	g.Ignore = l.regexes(f, "ignore", what)
+	if !g.Numbers && !g.URLs {
+		l.errorf(d, "%s checks nothing: set numbers: true, urls: true, or both (grounded: true)", what)
+		return nil
+	}
+	return g
+}
