@@ -14,6 +14,8 @@
 //	crash                  text, then RUN_ERROR code "demo_crash"
 //	coin                   for the same message, alternately "Tails, I think."
 //	                       (1st, 3rd, ... time) and a toss_coin call, "Heads!"
+//	as json                get_order, then the order as a ```json block
+//	tomorrow               a forecast with a made-up temperature, no tool
 //	slow, "wait N ms"      a "waiting" step of N ms (default 300, max 5000)
 //	chunk                  text as TEXT_MESSAGE_CHUNK events only
 //	what is my name        the name from an earlier "my name is X"
@@ -28,7 +30,13 @@
 //
 // When the last message is a tool message, the run continues a purchase:
 // "yes" in the confirm_purchase answer charges the card, anything else
-// cancels.
+// cancels. The purchase keeps its progress in the shared state: /cart after
+// validate_cart, /order after charge_card (STATE_DELTA), on top of the state
+// the client sent and the user turn count (STATE_SNAPSHOT, every run).
+//
+// "think for N ms" anywhere in the message delays the first event by N ms
+// (at most 5000) before the script the rest of the message picks; "tools
+// take N ms" in any user message makes every backend tool call that long.
 //
 // Read it to see what an AG-UI agent streams:
 //

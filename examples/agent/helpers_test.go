@@ -93,6 +93,16 @@ func parseSSE(raw string) ([]Event, error) {
 		}
 		dec := json.NewDecoder(strings.NewReader(data))
 		dec.DisallowUnknownFields()
+		if strings.HasPrefix(data, `{"type":"STATE_DELTA"`) {
+			// A patch, not text: kept as JSON in Content for the tests.
+			var d StateDelta
+			if err := dec.Decode(&d); err != nil {
+				return nil, fmt.Errorf("decode %q: %w", data, err)
+			}
+			patch, _ := json.Marshal(d.Delta)
+			events = append(events, Event{Type: d.Type, Content: string(patch)})
+			continue
+		}
 		var e Event
 		if err := dec.Decode(&e); err != nil {
 			return nil, fmt.Errorf("decode %q: %w", data, err)
@@ -122,7 +132,7 @@ func checkOrder(events []Event) error {
 			if i != 0 {
 				err = fmt.Errorf("second RUN_STARTED")
 			}
-		case "STATE_SNAPSHOT":
+		case "STATE_SNAPSHOT", "STATE_DELTA":
 		case "TEXT_MESSAGE_START":
 			err = openItem(texts, e.MessageID)
 			err = orErr(err, e.MessageID == "" || chunked[e.MessageID], "text %q: missing id or mixed with chunks", e.MessageID)

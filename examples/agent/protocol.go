@@ -17,8 +17,8 @@ type RunAgentInput struct {
 	RunID    string    `json:"runId"`
 	Messages []Message `json:"messages"`
 	Tools    []Tool    `json:"tools"`
-	// State is accepted but not read: the agent only reports how many user
-	// turns it has seen, in a STATE_SNAPSHOT.
+	// State is the shared state the client holds: the agent keeps no memory,
+	// so it starts each run from it (see stream.start).
 	State json.RawMessage `json:"state,omitempty"`
 }
 
@@ -132,7 +132,24 @@ func newEventWriter(ctx context.Context, w http.ResponseWriter, delay time.Durat
 // write sends one event. Errors are kept rather than returned so that scripts
 // read as a plain list of events; once the client has gone, the rest of the
 // script becomes a no-op.
-func (ew *eventWriter) write(e Event) {
+func (ew *eventWriter) write(e Event) { ew.send(e.Type, e) }
+
+// StateDelta is a STATE_DELTA event: its delta is a JSON Patch (RFC 6902),
+// not text, so it has a type of its own.
+type StateDelta struct {
+	Type  string    `json:"type"`
+	Delta []PatchOp `json:"delta"`
+}
+
+// PatchOp is one JSON Patch operation.
+type PatchOp struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
+}
+
+// send writes any event value whose type is typ.
+func (ew *eventWriter) send(typ string, e any) {
 	if ew.err != nil {
 		return
 	}
@@ -145,15 +162,15 @@ func (ew *eventWriter) write(e Event) {
 	ew.sent++
 	data, err := json.Marshal(e)
 	if err != nil {
-		ew.err = fmt.Errorf("encode %s: %w", e.Type, err)
+		ew.err = fmt.Errorf("encode %s: %w", typ, err)
 		return
 	}
 	if _, err := fmt.Fprintf(ew.w, "data: %s\n\n", data); err != nil {
-		ew.err = fmt.Errorf("write %s: %w", e.Type, err)
+		ew.err = fmt.Errorf("write %s: %w", typ, err)
 		return
 	}
 	if err := ew.rc.Flush(); err != nil {
-		ew.err = fmt.Errorf("flush %s: %w", e.Type, err)
+		ew.err = fmt.Errorf("flush %s: %w", typ, err)
 	}
 }
 

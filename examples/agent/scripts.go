@@ -19,6 +19,8 @@ type route struct {
 var routes = []route{
 	{containsAny("crash"), crash},
 	{containsAny("coin"), coin},
+	{containsAny("as json"), orderJSON},
+	{containsAny("tomorrow"), forecastGuess},
 	{isSlow, slow},
 	{containsAny("chunk"), chunks},
 	{containsAny("what is my name"), recallName},
@@ -34,6 +36,13 @@ var routes = []route{
 // tool result is the client's follow-up to a client tool call, so the tool
 // result, not the user's words, decides what happens next.
 func play(s *stream) {
+	if d := thinkIn(s.lastUserText()); d > 0 {
+		// Before RUN_STARTED: the client waits for its first event.
+		if s.err = sleep(s.ctx, d); s.err != nil {
+			return
+		}
+	}
+	s.toolTime = durationIn(toolTimePattern, s.userTexts())
 	s.start()
 	if n := len(s.in.Messages); n > 0 && s.in.Messages[n-1].Role == "tool" {
 		afterToolResult(s, s.in.Messages[n-1])
@@ -58,6 +67,42 @@ func containsAny(keywords ...string) func(string) bool {
 		}
 		return false
 	}
+}
+
+// thinkPattern finds "think for 250 ms" (or "think 250ms") in a message.
+var thinkPattern = regexp.MustCompile(`(?i)think (?:for )?(\d+) ?ms`)
+
+// toolTimePattern finds "tools take 300 ms" in any user message of the
+// conversation, so it holds for the follow-up runs of a turn too.
+var toolTimePattern = regexp.MustCompile(`(?i)tools take (\d+) ?ms`)
+
+// durationIn reads N ms from the last of texts that pattern matches.
+func durationIn(pattern *regexp.Regexp, texts []string) time.Duration {
+	for i := len(texts) - 1; i >= 0; i-- {
+		if d := msIn(pattern, texts[i]); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// thinkIn reads N from "think for N ms", capped at maxWait; 0 without one.
+// The agent sends nothing for that long, then answers as the rest of the
+// message asks: a slow first event, for timing.max_first_event_ms.
+func thinkIn(text string) time.Duration { return msIn(thinkPattern, text) }
+
+// msIn reads the number of milliseconds pattern captures, capped at
+// maxWait; 0 when it does not match.
+func msIn(pattern *regexp.Regexp, text string) time.Duration {
+	m := pattern.FindStringSubmatch(text)
+	if m == nil {
+		return 0
+	}
+	ms, err := strconv.Atoi(m[1])
+	if err != nil || ms > int(maxWait/time.Millisecond) {
+		return maxWait
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // waitPattern finds "wait 250 ms" (or "wait 250ms") in a lower-cased message.

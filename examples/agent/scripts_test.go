@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -241,5 +242,46 @@ func TestCoinAlternates(t *testing.T) {
 	want := []string{"0 calls:Tails, I think.", "heads:Heads!", "0 calls:Tails, I think.", "heads:Heads!", "0 calls:Tails, I think."}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tosses = %q\nwant %q", got, want)
+	}
+}
+
+// TestNewScripts: the forecast guess states a number no tool gave; the
+// JSON answer carries the order in a ```json block; "think for N ms"
+// delays the first event.
+func TestNewScripts(t *testing.T) {
+	srv := newTestServer(t)
+	calls, texts := capture(postRun(t, srv, RunAgentInput{ThreadID: "t", RunID: "r", Messages: userText("What about tomorrow in Tokyo?")}))
+	if len(calls) != 0 || strings.Join(texts, "") != "Tomorrow should be cloudy again, about 29°C in Tokyo." {
+		t.Errorf("forecast: %d calls, text %q", len(calls), texts)
+	}
+	calls, texts = capture(postRun(t, srv, RunAgentInput{ThreadID: "t", RunID: "r", Messages: userText("Order A-1001 as JSON please")}))
+	wantOrder := `{"order_id":"A-1001","status":"shipped","items":[{"sku":"A-100","qty":1}],"total":89.5}`
+	if len(calls) != 1 || calls[0].name != "get_order" || *calls[0].result != wantOrder ||
+		strings.Join(texts, "") != "Here is your order:\n```json\n"+wantOrder+"\n```" {
+		t.Errorf("order as json: calls %+v, text %q", calls, texts)
+	}
+	begin := time.Now()
+	events := postRun(t, srv, RunAgentInput{ThreadID: "t", RunID: "r", Messages: userText("Think for 120 ms, then tell me the weather")})
+	if elapsed := time.Since(begin); elapsed < 120*time.Millisecond || events[0].Type != "RUN_STARTED" {
+		t.Errorf("think: %v, first event %s", elapsed, events[0].Type)
+	}
+}
+
+// TestStateCarriesOver: the snapshot starts from the state the client sent,
+// and the purchase adds /cart.
+func TestStateCarriesOver(t *testing.T) {
+	events := postRun(t, newTestServer(t), RunAgentInput{ThreadID: "t", RunID: "r", State: []byte(`{"coupon":"X1"}`), Messages: userText("buy it")})
+	snap, _ := json.Marshal(events[1].Snapshot)
+	if events[1].Type != "STATE_SNAPSHOT" || string(snap) != `{"coupon":"X1","turns":1}` {
+		t.Errorf("snapshot %s %s", events[1].Type, snap)
+	}
+	var delta string
+	for _, e := range events {
+		if e.Type == "STATE_DELTA" {
+			delta = e.Content
+		}
+	}
+	if delta != `[{"op":"add","path":"/cart","value":{"items":["A-100"],"total":89.5}}]` {
+		t.Errorf("delta %s", delta)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -14,6 +15,8 @@ type stream struct {
 	*eventWriter
 	in  RunAgentInput
 	ids map[string]int // per-kind counters for deterministic ids
+	// toolTime is how long each backend tool takes ("tools take N ms").
+	toolTime time.Duration
 }
 
 func newStream(ew *eventWriter, in RunAgentInput) *stream {
@@ -29,11 +32,20 @@ func (s *stream) newID(kind string) string {
 }
 
 // start opens the run. RUN_STARTED must be the first event and echo the
-// request's ids; the state snapshot right after it shows the client what the
-// agent's shared state looks like (here only the number of user turns).
+// request's ids; the state snapshot right after it shows the client the
+// agent's shared state: the state the client sent (the agent keeps none of
+// its own between runs) with the number of user turns so far.
 func (s *stream) start() {
 	s.write(Event{Type: "RUN_STARTED", ThreadID: s.in.ThreadID, RunID: s.in.RunID})
-	s.write(Event{Type: "STATE_SNAPSHOT", Snapshot: map[string]int{"turns": s.userTurns()}})
+	state := map[string]any{}
+	_ = json.Unmarshal(s.in.State, &state) // a missing or non-object state starts empty
+	state["turns"] = s.userTurns()
+	s.write(Event{Type: "STATE_SNAPSHOT", Snapshot: state})
+}
+
+// setState changes one member of the shared state with a STATE_DELTA.
+func (s *stream) setState(path string, value any) {
+	s.send("STATE_DELTA", StateDelta{Type: "STATE_DELTA", Delta: []PatchOp{{Op: "add", Path: path, Value: value}}})
 }
 
 // finish closes the run. pending lists client tool calls the agent started
@@ -103,6 +115,9 @@ func (s *stream) callTool(parent, name, args string) string {
 // result in the same run.
 func (s *stream) runTool(parent, name, args, result string) {
 	id := s.callTool(parent, name, args)
+	if s.err == nil && s.toolTime > 0 {
+		s.err = sleep(s.ctx, s.toolTime)
+	}
 	s.result(id, result)
 }
 

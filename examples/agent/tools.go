@@ -44,17 +44,53 @@ const (
 // weather calls a backend tool: the agent runs get_weather itself, reports
 // the result with TOOL_CALL_RESULT, then answers in text.
 func weather(s *stream) {
-	text := strings.ToLower(s.lastUserText())
-	f := forecasts[0]
-	for _, c := range forecasts {
-		if strings.Contains(text, strings.ToLower(c.City)) {
-			f = c
-			break
-		}
-	}
+	f := cityIn(s.lastUserText())
 	s.runTool(s.newID("msg"), "get_weather", jsonText(map[string]string{"city": f.City}), jsonText(f))
 	s.say(fmt.Sprintf("It is %s and %d°C in %s.", f.Conditions, f.TempC, f.City))
 	s.finish()
+}
+
+// forecastGuess answers a question about tomorrow without any tool: the
+// temperature it states comes from nowhere, the kind of unsupported claim
+// grounded: numbers catches.
+func forecastGuess(s *stream) {
+	f := cityIn(s.lastUserText())
+	s.say(fmt.Sprintf("Tomorrow should be %s again, about %d°C in %s.", f.Conditions, f.TempC+3, f.City))
+	s.finish()
+}
+
+// order is the get_order result.
+type order struct {
+	OrderID string      `json:"order_id"`
+	Status  string      `json:"status"`
+	Items   []orderItem `json:"items"`
+	Total   float64     `json:"total"`
+}
+
+type orderItem struct {
+	SKU string `json:"sku"`
+	Qty int    `json:"qty"`
+}
+
+// orderJSON looks an order up and answers with it as a ```json block, for
+// text.json_schema and text.json_path.
+func orderJSON(s *stream) {
+	o := order{OrderID: "A-1001", Status: "shipped", Items: []orderItem{{"A-100", 1}}, Total: cartTotal}
+	s.runTool(s.newID("msg"), "get_order", `{"order_id":"A-1001"}`, jsonText(o))
+	s.say("Here is your order:\n```json\n" + jsonText(o) + "\n```")
+	s.finish()
+}
+
+// cityIn returns the forecast of the first city the text names (Paris by
+// default).
+func cityIn(text string) forecast {
+	text = strings.ToLower(text)
+	for _, c := range forecasts {
+		if strings.Contains(text, strings.ToLower(c.City)) {
+			return c
+		}
+	}
+	return forecasts[0]
 }
 
 // search passes the rest of the user's sentence as the query. The catalog is
@@ -105,6 +141,7 @@ type price struct {
 // whose last message is the tool's answer (see afterToolResult).
 func buy(s *stream) {
 	s.runTool(s.newID("msg"), "validate_cart", "{}", `{"valid":true,"total":89.5}`)
+	s.setState("/cart", map[string]any{"items": []string{"A-100"}, "total": cartTotal})
 	if !s.offersTool("confirm_purchase") {
 		s.say("I need a confirm_purchase tool to buy.")
 		s.finish()
@@ -135,6 +172,7 @@ func afterToolResult(s *stream, answer Message) {
 	_ = json.Unmarshal([]byte(call.Function.Arguments), &args) // keep the default if unreadable
 	s.runTool(s.newID("msg"), "charge_card", jsonText(map[string]float64{"amount": args.Amount}),
 		jsonText(charge{Status: "approved", ChargeID: chargeID}))
+	s.setState("/order", map[string]string{"status": "paid", "charge_id": chargeID})
 	s.say("Order placed: charge " + chargeID + " approved.")
 	s.finish()
 }

@@ -6,7 +6,7 @@
 //   MASTRA_DEBUG=1 also prints the user messages of every model prompt.
 //
 // It prints "listening on http://127.0.0.1:PORT" when ready and answers
-// POST /agent and POST /agent-memory with an AG-UI event stream.
+// POST /agent, /agent-memory and /agent-state with an AG-UI event stream.
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent } from "@mastra/core/agent";
@@ -133,6 +133,19 @@ function plan(prompt, clientTools) {
     const said = prompt.slice(0, u).filter((x) => x.role === "user").map((x) => text(x.content).match(/my name is (\w+)/i)).findLast(Boolean);
     return { text: said ? `Your name is ${said[1]}.` : "I do not know your name yet." };
   }
+  if ((m = user.match(/tomorrow in (\w+)/i))) { // no tool: a number from nowhere
+    const [conditions, temp] = WEATHER[m[1]] ?? ["unknown", 0];
+    return { text: `Tomorrow in ${m[1]}: ${conditions} again, about ${temp + 3}°C.` };
+  }
+  if ((m = user.match(/order ([A-Z]-\d+) as json/i))) {
+    const o = done.lookup_order;
+    if (!o) return call("lookup_order", { orderId: m[1] });
+    return { text: "Here it is:\n```json\n" + JSON.stringify(o) + "\n```" };
+  }
+  if (/add the trail shoe to my cart/i.test(user)) { // Mastra working memory → STATE_SNAPSHOT
+    if (results.length) return { text: "Added the trail shoe (A-100) to your cart." };
+    return call("updateWorkingMemory", { memory: JSON.stringify({ cart: { items: ["A-100"], total: 89.5 } }) });
+  }
   if (/crash/i.test(user)) throw new Error("the scripted model crashed on purpose");
   return { text: "I can check the weather, look up and refund orders, and prepare reports." };
 }
@@ -168,9 +181,16 @@ const model = new MockLanguageModelV2({
 });
 // POST /agent: a stateless agent. POST /agent-memory: the same agent with
 // Mastra memory (an in-process store), which keeps each thread's messages by
-// their id and sends the model only what it has not stored yet.
+// their id and sends the model only what it has not stored yet. POST
+// /agent-state: memory with working memory, which @ag-ui/mastra reports as
+// the AG-UI shared state (STATE_SNAPSHOT) and the model updates with its
+// updateWorkingMemory tool.
 const config = { id: "interop", name: "interop", instructions: "You are a scripted shop assistant.", model, tools, defaultOptions: { maxSteps: 8 } };
-const agents = { "/agent": new Agent(config), "/agent-memory": new Agent({ ...config, memory: new MockMemory() }) };
+const agents = {
+  "/agent": new Agent(config),
+  "/agent-memory": new Agent({ ...config, memory: new MockMemory() }),
+  "/agent-state": new Agent({ ...config, memory: new MockMemory({ enableWorkingMemory: true }) }),
+};
 
 const server = http.createServer(async (req, res) => {
   const agent = agents[req.url];
@@ -184,6 +204,11 @@ const server = http.createServer(async (req, res) => {
     res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(err) }));
     return;
   }
+  // "think for N ms" in the last user message: nothing is sent for that long
+  // (a slow first event, for timing.max_first_event_ms).
+  const last = (input.messages ?? []).findLast((m) => m.role === "user");
+  const think = typeof last?.content === "string" && last.content.match(/think for (\d+) ?ms/i);
+  if (think) await sleep(Math.min(Number(think[1]), 5000));
   const encoder = new EventEncoder({ accept: req.headers.accept });
   res.writeHead(200, { "Content-Type": encoder.getContentType() });
   new MastraAgent({ agentId: "interop", agent, resourceId: "interop" }).run(input).subscribe({
