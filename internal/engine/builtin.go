@@ -23,7 +23,8 @@ const (
 // report's source link) at the turn itself.
 func builtin(i int, turn spec.Turn, kind spec.Kind) assertion.Result {
 	scope := fmt.Sprintf("turn[%d]", i)
-	return assertion.Result{ID: scope + "." + string(kind), Level: LevelBuiltin, Kind: kind, Scope: scope, Source: turn.Pos, Status: assertion.Pass}
+	return assertion.Result{ID: scope + "." + string(kind), Level: LevelBuiltin, Kind: kind, Scope: scope, Source: turn.Pos, Status: assertion.Pass,
+		Severity: spec.Critical, EventRefs: []int64{}}
 }
 
 // runErrorResult fails when the agent sent RUN_ERROR during the turn.
@@ -41,9 +42,10 @@ func runErrorResult(i int, turn spec.Turn, errs []runError) assertion.Result {
 			s += " (code " + e.code + ")"
 		}
 		parts = append(parts, s)
-		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("RUN_ERROR at event #%d", e.seq), Text: s})
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("RUN_ERROR at event #%d", e.seq), Text: s, EventRefs: eventRef(e.seq)})
 	}
 	r.Status = assertion.Fail
+	r.Finish()
 	r.Observed = fmt.Sprintf("%d RUN_ERROR", len(errs))
 	r.Message = "the agent sent RUN_ERROR: " + strings.Join(parts, "; ")
 	return r
@@ -63,9 +65,10 @@ func protocolResult(i int, turn spec.Turn, problems []problem) assertion.Result 
 		return r
 	}
 	for _, p := range problems {
-		r.Evidence = append(r.Evidence, assertion.Evidence{Note: p.String()})
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: p.String(), EventRefs: eventRef(p.seq)})
 	}
 	r.Status = assertion.Fail
+	r.Finish()
 	r.Observed = fmt.Sprintf("%d protocol error(s)", len(problems))
 	r.Message = problems[0].String()
 	if n := len(problems) - 1; n > 0 {
@@ -97,4 +100,13 @@ func clientToolsResult(i int, turn spec.Turn, failure string) assertion.Result {
 	}
 	r.Status, r.Observed, r.Message = assertion.Fail, failure, failure
 	return r
+}
+
+// eventRef is the event references of a problem at seq: none for the
+// response as a whole (seq 0).
+func eventRef(seq int64) []int64 {
+	if seq <= 0 {
+		return nil
+	}
+	return []int64{seq}
 }

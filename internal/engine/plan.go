@@ -8,6 +8,7 @@ import (
 	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
 )
 
 // plan is a test with every variable resolved and every pattern bound: what
@@ -21,6 +22,7 @@ type plan struct {
 	state           json.RawMessage
 	forwardedProps  json.RawMessage
 	history         []agui.Message
+	given           []trace.Message // the history as text, for the trace
 	tools           []agui.Tool
 	answers         map[string]*answer
 	users           []string // resolved user text per turn
@@ -144,7 +146,9 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 		// A fresh id per test, as for every message: producers with memory
 		// store messages by id, and a shared id would merge the histories
 		// of tests running in parallel.
-		p.history = append(p.history, agui.Message{ID: e.newID(), Role: m.Role, Content: agui.StringContent(r.str(m.Content))})
+		text := r.str(m.Content)
+		p.history = append(p.history, agui.Message{ID: e.newID(), Role: m.Role, Content: agui.StringContent(text)})
+		p.given = append(p.given, trace.Message{Role: m.Role, Content: text})
 	}
 	for _, ct := range t.Tools {
 		p.tools = append(p.tools, agui.Tool{Name: ct.Name.Value, Description: r.str(ct.Description), Parameters: r.json(ct.Parameters, `{"type":"object","properties":{}}`)})

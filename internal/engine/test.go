@@ -99,6 +99,7 @@ type conversation struct {
 // and stopping at the first failure; then it evaluates the test's checks.
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
 	conv := &conversation{messages: p.history, state: p.state, rec: trace.NewRecorder()}
+	conv.rec.SetHistory(p.given)
 	defer func() { r.Trace = conv.rec.Trace() }()
 	for i, turn := range t.Turns {
 		out := e.playTurn(ctx, i, turn, p, conv)

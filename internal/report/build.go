@@ -101,6 +101,9 @@ func totals(tests []Test) Totals {
 		if x.Flaky {
 			t.Flaky++
 		}
+		if len(x.Warned()) > 0 {
+			t.Warned++
+		}
 	}
 	if judged := t.Total - t.Skipped; judged > 0 {
 		t.PassRate = float64(int(float64(t.Passed)*1000/float64(judged)+0.5)) / 10
@@ -139,7 +142,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		StartedAt: r.Start.UTC(), DurationMs: r.End.Sub(r.Start).Milliseconds(),
 		Runs: v.Runs, PassedRuns: v.PassedRuns, PassRate: v.PassRate, Flaky: v.Flaky,
 		MinPassRate: r.Policy.MinPassRate, Retries: r.Policy.Retries,
-		Turns: []Turn{}, Assertions: []Assertion{}, Warnings: []Warning{}, Attempts: []Attempt{},
+		Turns: []Turn{}, Assertions: []Assertion{}, Warnings: []Warning{}, Attempts: []Attempt{}, FailureCategories: []string{},
 	}
 	for _, tag := range r.Test.Tags {
 		t.Tags = append(t.Tags, tag.Value)
@@ -150,7 +153,9 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	}
 	shown, shownAt := r.Shown(), -1
 	failedIn := map[string]int{}
+	var all []assertion.Result
 	for i, a := range r.Attempts {
+		all = append(all, a.Results...)
 		if a == shown {
 			shownAt = i
 		}
@@ -160,6 +165,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		}
 		t.Attempts = append(t.Attempts, at)
 	}
+	t.FailureCategories = assertion.FailureCategories(all)
 	if shown == nil {
 		t.Trace = b.trace(&trace.Trace{})
 		return t, shownAt
@@ -223,11 +229,18 @@ func (b *builder) call(c *trace.ToolCall, base int64) *Call {
 }
 
 func (b *builder) assertion(a assertion.Result, base int64) Assertion {
-	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source),
+	sev := string(a.Severity)
+	if sev == "" {
+		sev = string(spec.Critical)
+	}
+	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source), Severity: sev,
 		Status: string(a.Status), Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),
-		Observed: b.red.String(a.Observed), Evidence: []Evidence{}}
+		Observed: b.red.String(a.Observed), Evidence: []Evidence{}, EventRefs: slices.Clone(a.EventRefs)}
+	if out.EventRefs == nil {
+		out.EventRefs = []int64{}
+	}
 	for _, e := range a.Evidence {
-		ev := Evidence{Note: b.red.String(e.Note), Text: b.red.String(e.Text)}
+		ev := Evidence{Note: b.red.String(e.Note), Text: b.red.String(e.Text), EventRefs: slices.Clone(e.EventRefs)}
 		if e.Call != nil {
 			ev.Call = b.call(e.Call, base)
 		}
@@ -242,6 +255,9 @@ func (b *builder) assertion(a assertion.Result, base int64) Assertion {
 // trace returns a masked copy of a trace.
 func (b *builder) trace(t *trace.Trace) *trace.Trace {
 	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns))}
+	for _, m := range t.History {
+		c.History = append(c.History, trace.Message{Role: m.Role, Content: b.red.String(m.Content)})
+	}
 	for i, tt := range t.Turns {
 		tt.UserText = b.red.String(tt.UserText)
 		tt.Texts = b.red.Strings(tt.Texts)

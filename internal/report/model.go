@@ -64,6 +64,8 @@ type Totals struct {
 	// Flaky counts tests with passing and failing attempts, whatever
 	// their status.
 	Flaky int `json:"flaky"`
+	// Warned counts tests whose shown attempt has a failing warning.
+	Warned int `json:"warned"`
 	// PassRate is passed / (total - skipped), in percent.
 	PassRate float64 `json:"pass_rate"`
 }
@@ -75,6 +77,10 @@ const (
 	StatusError   = "error"
 	StatusSkipped = "skipped"
 )
+
+// StatusWarn is the status of a failing warning assertion (assertions are
+// also pass, fail or skip).
+const StatusWarn = "warn"
 
 // Test is one test's result.
 type Test struct {
@@ -112,6 +118,10 @@ type Test struct {
 	// test never ran.
 	Attempts []Attempt `json:"attempts"`
 	Shown    int       `json:"shown_attempt"`
+	// FailureCategories are the kinds of failure of the test's failing
+	// assertions, over all its attempts (process, outcome, format,
+	// groundedness, state, timing, protocol).
+	FailureCategories []string `json:"failure_categories"`
 	// ResultFile and TraceFile are the test's files in the report
 	// directory (slash-separated, relative to it); TraceFile is the shown
 	// attempt's trace.
@@ -203,6 +213,17 @@ func (a Attempt) Label() string {
 	return fmt.Sprintf("run %d retry %d", a.Run, a.Retry)
 }
 
+// Warned returns the failing warnings: reported, never failing the test.
+func (t *Test) Warned() []Assertion {
+	var out []Assertion
+	for _, a := range t.Assertions {
+		if a.Status == StatusWarn {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // Failed returns the failing assertions.
 func (t *Test) Failed() []Assertion {
 	var out []Assertion
@@ -247,11 +268,15 @@ type Assertion struct {
 	Kind     string     `json:"kind"`
 	Scope    string     `json:"scope"`
 	Source   Location   `json:"source"`
+	Severity string     `json:"severity"`
 	Status   string     `json:"status"`
 	Message  string     `json:"message"`
 	Expected string     `json:"expected,omitempty"`
 	Observed string     `json:"observed,omitempty"`
 	Evidence []Evidence `json:"evidence"`
+	// EventRefs are the sequence numbers (in the attempt's trace) of the
+	// events the result rests on.
+	EventRefs []int64 `json:"event_refs"`
 	// FailedRuns is how many of the test's attempts this assertion failed
 	// in (absent: none): the assertion that wobbles is the one to look at.
 	// Set on a test's assertions, not on an attempt's.
@@ -264,6 +289,8 @@ type Evidence struct {
 	Call *Call  `json:"call,omitempty"`
 	Text string `json:"text,omitempty"`
 	Gap  *Gap   `json:"gap,omitempty"`
+	// EventRefs are the sequence numbers of the events this item shows.
+	EventRefs []int64 `json:"event_refs,omitempty"`
 }
 
 // Gap is an idle interval (ms since the test started).

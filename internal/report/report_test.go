@@ -52,7 +52,7 @@ func TestBuildMasksEverything(t *testing.T) {
 
 func TestBuildTotalsAndShape(t *testing.T) {
 	rep := reporttest.Report()
-	want := report.Totals{Total: 6, Passed: 2, Failed: 2, Errored: 1, Skipped: 1, Flaky: 2, PassRate: 40}
+	want := report.Totals{Total: 6, Passed: 2, Failed: 2, Errored: 1, Skipped: 1, Flaky: 2, Warned: 1, PassRate: 40}
 	if rep.Totals != want {
 		t.Errorf("totals = %+v; want %+v", rep.Totals, want)
 	}

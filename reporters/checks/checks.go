@@ -2,7 +2,9 @@
 // from the run's status, the markdown summary, and an annotation at the
 // YAML line of every failing assertion (and at every errored test), so a
 // reviewer sees which assertion on which line failed, in the diff; an
-// assertion that failed only in some runs of a test gets a warning there.
+// assertion that failed only in some runs of a test, and a failing
+// assertion of severity warning, get a warning there. Warnings never fail
+// the check run: its conclusion follows the run's status alone.
 package checks
 
 import (
@@ -45,7 +47,8 @@ func Build(r *report.Report, o Options) github.CheckRun {
 // status, so that under fail-on-flaky a flaky test fails the check though
 // it passed; and any failed or errored test fails it whatever the status
 // says, so a report without one is never a false pass. A run of skipped
-// tests is skipped, an empty run neutral.
+// tests is skipped, an empty run neutral. Warnings play no part: a
+// warning is what the test's author chose not to fail on.
 func Conclusion(r *report.Report) string {
 	t := r.Totals
 	switch {
@@ -59,9 +62,9 @@ func Conclusion(r *report.Report) string {
 	return "success"
 }
 
-// Title is the check run's one-line title: "1 failed of 6 tests, 2 flaky",
-// or, when flaky tests alone failed the run, "1 flaky test failed the run
-// (fail-on-flaky); 5 of 6 tests passed".
+// Title is the check run's one-line title: "1 failed of 6 tests, 2 flaky,
+// 1 with warnings", or, when flaky tests alone failed the run, "1 flaky
+// test failed the run (fail-on-flaky); 5 of 6 tests passed".
 func Title(r *report.Report) string {
 	t := r.Totals
 	var parts []string
@@ -77,9 +80,12 @@ func Title(r *report.Report) string {
 	}
 	switch {
 	case r.Status == report.StatusFail && t.Failed == 0 && t.Flaky > 0:
-		return stability.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
+		s = stability.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
 	case t.Flaky > 0:
 		s += fmt.Sprintf(", %d flaky", t.Flaky)
+	}
+	if t.Warned > 0 {
+		s += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
 	return s
 }
@@ -88,8 +94,9 @@ func Title(r *report.Report) string {
 // YAML position) and per errored test, or failed test without a failing
 // assertion to show (at its cause, or the test file); a warning per
 // assertion that failed in some runs but not in the one shown (a flaky
-// test's), and one per test with protocol warnings. Positions outside the
-// repository cannot be annotated and are left out.
+// test's) and per failing warning (of any test, at its YAML position), and
+// one per test with protocol warnings. Positions outside the repository
+// cannot be annotated and are left out.
 func Annotations(r *report.Report) []github.Annotation {
 	var out []github.Annotation
 	for i := range r.Tests {
@@ -101,6 +108,7 @@ func Annotations(r *report.Report) []github.Annotation {
 			out = appendIn(out, reasonAt(t, "error", "the test errored"))
 		}
 		out = flaky(out, t)
+		out = warned(out, t)
 		if n := len(t.Warnings); n > 0 {
 			var msgs []string
 			for _, w := range t.Warnings[:min(n, 10)] {

@@ -27,8 +27,8 @@ func TestBuild(t *testing.T) {
 			t.Errorf("annotation %q holds a raw control character", a.Title)
 		}
 	}
-	if run.Conclusion != "failure" || len(run.Annotations) != 6 {
-		t.Errorf("conclusion %s, %d annotations; want failure and 6 (3 assertions, 1 error, 1 protocol warning, 1 flaky)", run.Conclusion, len(run.Annotations))
+	if run.Conclusion != "failure" || len(run.Annotations) != 7 {
+		t.Errorf("conclusion %s, %d annotations; want failure and 7 (3 assertions, 1 error, 1 protocol warning, 1 flaky, 1 failing warning)", run.Conclusion, len(run.Annotations))
 	}
 	if run := checks.Build(reporttest.Report(), checks.Options{Annotations: false}); len(run.Annotations) != 0 {
 		t.Error("annotations: false still annotates")
@@ -53,6 +53,10 @@ func TestConclusionAndTitle(t *testing.T) {
 		{report.StatusFail, report.Totals{Total: 6, Passed: 4, Failed: 1, Skipped: 1, Flaky: 2}, "failure", "1 failed of 6 tests, 2 flaky"},
 		{report.StatusFail, report.Totals{Total: 6, Passed: 6, Flaky: 2}, "failure", "2 flaky tests failed the run (fail-on-flaky); 6 of 6 tests passed"},
 		{report.StatusFail, report.Totals{Total: 3, Passed: 2, Errored: 1, Flaky: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 1 errored of 3 tests"},
+		// Tests with warnings are counted and never change the conclusion.
+		{report.StatusPass, report.Totals{Total: 3, Passed: 3, Warned: 2}, "success", "3 of 3 tests passed, 2 with warnings"},
+		{report.StatusFail, report.Totals{Total: 3, Passed: 2, Failed: 1, Flaky: 1, Warned: 3}, "failure", "1 failed of 3 tests, 1 flaky, 3 with warnings"},
+		{report.StatusFail, report.Totals{Total: 2, Passed: 2, Flaky: 1, Warned: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 2 tests passed, 1 with warnings"},
 		// A report without a status never passes with failures in it.
 		{"", report.Totals{Total: 2, Passed: 1, Failed: 1}, "failure", "1 failed of 2 tests"},
 	} {
@@ -84,17 +88,18 @@ func TestFailOnFlaky(t *testing.T) {
 		conclusion  string
 		title       string
 	}{
-		{false, "success", "2 of 3 tests passed, 1 flaky"},
-		{true, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed"},
+		{false, "success", "2 of 3 tests passed, 1 flaky, 1 with warnings"},
+		{true, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 with warnings"},
 	} {
 		run := checks.Build(reporttest.Pick(tc.failOnFlaky, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly), checks.Options{Name: "ananke", Annotations: true})
 		if run.Conclusion != tc.conclusion || run.Title != tc.title {
 			t.Errorf("fail-on-flaky %v: %s %q; want %s %q", tc.failOnFlaky, run.Conclusion, run.Title, tc.conclusion, tc.title)
 		}
 		// Flaky or not failing the run, the assertion that wobbled is a
-		// warning: it passed in the run the report shows.
-		if len(run.Annotations) != 1 || run.Annotations[0].Level != github.LevelWarning {
-			t.Errorf("fail-on-flaky %v: annotations %+v; want one warning", tc.failOnFlaky, run.Annotations)
+		// warning: it passed in the run the report shows. So is the
+		// passing test's failing warning.
+		if len(run.Annotations) != 2 || run.Annotations[0].Level != github.LevelWarning || run.Annotations[1].Level != github.LevelWarning {
+			t.Errorf("fail-on-flaky %v: annotations %+v; want two warnings", tc.failOnFlaky, run.Annotations)
 		}
 	}
 }
@@ -105,6 +110,11 @@ func TestFailOnFlaky(t *testing.T) {
 func TestFlakyAnnotations(t *testing.T) {
 	got := checks.Annotations(reporttest.Pick(false, reporttest.Passing, reporttest.Wobbly, reporttest.Flips))
 	want := []github.Annotation{
+		{Path: "tests/weather.ananke.yaml", Line: 7, Level: github.LevelWarning, Title: "weather in Paris: turn[0].grounded (warning)",
+			Message: "1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: \"23\" (char 7)\n" +
+				"expected: every number in the reply found in a tool result, tool argument, user message or history\n" +
+				"observed: 1 ungrounded claim: \"23\"",
+			RawDetails: "ungrounded claim: \"Sunny, 23 °C.\""},
 		{Path: "tests/search.ananke.yaml", Line: 9, Level: github.LevelWarning, Title: "search finds shoes: turn[0].tools.require[0]",
 			Message: "flaky: failed in 1 of 3 runs, first in run 2: `search` was never called (no tool calls in turn[0])\n" +
 				"expected: `search` at least 1 time\nobserved: 0 calls"},
@@ -163,5 +173,51 @@ func TestNoSecret(t *testing.T) {
 		if strings.Contains(string(b), reporttest.Secret) {
 			t.Errorf("the secret is in the check run of %d tests", len(r.Tests))
 		}
+	}
+}
+
+// TestWarnings: a failing warning is a warning annotation at its YAML line,
+// for a test that passed or failed alike, and never fails the check run.
+func TestWarnings(t *testing.T) {
+	passed := reporttest.Pick(false, reporttest.Passing)
+	failed := reporttest.Pick(false, reporttest.Failing, reporttest.Passing)
+	ft := &failed.Tests[0]
+	ft.Assertions = append(ft.Assertions, failed.Tests[1].Warned()...)
+	for _, tc := range []struct {
+		name       string
+		r          *report.Report
+		conclusion string
+		levels     string // of the annotations, in order
+	}{
+		{"passed", passed, "success", "warning"},
+		// The failures first, then the failing test's warning (and its
+		// protocol warning), then the passing test's.
+		{"failed", failed, "failure", "failure failure warning warning warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := checks.Build(tc.r, checks.Options{Name: "ananke", Annotations: true})
+			var levels []string
+			for _, a := range run.Annotations {
+				levels = append(levels, a.Level)
+			}
+			if run.Conclusion != tc.conclusion || strings.Join(levels, " ") != tc.levels {
+				t.Errorf("conclusion %s, annotation levels %q; want %s, %q", run.Conclusion, levels, tc.conclusion, tc.levels)
+			}
+			found := false
+			for _, a := range run.Annotations {
+				if a.Path == "tests/weather.ananke.yaml" && a.Line == 7 && strings.HasSuffix(a.Title, ": turn[0].grounded (warning)") {
+					found = a.Level == github.LevelWarning
+				}
+			}
+			if !found {
+				t.Errorf("no warning annotation at tests/weather.ananke.yaml:7 in %+v", run.Annotations)
+			}
+			if !strings.Contains(run.Summary, "- ⚠ `tests/weather.ananke.yaml:7`: 1 claim") {
+				t.Errorf("the summary does not list the warning:\n%s", run.Summary)
+			}
+			if b, _ := json.Marshal(run); strings.Contains(string(b), reporttest.Secret) {
+				t.Error("the secret is in the check run")
+			}
+		})
 	}
 }

@@ -73,6 +73,17 @@ func attemptLines(t *report.Test) []string {
 	return lines
 }
 
+// warned annotates each failing warning of the shown attempt at its YAML
+// line, as a warning: it is reported, and never fails the test or the
+// check run. Its title says so, beside the failures of the same test.
+func warned(out []github.Annotation, t *report.Test) []github.Annotation {
+	for _, a := range t.Warned() {
+		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelWarning,
+			Title: t.Name + ": " + a.ID + " (warning)", Message: assertionText(a), RawDetails: evidenceText(a)})
+	}
+	return out
+}
+
 // flaky warns at each assertion that failed in some attempts but not in
 // the shown one — what makes a test flaky — with its result in the first
 // attempt it failed in: the shown attempt passed it, so has nothing to

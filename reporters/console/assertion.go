@@ -12,18 +12,18 @@ import (
 const maxEvidence = 8
 
 // assertion prints a's line after lead — its mark, file:line:col and
-// message, then note — and, when it failed, its details after body. The
-// failure trees and the -v tree differ only in lead and body.
+// message, then note — and, when it failed or warned, its details after
+// body. The failure trees and the -v tree differ only in lead and body.
 func (p *printer) assertion(lead, body string, a report.Assertion, note string) {
 	mark := p.o.paint(a.Status, symbol(a.Status))
 	p.out(fmt.Sprintf("%s%s %s: %s%s", lead, mark, clean(a.Source.String()), clean(a.Message), note))
-	if a.Status == "fail" {
+	if a.Status == report.StatusFail || a.Status == report.StatusWarn {
 		p.details(body, a)
 	}
 }
 
-// details prints a failed assertion's id, expected and observed values and
-// evidence, each line after prefix.
+// details prints a failed or warning assertion's id, expected and observed
+// values and evidence, each line after prefix.
 func (p *printer) details(prefix string, a report.Assertion) {
 	p.out(fmt.Sprintf("%s%s %s", prefix, p.o.paint("dim", "assertion:"), a.ID))
 	if a.Expected != "" {

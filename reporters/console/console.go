@@ -1,9 +1,10 @@
 // Package console prints a run for humans: a live line per test as it
 // finishes (with a progress line on a terminal), then a tree per failed,
-// errored or flaky test — the turn, the user's message, each failing
-// assertion at its file:line:col with expected and observed values and the
-// calls involved, the attempts of a test run several times — and a
-// summary. With -v every test is printed as a tree of its turns.
+// errored or flaky test, or one with failing warnings — the turn, the
+// user's message, each failing assertion (✗) and failing warning (⚠) at
+// its file:line:col with expected and observed values and the calls
+// involved, the kinds of failure, the attempts of a test run several times
+// — and a summary. With -v every test is printed as a tree of its turns.
 package console
 
 // Options shape the output.
@@ -32,13 +33,16 @@ func symbol(status string) string {
 		return "✗"
 	case "error":
 		return "!"
+	case "warn":
+		// A failing warning: reported, never failing the test.
+		return "⚠"
 	}
 	return "-"
 }
 
-// ANSI colours per status. Flaky shares the warning colour of errors: it
-// needs a look but is not (by itself) a failure.
-var colors = map[string]string{"pass": "32", "fail": "31", "error": "33", "flaky": "33", "skipped": "2", "skip": "2", "dim": "2", "bold": "1"}
+// ANSI colours per status. Flaky and warn share the warning colour of
+// errors: they need a look but are not (by themselves) failures.
+var colors = map[string]string{"pass": "32", "fail": "31", "error": "33", "flaky": "33", "warn": "33", "skipped": "2", "skip": "2", "dim": "2", "bold": "1"}
 
 func (o Options) paint(status, s string) string {
 	if !o.Color {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
@@ -18,7 +19,8 @@ const eraseLine = "\r\x1b[K"
 
 // Live prints one line per test as it finishes and, with Options.Progress,
 // a progress line below them. It reads only the test's name, status,
-// duration and run counts, which hold no secrets.
+// duration, run counts and how many warnings failed, which hold no
+// secrets.
 type Live struct {
 	w    io.Writer
 	opts Options
@@ -105,9 +107,10 @@ func (l *Live) status() string {
 // shows the progress line half erased.
 func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 
-// line is a finished test's line: "✓ weather in Paris (420ms)", and for a
+// line is a finished test's line: "✓ weather in Paris (420ms)", for a
 // test run several times "✓ search finds shoes (1.3s) · 2/3 runs (66.7%) ·
-// flaky".
+// flaky", and "· 1 warning" when warnings failed in the attempt the report
+// will show: the ✓ alone would hide them until the summary.
 func (l *Live) line(r *engine.TestResult) string {
 	st := string(r.Status)
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
@@ -117,10 +120,28 @@ func (l *Live) line(r *engine.TestResult) string {
 			parts = append(parts, l.opts.paint("flaky", "flaky"))
 		}
 	}
+	if n := warned(r); n > 0 {
+		parts = append(parts, l.opts.paint(string(assertion.Warn), stability.Count(n, "warning")))
+	}
 	line := strings.Join(parts, " · ")
 	if r.Status == engine.Skipped {
 		// The reason is the test file's own text, never the agent's.
 		line += " skipped: " + clean(r.Reason)
 	}
 	return line
+}
+
+// warned counts the failing warnings of the attempt reports show.
+func warned(r *engine.TestResult) int {
+	a := r.Shown()
+	if a == nil {
+		return 0
+	}
+	n := 0
+	for _, res := range a.Results {
+		if res.Status == assertion.Warn {
+			n++
+		}
+	}
+	return n
 }

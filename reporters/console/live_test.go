@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
@@ -34,6 +35,16 @@ func finished(t *spec.Test, status engine.Status, ms int, v stability.Verdict, n
 	return r
 }
 
+// withResults gives the attempt reports show (the last, for these
+// results) the statuses of its assertions.
+func withResults(r *engine.TestResult, statuses ...assertion.Status) *engine.TestResult {
+	a := r.Attempts[len(r.Attempts)-1]
+	for _, s := range statuses {
+		a.Results = append(a.Results, assertion.Result{Status: s})
+	}
+	return r
+}
+
 func TestLiveLine(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -48,6 +59,11 @@ func TestLiveLine(t *testing.T) {
 			"✗ search (900ms) · 0/3 runs (0%)\n"},
 		{"one run, retried", finished(newTest("flip"), engine.Pass, 800, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}, 2),
 			"✓ flip (800ms) · 1/1 run (100%) · flaky\n"},
+		// A warning that failed is counted on the line; it leaves the ✓.
+		{"warned", withResults(finished(newTest("weather"), engine.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
+			assertion.Pass, assertion.Warn), "✓ weather (420ms) · 1 warning\n"},
+		{"failed and warned", withResults(finished(newTest("checkout"), engine.Fail, 900, stability.Verdict{Runs: 1}, 1),
+			assertion.Fail, assertion.Warn, assertion.Warn, assertion.Skip), "✗ checkout (900ms) · 2 warnings\n"},
 		{"skipped, never run", &engine.TestResult{Test: newTest("legacy"), Status: engine.Skipped, Reason: "later",
 			Policy: stability.Policy{Runs: 3, MinPassRate: 100}, Start: start, End: start}, "- legacy (0ms) skipped: later\n"},
 	} {

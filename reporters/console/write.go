@@ -9,13 +9,13 @@ import (
 	"github.com/ananke/action/reporters/internal/format"
 )
 
-// Write prints a tree per failed, errored or flaky test (every test with
-// -v) and the summary.
+// Write prints a tree per failed, errored or flaky test and per test with
+// failing warnings (every test with -v), and the summary.
 func Write(w io.Writer, r *report.Report, opts Options) error {
 	p := &printer{w: w, o: opts}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || opts.Verbose {
+		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -52,20 +52,28 @@ func (p *printer) test(t *report.Test) {
 		}
 		return
 	}
-	p.failures(t)
+	scope := p.listed(t, t.Failed(), "")
 	if t.Status == report.StatusPass {
 		p.wobbly(t)
+		scope = "" // wobbly named the turns of other attempts
 	}
+	p.listed(t, t.Warned(), scope)
 }
 
 // header prints the test's status and name, why it errored, failed or was
-// skipped, and how its runs went.
+// skipped, how its runs went and, when it failed, the kinds of failure.
+// A passing test is FLAKY when some attempt failed, else WARN when a
+// warning failed: either way it passed, and the tree below says why it is
+// shown.
 func (p *printer) header(t *report.Test) {
 	p.line(0, "")
 	head := map[string]string{report.StatusFail: "FAIL", report.StatusError: "ERROR", report.StatusPass: "PASS", report.StatusSkipped: "SKIP"}[t.Status]
 	color := t.Status
-	if t.Status == report.StatusPass && t.Flaky {
+	switch {
+	case t.Status == report.StatusPass && t.Flaky:
 		head, color = "FLAKY", "flaky"
+	case t.Status == report.StatusPass && len(t.Warned()) > 0:
+		head, color = "WARN", report.StatusWarn
 	}
 	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(color, head), p.o.paint("bold", clean(t.Name)), clean(t.File)))
 	if t.Reason != "" {
@@ -79,26 +87,28 @@ func (p *printer) header(t *report.Test) {
 		p.line(2, p.o.paint("dim", clean(l)))
 	}
 	p.runs(t)
+	if t.Status == report.StatusFail && len(t.FailureCategories) > 0 {
+		p.line(1, p.o.paint("dim", "failure categories:")+" "+clean(strings.Join(t.FailureCategories, ", ")))
+	}
 }
 
-// failures prints the failing assertions of the shown attempt, under their
-// turn.
-func (p *printer) failures(t *report.Test) {
+// listed prints assertions of the shown attempt — its failures, or its
+// failing warnings — under their turn, which it names whenever it differs
+// from the last one printed (lastScope: "" for none). It returns the last
+// scope, so that a test's warnings continue its failures' last turn.
+func (p *printer) listed(t *report.Test, as []report.Assertion, lastScope string) string {
 	label := ""
 	if t.Repeated() && t.Shown > 0 {
 		label = t.Attempts[t.Shown-1].Label()
 	}
-	lastScope := ""
-	for _, a := range t.Assertions {
-		if a.Status != "fail" {
-			continue
-		}
+	for _, a := range as {
 		if a.Scope != lastScope {
 			lastScope = a.Scope
 			p.scope(t, a.Scope, label)
 		}
 		p.assertion(pad(2), pad(3), a, failedIn(t, a))
 	}
+	return lastScope
 }
 
 // scope prints the turn (with the user's message) or "whole test", and for
@@ -138,6 +148,11 @@ func (p *printer) summary(r *report.Report) {
 	parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
 	if t.Flaky > 0 {
 		parts = append(parts, p.o.paint("flaky", fmt.Sprintf("%d flaky", t.Flaky)))
+	}
+	if t.Warned > 0 {
+		// Counted apart from the statuses: a test with warnings passed (or
+		// failed) all the same.
+		parts = append(parts, p.o.paint(report.StatusWarn, fmt.Sprintf("%d with warnings", t.Warned)))
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
 	if r.Status == report.StatusFail && t.Failed == 0 {

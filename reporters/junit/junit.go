@@ -1,7 +1,10 @@
 // Package junit writes the run as JUnit XML for GitLab, Jenkins and every
 // other CI that reads it: one <testsuite> per test file, one <testcase> per
-// test, a <failure type="assertion"> holding every failing assertion with
-// its YAML position and evidence, <error> for errors, <skipped>. A test run
+// test, a <failure type="assertion"> holding the kinds of failure and every
+// failing assertion with its YAML position and evidence, <error> for
+// errors, <skipped>. A failing warning never makes a <failure>: it is
+// listed in <system-out>, after the conversation, whatever the test's
+// status. A test run
 // several times also lists its other attempts that did not pass, in
 // Surefire's elements for reruns: <flakyFailure>/<flakyError> under a test
 // that passed, <rerunFailure>/<rerunError> under one that failed or
@@ -63,16 +66,15 @@ func caseOf(t *report.Test) testcase {
 	switch t.Status {
 	case report.StatusPass:
 		tc.Reruns = reruns(t, t.Others(), "flaky")
+		if len(t.Warned()) > 0 {
+			tc.SystemOut = systemOut(t)
+		}
 	case report.StatusFail:
 		tc.Failure, tc.Reruns = failure(t)
-		if len(t.Turns) > 0 {
-			tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
-		}
+		tc.SystemOut = systemOut(t)
 	case report.StatusError:
 		tc.Error = &junit.Result{Message: clean(format.Short(t.Reason, maxMessage)), Type: "error", Data: clean(errorText(t))}
-		if len(t.Turns) > 0 {
-			tc.SystemOut = &junit.Output{Data: clean(transcript(t))}
-		}
+		tc.SystemOut = systemOut(t)
 		tc.Reruns = reruns(t, t.Others(), "rerun")
 	case report.StatusSkipped:
 		tc.Skipped = &junit.Result{Message: clean(t.Reason)}

@@ -17,7 +17,8 @@ const maxMessage = 300
 // failing assertions, with the reruns for its other attempts that did not
 // pass. The message of a test run several times starts with its
 // stability, "1 of 2 runs passed (50%), below min_pass_rate 100%; run 1:
-// …", so that a failure is never mistaken for a single run's.
+// …", so that a failure is never mistaken for a single run's. The text
+// starts with the kinds of failure, over every attempt.
 func failure(t *report.Test) (*junit.Result, []rerun) {
 	failed := t.Failed()
 	if len(failed) == 0 {
@@ -32,14 +33,14 @@ func failure(t *report.Test) (*junit.Result, []rerun) {
 			}
 		}
 		msg := stability(t)
-		return &junit.Result{Message: clean(format.Short(msg, maxMessage)), Type: "min_pass_rate", Data: clean(msg + "\n")},
+		return &junit.Result{Message: clean(format.Short(msg, maxMessage)), Type: "min_pass_rate", Data: clean(categories(t) + msg + "\n")},
 			reruns(t, others, "rerun")
 	}
 	msg := summary(failed)
 	if t.Repeated() {
 		msg = stability(t) + "; " + shownLabel(t) + msg
 	}
-	return &junit.Result{Message: clean(format.Short(msg, maxMessage)), Type: "assertion", Data: clean(failureText(t, failed))},
+	return &junit.Result{Message: clean(format.Short(msg, maxMessage)), Type: "assertion", Data: clean(categories(t) + failureText(t, failed))},
 		reruns(t, t.Others(), "rerun")
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
 	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/report"
@@ -14,9 +16,9 @@ import (
 // hold all of it.
 const maxEvidence = 10
 
-// failureText lists every failing assertion with its position, expected
-// and observed values and evidence, in the layout compilers use so that
-// CI UIs that recognise file:line:col can link it.
+// failureText lists every failing assertion (or failing warning) with its
+// position, expected and observed values and evidence, in the layout
+// compilers use so that CI UIs that recognise file:line:col can link it.
 func failureText(t *report.Test, failed []report.Assertion) string {
 	var b strings.Builder
 	for i, a := range failed {
@@ -81,6 +83,33 @@ func errorText(t *report.Test) string {
 		b.WriteString("\n" + t.Detail + "\n")
 	}
 	return b.String()
+}
+
+// systemOut is the conversation and then the failing warnings, for
+// <system-out>; nil when there is neither. A warning has no element of its
+// own in JUnit — a <failure> would fail the test — and CI UIs show the
+// output beside the testcase.
+func systemOut(t *report.Test) *junit.Output {
+	s := transcript(t)
+	if w := t.Warned(); len(w) > 0 {
+		if s != "" {
+			s += "\n"
+		}
+		s += "warnings (they never fail the test):\n" + failureText(t, w)
+	}
+	if s == "" {
+		return nil
+	}
+	return &junit.Output{Data: clean(s)}
+}
+
+// categories is "failure categories: process, outcome" and a blank line,
+// heading a failure's text; "" for a test without any.
+func categories(t *report.Test) string {
+	if len(t.FailureCategories) == 0 {
+		return ""
+	}
+	return "failure categories: " + strings.Join(t.FailureCategories, ", ") + "\n\n"
 }
 
 // transcript is the conversation, for <system-out>.

@@ -45,7 +45,7 @@ func TestRenderCaps(t *testing.T) {
 		"… 4 more in the report\n",
 		"_… 10 more failed assertions; see the report directory._",
 		"log line 39\n… 60 more lines\n",
-		"— 30 failed assertions</summary>",
+		"— 30 failed assertions (process, outcome)</summary>",
 		"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 30 |",
 	} {
 		if !strings.Contains(out, want) {
@@ -66,16 +66,20 @@ func TestRenderCaps(t *testing.T) {
 }
 
 // TestRenderOpenBlocks checks that blocks start open only for a handful of
-// failing tests.
+// failing tests, and that a passing test's block, for its warning, is
+// always closed.
 func TestRenderOpenBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		failing  int
 		wantOpen bool
 	}{{1, true}, {3, true}, {4, false}, {50, false}} {
 		out := markdown.Render(many(tc.failing, 1), markdown.Options{})
-		open, closed := strings.Count(out, "<details open>\n"), strings.Count(out, "<details>\n")
+		open, closed := strings.Count(out, "<details open>\n<summary>✗"), strings.Count(out, "<details>\n<summary>✗")
 		if tc.wantOpen && (open != tc.failing || closed != 0) || !tc.wantOpen && (open != 0 || closed != tc.failing) {
 			t.Errorf("%d failing tests: %d open and %d closed blocks; want all open = %v", tc.failing, open, closed, tc.wantOpen)
+		}
+		if n := strings.Count(out, "<details>\n<summary>✓"); n != 1 || strings.Contains(out, "<details open>\n<summary>✓") {
+			t.Errorf("%d failing tests: %d closed blocks for the passing test with a warning; want 1, and none open", tc.failing, n)
 		}
 	}
 }

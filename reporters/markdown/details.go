@@ -22,11 +22,11 @@ const (
 	maxOpen = 3
 )
 
-// details is the <details> block of a failed, errored or flaky test: the
-// reason and detail of an error, the attempts of a repeated test, the
-// failing assertions grouped by turn, the assertions that failed only in
-// other attempts, then the count of protocol warnings. It ends with a
-// blank line.
+// details is the <details> block of a failed, errored or flaky test or of
+// one with failing warnings: the reason and detail of an error, the
+// attempts of a repeated test, the failing assertions grouped by turn, the
+// assertions that failed only in other attempts, the failing warnings,
+// then the count of protocol warnings. It ends with a blank line.
 func details(t *report.Test, o Options, open bool) string {
 	var b strings.Builder
 	attr := ""
@@ -52,6 +52,7 @@ func details(t *report.Test, o Options, open bool) string {
 	}
 	failures(&b, t, o)
 	wobbles(&b, t, o)
+	warnings(&b, t, o)
 	if n := len(t.Warnings); n > 0 {
 		fmt.Fprintf(&b, "⚠ %s; see %s.\n\n", count(n, "protocol warning"), o.Artifact)
 	}
@@ -60,8 +61,10 @@ func details(t *report.Test, o Options, open bool) string {
 }
 
 // summary is the always-visible line of the block; it is raw HTML, where
-// markdown escapes would show. A repeated test adds its runs, a flaky one
-// says so: "✗ <b>search</b> — 1 failed assertion, 1/2 runs passed, flaky".
+// markdown escapes would show. A failed test names its kinds of failure, a
+// repeated test adds its runs, a flaky one says so, and failing warnings
+// are counted: "✗ <b>search</b> — 1 failed assertion (process), 1/2 runs
+// passed, flaky, 1 warning".
 func summary(t *report.Test) string {
 	var parts []string
 	switch n := len(t.Failed()); {
@@ -70,7 +73,7 @@ func summary(t *report.Test) string {
 	case t.Status == report.StatusFail && (n > 0 || !t.Repeated()):
 		// A repeated test can fail with no failed assertion to show: its
 		// runs errored, and its runs say so better than "0 failed".
-		parts = append(parts, count(n, "failed assertion"))
+		parts = append(parts, count(n, "failed assertion")+categories(t))
 	}
 	if t.Repeated() {
 		parts = append(parts, fmt.Sprintf("%d/%d runs passed", t.PassedRuns, t.Runs))
@@ -78,11 +81,36 @@ func summary(t *report.Test) string {
 	if t.Flaky {
 		parts = append(parts, "flaky")
 	}
+	if n := len(t.Warned()); n > 0 {
+		parts = append(parts, count(n, "warning"))
+	}
 	s := fmt.Sprintf("%s <b>%s</b>", symbol(t.Status), html(format.Short(t.Name, maxName)))
 	if len(parts) == 0 {
 		return s
 	}
 	return s + " — " + strings.Join(parts, ", ")
+}
+
+// categories is " (process, outcome)": the kinds of failure of a test's
+// failing assertions, for its summary line; "" when it has none.
+func categories(t *report.Test) string {
+	if len(t.FailureCategories) == 0 {
+		return ""
+	}
+	cs := make([]string, len(t.FailureCategories))
+	for i, c := range t.FailureCategories {
+		cs[i] = html(c)
+	}
+	return " (" + strings.Join(cs, ", ") + ")"
+}
+
+// warnings lists the failing warnings of the shown attempt, grouped by
+// scope, as failures are listed; each says it does not fail the test, so
+// that its ⚠ is not read as a flaky assertion's.
+func warnings(b *strings.Builder, t *report.Test, o Options) {
+	grouped(b, t, t.Warned(), "warnings", o, func(a report.Assertion) {
+		assertion(b, a, o, "⚠", "severity: warning, which never fails the test")
+	})
 }
 
 // failures lists the failing assertions of the shown attempt, grouped by

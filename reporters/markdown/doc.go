@@ -2,9 +2,13 @@
 // with the verdict, a totals table, a table of tests (failed and errored
 // first, then flaky ones; with their runs when some test ran more than
 // once) and a <details> block per failed or errored test with each failing
-// assertion, its YAML line, expected and observed values and its evidence.
+// assertion, its YAML line, expected and observed values and its evidence,
+// the kinds of failure in its summary line, then its failing warnings (⚠).
 // A flaky test that passed gets a closed block with its attempts and the
-// assertions that failed in some of them.
+// assertions that failed in some of them; a test that passed with failing
+// warnings gets a closed block listing them, as failures are listed.
+// Warnings never change a verdict: the heading only counts the tests that
+// have them.
 //
 // The same text is the sticky PR comment, the check run's summary, the job
 // summary and the file written by `ananke run --summary`, so it is rendered

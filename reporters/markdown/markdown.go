@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ananke/action/internal/report"
@@ -43,7 +44,8 @@ func (o Options) withDefaults() Options {
 }
 
 // unit is what trimming keeps or drops whole: a test's table row and, for
-// a failed, errored or flaky test, its <details> block.
+// a failed, errored or flaky test or one with failing warnings, its
+// <details> block.
 type unit struct {
 	test    *report.Test
 	open    bool // the block starts open
@@ -55,7 +57,7 @@ type unit struct {
 // considers, so a huge run costs only what fits.
 func (u *unit) render(o Options, wide bool) {
 	u.row = row(u.test, o, wide)
-	if bad(u.test) || u.test.Flaky {
+	if bad(u.test) || u.test.Flaky || warned(u.test) {
 		u.details = details(u.test, o, u.open)
 	}
 }
@@ -66,11 +68,15 @@ func bad(t *report.Test) bool {
 	return t.Status == report.StatusFail || t.Status == report.StatusError
 }
 
+// warned reports a test whose shown attempt has failing warnings.
+func warned(t *report.Test) bool { return len(t.Warned()) > 0 }
+
 // Render returns the report as markdown, never longer than opts.Budget bytes.
 //
 // The heading and totals always come first. Then tests are added whole, in
 // priority order — failed and errored tests (row and block) in the
 // report's order, then flaky tests that passed (row and closed block),
+// then tests that passed with failing warnings (row and closed block),
 // then the other tests' rows — until the next one would not fit beside the
 // note saying how many were left out. If even the heading and totals do not
 // fit, they are cut on a rune boundary.
@@ -149,11 +155,12 @@ func leftOut(units []unit) []tally {
 }
 
 // plan orders the tests: failed and errored first, then the flaky ones
-// that passed, then the others, each group in the report's order. A flaky
-// pass matters less than a failure but more than a steady pass: it is what
-// fails next time.
+// that passed, then those that passed with warnings, then the others, each
+// group in the report's order. A flaky pass matters less than a failure
+// but more than a steady pass: it is what fails next time. A warning is
+// what the test's author chose not to fail on: worth a look, after those.
 func plan(r *report.Report) []unit {
-	var failing, flaky, rest []unit
+	var failing, flaky, warning, rest []unit
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		switch {
@@ -161,6 +168,8 @@ func plan(r *report.Report) []unit {
 			failing = append(failing, unit{test: t})
 		case t.Flaky:
 			flaky = append(flaky, unit{test: t})
+		case warned(t):
+			warning = append(warning, unit{test: t})
 		default:
 			rest = append(rest, unit{test: t})
 		}
@@ -168,7 +177,7 @@ func plan(r *report.Report) []unit {
 	for i := range failing {
 		failing[i].open = len(failing) <= maxOpen
 	}
-	return append(append(failing, flaky...), rest...)
+	return slices.Concat(failing, flaky, warning, rest)
 }
 
 // assemble puts the kept units in display order: the table, the blocks,

@@ -25,11 +25,13 @@ const (
 )
 
 // heading is the first line: the verdict in words, e.g.
-// "### ✗ Ananke: 1 failed, 1 errored of 4 tests, 1 flaky". The symbol is
+// "### ✗ Ananke: 1 failed, 1 errored of 4 tests, 1 flaky, 1 with
+// warnings". The symbol is
 // the run's status as report.Build decided it: under fail-on-flaky a run
 // whose tests all passed fails, and the heading says which tests failed
 // it. A failed or errored test shows all the same, as in the check's
 // conclusion, so a report without a status never reads as a pass.
+// Warnings never change it: they are counted after the verdict.
 func heading(r *report.Report, title string) string {
 	t := r.Totals
 	var sym string
@@ -49,6 +51,9 @@ func heading(r *report.Report, title string) string {
 		what = count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
 	case t.Flaky > 0:
 		what += fmt.Sprintf(", %d flaky", t.Flaky)
+	}
+	if t.Warned > 0 {
+		what += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
 	return fmt.Sprintf("### %s %s: %s\n\n", sym, text(title), what)
 }
@@ -117,13 +122,22 @@ func thead(wide bool) string {
 }
 
 // row is a test's line in the table; wide adds its runs and flaky mark.
+// A test that did not fail or error says what warnings it has, failing
+// warnings first: nothing else in its row would show them.
 func row(t *report.Test, o Options, wide bool) string {
 	name := text(format.Short(t.Name, maxName))
+	var warns []string
+	if n := len(t.Warned()); n > 0 {
+		warns = append(warns, count(n, "warning"))
+	}
+	if n := len(t.Warnings); n > 0 {
+		warns = append(warns, count(n, "protocol warning"))
+	}
 	switch {
 	case t.Status == report.StatusSkipped && t.Reason != "":
 		name += " — skipped: " + text(format.Short(t.Reason, maxName))
-	case t.Status != report.StatusFail && t.Status != report.StatusError && len(t.Warnings) > 0:
-		name += " (⚠ " + count(len(t.Warnings), "protocol warning") + ")"
+	case !bad(t) && len(warns) > 0:
+		name += " (⚠ " + strings.Join(warns, ", ") + ")"
 	}
 	failed := ""
 	if n := len(t.Failed()); n > 0 {

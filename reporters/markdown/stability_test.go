@@ -32,18 +32,18 @@ func TestRunsColumns(t *testing.T) {
 		wantRows []string
 	}{
 		{"no test repeated", reporttest.Pick(false, reporttest.Failing, reporttest.Passing, reporttest.Errored, reporttest.Skipped), false, []string{
-			"| ✓ | weather in Paris | `tests/weather.ananke.yaml` | 420ms |  |",
+			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |",
 			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |",
 		}},
 		{"flaky tests", reporttest.Pick(false, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips), true, []string{
 			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%) | ⚠ flaky |",
 			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%) | ⚠ flaky |",
-			"| ✓ | weather in Paris | `tests/weather.ananke.yaml` | 420ms |  | - |  |",
+			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | - |  |",
 			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |  |",
 		}},
 		{"repeated, steady", repeatedSteady, true, []string{
 			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 | - |  |",
-			"| ✓ | weather in Paris | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  |",
+			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  |",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,13 +69,14 @@ func TestRunsColumns(t *testing.T) {
 
 // TestFailOnFlaky: when flaky tests alone fail the run, the heading reads
 // as a failure and says why; without fail-on-flaky the same tests pass.
+// The passing test's warning is counted either way and decides nothing.
 func TestFailOnFlaky(t *testing.T) {
 	for _, tc := range []struct {
 		failOnFlaky bool
 		want        string
 	}{
-		{false, "### ✓ Ananke: 2 of 3 tests passed, 1 skipped, 1 flaky\n"},
-		{true, "### ✗ Ananke: 1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 skipped\n"},
+		{false, "### ✓ Ananke: 2 of 3 tests passed, 1 skipped, 1 flaky, 1 with warnings\n"},
+		{true, "### ✗ Ananke: 1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 skipped, 1 with warnings\n"},
 	} {
 		r := reporttest.Pick(tc.failOnFlaky, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly)
 		out := markdown.Render(r, markdown.Options{})
@@ -93,14 +94,16 @@ func TestFailOnFlaky(t *testing.T) {
 // failing run; a repeated failure says in how many attempts each assertion
 // failed.
 func TestFlakyBlocks(t *testing.T) {
-	out := markdown.Render(reporttest.Pick(false, reporttest.Passing, reporttest.Wobbly, reporttest.Flips), markdown.Options{})
+	r := reporttest.Pick(false, reporttest.Passing, reporttest.Wobbly, reporttest.Flips)
+	calm(&r.Tests[0])
+	out := markdown.Render(r, markdown.Options{})
 	checkStructure(t, out)
 	for _, want := range []string{
 		"<details>\n<summary>✓ <b>search finds shoes</b> — 2/3 runs passed, flaky</summary>\n",
 		"Attempts: run 1 ✓ · run 2 ✗ · run 3 ✓\n",
 		"- ⚠ `tests/search.ananke.yaml:9`: `search` was never called (no tool calls in turn\\[0\\])\n" +
 			"  - assertion: `turn[0].tools.require[0]`\n  - failed in 1 of 3 runs, first in run 2\n",
-		"<details open>\n<summary>✗ <b>search flips</b> — 1 failed assertion, 1/2 runs passed, flaky</summary>\n",
+		"<details open>\n<summary>✗ <b>search flips</b> — 1 failed assertion (process), 1/2 runs passed, flaky</summary>\n",
 		"✗ 1 of 2 runs passed (50%), below min_pass_rate 100%\n",
 		"Attempts: run 1 ✗ · run 1 retry 1 ✗ · run 2 ✓ (failed assertions below: run 1)\n",
 		"  - failed in 2 of 3 attempts\n",
@@ -110,7 +113,7 @@ func TestFlakyBlocks(t *testing.T) {
 		}
 	}
 	if strings.Contains(out, "weather in Paris</b>") {
-		t.Error("a steady passing test has a block")
+		t.Error("a steady passing test without warnings has a block")
 	}
 	// The flaky failure lists its failing assertion once, not again as
 	// flaky.
@@ -144,16 +147,19 @@ func TestErroredRuns(t *testing.T) {
 }
 
 // TestFlakyTrimming: under a budget, failed tests keep their place before
-// flaky ones, and flaky ones before the rest — rows and blocks alike.
+// flaky ones, flaky ones before those with warnings, and those before the
+// rest — rows and blocks alike.
 func TestFlakyTrimming(t *testing.T) {
 	fix := reporttest.Report()
+	steadyPass := fix.Tests[reporttest.Passing]
+	calm(&steadyPass)
 	r := *fix
 	r.Tests = nil
-	// Passing, flaky and failing tests interleaved, so that order is
-	// exercised: the report's order is not the priority.
+	// Passing (without and with a warning), flaky and failing tests
+	// interleaved, so that order is exercised: the report's order is not
+	// the priority.
 	for i := range 30 {
-		for _, k := range []int{reporttest.Passing, reporttest.Wobbly, reporttest.Failing} {
-			tt := fix.Tests[k]
+		for _, tt := range []report.Test{steadyPass, fix.Tests[reporttest.Passing], fix.Tests[reporttest.Wobbly], fix.Tests[reporttest.Failing]} {
 			tt.Name = fmt.Sprintf("%s %02d", tt.Name, i)
 			r.Tests = append(r.Tests, tt)
 		}
@@ -165,7 +171,7 @@ func TestFlakyTrimming(t *testing.T) {
 			t.Fatalf("budget %d: %d bytes", budget, len(out))
 		}
 		checkStructure(t, out)
-		shown := [3]int{}
+		shown := [4]int{}
 		last := 0
 		for _, row := range tableRows(out) {
 			k := rank(row)
@@ -175,11 +181,16 @@ func TestFlakyTrimming(t *testing.T) {
 			last = k
 			shown[k]++
 		}
-		if shown[1] > 0 && shown[0] < 30 || shown[2] > 0 && shown[1] < 30 {
-			t.Fatalf("budget %d: %d failed, %d flaky, %d other rows shown: a lower priority got room first", budget, shown[0], shown[1], shown[2])
+		for k := 1; k < len(shown); k++ {
+			if shown[k] > 0 && shown[k-1] < 30 {
+				t.Fatalf("budget %d: %d failed, %d flaky, %d warned, %d other rows shown: a lower priority got room first", budget, shown[0], shown[1], shown[2], shown[3])
+			}
 		}
-		if n := strings.Count(out, "<summary>✓ "); n != shown[1] {
+		if n := strings.Count(out, "flaky</summary>\n"); n != shown[1] {
 			t.Errorf("budget %d: %d flaky blocks for %d flaky rows", budget, n, shown[1])
+		}
+		if n := strings.Count(out, "<details>\n<summary>✓ <b>weather in Paris"); n != shown[2] {
+			t.Errorf("budget %d: %d blocks with warnings for %d rows with warnings", budget, n, shown[2])
 		}
 		if n := strings.Count(out, "<details>\n<summary>✗ "); n != shown[0] {
 			t.Errorf("budget %d: %d failed blocks for %d failed rows", budget, n, shown[0])
@@ -187,16 +198,18 @@ func TestFlakyTrimming(t *testing.T) {
 	}
 }
 
-// rank is a row's priority under trimming: 0 failed or reporttest.Errored, 1 flaky,
-// 2 the rest.
+// rank is a row's priority under trimming: 0 failed or errored, 1 flaky,
+// 2 passed with warnings, 3 the rest.
 func rank(row string) int {
 	switch {
 	case strings.HasPrefix(row, "| ✗ |"), strings.HasPrefix(row, "| ! |"):
 		return 0
 	case strings.HasSuffix(row, "| ⚠ flaky |"):
 		return 1
+	case strings.Contains(row, " (⚠ 1 warning) |"):
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // TestNoSecret: the planted secret shows nowhere, whatever the options,
@@ -206,6 +219,7 @@ func TestNoSecret(t *testing.T) {
 		"fixture":       reporttest.Report(),
 		"fail-on-flaky": reporttest.Pick(true, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips),
 		"flaky only":    reporttest.Pick(false, reporttest.Wobbly),
+		"warned only":   reporttest.Pick(false, reporttest.Passing),
 	}
 	for name, r := range reports {
 		for _, budget := range []int{0, 800, 1600, 3000, 65000} {

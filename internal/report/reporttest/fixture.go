@@ -1,9 +1,10 @@
 // Package reporttest provides one fixed report for reporters' golden tests:
 // a passing, a failing, an erroring and a skipped test, a flaky test that
 // passes over three runs and one that fails over two runs with a retry,
-// evidence of every shape, protocol warnings, a planted secret and agent
-// text full of control characters, built through report.Build so that
-// masking is exercised too.
+// evidence of every shape, protocol warnings, a failing warning-severity
+// assertion on the passing test, event references, a planted secret and
+// agent text full of control characters, built through report.Build so
+// that masking is exercised too.
 package reporttest
 
 import (
@@ -35,9 +36,11 @@ func name(s string) spec.Name { return spec.Name{Value: s} }
 func Outcome() *engine.Outcome {
 	base := Start.UnixMilli()
 	pay := trace.ToolCall{ID: "call-1", Name: "charge_card", Turn: 1, Args: `{"amount":42,"token":"` + Secret + `"}`, ArgsJSON: true,
-		Result: &trace.Result{Content: `{"status":"declined"}`, JSON: true}, StartedMs: base + 1300, EndedMs: base + 1320, TimestampMs: base + 1450, StartSeq: 9}
+		Result: &trace.Result{Content: `{"status":"declined"}`, JSON: true}, StartedMs: base + 1300, EndedMs: base + 1320, TimestampMs: base + 1450,
+		StartSeq: 9, EndSeq: 10, ResultSeq: 11}
 	search := trace.ToolCall{ID: "call-0", Name: "search", Turn: 0, Args: `{"q":"shoes"}`, ArgsJSON: true,
-		Result: &trace.Result{Content: "2 hits", JSON: false}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 200, StartSeq: 3}
+		Result: &trace.Result{Content: "2 hits", JSON: false}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 200,
+		StartSeq: 3, EndSeq: 4, ResultSeq: 5}
 	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []spec.Name{name("payments")}}, &engine.Attempt{
 		Status: engine.Fail,
 		Start:  ms(0), End: ms(1600),
@@ -54,30 +57,46 @@ func Outcome() *engine.Outcome {
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].tools.require[0]", Level: spec.LevelTurn, Kind: spec.KindRequire, Scope: "turn[0]", Source: pos("tests/checkout.ananke.yaml", 8, 13),
-				Status: assertion.Pass, Message: "`search` called 1 time, expected at least 1 time", Expected: "`search` at least 1 time",
+				Severity: spec.Critical, Status: assertion.Pass, Message: "`search` called 1 time, expected at least 1 time", Expected: "`search` at least 1 time",
 				Observed: "1 call satisfying the entry (1 call to `search`)", Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &search}}},
 			{ID: "turn[1].tools.forbid_calls[0]", Level: spec.LevelTurn, Kind: spec.KindForbidCalls, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 14, 13),
-				Status: assertion.Fail, Message: "forbidden call to `charge_card` with result_match `declined`: call call-1 in turn[1] (result \"{\\\"status\\\":\\\"declined\\\"}\")",
+				Severity: spec.Critical, Status: assertion.Fail, Message: "forbidden call to `charge_card` with result_match `declined`: call call-1 in turn[1] (result \"{\\\"status\\\":\\\"declined\\\"}\")",
 				Expected: "no call to `charge_card` with result_match `declined`", Observed: "1 call matching (1 call to `charge_card`)",
 				Evidence: []assertion.Evidence{{Note: "matches the forbidden pattern", Call: &pay}}},
 			{ID: "turn[1].text.must_not_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustNotMatch, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 17, 25),
-				Status: assertion.Fail, Message: "assistant text in turn[1] matches forbidden `declined`: \"Payment \x1b[31mdeclined\x1b[0m ]]>\"",
+				Severity: spec.Critical, Status: assertion.Fail, Message: "assistant text in turn[1] matches forbidden `declined`: \"Payment \x1b[31mdeclined\x1b[0m ]]>\"",
 				Expected: "assistant text not matching `declined`", Observed: "match \"declined\"",
-				Evidence: []assertion.Evidence{{Note: "forbidden match", Text: "Payment \x1b[31mdeclined\x1b[0m ]]> <b>&amp;</b> key " + Secret}}},
+				Evidence: []assertion.Evidence{{Note: "forbidden match", Text: "Payment \x1b[31mdeclined\x1b[0m ]]> <b>&amp;</b> key " + Secret, EventRefs: []int64{12}}}},
 			{ID: "turn[1].target.timing.max_idle_ms", Level: spec.LevelTarget, Kind: spec.KindMaxIdle, Scope: "turn[1]", Source: pos("ananke.config.yaml", 9, 20),
 				Status: assertion.Pass, Message: "longest idle gap 300 ms (limit 5000 ms)", Expected: "no idle gap over 5000 ms", Observed: "300 ms idle from turn start to call call-1 (charge_card)",
-				Evidence: []assertion.Evidence{{Note: "longest idle gap", Gap: &assertion.Gap{FromMs: base + 1000, ToMs: base + 1300, From: "turn start", To: "call call-1 (charge_card)"}}}},
+				Evidence: []assertion.Evidence{{Note: "longest idle gap", Gap: &assertion.Gap{FromMs: base + 1000, ToMs: base + 1300, From: "turn start", To: "call call-1 (charge_card)"},
+					EventRefs: []int64{7, 9}}}},
 			{ID: "test.tools.require[0]", Level: spec.LevelTest, Kind: spec.KindRequire, Scope: "test", Source: pos("tests/checkout.ananke.yaml", 21, 7),
 				Status: assertion.Skip, Message: "not evaluated: the test stopped when turn[1] failed"},
 		},
 		Warnings: []engine.Warning{{Turn: 0, Seq: 2, Rule: "identity", Message: "no RUN_STARTED in the response echoes the input's runId 'run-1'"}},
 		Secrets:  []string{Secret},
 	})
+	// The reply's temperature is in no input: a grounded check of warning
+	// severity fails, which is reported but leaves the test passing.
 	passing := once(&spec.Test{Path: "tests/weather.ananke.yaml", ID: "tests/weather", Name: name("weather in Paris")}, &engine.Attempt{
 		Status: engine.Pass, Start: ms(0), End: ms(420),
-		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 420, Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "weather?", StartMs: base, EndMs: base + 420, Texts: []string{"Sunny."}}}},
-		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 6, 21),
-			Status: assertion.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny.\""}},
+		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 420, Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "weather?", StartMs: base, EndMs: base + 420,
+			Texts: []string{"Sunny, 23 °C."}, FirstTextMs: base + 380, FirstTextSeq: 3,
+			Runs: []trace.Run{{RunID: "run-w", Request: []byte(`{"threadId":"t","runId":"run-w","messages":[]}`), StartMs: base, EndMs: base + 420, FirstSeq: 1, Frames: 5,
+				FirstEventMs: base + 40}},
+			Events: []trace.Event{{Seq: 1, ReceivedMs: base + 40, Type: "RUN_STARTED", Raw: []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"run-w"}`)},
+				{Seq: 3, ReceivedMs: base + 380, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Sunny, 23 °C."}`)}}}}},
+		Results: []assertion.Result{
+			{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 6, 21),
+				Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny, 23 °C.\"",
+				Evidence: []assertion.Evidence{{Note: "match", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
+			{ID: "turn[0].grounded", Level: spec.LevelTurn, Kind: spec.KindGrounded, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 7, 17),
+				Severity: spec.Warning, Status: assertion.Warn,
+				Message:  `1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: "23" (char 7)`,
+				Expected: "every number in the reply found in a tool result, tool argument, user message or history", Observed: `1 ungrounded claim: "23"`,
+				Evidence: []assertion.Evidence{{Note: "ungrounded claim", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
+		},
 	})
 	errored := once(&spec.Test{Path: "tests/refund.ananke.yaml", ID: "tests/refund", Name: name("refund needs a seeded order")}, &engine.Attempt{
 		Status: engine.Error, Start: ms(0), End: ms(35),
@@ -104,6 +123,11 @@ func judged(t *spec.Test, p stability.Policy, status engine.Status, reason strin
 	runs := map[int][]stability.Status{}
 	for _, a := range attempts {
 		runs[a.Run] = append(runs[a.Run], stability.Status(a.Status))
+		// As the engine does: apply severities and gather the evidence's
+		// event references.
+		for i := range a.Results {
+			a.Results[i].Finish()
+		}
 	}
 	var byRun [][]stability.Status
 	for i := range len(runs) {

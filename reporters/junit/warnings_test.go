@@ -1,0 +1,72 @@
+package junit_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/report/reporttest"
+)
+
+// TestWarnings: a failing warning never makes a <failure> — a passing test
+// with one stays a pass, with the warning in its <system-out> — and a
+// failing test's failure text starts with its kinds of failure and leaves
+// its warnings to <system-out>, after the conversation.
+func TestWarnings(t *testing.T) {
+	const warning = "warnings (they never fail the test):\n" +
+		"tests/weather.ananke.yaml:7:17: 1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: \"23\" (char 7)\n" +
+		"  assertion: turn[0].grounded (turn[0] \"weather?\", declared at turn level)\n" +
+		"  expected:  every number in the reply found in a tool result, tool argument, user message or history\n" +
+		"  observed:  1 ungrounded claim: \"23\"\n" +
+		"  - ungrounded claim: \"Sunny, 23 °C.\"\n"
+	passed := reporttest.Pick(false, reporttest.Passing)
+	failed := reporttest.Pick(false, reporttest.Failing)
+	ft := &failed.Tests[0]
+	warn := passed.Tests[0].Warned()[0]
+	warn.Scope = "turn[1]"
+	ft.Assertions = append(ft.Assertions, warn)
+	steady := reporttest.Pick(false, reporttest.Passing)
+	steady.Tests[0].Assertions = steady.Tests[0].Assertions[:1]
+	for _, tc := range []struct {
+		name     string
+		r        *report.Report
+		failures int
+		failure  string // the start of the failure's text
+		out      string // the end of <system-out>; "" for none
+	}{
+		{name: "passed with a warning", r: passed,
+			out: "turn[0] user: weather?\n  assistant: Sunny, 23 °C.\n\n" + warning},
+		{name: "passed without", r: steady},
+		{name: "failed with a warning", r: failed, failures: 1,
+			failure: "failure categories: process, outcome\n\ntests/checkout.ananke.yaml:14:13: forbidden call",
+			out: "  assistant: Payment \\x1b[31mdeclined\\x1b[0m ]]> <b>&amp;</b> key ***\n\n" +
+				strings.Replace(warning, `turn[0] "weather?"`, `turn[1] "pay with my card"`, 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := render(t, tc.r)
+			validate(t, out)
+			if strings.Contains(string(out), reporttest.Secret) {
+				t.Error("the output holds the secret")
+			}
+			p := parse(t, out)
+			c := p.Suites[0].Cases[0]
+			if p.Failures != tc.failures || p.Errors != 0 || (c.Failure != nil) != (tc.failures > 0) {
+				t.Errorf("failures/errors = %d/%d, <failure> %v; want %d/0", p.Failures, p.Errors, c.Failure != nil, tc.failures)
+			}
+			if c.Failure != nil {
+				if !strings.HasPrefix(c.Failure.Text, tc.failure) {
+					t.Errorf("failure text = %q; want it to start with %q", c.Failure.Text, tc.failure)
+				}
+				if strings.Contains(c.Failure.Text+c.Failure.Message, "grounded") {
+					t.Errorf("the failure lists the warning: %q", c.Failure.Text)
+				}
+			}
+			switch {
+			case tc.out == "" && c.Out != nil:
+				t.Errorf("system-out = %q; want none", *c.Out)
+			case tc.out != "" && (c.Out == nil || !strings.HasSuffix(*c.Out, tc.out)):
+				t.Errorf("system-out = %v; want it to end with %q", c.Out, tc.out)
+			}
+		})
+	}
+}
