@@ -16,6 +16,7 @@
 //	                       (1st, 3rd, ... time) and a toss_coin call, "Heads!"
 //	as json                get_order, then the order as a ```json block
 //	tomorrow               a forecast with a made-up temperature, no tool
+//	return policy          get_policy, then its URL and one made up
 //	slow, "wait N ms"      a "waiting" step of N ms (default 300, max 5000)
 //	chunk                  text as TEXT_MESSAGE_CHUNK events only
 //	what is my name        the name from an earlier "my name is X"

@@ -21,6 +21,7 @@ var routes = []route{
 	{containsAny("coin"), coin},
 	{containsAny("as json"), orderJSON},
 	{containsAny("tomorrow"), forecastGuess},
+	{containsAny("return policy"), returnPolicy},
 	{isSlow, slow},
 	{containsAny("chunk"), chunks},
 	{containsAny("what is my name"), recallName},

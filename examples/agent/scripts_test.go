@@ -260,6 +260,10 @@ func TestNewScripts(t *testing.T) {
 		strings.Join(texts, "") != "Here is your order:\n```json\n"+wantOrder+"\n```" {
 		t.Errorf("order as json: calls %+v, text %q", calls, texts)
 	}
+	calls, texts = capture(postRun(t, srv, RunAgentInput{ThreadID: "t", RunID: "r", Messages: userText("What is your return policy?")}))
+	if len(calls) != 1 || calls[0].name != "get_policy" || !strings.Contains(strings.Join(texts, ""), "https://help.example.com/faq") {
+		t.Errorf("return policy: calls %+v, text %q", calls, texts)
+	}
 	begin := time.Now()
 	events := postRun(t, srv, RunAgentInput{ThreadID: "t", RunID: "r", Messages: userText("Think for 120 ms, then tell me the weather")})
 	if elapsed := time.Since(begin); elapsed < 120*time.Millisecond || events[0].Type != "RUN_STARTED" {

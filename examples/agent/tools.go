@@ -59,6 +59,17 @@ func forecastGuess(s *stream) {
 	s.finish()
 }
 
+// policyURL is where get_policy says the return policy is.
+const policyURL = "https://shop.example.com/help/returns"
+
+// returnPolicy cites the page get_policy returned, and one more that no
+// tool mentioned: what grounded: urls catches.
+func returnPolicy(s *stream) {
+	s.runTool(s.newID("msg"), "get_policy", `{"topic":"returns"}`, jsonText(map[string]any{"days": 30, "url": policyURL}))
+	s.say("You can return items within 30 days: see " + policyURL + ". Common questions: https://help.example.com/faq.")
+	s.finish()
+}
+
 // order is the get_order result.
 type order struct {
 	OrderID string      `json:"order_id"`

@@ -28,9 +28,34 @@ func Evaluate(checks []spec.Check, s trace.Scope) []Result {
 			mustMatch(&r, c.Regex, s)
 		case spec.KindMustNotMatch:
 			mustNotMatch(&r, c.Regex, s)
+		case spec.KindOrder:
+			order(&r, c.Tools, s)
+		case spec.KindMaxCalls:
+			maxCalls(&r, c.LimitMs, s)
+		case spec.KindStopAfterSuccess:
+			stopAfterSuccess(&r, c.ForbidCall, s)
+		case spec.KindMaxFirstEvent:
+			maxFirstEvent(&r, c.LimitMs, s)
+		case spec.KindMaxFirstText:
+			maxFirstText(&r, c.LimitMs, s)
+		case spec.KindState:
+			state(&r, c.State, c.Equals, s)
+		case spec.KindContains:
+			contains(&r, c.Text, s)
+		case spec.KindOmits:
+			omits(&r, c.Text, s)
+		case spec.KindEquals:
+			equals(&r, c.Text, s)
+		case spec.KindJSONSchema:
+			jsonSchema(&r, c.Schema, s)
+		case spec.KindJSONPath:
+			jsonPath(&r, c.Path, c.Equals, s)
+		case spec.KindGrounded:
+			grounded(&r, c.Grounded, s)
 		default:
 			r.Status, r.Message = Fail, fmt.Sprintf("unknown assertion kind %q", c.Kind)
 		}
+		r.Finish()
 		out = append(out, r)
 	}
 	return out

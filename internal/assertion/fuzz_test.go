@@ -1,16 +1,19 @@
 package assertion
 
 import (
+	"encoding/json"
 	"regexp"
 	"testing"
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/go-openapi/jsonpointer"
+	"github.com/ohler55/ojg/jp"
 )
 
-// FuzzEvaluate evaluates every kind of check, with fuzzed patterns and
-// paths, over a trace with fuzzed arguments, results and text: no panic,
-// one result per check, and only pass or fail.
+// FuzzEvaluate evaluates every kind of check, with fuzzed patterns, literals
+// and paths, over a trace with fuzzed arguments, results, state and text:
+// no panic, one result per check, and only pass or fail.
 func FuzzEvaluate(f *testing.F) {
 	f.Add(`{"a":{"b":[1,{"c":"x"}]}}`, "a.b.1.c", "x", `{"r":1}`, "hello", int64(5))
 	f.Add(`not json`, "", "(", "", "", int64(0))
@@ -26,7 +29,8 @@ func FuzzEvaluate(f *testing.F) {
 			return
 		}
 		call := trace.ToolCall{ID: "c", Name: "t", Args: args, ArgsJSON: true, Result: &trace.Result{Content: result, JSON: true}, StartedMs: 10, TimestampMs: 10 + ms%1000}
-		tr := trace.Trace{Turns: []trace.Turn{{StartMs: 0, EndMs: 2000, ToolCalls: []trace.ToolCall{call, {ID: "d", Name: "t", Args: args}}, Texts: []string{text}}}}
+		tr := trace.Trace{Turns: []trace.Turn{{StartMs: 0, EndMs: 2000, ToolCalls: []trace.ToolCall{call, {ID: "d", Name: "t", Args: args}}, Texts: []string{text},
+			State: json.RawMessage(result), Runs: []trace.Run{{StartMs: 5, FirstEventMs: ms}}, FirstTextMs: ms}}}
 		am := []spec.ArgMatch{{Path: path, Regex: bound}}
 		checks := []spec.Check{
 			{Kind: spec.KindForbid, Tool: spec.Name{Value: "t"}},
@@ -36,6 +40,21 @@ func FuzzEvaluate(f *testing.F) {
 			{Kind: spec.KindMaxIdle, LimitMs: ms},
 			{Kind: spec.KindMustMatch, Regex: bound},
 			{Kind: spec.KindMustNotMatch, Regex: bound},
+			{Kind: spec.KindContains, Text: &spec.TextCheck{Text: pattern}},
+			{Kind: spec.KindOmits, Text: &spec.TextCheck{Text: pattern, CaseSensitive: true}},
+			{Kind: spec.KindEquals, Text: &spec.TextCheck{Text: pattern}},
+			{Kind: spec.KindOrder, Tools: []spec.Name{{Value: "t"}, {Value: path}}},
+			{Kind: spec.KindMaxCalls, LimitMs: ms},
+			{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "t"}, ResultMatch: bound}},
+			{Kind: spec.KindMaxFirstEvent, LimitMs: ms},
+			{Kind: spec.KindMaxFirstText, LimitMs: ms},
+			{Kind: spec.KindGrounded, Grounded: &spec.Grounded{Numbers: true, URLs: true, Ignore: []*spec.Regex{bound}}},
+		}
+		if expr, err := jp.ParseString("$." + path); err == nil {
+			checks = append(checks, spec.Check{Kind: spec.KindJSONPath, Path: &spec.JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string"}, Equals: json.RawMessage(result)})
+		}
+		if ptr, err := jsonpointer.New("/" + path); err == nil {
+			checks = append(checks, spec.Check{Kind: spec.KindState, State: &spec.StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound}, Equals: json.RawMessage(args)})
 		}
 		for _, s := range []trace.Scope{tr.TurnScope(0), tr.TestScope()} {
 			rs := Evaluate(checks, s)

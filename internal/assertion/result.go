@@ -1,6 +1,8 @@
 package assertion
 
 import (
+	"slices"
+
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -12,6 +14,9 @@ type Status string
 const (
 	Pass Status = "pass"
 	Fail Status = "fail"
+	// Warn is a failing warning: reported everywhere, it never fails the
+	// test (seed 004 §11).
+	Warn Status = "warn"
 	// Skip means the check was not evaluated, e.g. because an earlier turn
 	// failed and the test stopped.
 	Skip Status = "skip"
@@ -24,11 +29,15 @@ type Result struct {
 	Kind     spec.Kind
 	Scope    string // "turn[N]" or "test"
 	Source   spec.Pos
+	Severity spec.Severity
 	Status   Status
 	Message  string
 	Expected string
 	Observed string
 	Evidence []Evidence
+	// EventRefs are the sequence numbers of the trace events the result
+	// rests on: every evidence item's, in order, each once.
+	EventRefs []int64
 }
 
 // Evidence is one thing that supports a result: a tool call, a text
@@ -40,6 +49,9 @@ type Evidence struct {
 	Text string
 	// Gap is an idle interval.
 	Gap *Gap
+	// EventRefs are the sequence numbers of the trace events this item
+	// shows (a call's start, end and result are added from Call).
+	EventRefs []int64
 }
 
 // Gap is an interval without tool activity inside a turn.
@@ -52,6 +64,16 @@ type Gap struct {
 func Failed(rs []Result) bool {
 	for _, r := range rs {
 		if r.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Warned reports whether any result is a failing warning.
+func Warned(rs []Result) bool {
+	for _, r := range rs {
+		if r.Status == Warn {
 			return true
 		}
 	}
@@ -71,5 +93,32 @@ func Skipped(checks []spec.Check, scope, reason string) []Result {
 }
 
 func newResult(c spec.Check, scope string) Result {
-	return Result{ID: c.ID, Level: c.Level, Kind: c.Kind, Scope: scope, Source: c.Pos}
+	sev := c.Severity
+	if sev == "" {
+		sev = spec.Critical
+	}
+	return Result{ID: c.ID, Level: c.Level, Kind: c.Kind, Scope: scope, Source: c.Pos, Severity: sev}
+}
+
+// Finish applies the severity — a failing warning is a warning, not a
+// failure — and gathers the evidence's event references.
+func (r *Result) Finish() {
+	if r.Status == Fail && r.Severity == spec.Warning {
+		r.Status = Warn
+	}
+	seen := map[int64]bool{}
+	r.EventRefs = []int64{}
+	for _, e := range r.Evidence {
+		refs := e.EventRefs
+		if c := e.Call; c != nil {
+			refs = append([]int64{c.StartSeq, c.EndSeq, c.ResultSeq}, refs...)
+		}
+		for _, seq := range refs {
+			if seq > 0 && !seen[seq] {
+				seen[seq] = true
+				r.EventRefs = append(r.EventRefs, seq)
+			}
+		}
+	}
+	slices.Sort(r.EventRefs)
 }

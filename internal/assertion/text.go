@@ -14,12 +14,13 @@ func mustMatch(r *Result, re *spec.Regex, s trace.Scope) {
 	text := s.Text()
 	r.Expected = fmt.Sprintf("assistant text matching `%s`", re)
 	r.Observed = observedText(text)
+	refs := textRefs(s)
 	if loc := find(re, text); loc != nil {
-		r.Evidence = []Evidence{{Note: "match", Text: around(text, loc)}}
+		r.Evidence = []Evidence{{Note: "match", Text: around(text, loc), EventRefs: refs}}
 		r.set(Pass, "assistant text matches `%s`", re)
 		return
 	}
-	r.Evidence = []Evidence{{Note: "assistant text", Text: shorten(text, 400)}}
+	r.Evidence = []Evidence{{Note: "assistant text", Text: shorten(text, 400), EventRefs: refs}}
 	r.set(Fail, "assistant text in %s does not match `%s`: %s", s.Name, re, observedText(text))
 }
 
@@ -34,7 +35,7 @@ func mustNotMatch(r *Result, re *spec.Regex, s trace.Scope) {
 	}
 	ex := around(text, loc)
 	r.Observed = fmt.Sprintf("match %s", quote(text[loc[0]:loc[1]]))
-	r.Evidence = []Evidence{{Note: "forbidden match", Text: ex}}
+	r.Evidence = []Evidence{{Note: "forbidden match", Text: ex, EventRefs: textRefs(s)}}
 	r.set(Fail, "assistant text in %s matches forbidden `%s`: %s", s.Name, re, quote(ex))
 }
 

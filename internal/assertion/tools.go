@@ -32,7 +32,8 @@ func forbid(r *Result, tool spec.Name, s trace.Scope) {
 
 func require(r *Result, req *spec.Require, s trace.Scope) {
 	calls := s.ToolCalls()
-	var satisfied, seen int
+	var satisfying []*trace.ToolCall
+	var seen int
 	var reasons []string
 	for k := range calls {
 		c := &calls[k]
@@ -45,13 +46,18 @@ func require(r *Result, req *spec.Require, s trace.Scope) {
 			r.Evidence = append(r.Evidence, Evidence{Note: "eliminated: " + why, Call: c})
 			continue
 		}
-		satisfied++
+		satisfying = append(satisfying, c)
 		r.Evidence = append(r.Evidence, Evidence{Note: "satisfies the entry", Call: c})
 	}
-	r.Expected = fmt.Sprintf("`%s`%s %s", req.Name.Value, describeFilters(req), req.Count)
+	satisfied := len(satisfying)
+	r.Expected = fmt.Sprintf("`%s`%s %s%s", req.Name.Value, describeFilters(req), req.Count, within(req))
 	r.Observed = fmt.Sprintf("%s satisfying the entry (%s to `%s`)", plural(satisfied, "call"), plural(seen, "call"), req.Name.Value)
 	if req.Count.Allows(satisfied) {
-		r.set(Pass, "`%s` called %s, expected %s", req.Name.Value, spec.Times(int64(satisfied)), req.Count)
+		if slow := slowCalls(req, satisfying); len(slow) > 0 {
+			tooSlow(r, req, slow)
+			return
+		}
+		r.set(Pass, "`%s` called %s, expected %s%s", req.Name.Value, spec.Times(int64(satisfied)), req.Count, within(req))
 		return
 	}
 	msg := fmt.Sprintf("expected `%s`%s %s, saw %d", req.Name.Value, describeFilters(req), req.Count, satisfied)
@@ -68,6 +74,50 @@ func require(r *Result, req *spec.Require, s trace.Scope) {
 		msg += "; " + strings.Join(reasons, "; ")
 	}
 	r.set(Fail, "%s", msg)
+}
+
+// within describes a require entry's max_duration_ms: ", each within
+// 2000 ms".
+func within(req *spec.Require) string {
+	if req.MaxDurationMs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", each within %d ms", req.MaxDurationMs)
+}
+
+// slowCalls returns the satisfying calls that took longer than the entry's
+// max_duration_ms, from their start to their completion (TimestampMs). A
+// call with no completion time recorded cannot be timed and is not slow.
+func slowCalls(req *spec.Require, satisfying []*trace.ToolCall) []*trace.ToolCall {
+	if req.MaxDurationMs <= 0 {
+		return nil
+	}
+	var slow []*trace.ToolCall
+	for _, c := range satisfying {
+		if c.TimestampMs > 0 && c.TimestampMs-c.StartedMs > req.MaxDurationMs {
+			slow = append(slow, c)
+		}
+	}
+	return slow
+}
+
+// tooSlow fails a require entry whose count was met by calls that took too
+// long; the evidence is the slow calls.
+func tooSlow(r *Result, req *spec.Require, slow []*trace.ToolCall) {
+	var parts []string
+	r.Evidence = nil
+	for i, c := range slow {
+		took := c.TimestampMs - c.StartedMs
+		if i < maxReasons {
+			parts = append(parts, fmt.Sprintf("%s took %d ms", callRef(c), took))
+		}
+		r.Evidence = append(r.Evidence, Evidence{Note: fmt.Sprintf("took %d ms, over max_duration_ms %d", took, req.MaxDurationMs), Call: c})
+	}
+	if len(slow) > maxReasons {
+		parts = append(parts, fmt.Sprintf("%d more", len(slow)-maxReasons))
+	}
+	r.Observed += fmt.Sprintf(", %s over %d ms", plural(len(slow), "call"), req.MaxDurationMs)
+	r.set(Fail, "`%s` %s, over max_duration_ms %d", req.Name.Value, strings.Join(parts, ", "), req.MaxDurationMs)
 }
 
 // requireMismatch returns the first filter call k fails, or "". Filters are

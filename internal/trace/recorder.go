@@ -30,6 +30,9 @@ type callBuild struct {
 // NewRecorder starts an empty trace.
 func NewRecorder() *Recorder { return &Recorder{} }
 
+// SetHistory records the messages placed before the first turn.
+func (r *Recorder) SetHistory(msgs []Message) { r.t.History = msgs }
+
 // StartTurn opens turn index.
 func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 	r.t.Turns = append(r.t.Turns, Turn{Index: index, Kind: kind, UserText: user, StartMs: at.UnixMilli(),
@@ -71,6 +74,9 @@ func (r *Recorder) Observe(f agui.Frame, events []agui.Event, _ []agui.Problem) 
 		seq = r.seq
 		r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: at, Run: len(r.turn.Runs) - 1,
 			Type: f.Type, Timestamp: f.Timestamp, Raw: json.RawMessage(f.Data)})
+		if run := &r.turn.Runs[len(r.turn.Runs)-1]; run.FirstEventMs == 0 {
+			run.FirstEventMs = at
+		}
 	}
 	for i := range events {
 		r.apply(&events[i], at, seq)
@@ -116,6 +122,9 @@ func (r *Recorder) apply(ev *agui.Event, at, seq int64) {
 	case agui.TextMessageContent:
 		if b := r.texts[ev.MessageID]; b != nil {
 			b.WriteString(ev.Delta)
+			if r.turn.FirstTextMs == 0 && ev.Delta != "" {
+				r.turn.FirstTextMs, r.turn.FirstTextSeq = at, seq
+			}
 		}
 	case agui.RunError:
 		r.turn.RunErrors = append(r.turn.RunErrors, RunError{Message: ev.Message, Code: ev.Code, Seq: seq})

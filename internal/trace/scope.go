@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -13,7 +14,12 @@ type Scope struct {
 	Turns []Turn
 	// Before holds the calls made in earlier turns of the test, so that
 	// ordering constraints ("after") can look back across turns.
-	Before  []ToolCall
+	Before []ToolCall
+	// Prior holds the turns before the scope and History the messages the
+	// test placed before its first turn: what the agent was told so far,
+	// for groundedness.
+	Prior   []Turn
+	History []Message
 	StartMs int64
 	EndMs   int64
 }
@@ -21,7 +27,7 @@ type Scope struct {
 // TurnScope is turn i of the trace, with the calls of earlier turns as
 // history.
 func (t *Trace) TurnScope(i int) Scope {
-	s := Scope{Name: TurnName(i), Turns: t.Turns[i : i+1], StartMs: t.Turns[i].StartMs, EndMs: t.Turns[i].EndMs}
+	s := Scope{Name: TurnName(i), Turns: t.Turns[i : i+1], Prior: t.Turns[:i], History: t.History, StartMs: t.Turns[i].StartMs, EndMs: t.Turns[i].EndMs}
 	for _, prev := range t.Turns[:i] {
 		s.Before = append(s.Before, prev.ToolCalls...)
 	}
@@ -31,7 +37,7 @@ func (t *Trace) TurnScope(i int) Scope {
 // TestScope is the whole test: from the first turn's start to the last
 // turn's end (hooks excluded).
 func (t *Trace) TestScope() Scope {
-	s := Scope{Name: "test", Turns: t.Turns}
+	s := Scope{Name: "test", Turns: t.Turns, History: t.History}
 	if n := len(t.Turns); n > 0 {
 		s.StartMs, s.EndMs = t.Turns[0].StartMs, t.Turns[n-1].EndMs
 	}
@@ -63,3 +69,12 @@ func (s Scope) Text() string {
 
 // DurationMs is the scope's duration.
 func (s Scope) DurationMs() int64 { return s.EndMs - s.StartMs }
+
+// State is the agent state after the scope: after its last turn (nil when
+// the scope has no turns).
+func (s Scope) State() json.RawMessage {
+	if n := len(s.Turns); n > 0 {
+		return s.Turns[n-1].State
+	}
+	return nil
+}

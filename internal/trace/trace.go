@@ -7,9 +7,17 @@ import (
 
 // Trace is everything captured for one test.
 type Trace struct {
-	TestStartMs int64  `json:"test_start_ts"`
-	TestEndMs   int64  `json:"test_end_ts"`
-	Turns       []Turn `json:"turns"`
+	TestStartMs int64 `json:"test_start_ts"`
+	TestEndMs   int64 `json:"test_end_ts"`
+	// History is the messages the test placed before its first turn.
+	History []Message `json:"history,omitempty"`
+	Turns   []Turn    `json:"turns"`
+}
+
+// Message is a history message as the test gave it.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
 }
 
 // Turn is what one scripted turn produced. A turn may span several runs when
@@ -30,6 +38,10 @@ type Turn struct {
 	// run that answered client tools.
 	Runs   []Run   `json:"runs"`
 	Events []Event `json:"events"`
+	// FirstTextMs is when the turn's first assistant text arrived (its
+	// first non-empty content), FirstTextSeq that event; 0 without text.
+	FirstTextMs  int64 `json:"first_text_ms,omitempty"`
+	FirstTextSeq int64 `json:"first_text_seq,omitempty"`
 }
 
 // Run is one request/response exchange of a turn.
@@ -42,6 +54,8 @@ type Run struct {
 	// frame index reported by the client maps to a sequence number.
 	FirstSeq int64 `json:"first_seq"`
 	Frames   int   `json:"frames"`
+	// FirstEventMs is when the run's first event arrived (0: none did).
+	FirstEventMs int64 `json:"first_event_ms,omitempty"`
 }
 
 // Text is the turn's assistant text: every assistant message joined by "\n".

@@ -44,6 +44,11 @@ const tools = {
     inputSchema: z.object({ orderId: z.string(), refund: z.object({ amount: z.number(), currency: z.string() }) }),
     execute: async ({ orderId, refund }) => ({ refundId: `R-${orderId}`, amount: refund.amount, status: "refunded" }),
   }),
+  get_policy: createTool({
+    id: "get_policy", description: "A shop policy by topic",
+    inputSchema: z.object({ topic: z.string() }),
+    execute: async ({ topic }) => ({ topic, days: 30, url: `https://shop.example.com/help/${topic}` }),
+  }),
   toss_coin: createTool({
     id: "toss_coin", description: "Toss a coin",
     inputSchema: z.object({}),
@@ -132,6 +137,11 @@ function plan(prompt, clientTools) {
   if (/what is my name/i.test(user)) {
     const said = prompt.slice(0, u).filter((x) => x.role === "user").map((x) => text(x.content).match(/my name is (\w+)/i)).findLast(Boolean);
     return { text: said ? `Your name is ${said[1]}.` : "I do not know your name yet." };
+  }
+  if (/return policy/i.test(user)) { // one URL from the tool, one made up
+    const p = done.get_policy;
+    if (!p) return call("get_policy", { topic: "returns" });
+    return { text: `Returns within ${p.days} days: ${p.url}. More: https://help.example.com/faq.` };
   }
   if ((m = user.match(/tomorrow in (\w+)/i))) { // no tool: a number from nowhere
     const [conditions, temp] = WEATHER[m[1]] ?? ["unknown", 0];

@@ -1,0 +1,106 @@
+package assertion
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// everyKind returns one check of each kind this package evaluates.
+func everyKind(t *testing.T) []spec.Check {
+	return []spec.Check{
+		{Kind: spec.KindForbid, Tool: name("x")},
+		req("x"),
+		{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("x")}},
+		orderOf("a", "b"),
+		{Kind: spec.KindMaxCalls, LimitMs: 1},
+		{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("x")}},
+		{Kind: spec.KindMaxDuration, LimitMs: 1},
+		{Kind: spec.KindMaxIdle, LimitMs: 1},
+		{Kind: spec.KindMaxFirstEvent, LimitMs: 1},
+		{Kind: spec.KindMaxFirstText, LimitMs: 1},
+		{Kind: spec.KindMustMatch, Regex: spec.MustRegex("x")},
+		{Kind: spec.KindMustNotMatch, Regex: spec.MustRegex("x")},
+		literal(spec.KindContains, "x", false),
+		literal(spec.KindOmits, "x", false),
+		literal(spec.KindEquals, "x", false),
+		{Kind: spec.KindJSONSchema, Schema: &spec.JSONSchema{Schema: compileSchema(t, orderSchema)}},
+		pathCheck("$.x", `1`, typed("number"), matching("1")),
+		stateCheck("/x", `1`, stateMatch("1")),
+		groundedCheck(true, true),
+	}
+}
+
+// TestEmptyScopes: every kind evaluates over scopes with nothing in them
+// (a plan's Describe uses one) without panicking, and says what it expects.
+func TestEmptyScopes(t *testing.T) {
+	empty := trace.Trace{Turns: []trace.Turn{{}}}
+	for _, s := range []trace.Scope{{Name: "test"}, empty.TurnScope(0), empty.TestScope()} {
+		for _, c := range everyKind(t) {
+			r := evalOne(t, c, s)
+			if r.Expected == "" || r.Message == "" || r.Status != Pass && r.Status != Fail || r.EventRefs == nil {
+				t.Errorf("%s over %s: %+v; want a status, a message, an expectation and refs ([] at least)", c.Kind, s.Name, r)
+			}
+		}
+	}
+}
+
+func TestWarningSeverity(t *testing.T) {
+	s := scopeOf(turnOf("Your card was declined."))
+	for _, c := range everyKind(t) {
+		c.Severity = spec.Warning
+		rs := Evaluate([]spec.Check{c, {Kind: spec.KindOmits, Text: &spec.TextCheck{Text: "declined"}}}, s)
+		if rs[0].Status == Fail || rs[0].Severity != spec.Warning {
+			t.Errorf("%s with severity warning: status %s, severity %s; a failing warning is a warning", c.Kind, rs[0].Status, rs[0].Severity)
+		}
+		if rs[1].Status != Fail || rs[1].Severity != spec.Critical {
+			t.Errorf("default severity: status %s, severity %s; want a critical failure", rs[1].Status, rs[1].Severity)
+		}
+	}
+	warn := literal(spec.KindContains, "refund", false)
+	warn.Severity = spec.Warning
+	rs := Evaluate([]spec.Check{warn}, s)
+	if rs[0].Status != Warn || Failed(rs) || !Warned(rs) {
+		t.Errorf("failing warning: %+v; want status warn, not a failure", rs[0])
+	}
+}
+
+// TestEventRefs: each result points at the events its evidence shows.
+func TestEventRefs(t *testing.T) {
+	tn := replyTurn(`{"x": 2, "y": "https://u.example"}`)
+	tn.ToolCalls = []trace.ToolCall{
+		call("c1", "b", "{}", seqAt(4), result("done", false), func(c *trace.ToolCall) { c.EndSeq, c.ResultSeq = 5, 6 }),
+		call("c2", "a", "{}", seqAt(7), result("ok", false)),
+	}
+	tn.Runs = []trace.Run{runAt(900, 950, 1)}
+	tn.FirstTextMs, tn.FirstTextSeq = 990, 2
+	tn.State = json.RawMessage(`{"x": 2}`)
+	tn.Events = append(tn.Events, trace.Event{Seq: 8, Type: "STATE_SNAPSHOT"})
+	s := scopeOf(tn)
+	stopAfterB := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("b"), ResultMatch: spec.MustRegex("")}}
+	for _, tc := range []struct {
+		check spec.Check
+		want  []int64
+	}{
+		{orderOf("a", "b"), []int64{4, 5, 6, 7}},
+		{spec.Check{Kind: spec.KindMaxCalls, LimitMs: 1}, []int64{7}},
+		{stopAfterB, []int64{4, 5, 6, 7}},
+		{spec.Check{Kind: spec.KindMaxFirstEvent, LimitMs: 10}, []int64{1}},
+		{spec.Check{Kind: spec.KindMaxFirstText, LimitMs: 10}, []int64{2}},
+		{stateCheck("/x", `3`), []int64{8}},
+		{literal(spec.KindContains, "nothing", false), []int64{1, 2, 3}},
+		{literal(spec.KindOmits, "x", false), []int64{1, 2, 3}},
+		{literal(spec.KindEquals, "x", false), []int64{1, 2, 3}},
+		{spec.Check{Kind: spec.KindJSONSchema, Schema: &spec.JSONSchema{Schema: compileSchema(t, orderSchema)}}, []int64{1, 2, 3}},
+		{pathCheck("$.x", `3`), []int64{1, 2, 3}},
+		{groundedCheck(true, true), []int64{1, 2, 3}},
+	} {
+		r := evalOne(t, tc.check, s)
+		if r.Status != Fail || !slices.Equal(r.EventRefs, tc.want) {
+			t.Errorf("%s: %s %q, EventRefs %v; want a failure resting on %v", tc.check.Kind, r.Status, r.Message, r.EventRefs, tc.want)
+		}
+	}
+}

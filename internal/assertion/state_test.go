@@ -1,0 +1,76 @@
+package assertion
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+	"github.com/go-openapi/jsonpointer"
+)
+
+func stateCheck(ptr, want string, mod ...func(*spec.StateCheck)) spec.Check {
+	ref, err := jsonpointer.New(ptr)
+	if err != nil {
+		panic(err)
+	}
+	c := &spec.StateCheck{Pointer: ptr, Ref: ref}
+	for _, m := range mod {
+		m(c)
+	}
+	check := spec.Check{Kind: spec.KindState, State: c}
+	if want != "" {
+		check.Equals = json.RawMessage(want)
+	}
+	return check
+}
+
+func stateMatch(re string) func(*spec.StateCheck) {
+	return func(c *spec.StateCheck) { c.Match = spec.MustRegex(re) }
+}
+
+func stateExists(v bool) func(*spec.StateCheck) { return func(c *spec.StateCheck) { c.Exists = &v } }
+
+// withState is a turn whose agent state ended as state, set by a snapshot
+// (seq 5) and a delta (seq 6).
+func withState(state string) trace.Scope {
+	t := turnOf("")
+	t.State = json.RawMessage(state)
+	t.Events = []trace.Event{{Seq: 4, Type: "RUN_STARTED"}, {Seq: 5, Type: "STATE_SNAPSHOT"}, {Seq: 6, Type: "STATE_DELTA"}}
+	return scopeOf(t)
+}
+
+func TestState(t *testing.T) {
+	cart := withState(`{"cart": {"total": 90, "items": [{"sku": "A-1"}], "note": null}, "status": "done"}`)
+	runCases(t, []evalCase{
+		{"equals number", stateCheck("/cart/total", `90.0`), cart, Pass, "state /cart/total is 90"},
+		{"equals object", stateCheck("/cart/items/0", `{"sku": "A-1"}`), cart, Pass, ""},
+		{"match string", stateCheck("/status", "", stateMatch("^done$")), cart, Pass, `state /status is "done"`},
+		{"match compact JSON", stateCheck("/cart/items", "", stateMatch(`^\[\{"sku":"A-1"\}\]$`)), cart, Pass, ""},
+		{"match fails", stateCheck("/status", "", stateMatch("^pending$")), cart, Fail, `state /status is "done", which does not match` + " `^pending$`"},
+		{"exists", stateCheck("/cart/total", "", stateExists(true)), cart, Pass, ""},
+		{"null exists", stateCheck("/cart/note", "", stateExists(true)), cart, Pass, "state /cart/note is null"},
+		{"exists false", stateCheck("/cart/coupon", "", stateExists(false)), cart, Pass, "nothing at state /cart/coupon"},
+		{"missing", stateCheck("/cart/coupon", `"SAVE10"`), cart, Fail, "state /cart/coupon is missing"},
+		{"index out of range", stateCheck("/cart/items/3", "", stateExists(true)), cart, Fail, "state /cart/items/3 is missing"},
+		{"whole state", stateCheck("", `{"cart": {"total": 90, "items": [{"sku": "A-1"}], "note": null}, "status": "done"}`), cart, Pass, "the whole state is"},
+		{"no state: the whole state is null", stateCheck("", `null`), withState(""), Pass, "the whole state is null"},
+		{"no state: exists false", stateCheck("/cart", "", stateExists(false)), withState(""), Pass, ""},
+		{"state not JSON", stateCheck("/cart", "", stateExists(true)), withState("{oops"), Fail, "the state after turn[0] is not JSON"},
+	})
+	runExact(t, []exactCase{
+		{"equals fails", stateCheck("/cart/total", `89.5`), cart, Fail, "state /cart/total is 90, expected 89.5"},
+		{"exists false fails", stateCheck("/status", "", stateExists(false)), cart, Fail, `state /status is "done", expected nothing there`},
+		{"no state", stateCheck("/cart/total", `89.5`), withState(""), Fail, "state /cart/total is missing: the agent sent no state in turn[0]"},
+	})
+	r := evalOne(t, stateCheck("/cart/total", `89.5`), cart)
+	if len(r.EventRefs) != 2 || !hasRefs(r, 5, 6) {
+		t.Errorf("EventRefs = %v; want the state events [5 6]", r.EventRefs)
+	}
+	if want := `{"cart":{"items":[{"sku":"A-1"}],"note":null,"total":90},"status":"done"}`; len(r.Evidence) != 1 || r.Evidence[0].Text != want {
+		t.Errorf("evidence %+v; want the state as compact JSON", r.Evidence)
+	}
+	if r.Expected != "state /cart/total equals 89.5" || r.Observed != "90" {
+		t.Errorf("Expected %q, Observed %q", r.Expected, r.Observed)
+	}
+}
