@@ -10,7 +10,7 @@ import (
 // panic, and a rejected file must say why with a position.
 func FuzzLoad(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join(repoRoot(f), "examples", "*", "*.yaml"))
-	more, _ := filepath.Glob(filepath.Join(repoRoot(f), "examples", "broken", "*", "*.yaml"))
+	more, _ := filepath.Glob(filepath.Join(repoRoot(f), "examples", "*", "*", "*.yaml"))
 	for _, p := range append(seeds, more...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
@@ -30,9 +30,10 @@ func FuzzLoad(f *testing.F) {
 				continue
 			}
 			if kind == "config" {
-				l.config(doc)
+				resolveExtends(l.config(doc), nil, &diags)
 			} else {
-				l.test(doc)
+				test := l.test(doc)
+				resolveExtends(&Config{}, []*Test{test}, &diags)
 			}
 			for _, d := range diags {
 				if d.Pos.File != "fuzz.yaml" || d.Message == "" {
