@@ -53,6 +53,8 @@ type Block struct {
 	JSONPath      []JSONPathCheck
 	Grounded      *Grounded
 	State         []StateCheck
+	// Judge asks the config's model about the transcript (nil: none).
+	Judge *Judge
 }
 
 // Require is one tools.require entry. Every field after Name is a filter; a
@@ -144,7 +146,7 @@ type Limit struct {
 func (l Limit) Active() bool { return l.Set && !l.Off }
 
 var (
-	blockFields  = []string{"severity", "extends", "tools", "timing", "text", "grounded", "state"}
+	blockFields  = []string{"severity", "extends", "tools", "timing", "text", "grounded", "state", "judge"}
 	toolsFields  = []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}
 	timingFields = []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}
 	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "max_duration_ms", "severity"}
@@ -189,6 +191,9 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 	}
 	if p, ok := f["state"]; ok {
 		b.State = l.state(p.val, what+".state")
+	}
+	if p, ok := f["judge"]; ok {
+		b.Judge = l.judge(p.val, what+".judge")
 	}
 	return b
 }

@@ -31,6 +31,9 @@ type Config struct {
 	FailOnFlaky bool
 	// Assertions are the named blocks assert blocks can extend.
 	Assertions []NamedBlock
+	// Model is the language model the simulator, judges and generation
+	// use; nil when the config has none.
+	Model *Model
 }
 
 // Target is the agent under test. Only type "agui" exists today.
@@ -78,7 +81,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model"}, stabilityFields...)
 	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
 		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -107,6 +110,9 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	c.Stability = l.stability(f, "")
 	if p, ok := f["assertions"]; ok {
 		c.Assertions = l.namedBlocks(p.val)
+	}
+	if p, ok := f["model"]; ok {
+		c.Model = l.model(p.val)
 	}
 	if p, ok := f["fail_on_flaky"]; ok {
 		c.FailOnFlaky, _ = l.boolean(p.val, "fail_on_flaky")

@@ -71,6 +71,9 @@ func resolveExtends(cfg *Config, tests []*Test, diags *Diagnostics) {
 		for _, turn := range t.Turns {
 			r.resolve(turn.Assert, nil)
 		}
+		for _, c := range t.Checkpoints {
+			r.resolve(c.Assert, nil)
+		}
 	}
 }
 
@@ -178,6 +181,12 @@ var single = []struct {
 			return Pos{}, false
 		}
 		return b.JSONSchema.Pos, true
+	}},
+	{"judge", func(b *Block) (Pos, bool) {
+		if b.Judge == nil {
+			return Pos{}, false
+		}
+		return b.Judge.Pos, true
 	}},
 	{"grounded", func(b *Block) (Pos, bool) {
 		if b.Grounded == nil {

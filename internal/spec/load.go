@@ -52,6 +52,7 @@ func Load(opts Options) (*Suite, error) {
 	}
 	checkIDs(s.Tests, &diags)
 	resolveExtends(cfg, s.Tests, &diags)
+	checkModel(cfg, s.Tests, &diags)
 	checkStaticRefs(s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)
 	if len(diags) > 0 {

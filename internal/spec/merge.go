@@ -39,6 +39,8 @@ const (
 	KindJSONPath         Kind = "text.json_path"
 	KindGrounded         Kind = "grounded"
 	KindState            Kind = "state"
+	// KindJudge is evaluated by a model, after the deterministic kinds.
+	KindJudge Kind = "judge"
 )
 
 // Check is one assertion to evaluate over one scope, after the merge of the
@@ -65,9 +67,17 @@ type Check struct {
 	Path       *JSONPathCheck
 	Grounded   *Grounded
 	State      *StateCheck
+	Judge      *JudgeCheck
 	// Equals is the bound JSON value of a json_path or state check's
 	// equals (nil: unset, or not bound yet).
 	Equals json.RawMessage
+}
+
+// JudgeCheck is a judge with its criteria resolved (BindChecks; as
+// written until then).
+type JudgeCheck struct {
+	Judge    *Judge
+	Criteria []string
 }
 
 // TextCheck is a literal text check: contains, omits or equals.
@@ -119,9 +129,16 @@ func (lb levelBlock) declares(set func(*Block) bool) *blockPart {
 // must_match, contains, equals, json_schema, json_path, state) and
 // duration, and the nearest declared idle, first-event and first-text
 // limits.
+//
+// A turn beyond the scripted ones (a simulated turn of a dynamic test) has
+// no block of its own: the target's and the test's apply.
 func TurnChecks(cfg *Config, t *Test, i int) []Check {
 	scope := "turn[" + strconv.Itoa(i) + "]"
-	levels := []levelBlock{{LevelTarget, cfg.Target.Assert}, {LevelTest, t.Assert}, {LevelTurn, t.Turns[i].Assert}}
+	var own *Block
+	if i < len(t.Turns) {
+		own = t.Turns[i].Assert
+	}
+	levels := []levelBlock{{LevelTarget, cfg.Target.Assert}, {LevelTest, t.Assert}, {LevelTurn, own}}
 	g := &generator{scope: scope, own: LevelTurn}
 	for _, lb := range levels {
 		g.prohibitions(lb)
@@ -151,6 +168,22 @@ func TestChecks(cfg *Config, t *Test) []Check {
 	}
 	g.nearest(levels, KindMaxCalls, func(b *Block) Limit { return b.MaxCalls })
 	g.nearest(levels, KindMaxDuration, func(b *Block) Limit { return b.MaxDurationMs })
+	return g.checks
+}
+
+// CheckpointChecks returns what checkpoint c checks over turn i: its block's
+// prohibitions, requirements and limits, as if declared on that turn.
+func CheckpointChecks(c *Checkpoint, i int) []Check {
+	lb := levelBlock{LevelTurn, c.Assert}
+	g := &generator{scope: "turn[" + strconv.Itoa(i) + "].checkpoints." + c.ID.Value, own: LevelTurn}
+	g.prohibitions(lb)
+	g.requirements(lb)
+	levels := []levelBlock{lb}
+	g.nearest(levels, KindMaxCalls, func(b *Block) Limit { return b.MaxCalls })
+	g.nearest(levels, KindMaxDuration, func(b *Block) Limit { return b.MaxDurationMs })
+	g.nearest(levels, KindMaxIdle, func(b *Block) Limit { return b.MaxIdleMs })
+	g.nearest(levels, KindMaxFirstEvent, func(b *Block) Limit { return b.MaxFirstEventMs })
+	g.nearest(levels, KindMaxFirstText, func(b *Block) Limit { return b.MaxFirstTextMs })
 	return g.checks
 }
 
@@ -247,7 +280,18 @@ func (g *generator) requirements(lb levelBlock) {
 			st := &b.State[i]
 			g.add(lb.level, &p, KindState, st.Pos, "", true, func(c *Check) { c.State = st })
 		}
+		if j := b.Judge; j != nil {
+			g.add(lb.level, &p, KindJudge, j.Pos, j.Severity, false, func(c *Check) { c.Judge = judgeCheck(j) })
+		}
 	}
+}
+
+func judgeCheck(j *Judge) *JudgeCheck {
+	jc := &JudgeCheck{Judge: j}
+	for _, t := range j.Criteria {
+		jc.Criteria = append(jc.Criteria, t.Raw)
+	}
+	return jc
 }
 
 // nearest adds the limit of the narrowest level that declares it, unless
@@ -324,6 +368,16 @@ func (c *Check) bind(v *Vars) error {
 			c.Equals, err = st.Equals.Resolve(v)
 		}
 		c.State = &st
+	case c.Judge != nil:
+		jc := &JudgeCheck{Judge: c.Judge.Judge}
+		for _, t := range c.Judge.Judge.Criteria {
+			var text string
+			if text, err = t.Resolve(v); err != nil {
+				break
+			}
+			jc.Criteria = append(jc.Criteria, text)
+		}
+		c.Judge = jc
 	case c.Grounded != nil:
 		g := *c.Grounded
 		g.Ignore = make([]*Regex, len(c.Grounded.Ignore))

@@ -213,6 +213,9 @@ func (b *Block) ownRefs() []Ref {
 	if b.Grounded != nil {
 		add(b.Grounded.Ignore...)
 	}
+	if b.Judge != nil {
+		refs = append(refs, templateRefs(b.Judge.Criteria...)...)
+	}
 	return refs
 }
 

@@ -126,6 +126,18 @@ func configSchema() obj {
 		"redact":        ref("regexes"),
 		"fail_on_flaky": boolean("A flaky test (some runs passed, some failed) fails the run even when it passed."),
 		"assertions":    obj{"type": "object", "additionalProperties": ref("assert"), "description": "Named assert blocks any assert block can extend."},
+		"model": object("The OpenAI-compatible chat-completions endpoint the user simulator, judges and ananke generate use.", modelFields, obj{
+			"endpoint":    str("Base URL, e.g. https://api.openai.com/v1."),
+			"name":        str("Model name."),
+			"api_key":     str("API key, e.g. ${ENV.OPENAI_API_KEY}; masked in every output."),
+			"temperature": obj{"type": "number", "minimum": 0, "maximum": 2},
+			"seed":        obj{"type": "integer"},
+			"timeout_ms":  positive("Bound on one model request (default 60000)."),
+			"cache":       obj{"oneOf": []any{obj{"type": "string", "minLength": 1}, obj{"const": false}}, "description": "Cache directory, relative to the config (default .ananke/cache); false disables."},
+			"prompts": object("Files replacing Ananke's prompts (docs/models.md).", PromptNames, obj{
+				"judge": str("System prompt of judge assertions."), "simulator": str("System prompt of the user simulator."), "generate": str("System prompt of ananke generate."),
+			}),
+		}, "endpoint", "name"),
 		"runs":          ref("runs"),
 		"min_pass_rate": ref("min_pass_rate"),
 		"retries":       ref("retries"),
@@ -150,7 +162,7 @@ func testSchema() obj {
 		"user":   str("The user message."),
 		"assert": ref("assert"),
 	})
-	return document("test", "Ananke test file (*.ananke.yaml)", object("", testFields, obj{
+	root := object("", testFields, obj{
 		"version": versionSchema(),
 		"name":    str("Test name."),
 		"id":      str("Stable identifier; default: the file path without extension."),
@@ -170,7 +182,20 @@ func testSchema() obj {
 		"runs":          ref("runs"),
 		"min_pass_rate": ref("min_pass_rate"),
 		"retries":       ref("retries"),
-	}, "version", "name", "turns"))
+		"simulator": object("A simulated user (the config's model) that talks to the agent until every checkpoint is reached.", simulatorFields, obj{
+			"persona": str("Who the simulated user is."), "goal": str("What the simulated user wants."), "instructions": str("More guidance for the simulated user."),
+		}, "goal"),
+		"max_turns":  obj{"type": "integer", "minimum": 1, "maximum": MaxSimulatedTurns, "description": "Simulated turns at most (default 10)."},
+		"timeout_ms": positive("Bound on the simulated turns (default 120000)."),
+		"checkpoints": list(object("", checkpointFields, obj{
+			"id":          str("Checkpoint id."),
+			"description": str("What the checkpoint stands for."),
+			"after":       oneOrMany(obj{"type": "string"}),
+			"assert":      ref("assert"),
+		}, "id", "assert"), "What a dynamic test must see happen, in order."),
+	}, "version", "name")
+	root["anyOf"] = []any{obj{"required": []string{"turns"}}, obj{"required": []string{"simulator"}}}
+	return document("test", "Ananke test file (*.ananke.yaml)", root)
 }
 
 func assertSchema() obj {
@@ -238,5 +263,9 @@ func assertSchema() obj {
 		})}, "description": "What the assistant states comes from tool results, tool arguments, user messages or the history."},
 		"state": obj{"type": "object", "propertyNames": obj{"pattern": "^(/.*)?$"}, "additionalProperties": condition(stateFields, nil),
 			"description": "JSON Pointer → conditions on the agent state after the scope."},
+		"judge": object("Criteria the config's model judges over the transcript; a warning unless severity says critical.", judgeFields, obj{
+			"criteria": oneOrMany(obj{"type": "string", "minLength": 1}),
+			"severity": severity,
+		}, "criteria"),
 	})
 }

@@ -26,6 +26,14 @@ type Test struct {
 	Assert  *Block
 	// Stability overrides the command line and the config for this test.
 	Stability Stability
+	// Simulator, when set, makes the test dynamic: after the scripted
+	// turns (if any), the config's model plays the user for up to
+	// MaxTurns turns and SimulatorTimeoutMs, until every checkpoint is
+	// reached.
+	Simulator          *Simulator
+	MaxTurns           int
+	SimulatorTimeoutMs int64
+	Checkpoints        []Checkpoint
 }
 
 // Hook is a command run before the turns; its stdout JSON sets variables.
@@ -71,7 +79,8 @@ type ToolResult struct {
 }
 
 var (
-	testFields    = append([]string{"version", "name", "id", "tags", "skip", "hooks", "history", "tools", "turns", "assert"}, stabilityFields...)
+	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "history", "tools", "turns", "assert",
+		"simulator", "max_turns", "timeout_ms", "checkpoints"}, stabilityFields...)
 	hookFields    = []string{"cmd", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "assert"}
@@ -87,7 +96,12 @@ func (l *loader) test(doc *yaml.Node) *Test {
 		return t
 	}
 	l.version(f, doc)
-	l.require(doc, f, "test", "name", "turns")
+	l.require(doc, f, "test", "name")
+	if _, turns := f["turns"]; !turns {
+		if _, sim := f["simulator"]; !sim {
+			l.errorf(doc, "test is missing required field \"turns\" (or a simulator)")
+		}
+	}
 	if p, ok := f["name"]; ok {
 		t.Name, _ = l.name(p.val, "name")
 	}
@@ -140,6 +154,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 		t.Assert = l.block(p.val, "assert")
 	}
 	t.Stability = l.stability(f, "")
+	l.dynamic(f, doc, t)
 	return t
 }
 

@@ -1,0 +1,62 @@
+package spec
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Judge asks the config's model whether criteria no regex can check hold
+// over the scope's transcript. A judge is a warning unless it says
+// otherwise, and it only ever adds failures: it runs after the
+// deterministic checks and cannot turn one of their failures into a pass.
+type Judge struct {
+	Pos      Pos
+	Criteria []Template
+	Severity Severity
+}
+
+var judgeFields = []string{"criteria", "severity"}
+
+// maxCriteria bounds one judge: each criterion is a verdict the model must
+// key correctly, and long lists are where verdicts get lost.
+const maxCriteria = 20
+
+func (l *loader) judge(n *yaml.Node, what string) *Judge {
+	f, ok := l.fields(n, what, judgeFields)
+	if !ok {
+		return nil
+	}
+	j := &Judge{Pos: l.pos(l.derefQuiet(n)), Severity: Warning}
+	l.require(n, f, what, "criteria")
+	if p, ok := f["criteria"]; ok {
+		items, _ := l.oneOrList(p.val, what+".criteria")
+		if len(items) > maxCriteria {
+			l.errorf(l.derefQuiet(p.val), "%s.criteria has %d entries; split them over several judges (at most %d each)", what, len(items), maxCriteria)
+		}
+		seen := map[string]bool{}
+		for i, item := range items {
+			t, ok := l.template(item, index(what+".criteria", i))
+			if !ok {
+				continue
+			}
+			key := strings.ToLower(strings.TrimSpace(t.Raw))
+			switch {
+			case key == "":
+				l.errorf(l.derefQuiet(item), "%s is empty", index(what+".criteria", i))
+				continue
+			case seen[key]:
+				l.errorf(l.derefQuiet(item), "%s repeats an earlier criterion", index(what+".criteria", i))
+				continue
+			}
+			seen[key] = true
+			j.Criteria = append(j.Criteria, t)
+		}
+	}
+	if p, ok := f["severity"]; ok {
+		if s := l.severity(p.val, what+".severity"); s != "" {
+			j.Severity = s
+		}
+	}
+	return j
+}

@@ -1,0 +1,194 @@
+package spec
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Defaults of a dynamic test.
+const (
+	DefaultMaxTurns         = 10
+	DefaultSimulatorTimeout = 120_000
+	// MaxSimulatedTurns bounds max_turns: each turn costs a model call and
+	// an agent run.
+	MaxSimulatedTurns = 100
+)
+
+// Simulator is the simulated user of a dynamic test (seed 003, "Dynamic
+// Mode"): the config's model writes each next user message, told who it
+// is and what it wants, until the checkpoints are reached.
+type Simulator struct {
+	Pos          Pos
+	Persona      Template
+	Goal         Template
+	Instructions Template
+}
+
+// Checkpoint is something a dynamic test must see happen: reached at the
+// first turn whose reply passes its block, once every checkpoint in After
+// was reached at that turn or before.
+type Checkpoint struct {
+	Pos         Pos
+	ID          Name
+	Description string
+	After       []Name
+	Assert      *Block
+}
+
+var (
+	simulatorFields  = []string{"persona", "goal", "instructions"}
+	checkpointFields = []string{"id", "description", "after", "assert"}
+)
+
+func (l *loader) simulator(n *yaml.Node) *Simulator {
+	f, ok := l.fields(n, "simulator", simulatorFields)
+	if !ok {
+		return nil
+	}
+	s := &Simulator{Pos: l.pos(l.derefQuiet(n))}
+	l.require(n, f, "simulator", "goal")
+	for key, dst := range map[string]*Template{"persona": &s.Persona, "goal": &s.Goal, "instructions": &s.Instructions} {
+		if p, ok := f[key]; ok {
+			*dst, _ = l.template(p.val, "simulator."+key)
+		}
+	}
+	return s
+}
+
+// dynamic reads the fields of a dynamic test: simulator, max_turns,
+// timeout_ms and checkpoints. Without a simulator the others are errors.
+func (l *loader) dynamic(f map[string]pair, doc *yaml.Node, t *Test) {
+	t.MaxTurns, t.SimulatorTimeoutMs = DefaultMaxTurns, DefaultSimulatorTimeout
+	p, hasSim := f["simulator"]
+	if hasSim {
+		t.Simulator = l.simulator(p.val)
+	}
+	for _, key := range []string{"max_turns", "timeout_ms", "checkpoints"} {
+		if p, ok := f[key]; ok && !hasSim {
+			l.errorf(p.key, "%s belongs to a dynamic test: add a simulator, or remove it", key)
+		}
+	}
+	if p, ok := f["max_turns"]; ok {
+		v, _ := l.integer(p.val, "max_turns", 1, MaxSimulatedTurns)
+		t.MaxTurns = int(v)
+	}
+	if p, ok := f["timeout_ms"]; ok {
+		t.SimulatorTimeoutMs, _ = l.integer(p.val, "timeout_ms", 1, math.MaxInt64)
+	}
+	if p, ok := f["checkpoints"]; ok {
+		t.Checkpoints = l.checkpoints(p.val)
+	}
+	if hasSim && t.Simulator != nil && len(t.Checkpoints) == 0 {
+		l.errorf(p.key, "a simulator needs checkpoints: the test passes when every checkpoint is reached")
+	}
+}
+
+func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
+	items, ok := l.list(n, "checkpoints")
+	if !ok {
+		return nil
+	}
+	var out []Checkpoint
+	ids := map[string]Pos{}
+	for i, item := range items {
+		what := index("checkpoints", i)
+		f, ok := l.fields(item, what, checkpointFields)
+		if !ok {
+			continue
+		}
+		c := Checkpoint{Pos: l.pos(l.derefQuiet(item))}
+		l.require(item, f, what, "id", "assert")
+		if p, ok := f["id"]; ok {
+			if c.ID, ok = l.name(p.val, what+".id"); ok {
+				if first, dup := ids[c.ID.Value]; dup {
+					l.diags.add(c.ID.Pos, "%s: checkpoint %q is declared twice (first at line %d)", what, c.ID.Value, first.Line)
+				}
+				ids[c.ID.Value] = c.ID.Pos
+			}
+		}
+		if p, ok := f["description"]; ok {
+			c.Description, _, _ = l.text(p.val, what+".description")
+		}
+		if p, ok := f["after"]; ok {
+			items, _ := l.oneOrList(p.val, what+".after")
+			for j, a := range items {
+				if name, ok := l.name(a, index(what+".after", j)); ok {
+					c.After = append(c.After, name)
+				}
+			}
+		}
+		if p, ok := f["assert"]; ok {
+			c.Assert = l.block(p.val, what+".assert")
+		}
+		out = append(out, c)
+	}
+	l.checkAfter(out, ids)
+	return out
+}
+
+// checkAfter reports after entries naming no checkpoint, a checkpoint
+// itself, or a cycle.
+func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
+	byID := map[string]*Checkpoint{}
+	for i := range cps {
+		byID[cps[i].ID.Value] = &cps[i]
+	}
+	for _, c := range cps {
+		for _, a := range c.After {
+			switch _, known := ids[a.Value]; {
+			case a.Value == c.ID.Value:
+				l.diags.add(a.Pos, "checkpoint %q cannot come after itself", c.ID.Value)
+			case !known:
+				var names []string
+				for id := range ids {
+					names = append(names, id)
+				}
+				slices.Sort(names)
+				l.diags.add(a.Pos, "after: unknown checkpoint %q (checkpoints: %s)", a.Value, strings.Join(names, ", "))
+			}
+		}
+	}
+	// A cycle: following after from a checkpoint comes back to it. Each
+	// cycle is reported once, at its first member in the file.
+	reported := map[string]bool{}
+	for _, c := range cps {
+		cyc := cycleThrough(c.ID.Value, byID)
+		if cyc == nil {
+			continue
+		}
+		members := slices.Clone(cyc[:len(cyc)-1])
+		slices.Sort(members)
+		if key := strings.Join(members, " "); !reported[key] {
+			reported[key] = true
+			l.diags.add(c.ID.Pos, "checkpoints wait for each other: %s", strings.Join(cyc, " after "))
+		}
+	}
+}
+
+// cycleThrough returns a path of after links from id back to id, or nil.
+func cycleThrough(id string, byID map[string]*Checkpoint) []string {
+	var walk func(cur string, path []string, seen map[string]bool) []string
+	walk = func(cur string, path []string, seen map[string]bool) []string {
+		c := byID[cur]
+		if c == nil {
+			return nil
+		}
+		for _, a := range c.After {
+			switch {
+			case a.Value == id && cur != id || a.Value == id && len(path) > 1:
+				return append(slices.Clone(path), id)
+			case a.Value == cur || seen[a.Value]:
+				continue
+			}
+			seen[a.Value] = true
+			if cyc := walk(a.Value, append(path, a.Value), seen); cyc != nil {
+				return cyc
+			}
+		}
+		return nil
+	}
+	return walk(id, []string{id}, map[string]bool{id: true})
+}
