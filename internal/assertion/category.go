@@ -16,10 +16,11 @@ const (
 	CategoryState        = "state"        // the agent state
 	CategoryTiming       = "timing"       // durations and stream latency
 	CategoryProtocol     = "protocol"     // RUN_ERROR, broken streams
+	CategoryJudgment     = "judgment"     // criteria a judge model found unmet
 )
 
 // Categories lists every category, in the order reports show them.
-var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryTiming, CategoryProtocol}
+var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryTiming, CategoryProtocol, CategoryJudgment}
 
 // categories maps each assertion kind, the built-in ones included, to its
 // category.
@@ -35,6 +36,7 @@ var categories = map[spec.Kind]string{
 	spec.KindMaxDuration: CategoryTiming, spec.KindMaxIdle: CategoryTiming,
 	spec.KindMaxFirstEvent: CategoryTiming, spec.KindMaxFirstText: CategoryTiming,
 	"run_error": CategoryProtocol, "protocol": CategoryProtocol,
+	spec.KindJudge: CategoryJudgment,
 }
 
 // Category is the failure category of an assertion kind ("" for a kind

@@ -20,6 +20,9 @@ const (
 	// Skip means the check was not evaluated, e.g. because an earlier turn
 	// failed and the test stopped.
 	Skip Status = "skip"
+	// Error means the check could not be evaluated: a judge whose model
+	// failed or never answered in the form asked.
+	Error Status = "error"
 )
 
 // Result is the outcome of one check.
@@ -69,6 +72,20 @@ func Failed(rs []Result) bool {
 	}
 	return false
 }
+
+// Errored returns the first critical result that could not be evaluated.
+func Errored(rs []Result) (Result, bool) {
+	for _, r := range rs {
+		if r.Status == Error && r.Severity != spec.Warning {
+			return r, true
+		}
+	}
+	return Result{}, false
+}
+
+// New starts the result of check c over scope, for checks evaluated outside
+// this package (judges); callers set the status and call Finish.
+func New(c spec.Check, scope string) Result { return newResult(c, scope) }
 
 // Warned reports whether any result is a failing warning.
 func Warned(rs []Result) bool {

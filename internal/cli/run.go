@@ -38,6 +38,8 @@ type runOptions struct {
 	tags     listFlag
 	failFast bool
 	dryRun   bool
+	// noCache sends every model request, ignoring model.cache.
+	noCache bool
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -59,6 +61,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(&o.shard, "shard", "run part `i/n` of the suite (merge the reports with ananke merge)")
 	fs.BoolVar(&o.failFast, "fail-fast", false, "start no new test after a test failed or errored; the rest are skipped")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan (tests, turns, assertions, runs) and exit; nothing is sent, no hook runs")
+	fs.BoolVar(&o.noCache, "no-cache", false, "send every language-model request, ignoring model.cache")
 }
 
 func runRun(ctx context.Context, a *app, args []string) int {
@@ -165,6 +168,14 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if loaded != nil {
 		loaded(suite)
 	}
+	lm, err := a.newModel(suite.Config, o.noCache)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		return &pipelineResult{exit: ExitInvalid}
+	}
+	if lm.client != nil {
+		defer lm.client.CloseIdleConnections()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if a.onSignal != nil {
@@ -179,10 +190,12 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	out := engine.Run(ctx, engine.Options{
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
+		Model: lm.completer(), Prompts: lm.prompts,
 	})
 	live.Close()
 	root, _ := a.getwd()
-	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky}
+	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky,
+		Secrets: lm.secrets}
 	return a.finish(report.Build(out, meta), o.reportDir, copts)
 }
 

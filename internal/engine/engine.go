@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 )
@@ -40,6 +41,19 @@ type Options struct {
 	// FailFast starts no new test after a test failed or errored; the
 	// tests not started are skipped.
 	FailFast bool
+	// Model is the language model of judges and simulated users (nil: the
+	// config has none).
+	Model Completer
+	// Prompts replace Ananke's own system prompts ("": the default).
+	Prompts Prompts
+}
+
+// Completer is the language model judges and simulated users talk to.
+type Completer = judge.Completer
+
+// Prompts are system prompts a config replaces (model.prompts).
+type Prompts struct {
+	Judge, Simulator string
 }
 
 // Observer is told about each test as soon as it finishes (after all its

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -28,7 +29,27 @@ type plan struct {
 	users           []string // resolved user text per turn
 	turnChecks      [][]spec.Check
 	testChecks      []spec.Check
-	secrets         []string
+	// turnJudges and testJudges are the judge checks, run after the
+	// deterministic ones pass.
+	turnJudges [][]spec.Check
+	testJudges []spec.Check
+	// persona is the simulated user of a dynamic test, resolved.
+	persona simulator.Persona
+	// vars resolves checkpoint blocks, bound per simulated turn.
+	vars    *spec.Vars
+	secrets []string
+}
+
+// splitJudges separates the judge checks from the deterministic ones.
+func splitJudges(checks []spec.Check) (det, judges []spec.Check) {
+	for _, c := range checks {
+		if c.Kind == spec.KindJudge {
+			judges = append(judges, c)
+		} else {
+			det = append(det, c)
+		}
+	}
+	return det, judges
 }
 
 // answer is how Ananke answers one client tool.
@@ -164,9 +185,14 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 	}
 	for i, turn := range t.Turns {
 		p.users = append(p.users, r.str(turn.User))
-		p.turnChecks = append(p.turnChecks, r.checks(spec.TurnChecks(cfg, t, i)))
+		det, judges := splitJudges(r.checks(spec.TurnChecks(cfg, t, i)))
+		p.turnChecks, p.turnJudges = append(p.turnChecks, det), append(p.turnJudges, judges)
 	}
-	p.testChecks = r.checks(spec.TestChecks(cfg, t))
+	p.testChecks, p.testJudges = splitJudges(r.checks(spec.TestChecks(cfg, t)))
+	if sim := t.Simulator; sim != nil {
+		p.persona = simulator.Persona{Persona: r.str(sim.Persona), Goal: r.str(sim.Goal), Instructions: r.str(sim.Instructions)}
+	}
+	p.vars = vars
 	if r.err != nil {
 		return nil, r.err
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
@@ -61,8 +62,21 @@ type Attempt struct {
 	Trace      *trace.Trace
 	// Secrets are values to mask in every output: environment variables
 	// read through ${ENV.*} and every header value.
-	Secrets    []string
-	Start, End time.Time
+	Secrets []string
+	// Usage is what the attempt's judges and simulated user cost.
+	Usage model.Usage
+	// Checkpoints are a dynamic test's checkpoints and where each was
+	// reached.
+	Checkpoints []Checkpoint
+	Start, End  time.Time
+}
+
+// Checkpoint is one checkpoint of a dynamic test after its attempt.
+type Checkpoint struct {
+	ID, Description string
+	Pos             spec.Pos
+	// ReachedAt is the turn it was reached at, -1 when it was not.
+	ReachedAt int
 }
 
 // Shown is the attempt reports show in detail: for a failed test the first

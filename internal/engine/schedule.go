@@ -146,7 +146,7 @@ func (s *scheduler) close(i int, out []*TestResult) {
 	}
 	r := st.result
 	r.End = s.e.opts.Now()
-	judge(r, st.runs, st.dropped)
+	judgeRuns(r, st.runs, st.dropped)
 	out[i] = r
 	s.e.finished(r)
 	if s.e.opts.FailFast && s.stopped == "" && (r.Status == Fail || r.Status == Error) {
@@ -154,8 +154,8 @@ func (s *scheduler) close(i int, out []*TestResult) {
 	}
 }
 
-// judge sets the test's attempts, verdict, status and reason from its runs.
-func judge(r *TestResult, runs [][]*Attempt, dropped int) {
+// judgeRuns sets the test's attempts, verdict, status and reason from its runs.
+func judgeRuns(r *TestResult, runs [][]*Attempt, dropped int) {
 	var finished [][]stability.Status
 	for _, attempts := range runs {
 		if len(attempts) == 0 {

@@ -93,35 +93,95 @@ type conversation struct {
 	messages []agui.Message
 	state    json.RawMessage
 	rec      *trace.Recorder
+	// checkpoints, in a dynamic test, follows its checkpoints.
+	checkpoints *checkpoints
 }
 
-// playTurns plays every turn, evaluating each one's checks right after it
-// and stopping at the first failure; then it evaluates the test's checks.
+// playTurns plays every scripted turn, evaluating each one's checks right
+// after it and stopping at the first failure; then the simulated turns of
+// a dynamic test; then it evaluates the test's checks.
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
 	conv := &conversation{messages: p.history, state: p.state, rec: trace.NewRecorder()}
 	conv.rec.SetHistory(p.given)
 	defer func() { r.Trace = conv.rec.Trace() }()
+	if t.Simulator != nil {
+		// A dynamic test's checkpoints may be reached in its scripted turns.
+		conv.checkpoints = newCheckpoints(t)
+		defer func() { r.Checkpoints = conv.checkpoints.results() }()
+	}
 	for i, turn := range t.Turns {
-		out := e.playTurn(ctx, i, turn, p, conv)
-		conv.rec.EndTurn(e.opts.Now(), conv.state)
-		r.Warnings = append(r.Warnings, out.warnings...)
-		r.Results = append(r.Results, out.builtins...)
-		if out.err != nil {
-			r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("turn[%d]: %v", i, out.err), turn.Pos
-			e.skipRest(r, p, i, "not evaluated: the test errored in turn["+itoa(i)+"]")
+		if !e.step(ctx, i, turn, p.users[i], p, conv, r) {
 			return
 		}
-		r.Results = append(r.Results, assertion.Evaluate(p.turnChecks[i], conv.rec.Trace().TurnScope(i))...)
-		if assertion.Failed(r.Results) {
-			r.Status = Fail
-			e.skipRest(r, p, i, "not evaluated: the test stopped when turn["+itoa(i)+"] failed")
-			return
+		if conv.checkpoints != nil {
+			if err := e.reach(ctx, conv.checkpoints, i, conv, p, r); err != nil {
+				r.Status, r.Reason = Error, err.Error()
+				return
+			}
 		}
 	}
-	r.Results = append(r.Results, assertion.Evaluate(p.testChecks, conv.rec.Trace().TestScope())...)
-	r.Status = Pass
-	if assertion.Failed(r.Results) {
+	if t.Simulator != nil && !e.simulate(ctx, t, p, conv, r) {
+		return
+	}
+	scope := conv.rec.Trace().TestScope()
+	r.Results = append(r.Results, assertion.Evaluate(p.testChecks, scope)...)
+	if !assertion.Failed(r.Results) {
+		e.judge(ctx, p.testJudges, scope, r)
+	}
+	r.Status = verdict(r.Results)
+	if r.Status == Error {
+		e.judgeError(r)
+	}
+}
+
+// step plays scripted turn i and checks it: the deterministic checks, then
+// (when they pass) its judges. It reports whether the test goes on.
+func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation, r *Attempt) bool {
+	out := e.playTurn(ctx, i, turn, user, p, conv)
+	conv.rec.EndTurn(e.opts.Now(), conv.state)
+	r.Warnings = append(r.Warnings, out.warnings...)
+	r.Results = append(r.Results, out.builtins...)
+	if out.err != nil {
+		r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("turn[%d]: %v", i, out.err), turn.Pos
+		e.skipRest(r, p, i, "not evaluated: the test errored in turn["+itoa(i)+"]")
+		return false
+	}
+	scope := conv.rec.Trace().TurnScope(i)
+	r.Results = append(r.Results, assertion.Evaluate(p.turnChecks[i], scope)...)
+	if !assertion.Failed(r.Results) {
+		e.judge(ctx, p.turnJudges[i], scope, r)
+	}
+	switch verdict(r.Results) {
+	case Fail:
 		r.Status = Fail
+		e.skipRest(r, p, i, "not evaluated: the test stopped when turn["+itoa(i)+"] failed")
+		return false
+	case Error:
+		r.Status = Error
+		e.judgeError(r)
+		e.skipRest(r, p, i, "not evaluated: a judge of turn["+itoa(i)+"] gave no verdict")
+		return false
+	}
+	return true
+}
+
+// verdict is the status results give: a critical failure fails, else a
+// critical result that could not be evaluated errors, else it passes.
+func verdict(rs []assertion.Result) Status {
+	if assertion.Failed(rs) {
+		return Fail
+	}
+	if _, ok := assertion.Errored(rs); ok {
+		return Error
+	}
+	return Pass
+}
+
+// judgeError says why the attempt errored: the first judge without a
+// verdict.
+func (e *engine) judgeError(r *Attempt) {
+	if res, ok := assertion.Errored(r.Results); ok {
+		r.Reason, r.ReasonPos = res.ID+": "+res.Message, res.Source
 	}
 }
 
@@ -130,8 +190,10 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 func (e *engine) skipRest(r *Attempt, p *plan, i int, reason string) {
 	for j := i + 1; j < len(p.turnChecks); j++ {
 		r.Results = append(r.Results, assertion.Skipped(p.turnChecks[j], "turn["+itoa(j)+"]", reason)...)
+		r.Results = append(r.Results, assertion.Skipped(p.turnJudges[j], "turn["+itoa(j)+"]", reason)...)
 	}
 	r.Results = append(r.Results, assertion.Skipped(p.testChecks, "test", reason)...)
+	r.Results = append(r.Results, assertion.Skipped(p.testJudges, "test", reason)...)
 }
 
 // turnOutcome is what a turn's runs produced besides the trace.
@@ -143,10 +205,10 @@ type turnOutcome struct {
 
 // playTurn sends the turn's message (if any) and runs until the agent no
 // longer waits for client tools.
-func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, p *plan, conv *conversation) turnOutcome {
-	conv.rec.StartTurn(i, turn.Type, p.users[i], e.opts.Now())
-	if turn.Type == spec.TurnUser {
-		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleUser, Content: agui.StringContent(p.users[i])})
+func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation) turnOutcome {
+	conv.rec.StartTurn(i, turn.Type, user, e.opts.Now())
+	if turn.Type != spec.TurnConnect {
+		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleUser, Content: agui.StringContent(user)})
 	}
 	var out turnOutcome
 	var protocol []problem

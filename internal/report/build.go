@@ -104,6 +104,7 @@ func totals(tests []Test) Totals {
 		if len(x.Warned()) > 0 {
 			t.Warned++
 		}
+		t.Model.Add(x.Model)
 	}
 	if judged := t.Total - t.Skipped; judged > 0 {
 		t.PassRate = float64(int(float64(t.Passed)*1000/float64(judged)+0.5)) / 10
@@ -156,6 +157,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	var all []assertion.Result
 	for i, a := range r.Attempts {
 		all = append(all, a.Results...)
+		t.Model.Add(Usage{Requests: a.Usage.Requests, CacheHits: a.Usage.CacheHits, PromptTokens: a.Usage.PromptTokens, CompletionTokens: a.Usage.CompletionTokens})
 		if a == shown {
 			shownAt = i
 		}
@@ -181,6 +183,14 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		as := b.assertion(a, tr.TestStartMs)
 		as.FailedRuns = failedIn[a.ID]
 		t.Assertions = append(t.Assertions, as)
+	}
+	for _, c := range shown.Checkpoints {
+		cp := Checkpoint{ID: c.ID, Description: b.red.String(c.Description), Source: b.loc(c.Pos)}
+		if c.ReachedAt >= 0 {
+			at := c.ReachedAt
+			cp.ReachedAt = &at
+		}
+		t.Checkpoints = append(t.Checkpoints, cp)
 	}
 	for _, w := range shown.Warnings {
 		t.Warnings = append(t.Warnings, Warning{Turn: w.Turn, Seq: w.Seq, Rule: w.Rule, Message: b.red.String(w.Message)})

@@ -66,6 +66,8 @@ type Totals struct {
 	Flaky int `json:"flaky"`
 	// Warned counts tests whose shown attempt has a failing warning.
 	Warned int `json:"warned"`
+	// Model is what the run's judges and simulated users cost.
+	Model Usage `json:"model"`
 	// PassRate is passed / (total - skipped), in percent.
 	PassRate float64 `json:"pass_rate"`
 }
@@ -118,6 +120,12 @@ type Test struct {
 	// test never ran.
 	Attempts []Attempt `json:"attempts"`
 	Shown    int       `json:"shown_attempt"`
+	// Checkpoints are a dynamic test's checkpoints in its shown attempt,
+	// with the turn each was reached at.
+	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
+	// Model is what the test's judges and simulated user cost, over all
+	// its attempts.
+	Model Usage `json:"model"`
 	// FailureCategories are the kinds of failure of the test's failing
 	// assertions, over all its attempts (process, outcome, format,
 	// groundedness, state, timing, protocol).
@@ -130,6 +138,36 @@ type Test struct {
 	// Trace is the shown attempt's masked trace, written to its own file
 	// rather than into summary.json.
 	Trace *trace.Trace `json:"-"`
+}
+
+// Usage counts language-model use: requests sent, answers served from the
+// cache, and tokens.
+type Usage struct {
+	Requests         int   `json:"requests"`
+	CacheHits        int   `json:"cache_hits"`
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+}
+
+// Add adds o to u.
+func (u *Usage) Add(o Usage) {
+	u.Requests += o.Requests
+	u.CacheHits += o.CacheHits
+	u.PromptTokens += o.PromptTokens
+	u.CompletionTokens += o.CompletionTokens
+}
+
+// IsZero reports whether no model was used.
+func (u Usage) IsZero() bool { return u == Usage{} }
+
+// Checkpoint is one checkpoint of a dynamic test.
+type Checkpoint struct {
+	ID          string   `json:"id"`
+	Description string   `json:"description,omitempty"`
+	Source      Location `json:"source"`
+	// ReachedAt is the turn the checkpoint was reached at; nil when it
+	// was not.
+	ReachedAt *int `json:"reached_at_turn"`
 }
 
 // Attempt is one execution of a test.

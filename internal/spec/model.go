@@ -132,7 +132,12 @@ func parseFloat(s *yaml.Node) (float64, error) {
 // checkModel reports what needs the config's model section when there is
 // none: a simulator, and every judge.
 func checkModel(cfg *Config, tests []*Test, diags *Diagnostics) {
-	if cfg.Model != nil {
+	if m := cfg.Model; m != nil {
+		for _, r := range templateRefs(m.Endpoint, m.APIKey) {
+			if !r.Env {
+				diags.add(r.Pos, "unknown variable %s: the model is set up before any hook runs (environment variables are ${ENV.NAME})", r)
+			}
+		}
 		return
 	}
 	const hint = "add a model: section to the config (docs/models.md)"

@@ -102,7 +102,12 @@ func TestModelErrors(t *testing.T) {
 			}
 		})
 	}
-	_, diags := parseConfig(t, `version: "1.0"
+	_, diags := loadSuite(t, map[string]string{"ananke.config.yaml": strings.Replace(modelConfig, "${ENV.OPENAI_API_KEY}", "${KEY}", 1),
+		"t.ananke.yaml": "version: \"1.0\"\nname: t\nturns: [{user: hi}]\n"})
+	if !hasDiag(diags, "ananke.config.yaml:6:12: unknown variable ${KEY}: the model is set up before any hook runs") {
+		t.Errorf("diagnostics:\n%s", diags)
+	}
+	_, diags = parseConfig(t, `version: "1.0"
 target: {type: agui, endpoint: "http://127.0.0.1:1/agent", agentId: a}
 model: {endpoint: "ftp://x", name: m, temperature: 3, cache: true, prompts: {judges: x}}
 `)

@@ -20,6 +20,10 @@ type Message struct {
 	Content string `json:"content"`
 }
 
+// KindSimulated is the kind of a turn whose user message a simulated user
+// wrote (a dynamic test); the others are "user" and "agui:connect".
+const KindSimulated = "simulated"
+
 // Turn is what one scripted turn produced. A turn may span several runs when
 // client tools are answered with follow-up runs.
 type Turn struct {

@@ -123,6 +123,15 @@ func (l *Live) line(r *engine.TestResult) string {
 	if n := warned(r); n > 0 {
 		parts = append(parts, l.opts.paint(string(assertion.Warn), stability.Count(n, "warning")))
 	}
+	if a := r.Shown(); a != nil && len(a.Checkpoints) > 0 {
+		reached := 0
+		for _, c := range a.Checkpoints {
+			if c.ReachedAt >= 0 {
+				reached++
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s, %d/%d checkpoints", stability.Count(len(a.Trace.Turns), "turn"), reached, len(a.Checkpoints)))
+	}
 	line := strings.Join(parts, " · ")
 	if r.Status == engine.Skipped {
 		// The reason is the test file's own text, never the agent's.

@@ -15,7 +15,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 	p := &printer{w: w, o: opts}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose {
+		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose || len(t.Checkpoints) > 0 {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -45,6 +45,9 @@ func pad(indent int) string { return strings.Repeat("  ", indent) }
 
 func (p *printer) test(t *report.Test) {
 	p.header(t)
+	if len(t.Checkpoints) > 0 {
+		p.checkpoints(t)
+	}
 	if p.o.Verbose {
 		p.tree(t)
 		for _, w := range t.Warnings {
@@ -159,6 +162,9 @@ func (p *printer) summary(r *report.Report) {
 		// No test failed, yet the run did: say why, or the red exit code
 		// next to "0 failed" looks like a bug.
 		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
+	}
+	if m := modelLine(t.Model); m != "" {
+		p.line(0, m)
 	}
 	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))
 }

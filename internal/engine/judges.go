@@ -1,0 +1,28 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/judge"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// judge evaluates judge checks over a scope with the run's model, adding
+// their results and the usage they took. Without a model (the loader
+// requires one, so only a caller that gave none) each is an error.
+func (e *engine) judge(ctx context.Context, checks []spec.Check, s trace.Scope, r *Attempt) {
+	for _, c := range checks {
+		if e.opts.Model == nil {
+			res := assertion.New(c, s.Name)
+			res.Status, res.Message = assertion.Error, "no language model is configured for judges"
+			res.Finish()
+			r.Results = append(r.Results, res)
+			continue
+		}
+		res, usage := judge.Evaluate(ctx, e.opts.Model, e.opts.Prompts.Judge, c, s)
+		r.Usage.Add(usage)
+		r.Results = append(r.Results, res)
+	}
+}

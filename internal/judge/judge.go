@@ -1,0 +1,139 @@
+// Package judge asks a language model whether criteria no regex can check
+// hold over a transcript: one verdict per criterion — true, false or
+// inconclusive — with its reasoning, in a JSON answer keyed by criterion,
+// so no verdict can be lost or land on the wrong criterion. An answer that
+// does not fit is asked for once more; then the judge is an error, never a
+// pass.
+//
+// A judge only adds failures: the engine runs it after the deterministic
+// checks of its scope passed, and nothing here can change their results.
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// Completer is the model client a judge talks to.
+type Completer interface {
+	Complete(ctx context.Context, req model.Request) (model.Reply, error)
+}
+
+// Verdicts.
+const (
+	True         = "true"
+	False        = "false"
+	Inconclusive = "inconclusive"
+)
+
+// Verdict is the judge's answer on one criterion.
+type Verdict struct {
+	Verdict   string `json:"verdict"`
+	Reasoning string `json:"reasoning"`
+}
+
+// Evaluate judges check c (bound: its criteria resolved) over scope s with
+// the system prompt given ("" for DefaultPrompt). It returns the result
+// and the model usage it took.
+func Evaluate(ctx context.Context, m Completer, prompt string, c spec.Check, s trace.Scope) (assertion.Result, model.Usage) {
+	r := assertion.New(c, s.Name)
+	criteria := c.Judge.Criteria
+	r.Expected = "the judge finds every criterion true: " + quoteAll(criteria)
+	verdicts, usage, err := ask(ctx, m, prompt, criteria, s)
+	if err != nil {
+		r.Status, r.Observed = assertion.Error, "no verdict"
+		r.Message = "the judge gave no verdict: " + err.Error()
+		r.Finish()
+		return r, usage
+	}
+	var missed []string
+	counts := map[string]int{}
+	for i, crit := range criteria {
+		v := verdicts[key(i)]
+		counts[v.Verdict]++
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("%q: %s", crit, v.Verdict), Text: v.Reasoning})
+		if v.Verdict != True {
+			missed = append(missed, fmt.Sprintf("%q (%s: %s)", crit, v.Verdict, v.Reasoning))
+		}
+	}
+	r.Observed = fmt.Sprintf("%d true, %d false, %d inconclusive", counts[True], counts[False], counts[Inconclusive])
+	if len(missed) == 0 {
+		r.Status = assertion.Pass
+		r.Message = fmt.Sprintf("the judge found every criterion of %s met (%d)", s.Name, len(criteria))
+	} else {
+		r.Status = assertion.Fail
+		r.Message = fmt.Sprintf("the judge found %d of %d criteria not met in %s: %s", len(missed), len(criteria), s.Name, strings.Join(missed, "; "))
+	}
+	r.Finish()
+	return r, usage
+}
+
+// key is the answer's key of criterion i: "c1", "c2", ...
+func key(i int) string { return fmt.Sprintf("c%d", i+1) }
+
+// ask asks for the verdicts, and once more when the answer does not fit.
+func ask(ctx context.Context, m Completer, prompt string, criteria []string, s trace.Scope) (map[string]Verdict, model.Usage, error) {
+	if prompt == "" {
+		prompt = DefaultPrompt
+	}
+	req := model.Request{
+		Messages:   []model.Message{{Role: "system", Content: prompt}, {Role: "user", Content: question(criteria, s)}},
+		SchemaName: "verdicts", Schema: Schema(len(criteria)),
+	}
+	var usage model.Usage
+	var lastErr error
+	for attempt := 0; attempt < 2; attempt++ {
+		reply, err := m.Complete(ctx, req)
+		usage.Add(reply.Usage)
+		if err != nil {
+			return nil, usage, err
+		}
+		verdicts, err := parse(reply.Content, len(criteria))
+		if err == nil {
+			return verdicts, usage, nil
+		}
+		lastErr = err
+		req.Messages = append(req.Messages, model.Message{Role: "assistant", Content: reply.Content},
+			model.Message{Role: "user", Content: "That answer does not fit the required JSON (" + err.Error() + "). Answer again with exactly one verdict object per criterion key."})
+	}
+	return nil, usage, fmt.Errorf("its answer did not fit the required JSON, twice: %w", lastErr)
+}
+
+// parse reads an answer: {"verdicts": {"c1": {"verdict", "reasoning"}, ...}}
+// with exactly the keys c1..cn and known verdicts.
+func parse(content string, n int) (map[string]Verdict, error) {
+	var answer struct {
+		Verdicts map[string]Verdict `json:"verdicts"`
+	}
+	if err := json.Unmarshal([]byte(content), &answer); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if len(answer.Verdicts) != n {
+		return nil, fmt.Errorf("%d verdicts for %d criteria", len(answer.Verdicts), n)
+	}
+	for i := range n {
+		v, ok := answer.Verdicts[key(i)]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("no verdict for %s", key(i))
+		case v.Verdict != True && v.Verdict != False && v.Verdict != Inconclusive:
+			return nil, fmt.Errorf("verdict %q for %s is not true, false or inconclusive", v.Verdict, key(i))
+		}
+	}
+	return answer.Verdicts, nil
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

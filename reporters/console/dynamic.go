@@ -1,0 +1,65 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/internal/format"
+)
+
+// checkpoints prints a dynamic test as seed 003's tree: each turn's user
+// message and reply, and under it the checkpoints it reached; then which
+// checkpoints were never reached, and the count.
+func (p *printer) checkpoints(t *report.Test) {
+	byTurn := map[int][]string{}
+	reached := 0
+	for _, c := range t.Checkpoints {
+		if c.ReachedAt != nil {
+			reached++
+			byTurn[*c.ReachedAt] = append(byTurn[*c.ReachedAt], c.ID)
+		}
+	}
+	for i, turn := range t.Turns {
+		lead, child := branch(pad(1), i == len(t.Turns)-1)
+		who := "Turn"
+		if turn.Type == "simulated" {
+			who = "Simulated turn"
+		}
+		p.out(fmt.Sprintf("%s%s %d: %s → %s", lead, who, turn.Index+1, clean(quote(turn.User, 60)), clean(quote(turn.Text, 60))))
+		ids := byTurn[turn.Index]
+		for j, id := range ids {
+			l, _ := branch(child, j == len(ids)-1)
+			p.out(l + p.o.paint("pass", "✓") + " checkpoint: " + clean(id))
+		}
+	}
+	var missing []string
+	for _, c := range t.Checkpoints {
+		if c.ReachedAt == nil {
+			missing = append(missing, c.ID)
+		}
+	}
+	summary := fmt.Sprintf("%s, %d/%d checkpoints", count(len(t.Turns), "turn"), reached, len(t.Checkpoints))
+	if len(missing) > 0 {
+		summary += "; not reached: " + strings.Join(missing, ", ")
+	}
+	p.line(1, p.o.paint("dim", clean(summary)))
+}
+
+// modelLine is the summary's line on language-model use, "" when none:
+// "Model: 12 requests, 3 answers from the cache, 4,210 prompt + 612
+// completion tokens".
+func modelLine(u report.Usage) string {
+	if u.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("Model: %s, %s from the cache, %s prompt + %s completion tokens",
+		count(u.Requests, "request"), count(u.CacheHits, "answer"), format.Thousands(u.PromptTokens), format.Thousands(u.CompletionTokens))
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
