@@ -14,9 +14,10 @@ import (
 // languageModel is the config's model, ready for the engine: the client,
 // the prompts that replace Ananke's, and the secrets it read.
 type languageModel struct {
-	client  *model.Client // nil: the config has no model section
-	prompts engine.Prompts
-	secrets []string
+	client         *model.Client // nil: the config has no model section
+	prompts        engine.Prompts
+	generatePrompt string
+	secrets        []string
 }
 
 // newModel builds the model client from the config's model section (with
@@ -49,7 +50,7 @@ func (a *app) newModel(cfg *spec.Config, noCache bool) (*languageModel, error) {
 		return nil, err
 	}
 	lm := &languageModel{client: client, secrets: append(vars.Secrets(), key)}
-	for name, dst := range map[string]*string{"judge": &lm.prompts.Judge, "simulator": &lm.prompts.Simulator} {
+	for name, dst := range map[string]*string{"judge": &lm.prompts.Judge, "simulator": &lm.prompts.Simulator, "generate": &lm.generatePrompt} {
 		path, ok := m.Prompts[name]
 		if !ok {
 			continue

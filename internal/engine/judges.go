@@ -26,3 +26,14 @@ func (e *engine) judge(ctx context.Context, checks []spec.Check, s trace.Scope, 
 		r.Results = append(r.Results, res)
 	}
 }
+
+// judgeUnlessFailed runs the judges of a scope when nothing failed so far;
+// otherwise it records them as not evaluated: a judge can only add a
+// failure, so asking it would cost a model call and change nothing.
+func (e *engine) judgeUnlessFailed(ctx context.Context, checks []spec.Check, s trace.Scope, r *Attempt) {
+	if assertion.Failed(r.Results) {
+		r.Results = append(r.Results, assertion.Skipped(checks, s.Name, "not evaluated: a deterministic check failed, and a judge only adds failures")...)
+		return
+	}
+	e.judge(ctx, checks, s, r)
+}

@@ -125,9 +125,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	}
 	scope := conv.rec.Trace().TestScope()
 	r.Results = append(r.Results, assertion.Evaluate(p.testChecks, scope)...)
-	if !assertion.Failed(r.Results) {
-		e.judge(ctx, p.testJudges, scope, r)
-	}
+	e.judgeUnlessFailed(ctx, p.testJudges, scope, r)
 	r.Status = verdict(r.Results)
 	if r.Status == Error {
 		e.judgeError(r)
@@ -148,9 +146,7 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p
 	}
 	scope := conv.rec.Trace().TurnScope(i)
 	r.Results = append(r.Results, assertion.Evaluate(p.turnChecks[i], scope)...)
-	if !assertion.Failed(r.Results) {
-		e.judge(ctx, p.turnJudges[i], scope, r)
-	}
+	e.judgeUnlessFailed(ctx, p.turnJudges[i], scope, r)
 	switch verdict(r.Results) {
 	case Fail:
 		r.Status = Fail

@@ -31,7 +31,7 @@ const (
 // readyRE matches the line both producers print when they accept
 // connections ("listening on http://…" and "aimock server listening on
 // http://…"); the trailing newline makes sure the port is complete.
-var readyRE = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)\r?\n`)
+var readyRE = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)(?:/agent)?\r?\n`)
 
 // Message substrings shared by many expectations.
 const (
@@ -75,6 +75,11 @@ type want struct {
 	warns []failure
 	// categories, when set, are the test's failure categories.
 	categories []string
+	// checkpoints, when set, is the turn each checkpoint was reached at
+	// (-1: not reached).
+	checkpoints []int
+	// model: the test used the language model.
+	model bool
 }
 
 // stability is a test's verdict over repeated runs.
@@ -92,7 +97,7 @@ type suite struct {
 	name     string
 	config   string   // relative to testdata/interop
 	paths    []string // relative to testdata/interop; none: the config's discovery
-	producer string   // "mastra" or "aimock"
+	producer string   // "mastra", "aimock" or "agent" (the example agent); suites see every URL
 	args     []string // more flags for ananke run
 	wantExit int
 	tests    map[string]want
@@ -238,6 +243,44 @@ var suites = []suite{
 				{"turn[0].grounded", "https://help.example.com/faq"}}},
 		},
 	},
+	// Model-driven tests: aimock plays the simulated users and the judges
+	// (model-fixtures.json), against the example agent and Mastra.
+	{
+		name: "model-agent/pass", config: "model-agent/ananke.config.yaml", paths: []string{"model-agent/pass"}, producer: "agent", wantExit: 0,
+		tests: map[string]want{
+			"pass/buy-dynamic": {status: "pass", checkpoints: []int{0, 1, 2}, model: true},
+			"pass/judges": {status: "pass", model: true, warns: []failure{
+				{"test.judge", `the judge found 1 of 1 criteria not met in test: "mentions the humidity" (false: The reply gives conditions and temperature, no humidity.)`}}},
+		},
+	},
+	{
+		name: "model-agent/fail", config: "model-agent/ananke.config.yaml", paths: []string{"model-agent/fail"}, producer: "agent", wantExit: 1,
+		tests: map[string]want{
+			"fail/missing-checkpoint": {status: "fail", checkpoints: []int{0, -1}, model: true, fails: []failure{
+				{"test.checkpoints", "missing checkpoints: searched (after asked); the simulated user declared its goal achieved before turn[1]"}}},
+			"fail/judge-critical": {status: "fail", categories: []string{"judgment"}, model: true, fails: []failure{
+				{"turn[0].judge", `the judge found 1 of 1 criteria not met in turn[0]: "mentions the humidity" (false:`}}},
+			"fail/deterministic": {status: "fail", categories: []string{"process"}, skips: []string{"turn[0].judge"}, fails: []failure{
+				{"turn[0].tools.require[0]", "expected `search_products` at least 1 time, saw 0"}}},
+		},
+	},
+	{
+		name: "model-mastra/pass", config: "model-mastra/ananke.config.yaml", paths: []string{"model-mastra/pass"}, producer: "mastra", wantExit: 0,
+		tests: map[string]want{
+			"pass/order-dynamic": {status: "pass", checkpoints: []int{0, 1, 2}, model: true},
+			"pass/judges": {status: "pass", model: true, warns: []failure{
+				{"test.judge", `"mentions the humidity" (false:`}}},
+		},
+	},
+	{
+		name: "model-mastra/fail", config: "model-mastra/ananke.config.yaml", paths: []string{"model-mastra/fail"}, producer: "mastra", wantExit: 1,
+		tests: map[string]want{
+			"fail/missing-checkpoint": {status: "fail", checkpoints: []int{0, -1}, model: true, fails: []failure{
+				{"test.checkpoints", "missing checkpoints: refunded (after weather); the simulated user declared its goal achieved before turn[1]"}}},
+			"fail/judge-critical": {status: "fail", categories: []string{"judgment"}, model: true, fails: []failure{
+				{"turn[0].judge", `"mentions the humidity" (false:`}}},
+		},
+	},
 	{
 		name: "aimock/pass", config: "aimock/ananke.config.yaml", paths: []string{"aimock/pass"}, producer: "aimock", wantExit: 0,
 		tests: map[string]want{
@@ -301,10 +344,13 @@ func TestProducers(t *testing.T) {
 	}
 
 	bin := filepath.Join(t.TempDir(), "ananke")
-	build := exec.Command("go", "build", "-o", bin, root)
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", root, err, out)
+	agent := filepath.Join(t.TempDir(), "agent")
+	for out, pkg := range map[string]string{bin: root, agent: filepath.Join(root, "examples", "agent")} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Dir = root
+		if msg, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
 	}
 
 	urls := map[string]string{}
@@ -313,6 +359,7 @@ func TestProducers(t *testing.T) {
 	for name, argv := range map[string][]string{
 		"mastra": {node, "mastra-server.mjs", "--port", "0"},
 		"aimock": {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
+		"agent":  {agent, "-addr", "127.0.0.1:0"},
 	} {
 		wg.Add(1)
 		go func() {
@@ -335,10 +382,21 @@ func TestProducers(t *testing.T) {
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			runSuite(t, bin, dir, urls[s.producer], s)
+			runSuite(t, bin, dir, urls, s)
 		})
 	}
+	t.Run("model cache", func(t *testing.T) { modelCache(t, bin, dir, urls) })
 }
+
+// producerEnv is the environment every suite's config reads the
+// producers from.
+func producerEnv(urls map[string]string) []string {
+	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
+		"AIMOCK_KEY="+aimockKey)
+}
+
+// aimockKey is sent as the model's api_key: masked in every output.
+const aimockKey = "sk-aimock-interop-0123456789"
 
 // startProducer starts argv in dir in its own process group, waits for its
 // ready line and returns the URL it printed. The group is killed when the
@@ -347,6 +405,9 @@ func startProducer(t *testing.T, dir string, argv []string) (string, error) {
 	out := &readyWriter{ready: make(chan string, 1)}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
+	// aimock serves a simulated user's turns by turnIndex: strictly, or a
+	// later turn could get an earlier turn's fixture.
+	cmd.Env = append(os.Environ(), "AIMOCK_STRICT_TURN_INDEX=1")
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = 5 * time.Second
@@ -402,7 +463,7 @@ func (w *readyWriter) String() string {
 
 // runSuite runs one suite through the binary and checks its exit code and
 // every test's entry in summary.json.
-func runSuite(t *testing.T, bin, dir, url string, s suite) {
+func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 	reports := t.TempDir()
 	args := append([]string{"run", "--config", filepath.Join(dir, s.config), "--report-dir", reports, "--parallel", "4"}, s.args...)
 	for _, p := range s.paths {
@@ -411,7 +472,7 @@ func runSuite(t *testing.T, bin, dir, url string, s suite) {
 	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", strings.ToUpper(s.producer)+"_URL="+url)
+	cmd.Env = producerEnv(urls)
 	out, err := cmd.CombinedOutput()
 	exit := 0
 	var ee *exec.ExitError
@@ -474,7 +535,13 @@ type testResult struct {
 	Turns []struct {
 		Runs int `json:"runs"`
 	} `json:"turns"`
-	Runs              int      `json:"runs"`
+	Runs        int `json:"runs"`
+	Checkpoints []struct {
+		ReachedAt *int `json:"reached_at_turn"`
+	} `json:"checkpoints"`
+	Model struct {
+		Requests int `json:"requests"`
+	} `json:"model"`
 	FailureCategories []string `json:"failure_categories"`
 	PassedRuns        int      `json:"passed_runs"`
 	PassRate          float64  `json:"pass_rate"`
@@ -511,6 +578,22 @@ func checkTest(t *testing.T, got testResult, w want) {
 	}
 	checkStatus(t, got, "fail", w.fails)
 	checkStatus(t, got, "warn", w.warns)
+	if w.checkpoints != nil {
+		var at []int
+		for _, c := range got.Checkpoints {
+			n := -1
+			if c.ReachedAt != nil {
+				n = *c.ReachedAt
+			}
+			at = append(at, n)
+		}
+		if !slices.Equal(at, w.checkpoints) {
+			t.Errorf("checkpoints reached at %v, want %v", at, w.checkpoints)
+		}
+	}
+	if (got.Model.Requests > 0) != w.model {
+		t.Errorf("%d model requests; want some: %v", got.Model.Requests, w.model)
+	}
 	if w.categories != nil && !slices.Equal(got.FailureCategories, w.categories) {
 		t.Errorf("failure categories %q, want %q", got.FailureCategories, w.categories)
 	}

@@ -46,10 +46,10 @@ func (p *printer) checkpoints(t *report.Test) {
 	p.line(1, p.o.paint("dim", clean(summary)))
 }
 
-// modelLine is the summary's line on language-model use, "" when none:
+// ModelLine is the summary's line on language-model use, "" when none:
 // "Model: 12 requests, 3 answers from the cache, 4,210 prompt + 612
 // completion tokens".
-func modelLine(u report.Usage) string {
+func ModelLine(u report.Usage) string {
 	if u.IsZero() {
 		return ""
 	}

@@ -163,7 +163,7 @@ func (p *printer) summary(r *report.Report) {
 		// next to "0 failed" looks like a bug.
 		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
 	}
-	if m := modelLine(t.Model); m != "" {
+	if m := ModelLine(t.Model); m != "" {
 		p.line(0, m)
 	}
 	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))

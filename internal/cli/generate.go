@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ananke/action/internal/generate"
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/console"
+)
+
+// maxExamples bounds the suite's files shown to the model as examples.
+const maxExamples = 3
+
+// runGenerate is `ananke generate "what to test"`: the config's model
+// writes test files, the loader validates them, and only valid ones are
+// written (or printed with --dry-run). Exit 0 when every file asked for
+// was written, 2 when the model failed or some drafts stayed invalid, 3 on
+// bad flags or files.
+func runGenerate(ctx context.Context, a *app, args []string) int {
+	fs := a.flags("generate", `"what to test"`)
+	configFlag := fs.String("config", "", "project config `file` (default: ananke.config.yaml here or in a parent)")
+	count := fs.Int("count", 3, "how many test files to ask for (1 to 20)")
+	out := fs.String("out", "", "write the files into `dir` (default: the config's directory)")
+	dryRun := fs.Bool("dry-run", false, "print the files instead of writing them")
+	noCache := fs.Bool("no-cache", false, "send every model request, ignoring model.cache")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	what := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	switch {
+	case what == "":
+		fmt.Fprintln(a.Err, `ananke generate: say what to test, e.g. ananke generate "refunds of damaged items"`)
+		return ExitInvalid
+	case *count < 1 || *count > 20:
+		fmt.Fprintf(a.Err, "ananke generate: --count must be from 1 to 20, got %d\n", *count)
+		return ExitInvalid
+	}
+	suite, code := a.load(*configFlag, nil)
+	if suite == nil {
+		return code
+	}
+	if suite.Config.Model == nil {
+		fmt.Fprintf(a.Err, "ananke generate: %s has no model: section (docs/models.md)\n", suite.Config.Path)
+		return ExitInvalid
+	}
+	lm, err := a.newModel(suite.Config, *noCache)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke generate: %v\n", err)
+		return ExitInvalid
+	}
+	defer lm.client.CloseIdleConnections()
+	o := generate.Options{What: what, Count: *count, ConfigPath: suite.Config.Path, Prompt: lm.generatePrompt}
+	for _, t := range suite.Tests[:min(len(suite.Tests), maxExamples)] {
+		if b, err := os.ReadFile(t.Path); err == nil {
+			o.Examples = append(o.Examples, string(b))
+		}
+	}
+	res, err := generate.Generate(ctx, lm.client, o)
+	code = a.reportGenerated(res, *out, suite.Config.Dir, *dryRun, *count)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke generate: %v\n", err)
+		return ExitError
+	}
+	return code
+}
+
+// reportGenerated writes (or prints) the valid files, lists the rejected
+// ones with their problems, and says what the model cost.
+func (a *app) reportGenerated(res *generate.Result, out, configDir string, dryRun bool, asked int) int {
+	if out == "" {
+		out = configDir
+	}
+	written := 0
+	for _, d := range res.Valid {
+		path := filepath.Join(out, d.File)
+		switch {
+		case dryRun:
+			fmt.Fprintf(a.Out, "# %s\n%s\n", path, strings.TrimRight(d.YAML, "\n"))
+			written++
+		default:
+			if err := writeNew(path, d.YAML); err != nil {
+				fmt.Fprintf(a.Err, "ananke generate: %v\n", err)
+				continue
+			}
+			fmt.Fprintf(a.Out, "wrote %s\n", path)
+			written++
+		}
+	}
+	for _, r := range res.Rejected {
+		fmt.Fprintf(a.Err, "ananke generate: %s is invalid and was not written:\n", r.File)
+		for _, p := range r.Problems {
+			fmt.Fprintf(a.Err, "  %s\n", p)
+		}
+	}
+	u := res.Usage
+	if m := console.ModelLine(report.Usage{Requests: u.Requests, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); m != "" {
+		fmt.Fprintln(a.Out, m)
+	}
+	if written < asked || len(res.Rejected) > 0 {
+		return ExitError
+	}
+	return ExitPass
+}
+
+// writeNew writes a new file, creating its directory; an existing file is
+// never overwritten.
+func writeNew(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if os.IsExist(err) {
+			return fmt.Errorf("%s exists; not overwritten", path)
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := f.WriteString(content)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}
