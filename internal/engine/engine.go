@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ananke/action/internal/judge"
+	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 )
@@ -49,7 +49,7 @@ type Options struct {
 }
 
 // Completer is the language model judges and simulated users talk to.
-type Completer = judge.Completer
+type Completer = model.Completer
 
 // Prompts are system prompts a config replaces (model.prompts).
 type Prompts struct {

@@ -18,11 +18,6 @@ import (
 	"github.com/ananke/action/internal/spec"
 )
 
-// Completer is the model client generation talks to.
-type Completer interface {
-	Complete(ctx context.Context, req model.Request) (model.Reply, error)
-}
-
 // Options say what to generate.
 type Options struct {
 	// What is what the tests should test, in the user's words.
@@ -68,7 +63,7 @@ var Schema = map[string]any{
 
 // Generate asks for o.Count tests, validates them, and asks once more to
 // fix the invalid ones.
-func Generate(ctx context.Context, m Completer, o Options) (*Result, error) {
+func Generate(ctx context.Context, m model.Completer, o Options) (*Result, error) {
 	res := &Result{}
 	msgs := []model.Message{{Role: "system", Content: systemPrompt(o)}, {Role: "user", Content: ask(o)}}
 	drafts, err := request(ctx, m, msgs, res)
@@ -91,7 +86,7 @@ func Generate(ctx context.Context, m Completer, o Options) (*Result, error) {
 }
 
 // request sends the conversation and reads the drafts.
-func request(ctx context.Context, m Completer, msgs []model.Message, res *Result) ([]Draft, error) {
+func request(ctx context.Context, m model.Completer, msgs []model.Message, res *Result) ([]Draft, error) {
 	reply, err := m.Complete(ctx, model.Request{Messages: msgs, SchemaName: "test_files", Schema: Schema})
 	res.Usage.Add(reply.Usage)
 	if err != nil {

@@ -21,11 +21,6 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
-// Completer is the model client a judge talks to.
-type Completer interface {
-	Complete(ctx context.Context, req model.Request) (model.Reply, error)
-}
-
 // Verdicts.
 const (
 	True         = "true"
@@ -42,7 +37,7 @@ type Verdict struct {
 // Evaluate judges check c (bound: its criteria resolved) over scope s with
 // the system prompt given ("" for DefaultPrompt). It returns the result
 // and the model usage it took.
-func Evaluate(ctx context.Context, m Completer, prompt string, c spec.Check, s trace.Scope) (assertion.Result, model.Usage) {
+func Evaluate(ctx context.Context, m model.Completer, prompt string, c spec.Check, s trace.Scope) (assertion.Result, model.Usage) {
 	r := assertion.New(c, s.Name)
 	criteria := c.Judge.Criteria
 	r.Expected = "the judge finds every criterion true: " + quoteAll(criteria)
@@ -79,7 +74,7 @@ func Evaluate(ctx context.Context, m Completer, prompt string, c spec.Check, s t
 func key(i int) string { return fmt.Sprintf("c%d", i+1) }
 
 // ask asks for the verdicts, and once more when the answer does not fit.
-func ask(ctx context.Context, m Completer, prompt string, criteria []string, s trace.Scope) (map[string]Verdict, model.Usage, error) {
+func ask(ctx context.Context, m model.Completer, prompt string, criteria []string, s trace.Scope) (map[string]Verdict, model.Usage, error) {
 	if prompt == "" {
 		prompt = DefaultPrompt
 	}
@@ -87,23 +82,15 @@ func ask(ctx context.Context, m Completer, prompt string, criteria []string, s t
 		Messages:   []model.Message{{Role: "system", Content: prompt}, {Role: "user", Content: question(criteria, s)}},
 		SchemaName: "verdicts", Schema: Schema(len(criteria)),
 	}
-	var usage model.Usage
-	var lastErr error
-	for attempt := 0; attempt < 2; attempt++ {
-		reply, err := m.Complete(ctx, req)
-		usage.Add(reply.Usage)
-		if err != nil {
-			return nil, usage, err
-		}
-		verdicts, err := parse(reply.Content, len(criteria))
-		if err == nil {
-			return verdicts, usage, nil
-		}
-		lastErr = err
-		req.Messages = append(req.Messages, model.Message{Role: "assistant", Content: reply.Content},
-			model.Message{Role: "user", Content: "That answer does not fit the required JSON (" + err.Error() + "). Answer again with exactly one verdict object per criterion key."})
+	var verdicts map[string]Verdict
+	usage, err := model.CompleteJSON(ctx, m, req, func(content string) (err error) {
+		verdicts, err = parse(content, len(criteria))
+		return err
+	}, "Answer again with exactly one verdict object per criterion key.")
+	if err != nil {
+		return nil, usage, err
 	}
-	return nil, usage, fmt.Errorf("its answer did not fit the required JSON, twice: %w", lastErr)
+	return verdicts, usage, nil
 }
 
 // parse reads an answer: {"verdicts": {"c1": {"verdict", "reasoning"}, ...}}

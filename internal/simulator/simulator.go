@@ -17,11 +17,6 @@ import (
 	"github.com/ananke/action/internal/model"
 )
 
-// Completer is the model client the simulator talks to.
-type Completer interface {
-	Complete(ctx context.Context, req model.Request) (model.Reply, error)
-}
-
 // Persona is who the simulated user is and what it wants, resolved.
 type Persona struct {
 	Persona, Goal, Instructions string
@@ -52,25 +47,17 @@ var Schema = map[string]any{
 
 // Next asks for the user's message of turn (from 1) of at most maxTurns,
 // given the exchanges so far. prompt replaces DefaultPrompt when set.
-func Next(ctx context.Context, m Completer, prompt string, p Persona, past []Exchange, turn, maxTurns int) (Move, model.Usage, error) {
+func Next(ctx context.Context, m model.Completer, prompt string, p Persona, past []Exchange, turn, maxTurns int) (Move, model.Usage, error) {
 	req := model.Request{Messages: messages(prompt, p, past, turn, maxTurns), SchemaName: "next_user_message", Schema: Schema}
-	var usage model.Usage
-	var lastErr error
-	for attempt := 0; attempt < 2; attempt++ {
-		reply, err := m.Complete(ctx, req)
-		usage.Add(reply.Usage)
-		if err != nil {
-			return Move{}, usage, err
-		}
-		mv, err := parse(reply.Content)
-		if err == nil {
-			return mv, usage, nil
-		}
-		lastErr = err
-		req.Messages = append(req.Messages, model.Message{Role: "assistant", Content: reply.Content},
-			model.Message{Role: "user", Content: "That answer does not fit the required JSON (" + err.Error() + `). Answer again: {"message": "...", "goal_achieved": false}.`})
+	var mv Move
+	usage, err := model.CompleteJSON(ctx, m, req, func(content string) (err error) {
+		mv, err = parse(content)
+		return err
+	}, `Answer again: {"message": "...", "goal_achieved": false}.`)
+	if err != nil {
+		return Move{}, usage, err
 	}
-	return Move{}, usage, fmt.Errorf("its answer did not fit the required JSON, twice: %w", lastErr)
+	return mv, usage, nil
 }
 
 func parse(content string) (Move, error) {
