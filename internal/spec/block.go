@@ -55,6 +55,13 @@ type Block struct {
 	State         []StateCheck
 	// Judge asks the config's model about the transcript (nil: none).
 	Judge *Judge
+	// Scripts are commands that judge the scope's transcript.
+	Scripts []Script
+	// Includes are blocks merged as if written here, each with its own
+	// severity: a dataset case's assertions, one block each.
+	Includes []*Block
+	// name is what messages call an included block ("assertions[2]").
+	name string
 }
 
 // Require is one tools.require entry. Every field after Name is a filter; a
@@ -146,7 +153,7 @@ type Limit struct {
 func (l Limit) Active() bool { return l.Set && !l.Off }
 
 var (
-	blockFields  = []string{"severity", "extends", "tools", "timing", "text", "grounded", "state", "judge"}
+	blockFields  = []string{"severity", "extends", "tools", "timing", "text", "grounded", "state", "judge", "script"}
 	toolsFields  = []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}
 	timingFields = []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}
 	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "max_duration_ms", "severity"}
@@ -194,6 +201,9 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 	}
 	if p, ok := f["judge"]; ok {
 		b.Judge = l.judge(p.val, what+".judge")
+	}
+	if p, ok := f["script"]; ok {
+		b.Scripts = l.scripts(p.val, what+".script")
 	}
 	return b
 }

@@ -34,6 +34,10 @@ type Config struct {
 	// Model is the language model the simulator, judges and generation
 	// use; nil when the config has none.
 	Model *Model
+	// BeforeAll hooks run once before any test; the variables their JSON
+	// output sets are every test's. AfterAll hooks run once after the
+	// last test, with the run's outcome as JSON on stdin.
+	BeforeAll, AfterAll []Hook
 }
 
 // Target is the agent under test. Only type "agui" exists today.
@@ -81,7 +85,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all"}, stabilityFields...)
 	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
 		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -113,6 +117,12 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	if p, ok := f["model"]; ok {
 		c.Model = l.model(p.val)
+	}
+	if p, ok := f["before_all"]; ok {
+		c.BeforeAll = l.hooks(p.val, "before_all")
+	}
+	if p, ok := f["after_all"]; ok {
+		c.AfterAll = l.hooks(p.val, "after_all")
 	}
 	if p, ok := f["fail_on_flaky"]; ok {
 		c.FailOnFlaky, _ = l.boolean(p.val, "fail_on_flaky")

@@ -17,9 +17,9 @@ var ConfigNames = []string{"ananke.config.yaml", "ananke.config.yml"}
 // skipDirs are never searched for test files.
 var skipDirs = []string{".git", "node_modules", "vendor"}
 
-// IsTestFile reports whether name is a test file name.
+// IsTestFile reports whether name is a test file or dataset name.
 func IsTestFile(name string) bool {
-	return strings.HasSuffix(name, ".ananke.yaml") || strings.HasSuffix(name, ".ananke.yml")
+	return strings.HasSuffix(name, ".ananke.yaml") || strings.HasSuffix(name, ".ananke.yml") || IsDataset(name)
 }
 
 // FindConfig looks for a config file in dir and then in each parent
@@ -98,7 +98,7 @@ func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error)
 		if len(paths) > 0 {
 			where = strings.Join(paths, ", ")
 		}
-		diags.add(Pos{File: cfg.Path}, "no test files (*.ananke.yaml) found under %s", where)
+		diags.add(Pos{File: cfg.Path}, "no test files (*.ananke.yaml, *.ananke.jsonl) found under %s", where)
 	}
 	return files, nil
 }

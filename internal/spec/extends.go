@@ -22,6 +22,9 @@ type blockPart struct {
 	block    *Block
 	severity Severity
 	via      string
+	// include is set on a block of the root's Includes (and what it
+	// extends): the name it goes by in messages, e.g. "assertions[2]".
+	include string
 }
 
 // namedBlocks reads the config's assertions: mapping of name to block.
@@ -96,6 +99,22 @@ func (r *resolver) resolve(b *Block, stack []string) {
 	included := map[string]bool{}
 	b.parts = []blockPart{{block: b, severity: sev}}
 	r.expand(b, sev, "", stack, included, &b.parts)
+	for i, inc := range b.Includes {
+		s := sev
+		if inc.Severity != "" {
+			s = inc.Severity
+		}
+		name := inc.name
+		if name == "" {
+			name = index("includes", i)
+		}
+		start := len(b.parts)
+		b.parts = append(b.parts, blockPart{block: inc, severity: s, include: name})
+		r.expand(inc, s, "", stack, included, &b.parts)
+		for j := start + 1; j < len(b.parts); j++ {
+			b.parts[j].include = name
+		}
+	}
 	r.clashes(b.parts)
 }
 
@@ -221,7 +240,10 @@ func (r *resolver) clashes(parts []blockPart) {
 			}
 			firstAt, _ := s.pos(first.block)
 			where := root.Pos
-			if len(root.Extends) > 0 {
+			switch {
+			case p.include != "":
+				where = at
+			case len(root.Extends) > 0:
 				where = root.Extends[0].Pos
 			}
 			r.diags.add(where, "%s is set twice: %s (%s) and %s (%s); a block holds one, so set it in one place",
@@ -231,7 +253,12 @@ func (r *resolver) clashes(parts []blockPart) {
 }
 
 func describePart(p *blockPart) string {
-	if p.via == "" {
+	switch {
+	case p.include != "" && p.via != "":
+		return fmt.Sprintf("by %s, extends %s", p.include, p.via)
+	case p.include != "":
+		return "by " + p.include
+	case p.via == "":
 		return "in this block"
 	}
 	return fmt.Sprintf("by extends %s", p.via)

@@ -46,6 +46,10 @@ func Load(opts Options) (*Suite, error) {
 	}
 	s := &Suite{Config: cfg}
 	for _, path := range files {
+		if IsDataset(path) {
+			s.Tests = append(s.Tests, LoadDataset(path, cfg.Dir, &diags)...)
+			continue
+		}
 		if t := LoadTest(path, cfg.Dir, &diags); t != nil {
 			s.Tests = append(s.Tests, t)
 		}
@@ -53,7 +57,7 @@ func Load(opts Options) (*Suite, error) {
 	checkIDs(s.Tests, &diags)
 	resolveExtends(cfg, s.Tests, &diags)
 	checkModel(cfg, s.Tests, &diags)
-	checkStaticRefs(s.Tests, &diags)
+	checkStaticRefs(cfg, s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)
 	if len(diags) > 0 {
 		return nil, diags.Sorted()
@@ -94,7 +98,7 @@ func defaultID(path, root string) string {
 	if err != nil || strings.HasPrefix(rel, "..") {
 		rel = path
 	}
-	for _, ext := range []string{".ananke.yaml", ".ananke.yml", ".yaml", ".yml"} {
+	for _, ext := range []string{".ananke.yaml", ".ananke.yml", DatasetExt, ".yaml", ".yml", ".jsonl"} {
 		if s, ok := strings.CutSuffix(rel, ext); ok {
 			rel = s
 			break
@@ -197,12 +201,16 @@ func (l *loader) yamlError(err error) {
 
 // checkIDs reports two tests with the same id.
 func checkIDs(tests []*Test, diags *Diagnostics) {
-	seen := map[string]string{}
+	seen := map[string]Pos{}
 	for _, t := range tests {
 		if first, dup := seen[t.ID]; dup {
-			diags.add(Pos{File: t.Path, Line: 1, Col: 1}, "test id %q is also used by %s; ids must be unique", t.ID, first)
+			where := first.File
+			if IsDataset(first.File) {
+				where = first.String()
+			}
+			diags.add(t.Pos, "test id %q is also used by %s; ids must be unique", t.ID, where)
 			continue
 		}
-		seen[t.ID] = t.Path
+		seen[t.ID] = t.Pos
 	}
 }

@@ -41,6 +41,8 @@ const (
 	KindState            Kind = "state"
 	// KindJudge is evaluated by a model, after the deterministic kinds.
 	KindJudge Kind = "judge"
+	// KindScript is evaluated by a command the user wrote.
+	KindScript Kind = "script"
 )
 
 // Check is one assertion to evaluate over one scope, after the merge of the
@@ -68,6 +70,7 @@ type Check struct {
 	Grounded   *Grounded
 	State      *StateCheck
 	Judge      *JudgeCheck
+	Script     *ScriptCheck
 	// Equals is the bound JSON value of a json_path or state check's
 	// equals (nil: unset, or not bound yet).
 	Equals json.RawMessage
@@ -78,6 +81,13 @@ type Check struct {
 type JudgeCheck struct {
 	Judge    *Judge
 	Criteria []string
+}
+
+// ScriptCheck is a script with its command resolved (BindChecks; as
+// written until then).
+type ScriptCheck struct {
+	Script *Script
+	Argv   []string
 }
 
 // TextCheck is a literal text check: contains, omits or equals.
@@ -283,6 +293,10 @@ func (g *generator) requirements(lb levelBlock) {
 		if j := b.Judge; j != nil {
 			g.add(lb.level, &p, KindJudge, j.Pos, j.Severity, false, func(c *Check) { c.Judge = judgeCheck(j) })
 		}
+		for i := range b.Scripts {
+			s := &b.Scripts[i]
+			g.add(lb.level, &p, KindScript, s.Pos, s.Severity, true, func(c *Check) { c.Script = &ScriptCheck{Script: s, Argv: rawArgv(s.Cmd)} })
+		}
 	}
 }
 
@@ -378,6 +392,16 @@ func (c *Check) bind(v *Vars) error {
 			jc.Criteria = append(jc.Criteria, text)
 		}
 		c.Judge = jc
+	case c.Script != nil:
+		sc := &ScriptCheck{Script: c.Script.Script}
+		for _, t := range c.Script.Script.Cmd {
+			var arg string
+			if arg, err = t.Resolve(v); err != nil {
+				break
+			}
+			sc.Argv = append(sc.Argv, arg)
+		}
+		c.Script = sc
 	case c.Grounded != nil:
 		g := *c.Grounded
 		g.Ignore = make([]*Regex, len(c.Grounded.Ignore))

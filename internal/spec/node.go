@@ -27,6 +27,12 @@ type loader struct {
 	// tooDeep is set once the alias budget is exhausted, so the problem is
 	// reported once and the walk stops descending into aliases.
 	tooDeep bool
+	// files are the attachments read so far, by path: a file named by
+	// many parts is read once.
+	files map[string]*Attachment
+	// dataset is set while reading a dataset: checkpoints also take the
+	// assertion vocabulary.
+	dataset bool
 }
 
 func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line, Col: n.Column} }

@@ -5,13 +5,33 @@ import "slices"
 // Static checks of ${NAME} references. Hook variables are only known once
 // the hooks ran, but some references can never resolve, and those are
 // reported at load time so that nothing is sent to the agent:
-//   - any ${NAME} in a test without hooks (or in its first hook's command);
-//   - any ${NAME} in the config when some test has no hooks;
-//   - any ${NAME} in target.server, which starts before every hook.
+//   - any ${NAME} in a test without hooks (or in its first hook's command),
+//     unless the config has before_all hooks, whose variables every test sees;
+//   - any ${NAME} in the config when some test has no hooks (and there is
+//     no before_all hook);
+//   - any ${NAME} in the first before_all hook, in after_all without
+//     before_all, and in target.server, which starts before every hook.
 // ${ENV.NAME} is checked when a run starts (see CheckEnv), because
 // `ananke validate` often runs where CI secrets are not set.
 
-func checkStaticRefs(tests []*Test, diags *Diagnostics) {
+func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
+	if len(cfg.BeforeAll) > 0 {
+		for _, r := range templateRefs(cfg.BeforeAll[0].Cmd...) {
+			if !r.Env {
+				diags.add(r.Pos, "unknown variable %s: the first before_all hook runs before any hook has set a variable", r)
+			}
+		}
+		// Any variable may come from before_all; the run says which one
+		// is missing.
+		return
+	}
+	for _, h := range cfg.AfterAll {
+		for _, r := range templateRefs(h.Cmd...) {
+			if !r.Env {
+				diags.add(r.Pos, "unknown variable %s: only before_all hooks set variables after_all sees (environment variables are ${ENV.NAME})", r)
+			}
+		}
+	}
 	for _, t := range tests {
 		refs := t.refs()
 		if len(t.Hooks) > 0 {
@@ -49,7 +69,7 @@ func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 			break
 		}
 	}
-	if hookless == nil {
+	if hookless == nil || len(cfg.BeforeAll) > 0 {
 		return
 	}
 	for _, r := range cfg.Target.refs() {
@@ -89,6 +109,9 @@ func envRefs(s *Suite) []Ref {
 	if s.Config.Target.Server != nil {
 		refs = append(refs, s.Config.Target.Server.refs()...)
 	}
+	for _, h := range append(slices.Clone(s.Config.BeforeAll), s.Config.AfterAll...) {
+		refs = append(refs, templateRefs(h.Cmd...)...)
+	}
 	for _, t := range s.Tests {
 		if t.Skip != "" {
 			continue
@@ -118,6 +141,10 @@ func templateRefs(ts ...Template) []Ref {
 // refs lists the references of every test value except hook commands.
 func (t *Test) refs() []Ref {
 	var refs []Ref
+	for _, h := range t.After {
+		refs = append(refs, templateRefs(h.Cmd...)...)
+	}
+	refs = append(refs, t.ForwardedProps.refs()...)
 	for _, m := range t.History {
 		refs = append(refs, m.Content.Refs()...)
 	}
@@ -135,6 +162,12 @@ func (t *Test) refs() []Ref {
 	for _, turn := range t.Turns {
 		refs = append(refs, turn.User.Refs()...)
 		refs = append(refs, turn.Assert.refs()...)
+	}
+	if s := t.Simulator; s != nil {
+		refs = append(refs, templateRefs(s.Persona, s.Goal, s.Instructions)...)
+	}
+	for _, c := range t.Checkpoints {
+		refs = append(refs, c.Assert.refs()...)
 	}
 	return append(refs, t.Assert.refs()...)
 }
@@ -212,6 +245,9 @@ func (b *Block) ownRefs() []Ref {
 	}
 	if b.Grounded != nil {
 		add(b.Grounded.Ignore...)
+	}
+	for _, s := range b.Scripts {
+		refs = append(refs, templateRefs(s.Cmd...)...)
 	}
 	if b.Judge != nil {
 		refs = append(refs, templateRefs(b.Judge.Criteria...)...)

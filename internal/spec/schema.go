@@ -49,7 +49,19 @@ func document(kind, title string, root obj) obj {
 		"min_pass_rate": obj{"type": "number", "minimum": 0, "maximum": 100,
 			"description": "Percentage of runs that must pass for the test to pass (default 100)."},
 		"retries": obj{"type": "integer", "minimum": 0, "maximum": MaxRetries,
-			"description": "How often a failing or erroring run is run again (default 0); a run that passes on a retry passes and marks the test flaky."}}
+			"description": "How often a failing or erroring run is run again (default 0); a run that passes on a retry passes and marks the test flaky."},
+		"hook": object("", hookFields, obj{
+			"cmd":        list(obj{"type": "string"}, "Program and arguments (no shell)."),
+			"timeout_ms": positive("Default 30000; the whole process group is killed after it."),
+		}, "cmd"),
+		"parts": obj{"type": "array", "minItems": 1, "description": "A user message as parts: texts and attached files (sent as AG-UI binary content).",
+			"items": object("", partFields, obj{
+				"type":     obj{"enum": partTypes},
+				"text":     str("A text part's text."),
+				"source":   obj{"type": "string", "pattern": "^file://", "description": "file:// path of the attached file, relative to this file."},
+				"mimeType": str("The file's MIME type; default: from its extension or content."),
+			}, "type")},
+	}
 	return root
 }
 
@@ -141,6 +153,8 @@ func configSchema() obj {
 		"runs":          ref("runs"),
 		"min_pass_rate": ref("min_pass_rate"),
 		"retries":       ref("retries"),
+		"before_all":    list(ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),
+		"after_all":     list(ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
 	}, "version", "target"))
 }
 
@@ -159,7 +173,7 @@ func testSchema() obj {
 	}, "name")
 	turn := object("One scripted turn.", turnFields, obj{
 		"type":   obj{"enum": []string{TurnUser, TurnConnect}, "description": "user (default) sends a message; agui:connect runs without one."},
-		"user":   str("The user message."),
+		"user":   obj{"oneOf": []any{obj{"type": "string"}, ref("parts")}, "description": "The user message: text, or a list of parts with attachments."},
 		"assert": ref("assert"),
 	})
 	root := object("", testFields, obj{
@@ -168,14 +182,9 @@ func testSchema() obj {
 		"id":      str("Stable identifier; default: the file path without extension."),
 		"tags":    oneOrMany(obj{"type": "string"}),
 		"skip":    str("Skip the test, giving the reason."),
-		"hooks": list(object("", hookFields, obj{
-			"cmd":        list(obj{"type": "string"}, "Program and arguments (no shell); stdout must be one JSON object."),
-			"timeout_ms": positive("Default 30000."),
-		}, "cmd"), "Commands run before the turns; their JSON output sets ${VAR}s."),
-		"history": list(object("", messageFields, obj{
-			"role":    obj{"enum": historyRoles},
-			"content": str("Message text."),
-		}, "role", "content"), "Messages placed before the first turn."),
+		"hooks":   list(ref("hook"), "Commands run before the turns; their JSON output sets ${VAR}s."),
+		"after":   list(ref("hook"), "Commands run after each attempt, passed or not, with its result as JSON on stdin."),
+		"history": list(messageSchema(), "Messages placed before the first turn."),
 		"tools":         list(tool, "Client tools."),
 		"turns":         obj{"type": "array", "minItems": 1, "items": turn},
 		"assert":        ref("assert"),
@@ -196,6 +205,13 @@ func testSchema() obj {
 	}, "version", "name")
 	root["anyOf"] = []any{obj{"required": []string{"turns"}}, obj{"required": []string{"simulator"}}}
 	return document("test", "Ananke test file (*.ananke.yaml)", root)
+}
+
+func messageSchema() obj {
+	return object("", messageFields, obj{
+		"role":    obj{"enum": historyRoles},
+		"content": obj{"oneOf": []any{obj{"type": "string"}, ref("parts")}, "description": "Message text, or (user messages) a list of parts."},
+	}, "role", "content")
 }
 
 func assertSchema() obj {
@@ -267,5 +283,14 @@ func assertSchema() obj {
 			"criteria": oneOrMany(obj{"type": "string", "minLength": 1}),
 			"severity": severity,
 		}, "criteria"),
+		"script": oneOrMany(scriptSchema(severity)),
 	})
+}
+
+func scriptSchema(severity obj) obj {
+	return object("A command reading the scope's transcript as JSON on stdin: exit 0 passes, 1 fails (stdout is the message), anything else is an error.", scriptFields, obj{
+		"cmd":        list(obj{"type": "string"}, "Program and arguments (no shell), run in this file's directory."),
+		"timeout_ms": positive("Default 30000."),
+		"severity":   severity,
+	}, "cmd")
 }

@@ -95,12 +95,16 @@ func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
 	ids := map[string]Pos{}
 	for i, item := range items {
 		what := index("checkpoints", i)
-		f, ok := l.fields(item, what, checkpointFields)
+		known := checkpointFields
+		if l.dataset {
+			known = append(slices.Clone(known), "assertion", "assertions")
+		}
+		f, ok := l.fields(item, what, known)
 		if !ok {
 			continue
 		}
 		c := Checkpoint{Pos: l.pos(l.derefQuiet(item))}
-		l.require(item, f, what, "id", "assert")
+		l.checkpointAssert(item, f, what, &c)
 		if p, ok := f["id"]; ok {
 			if c.ID, ok = l.name(p.val, what+".id"); ok {
 				if first, dup := ids[c.ID.Value]; dup {
@@ -120,13 +124,41 @@ func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
 				}
 			}
 		}
-		if p, ok := f["assert"]; ok {
-			c.Assert = l.block(p.val, what+".assert")
-		}
 		out = append(out, c)
 	}
 	l.checkAfter(out, ids)
 	return out
+}
+
+// checkpointAssert reads what a checkpoint checks: its assert block or,
+// in a dataset, one vocabulary item (assertion) or a list (assertions).
+func (l *loader) checkpointAssert(item *yaml.Node, f map[string]pair, what string, c *Checkpoint) {
+	var set []string
+	for _, k := range []string{"assert", "assertion", "assertions"} {
+		if _, ok := f[k]; ok {
+			set = append(set, k)
+		}
+	}
+	switch {
+	case len(set) == 0:
+		l.require(item, f, what, "assert")
+		return
+	case len(set) > 1:
+		l.errorf(f[set[1]].key, "%s: set one of %s", what, strings.Join(set, ", "))
+		return
+	}
+	p := f[set[0]]
+	switch set[0] {
+	case "assert":
+		c.Assert = l.block(p.val, what+".assert")
+	case "assertion":
+		if inc := l.vocabItem(p.val, what+".assertion"); inc != nil {
+			inc.name = what + ".assertion"
+			c.Assert = &Block{Pos: inc.Pos, Includes: []*Block{inc}}
+		}
+	default:
+		c.Assert = l.vocabulary(p.val, what+".assertions")
+	}
 }
 
 // checkAfter reports after entries naming no checkpoint, a checkpoint

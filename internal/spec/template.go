@@ -171,3 +171,21 @@ func (t Template) resolve(lookup func(Ref) (string, error), quote func(string) s
 	}
 	return b.String(), nil
 }
+
+// joinTemplates concatenates templates with sep between them, keeping
+// their references; the result is at the first one's position.
+func joinTemplates(ts []Template, sep string) Template {
+	var out Template
+	raws := make([]string, 0, len(ts))
+	for i, t := range ts {
+		if i == 0 {
+			out.Pos = t.Pos
+		} else if sep != "" {
+			out.parts = append(out.parts, part{lit: sep})
+		}
+		out.parts = append(out.parts, t.parts...)
+		raws = append(raws, t.Raw)
+	}
+	out.Raw = strings.Join(raws, sep)
+	return out
+}

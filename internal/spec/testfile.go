@@ -14,16 +14,25 @@ const (
 
 // Test is one test file (*.ananke.yaml). A file holds one test.
 type Test struct {
-	Path    string
+	Path string
+	// Pos is where the test is declared: the start of its file, or its
+	// line of a dataset (*.ananke.jsonl).
+	Pos     Pos
 	ID      string // stable identifier; default: path without extension
 	Name    Name
 	Tags    []Name
 	Skip    string // reason; non-empty means the test is skipped
 	Hooks   []Hook
+	// After are hooks run after each attempt, whatever its verdict, with
+	// the attempt's result as JSON on stdin.
+	After   []Hook
 	History []Message
 	Tools   []ClientTool
 	Turns   []Turn
 	Assert  *Block
+	// ForwardedProps, when set, are sent as RunAgentInput.forwardedProps,
+	// over the target's (a dataset case's options).
+	ForwardedProps Value
 	// Stability overrides the command line and the config for this test.
 	Stability Stability
 	// Simulator, when set, makes the test dynamic: after the scripted
@@ -48,14 +57,20 @@ type Message struct {
 	Pos     Pos
 	Role    string
 	Content Template
+	// Parts, when set, are the content as a list of parts (user messages
+	// only); Content is then their text.
+	Parts []Part
 }
 
 // Turn is one scripted turn.
 type Turn struct {
-	Pos    Pos
-	Index  int
-	Type   string
-	User   Template // for TurnUser
+	Pos   Pos
+	Index int
+	Type  string
+	User  Template // for TurnUser; with Parts, their text
+	// Parts, when set, are the message as a list of parts: texts and
+	// attachments.
+	Parts  []Part
 	Assert *Block
 }
 
@@ -79,7 +94,7 @@ type ToolResult struct {
 }
 
 var (
-	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "history", "tools", "turns", "assert",
+	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
 		"simulator", "max_turns", "timeout_ms", "checkpoints"}, stabilityFields...)
 	hookFields    = []string{"cmd", "timeout_ms"}
 	messageFields = []string{"role", "content"}
@@ -90,7 +105,7 @@ var (
 )
 
 func (l *loader) test(doc *yaml.Node) *Test {
-	t := &Test{Path: l.file}
+	t := &Test{Path: l.file, Pos: Pos{File: l.file, Line: 1, Col: 1}}
 	f, ok := l.fields(doc, "test", testFields)
 	if !ok {
 		return t
@@ -127,10 +142,10 @@ func (l *loader) test(doc *yaml.Node) *Test {
 		}
 	}
 	if p, ok := f["hooks"]; ok {
-		items, _ := l.list(p.val, "hooks")
-		for i, item := range items {
-			t.Hooks = append(t.Hooks, l.hook(item, index("hooks", i)))
-		}
+		t.Hooks = l.hooks(p.val, "hooks")
+	}
+	if p, ok := f["after"]; ok {
+		t.After = l.hooks(p.val, "after")
 	}
 	if p, ok := f["history"]; ok {
 		items, _ := l.list(p.val, "history")
@@ -156,6 +171,16 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	t.Stability = l.stability(f, "")
 	l.dynamic(f, doc, t)
 	return t
+}
+
+// hooks reads a list of hooks.
+func (l *loader) hooks(n *yaml.Node, what string) []Hook {
+	items, _ := l.list(n, what)
+	var out []Hook
+	for i, item := range items {
+		out = append(out, l.hook(item, index(what, i)))
+	}
+	return out
 }
 
 func (l *loader) hook(n *yaml.Node, what string) Hook {
@@ -192,7 +217,10 @@ func (l *loader) message(n *yaml.Node, what string) Message {
 		}
 	}
 	if p, ok := f["content"]; ok {
-		m.Content, _ = l.template(p.val, what+".content")
+		m.Content, m.Parts = l.userMessage(p.val, what+".content")
+		if m.Parts != nil && m.Role != "" && m.Role != "user" {
+			l.errorf(l.derefQuiet(p.val), "%s: only a user message may be a list of parts; a %s message is text", what, m.Role)
+		}
 	}
 	return m
 }
@@ -220,7 +248,7 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 	case t.Type == TurnConnect && hasUser:
 		l.errorf(p.key, "%s: an %s turn sends no message; remove \"user\"", what, TurnConnect)
 	case hasUser:
-		t.User, _ = l.template(p.val, what+".user")
+		t.User, t.Parts = l.userMessage(p.val, what+".user")
 	}
 	if p, ok := f["assert"]; ok {
 		t.Assert = l.block(p.val, what+".assert")

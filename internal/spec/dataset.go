@@ -1,0 +1,308 @@
+package spec
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A dataset (*.ananke.jsonl, seed 003) holds one test case per line:
+//
+//	{"id": "T001", "input": "Hello", "assertions": [{"type": "contains", "value": "Hi"}]}
+//
+// Each case becomes a Test like a test file's, at its line, so it runs on
+// the same engine and appears in every report as one test.
+
+// maxDatasetSize bounds a dataset file: thousands of conversations, not a
+// mistaken log.
+const maxDatasetSize = 64 << 20
+
+// DatasetExt is the extension of dataset files.
+const DatasetExt = ".ananke.jsonl"
+
+// IsDataset reports whether name is a dataset file name.
+func IsDataset(name string) bool { return strings.HasSuffix(name, DatasetExt) }
+
+var (
+	caseFields = append([]string{"id", "name", "input", "assertions", "assert", "options", "before", "after",
+		"tags", "skip", "tools", "simulator", "max_turns", "timeout", "timeout_ms", "checkpoints"}, stabilityFields...)
+)
+
+// LoadDataset reads a dataset, adding the problems of every line to diags.
+// Each case's id is the file's default id, "/", and the case's own id.
+func LoadDataset(path, root string, diags *Diagnostics) []*Test {
+	data, err := readBounded(path, maxDatasetSize)
+	if err != nil {
+		diags.add(Pos{File: path}, "%v", err)
+		return nil
+	}
+	file := Pos{File: path, Line: 1, Col: 1}
+	switch {
+	case bytes.IndexByte(data, 0) >= 0:
+		diags.add(file, "not a text file (it contains NUL bytes)")
+		return nil
+	case !utf8.Valid(data):
+		diags.add(file, "file is not valid UTF-8")
+		return nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	l := &loader{file: path, diags: diags, dataset: true}
+	base := defaultID(path, root)
+	var tests []*Test
+	seen := map[string]int{}
+	before := len(*diags)
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		n, d := jsonNode(line, i+1)
+		if d != nil {
+			d.Pos.File = path
+			*diags = append(*diags, *d)
+			continue
+		}
+		t := l.testCase(n)
+		if t == nil {
+			continue
+		}
+		if first, dup := seen[t.ID]; dup {
+			diags.add(t.Pos, "case id %q is also used on line %d; ids must be unique in a dataset", t.ID, first)
+			continue
+		}
+		seen[t.ID] = t.Pos.Line
+		t.ID = base + "/" + t.ID
+		tests = append(tests, t)
+	}
+	if len(tests) == 0 && len(*diags) == before {
+		diags.add(file, "dataset is empty: write one JSON object (a test case) per line")
+	}
+	return tests
+}
+
+// testCase reads one line's case.
+func (l *loader) testCase(n *yaml.Node) *Test {
+	if n.Kind != yaml.MappingNode {
+		l.errorf(n, "a line holds one test case, a JSON object like {\"id\": \"T1\", \"input\": \"Hello\"}, not %s", kindName(n))
+		return nil
+	}
+	t := &Test{Path: l.file, Pos: l.pos(n)}
+	f, ok := l.fields(n, "case", caseFields)
+	if !ok {
+		return nil
+	}
+	l.require(n, f, "case", "id")
+	if p, ok := f["id"]; ok {
+		id, ok := l.name(p.val, "id")
+		if !ok {
+			return nil
+		}
+		if strings.ContainsAny(id.Value, "/\\") {
+			l.errorf(p.val, "id %q cannot contain / or \\: it becomes part of the test's id and file names", id.Value)
+		}
+		t.ID = id.Value
+	}
+	_, hasSim := f["simulator"]
+	if _, ok := f["input"]; !ok && !hasSim {
+		l.errorf(n, "case is missing required field \"input\" (or a simulator)")
+	}
+	if p, ok := f["input"]; ok {
+		if turn, ok := l.caseInput(p.val, t); ok {
+			t.Turns = []Turn{turn}
+		}
+	}
+	l.caseName(f, t)
+	if p, ok := f["tags"]; ok {
+		items, _ := l.oneOrList(p.val, "tags")
+		for i, item := range items {
+			if tag, ok := l.name(item, index("tags", i)); ok {
+				t.Tags = append(t.Tags, tag)
+			}
+		}
+	}
+	if p, ok := f["skip"]; ok {
+		t.Skip = l.caseSkip(p.val)
+	}
+	if p, ok := f["options"]; ok {
+		if v := l.deref(p.val); v != nil && v.Kind != yaml.MappingNode {
+			l.errorf(v, "options must be an object (it is sent as forwardedProps), not %s", kindName(v))
+		} else {
+			t.ForwardedProps, _ = l.value(p.val, "options")
+		}
+	}
+	if p, ok := f["before"]; ok {
+		t.Hooks = l.caseHooks(p.val, "before")
+	}
+	if p, ok := f["after"]; ok {
+		t.After = l.caseHooks(p.val, "after")
+	}
+	if p, ok := f["tools"]; ok {
+		t.Tools = l.clientTools(p.val)
+	}
+	t.Stability = l.stability(f, "")
+	l.caseTimeout(f)
+	l.dynamic(f, n, t)
+	l.caseAssertions(f, t)
+	return t
+}
+
+// caseInput reads input: a string, one message, or a message list whose
+// last message is the user's turn (the earlier ones become the history).
+func (l *loader) caseInput(n *yaml.Node, t *Test) (Turn, bool) {
+	m := l.deref(n)
+	if m == nil {
+		return Turn{}, false
+	}
+	turn := Turn{Pos: l.pos(m), Type: TurnUser}
+	var msgs []*yaml.Node
+	switch m.Kind {
+	case yaml.ScalarNode:
+		if m.ShortTag() == "!!null" {
+			l.errorf(m, "input must be a string, a message or a list of messages, not null")
+			return Turn{}, false
+		}
+		turn.User, _ = l.template(m, "input")
+		return turn, true
+	case yaml.MappingNode:
+		msgs = []*yaml.Node{m}
+	case yaml.SequenceNode:
+		msgs = m.Content
+		if len(msgs) == 0 {
+			l.errorf(m, "input is an empty list: the last message must be the user's")
+			return Turn{}, false
+		}
+	default:
+		l.errorf(m, "input must be a string, a message or a list of messages, not %s", kindName(m))
+		return Turn{}, false
+	}
+	for i, item := range msgs {
+		what := "input"
+		if m.Kind == yaml.SequenceNode {
+			what = index("input", i)
+		}
+		msg := l.message(item, what)
+		if i < len(msgs)-1 {
+			t.History = append(t.History, msg)
+			continue
+		}
+		if msg.Role != "" && msg.Role != "user" {
+			l.errorf(l.derefQuiet(item), "%s: the last message of input is the one the agent answers, so its role must be user, not %q", what, msg.Role)
+			return Turn{}, false
+		}
+		turn.Pos, turn.User, turn.Parts = msg.Pos, msg.Content, msg.Parts
+	}
+	return turn, true
+}
+
+// caseName is the case's name, or its id and the start of its message.
+func (l *loader) caseName(f map[string]pair, t *Test) {
+	if p, ok := f["name"]; ok {
+		t.Name, _ = l.name(p.val, "name")
+		return
+	}
+	t.Name = Name{Value: t.ID, Pos: t.Pos}
+	if len(t.Turns) > 0 {
+		if s := strings.Join(strings.Fields(t.Turns[0].User.Raw), " "); s != "" {
+			t.Name.Value += ": " + shorten(s, 60)
+		}
+	}
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// caseSkip reads skip: a reason, or true.
+func (l *loader) caseSkip(n *yaml.Node) string {
+	s, ok := l.scalar(n, "skip", "a reason or true")
+	if !ok {
+		return ""
+	}
+	if s.ShortTag() == "!!bool" {
+		if s.Value == "true" {
+			return "skip: true in the dataset"
+		}
+		return ""
+	}
+	return s.Value
+}
+
+// caseHooks reads before or after: one hook or a list of them.
+func (l *loader) caseHooks(n *yaml.Node, what string) []Hook {
+	m := l.deref(n)
+	if m == nil {
+		return nil
+	}
+	switch m.Kind {
+	case yaml.MappingNode:
+		return []Hook{l.hook(m, what)}
+	case yaml.SequenceNode:
+		return l.hooks(m, what)
+	}
+	l.errorf(m, "%s takes a hook, {\"cmd\": [\"./prepare.sh\", \"arg\"], \"timeout_ms\": 30000}, or a list of hooks; not %s", what, kindName(m))
+	return nil
+}
+
+// caseTimeout reads timeout ("2m", seed 003) as timeout_ms.
+func (l *loader) caseTimeout(f map[string]pair) {
+	p, ok := f["timeout"]
+	if !ok {
+		return
+	}
+	if _, both := f["timeout_ms"]; both {
+		l.errorf(p.key, "set timeout or timeout_ms, not both")
+		return
+	}
+	s, node, ok := l.text(p.val, "timeout")
+	if !ok {
+		return
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 || d.Milliseconds() > math.MaxInt32 {
+		l.errorf(node, "timeout %q is not a positive duration like \"90s\" or \"2m\"", s)
+		return
+	}
+	// The simulated conversation's bound, read like timeout_ms.
+	ms := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(d.Milliseconds(), 10), Line: node.Line, Column: node.Column}
+	f["timeout_ms"] = pair{p.key, ms}
+	delete(f, "timeout")
+}
+
+// caseAssertions reads assertions (or its alias assert): a list of
+// vocabulary items, or an assert block. A case with scripted input checks
+// them on its turn; a dynamic case over the whole conversation.
+func (l *loader) caseAssertions(f map[string]pair, t *Test) {
+	p, ok := f["assertions"]
+	key := "assertions"
+	if alt, ok2 := f["assert"]; ok2 {
+		if ok {
+			l.errorf(alt.key, "assert is another name for assertions; set one")
+			return
+		}
+		p, ok, key = alt, true, "assert"
+	}
+	if !ok {
+		return
+	}
+	var b *Block
+	if m := l.deref(p.val); m != nil && m.Kind == yaml.MappingNode {
+		b = l.block(m, key)
+	} else {
+		b = l.vocabulary(p.val, key)
+	}
+	if len(t.Turns) == 1 && t.Simulator == nil {
+		t.Turns[0].Assert = b
+		return
+	}
+	t.Assert = b
+}

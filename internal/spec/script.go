@@ -1,0 +1,70 @@
+package spec
+
+import (
+	"math"
+
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultScriptTimeoutMs bounds a script assertion that sets no timeout.
+const DefaultScriptTimeoutMs = 30_000
+
+// Script is a script assertion: a command that reads the scope's
+// transcript as JSON on stdin and exits 0 (the check passes), 1 (it fails,
+// its stdout the message) or anything else (the check could not be made:
+// an error). It runs in the directory of the file that declares it.
+type Script struct {
+	Pos       Pos
+	Cmd       []Template
+	TimeoutMs int64
+	// Severity is the script's own severity ("": the block's).
+	Severity Severity
+}
+
+var scriptFields = []string{"cmd", "timeout_ms", "severity"}
+
+// scripts reads one script or a list of them.
+func (l *loader) scripts(n *yaml.Node, what string) []Script {
+	if m := l.deref(n); m != nil && m.Kind == yaml.SequenceNode {
+		var out []Script
+		for i, item := range m.Content {
+			if s, ok := l.script(item, index(what, i)); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	if s, ok := l.script(n, what); ok {
+		return []Script{s}
+	}
+	return nil
+}
+
+func (l *loader) script(n *yaml.Node, what string) (Script, bool) {
+	s := Script{TimeoutMs: DefaultScriptTimeoutMs}
+	f, ok := l.fields(n, what, scriptFields)
+	if !ok {
+		return s, false
+	}
+	s.Pos = l.pos(l.derefQuiet(n))
+	l.require(n, f, what, "cmd")
+	if p, ok := f["cmd"]; ok {
+		s.Cmd = l.argv(p.val, what+".cmd")
+	}
+	if p, ok := f["timeout_ms"]; ok {
+		s.TimeoutMs, _ = l.integer(p.val, what+".timeout_ms", 1, math.MaxInt64)
+	}
+	if p, ok := f["severity"]; ok {
+		s.Severity = l.severity(p.val, what+".severity")
+	}
+	return s, len(s.Cmd) > 0
+}
+
+// rawArgv is a command as written, for checks not bound yet.
+func rawArgv(ts []Template) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Raw
+	}
+	return out
+}

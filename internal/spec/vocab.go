@@ -1,0 +1,264 @@
+package spec
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The assertion vocabulary of dataset cases (seed 003, "Assertion Types"):
+// a list of {"type": ..., ...} items. Each item is rewritten into the
+// assert block it means — {"type": "contains", "value": "Hi"} into
+// {text: {contains: ["Hi"]}} — with every node at its place in the line,
+// and read by the same code as a test file's blocks, so its checks,
+// evidence and reports are those of the equivalent YAML.
+
+// vocabFields are the keys of each vocabulary type, "type" and "severity"
+// included.
+var vocabFields = map[string][]string{
+	"contains":        {"value", "case_sensitive"},
+	"equals":          {"value", "case_sensitive"},
+	"regex":           {"pattern"},
+	"json_path":       {"path", "value"},
+	"type":            {"path", "value"},
+	"tool_called":     {"name", "args"},
+	"not_tool_called": {"name"},
+	"agent":           {"criteria"},
+	"script":          {"cmd", "timeout_ms"},
+	"ananke":          {"assert"},
+}
+
+// VocabTypes lists the vocabulary's types, sorted.
+var VocabTypes = func() []string {
+	var out []string
+	for k := range vocabFields {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}()
+
+// vocabRequired are the keys each type needs.
+var vocabRequired = map[string][]string{
+	"contains": {"value"}, "equals": {"value"}, "regex": {"pattern"}, "json_path": {"path", "value"},
+	"type": {"path", "value"}, "tool_called": {"name"}, "not_tool_called": {"name"}, "agent": {"criteria"},
+	"script": {"cmd"}, "ananke": {"assert"},
+}
+
+// vocabulary reads an assertion list into a block that includes one block
+// per item. what names the list ("assertions").
+func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
+	items, ok := l.list(n, what)
+	if !ok {
+		return nil
+	}
+	b := &Block{Pos: l.pos(l.derefQuiet(n))}
+	for i, item := range items {
+		w := index(what, i)
+		if inc := l.vocabItem(item, w); inc != nil {
+			inc.name = w
+			b.Includes = append(b.Includes, inc)
+		}
+	}
+	return b
+}
+
+// vocabItem reads one {"type": ...} item as the block it means.
+func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
+	m := l.deref(n)
+	if m == nil {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "%s must be an object like {\"type\": \"contains\", \"value\": \"...\"}, not %s", what, kindName(m))
+		return nil
+	}
+	typ := ""
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == "type" {
+			s, node, ok := l.text(m.Content[i+1], what+".type")
+			if !ok {
+				return nil
+			}
+			if _, known := vocabFields[s]; !known {
+				l.errorf(node, "%s.type %q is not an assertion type%s", what, s, suggest(s, VocabTypes))
+				return nil
+			}
+			typ = s
+		}
+	}
+	if typ == "" {
+		l.errorf(m, "%s is missing required field \"type\" (one of %s)", what, strings.Join(VocabTypes, ", "))
+		return nil
+	}
+	f, ok := l.fields(m, what, append([]string{"type", "severity"}, vocabFields[typ]...))
+	if !ok {
+		return nil
+	}
+	l.require(m, f, what, vocabRequired[typ]...)
+	for _, k := range vocabRequired[typ] {
+		if _, ok := f[k]; !ok {
+			return nil
+		}
+	}
+	s := synth{at: m}
+	var block *yaml.Node
+	switch typ {
+	case "contains", "equals":
+		text := []*yaml.Node{s.key(typ), f["value"].val}
+		if v := l.deref(f["value"].val); typ == "contains" && v != nil && v.Kind != yaml.SequenceNode {
+			text[1] = s.seq(f["value"].val) // a list is several texts
+		}
+		if p, ok := f["case_sensitive"]; ok {
+			text = append(text, s.key("case_sensitive"), p.val)
+		}
+		block = s.mapping(s.key("text"), s.mapping(text...))
+	case "regex":
+		block = s.mapping(s.key("text"), s.mapping(s.key("must_match"), s.seq(f["pattern"].val)))
+	case "json_path", "type":
+		check := "equals"
+		if typ == "type" {
+			check = "type"
+		}
+		entry := s.mapping(s.key("path"), f["path"].val, s.key(check), f["value"].val)
+		block = s.mapping(s.key("text"), s.mapping(s.key("json_path"), s.seq(entry)))
+	case "tool_called":
+		entry := []*yaml.Node{s.key("name"), f["name"].val}
+		if p, ok := f["args"]; ok {
+			if args := l.argsPatterns(p.val, what+".args"); args != nil {
+				entry = append(entry, s.key("args_match"), args)
+			}
+		}
+		block = s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(s.mapping(entry...))))
+	case "not_tool_called":
+		block = s.mapping(s.key("tools"), s.mapping(s.key("forbid"), s.seq(f["name"].val)))
+	case "agent":
+		judge := []*yaml.Node{s.key("criteria"), f["criteria"].val}
+		if p, ok := f["severity"]; ok {
+			judge = append(judge, s.key("severity"), p.val)
+		}
+		block = s.mapping(s.key("judge"), s.mapping(judge...))
+	case "script":
+		script := []*yaml.Node{s.key("cmd"), f["cmd"].val}
+		if p, ok := f["timeout_ms"]; ok {
+			script = append(script, s.key("timeout_ms"), p.val)
+		}
+		block = s.mapping(s.key("script"), s.mapping(script...))
+	case "ananke":
+		block = f["assert"].val
+	}
+	b := l.block(block, what)
+	if b == nil {
+		return nil
+	}
+	if p, ok := f["severity"]; ok && typ != "agent" {
+		sev := l.severity(p.val, what+".severity")
+		if b.Severity != "" && sev != "" && typ == "ananke" {
+			l.errorf(p.key, "%s: severity is set twice, here and in its assert block; keep one", what)
+		}
+		if sev != "" {
+			b.Severity = sev
+		}
+	}
+	return b
+}
+
+// argsPatterns turns the expected arguments of a tool_called item into an
+// args_match mapping: each leaf, reached by its dotted path, must equal
+// the value written (as text; references stay references).
+func (l *loader) argsPatterns(n *yaml.Node, what string) *yaml.Node {
+	m := l.deref(n)
+	if m == nil {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "%s must be an object of argument name to value, not %s", what, kindName(m))
+		return nil
+	}
+	s := synth{at: m}
+	var out []*yaml.Node
+	var walk func(prefix string, n *yaml.Node)
+	walk = func(prefix string, n *yaml.Node) {
+		switch {
+		case n.Kind == yaml.MappingNode && len(n.Content) > 0:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Value == "" || strings.Contains(k.Value, ".") {
+					l.errorf(k, "%s: argument name %q cannot be matched by a dotted path; use an ananke assertion with args_match", what, k.Value)
+					continue
+				}
+				walk(joinPath(prefix, k.Value), n.Content[i+1])
+			}
+		case n.Kind == yaml.SequenceNode && len(n.Content) > 0:
+			for i, item := range n.Content {
+				walk(joinPath(prefix, strconv.Itoa(i)), item)
+			}
+		default:
+			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: prefix, Line: n.Line, Column: n.Column}
+			out = append(out, key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: exactPattern(n), Line: n.Line, Column: n.Column})
+		}
+	}
+	walk("", m)
+	if len(out) == 0 {
+		return nil
+	}
+	return s.mapping(out...)
+}
+
+func joinPath(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}
+
+// refRE finds ${...} references (and the $${ escape) in a value.
+var refRE = regexp.MustCompile(`\$\$\{|\$\{[^}]*\}`)
+
+// exactPattern is a regex matching exactly the leaf's text: the literal
+// text quoted, references kept (they are matched literally when bound).
+func exactPattern(n *yaml.Node) string {
+	text := n.Value
+	switch {
+	case n.Kind == yaml.MappingNode:
+		text = "{}"
+	case n.Kind == yaml.SequenceNode:
+		text = "[]"
+	case n.ShortTag() == "!!null":
+		text = "null"
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	last := 0
+	for _, loc := range refRE.FindAllStringIndex(text, -1) {
+		b.WriteString(regexp.QuoteMeta(text[last:loc[0]]))
+		if text[loc[0]:loc[1]] == "$${" {
+			b.WriteString(regexp.QuoteMeta("$") + `\{`)
+		} else {
+			b.WriteString(text[loc[0]:loc[1]])
+		}
+		last = loc[1]
+	}
+	b.WriteString(regexp.QuoteMeta(text[last:]))
+	b.WriteString("$")
+	return b.String()
+}
+
+// synth builds the nodes of a rewritten item, at the item's position.
+type synth struct{ at *yaml.Node }
+
+func (s synth) key(k string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: s.at.Line, Column: s.at.Column}
+}
+
+func (s synth) mapping(kv ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: kv, Line: s.at.Line, Column: s.at.Column}
+}
+
+// seq wraps one node in a list at the node's own position.
+func (s synth) seq(n *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}, Line: n.Line, Column: n.Column}
+}
