@@ -57,7 +57,7 @@ var (
 		".json": "application/json", ".html": "text/html", ".xml": "application/xml",
 		".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 		".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-		".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".m4a": "audio/mp4", ".flac": "audio/flac",
+		".mp3":  "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".m4a": "audio/mp4", ".flac": "audio/flac",
 		".mp4": "video/mp4", ".webm": "video/webm", ".mov": "video/quicktime",
 	}
 )

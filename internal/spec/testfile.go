@@ -17,12 +17,12 @@ type Test struct {
 	Path string
 	// Pos is where the test is declared: the start of its file, or its
 	// line of a dataset (*.ananke.jsonl).
-	Pos     Pos
-	ID      string // stable identifier; default: path without extension
-	Name    Name
-	Tags    []Name
-	Skip    string // reason; non-empty means the test is skipped
-	Hooks   []Hook
+	Pos   Pos
+	ID    string // stable identifier; default: path without extension
+	Name  Name
+	Tags  []Name
+	Skip  string // reason; non-empty means the test is skipped
+	Hooks []Hook
 	// After are hooks run after each attempt, whatever its verdict, with
 	// the attempt's result as JSON on stdin.
 	After   []Hook
