@@ -8,6 +8,23 @@
 // input produces the same events, so suites written against it never flake —
 // except the coin script, which alternates on purpose to show flaky tests.
 //
+// When the last user message carries files (AG-UI 1.0 image, audio, video or
+// document parts, or the legacy 0.x binary part), the agent reads them
+// instead of running a script. It calls the backend tool read_receipt,
+// {"filename", "total"} → {"total", "currency": "USD"}, for each text file
+// (text/*, application/json) stating an amount ("$85.50", "Total: 85.50"),
+// then answers with one sentence per file:
+//
+//	Received receipt.txt (text/plain, 13 bytes). It says: "Total: $85.50"
+//	Received photo.png (image/png, 68 bytes).
+//	Received https://example.com/a.pdf (unknown type, by URL).
+//
+// The quote is the file's text with whitespace collapsed, cut to 200
+// characters; a file without a filename is "an attachment". A file it cannot
+// read (bad base64, no source) ends the run with RUN_ERROR code
+// "invalid_attachment". Text parts alone are not files: their text, joined,
+// is the message the scripts below read.
+//
 // Scripts, tried in this order: the first whose phrase occurs in the last
 // user message (ignoring case) runs.
 //
@@ -45,6 +62,7 @@
 //   - stream.go: how text messages and tool calls are opened, streamed in
 //     pieces and closed;
 //   - scripts.go and tools.go: the behaviours, one function each;
+//   - attachments.go: reading the files of a message's content parts;
 //   - main.go and handler.go: the HTTP server.
 //
 // Run it with

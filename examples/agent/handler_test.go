@@ -47,10 +47,12 @@ func TestRejectsBadRequests(t *testing.T) {
 }
 
 // TestIgnoresUnknownFields sends the exact body of the official HttpAgent,
-// with fields this agent does not read, plus a 1.0 content-part message.
+// with fields this agent does not read, plus a 1.0 content-part message
+// whose parts carry optional members and one of a type it does not know.
+// (An image part would make it read an attachment: attachments_test.go.)
 func TestIgnoresUnknownFields(t *testing.T) {
 	body := `{"threadId":"thread-1","runId":"run-1","protocolVersion":"1.0","state":{},` +
-		`"messages":[{"id":"u1","role":"user","content":[{"type":"text","text":"weather in "},{"type":"image","source":{"type":"url","value":"x"}},{"type":"text","text":"Tokyo"}],"metadata":{"k":1}}],` +
+		`"messages":[{"id":"u1","role":"user","content":[{"type":"text","text":"weather in ","id":"p1","metadata":{"k":1}},{"type":"hologram","source":{"type":"url","value":"x"}},{"type":"text","text":"Tokyo"}],"metadata":{"k":1}}],` +
 		`"tools":[],"context":[{"description":"d","value":"v"}],"forwardedProps":{},"future":true}`
 	var in RunAgentInput
 	if err := json.Unmarshal([]byte(body), &in); err != nil {

@@ -35,7 +35,9 @@ var routes = []route{
 
 // play runs the script the input asks for. A run whose last message is a
 // tool result is the client's follow-up to a client tool call, so the tool
-// result, not the user's words, decides what happens next.
+// result, not the user's words, decides what happens next. Otherwise files
+// attached to the last user message are read (attachments.go) before any
+// keyword script.
 func play(s *stream) {
 	if d := thinkIn(s.lastUserText()); d > 0 {
 		// Before RUN_STARTED: the client waits for its first event.
@@ -47,6 +49,15 @@ func play(s *stream) {
 	s.start()
 	if n := len(s.in.Messages); n > 0 && s.in.Messages[n-1].Role == "tool" {
 		afterToolResult(s, s.in.Messages[n-1])
+		return
+	}
+	// Files come before keywords: "what's in this receipt?" is about the file.
+	switch atts, err := s.lastUserAttachments(); {
+	case err != nil:
+		s.fail(err.Error(), "invalid_attachment")
+		return
+	case len(atts) > 0:
+		readAttachments(s, atts)
 		return
 	}
 	text := strings.ToLower(s.lastUserText())

@@ -98,6 +98,7 @@ func TestMessageText(t *testing.T) {
 	tests := []struct{ content, want string }{
 		{`"plain"`, "plain"},
 		{`[{"type":"text","text":"a"},{"type":"image","source":{"type":"url","value":"u"}},{"type":"text","text":"b"}]`, "ab"},
+		{`[{"type":"binary","mimeType":"text/plain","data":"eA==","filename":"x.txt"},{"type":"text","text":"c"}]`, "c"},
 		{`{"unexpected":true}`, ""},
 		{``, ""},
 	}

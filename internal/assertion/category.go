@@ -17,10 +17,11 @@ const (
 	CategoryTiming       = "timing"       // durations and stream latency
 	CategoryProtocol     = "protocol"     // RUN_ERROR, broken streams
 	CategoryJudgment     = "judgment"     // criteria a judge model found unmet
+	CategoryScript       = "script"       // a script assertion the user wrote
 )
 
 // Categories lists every category, in the order reports show them.
-var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryTiming, CategoryProtocol, CategoryJudgment}
+var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryTiming, CategoryProtocol, CategoryJudgment, CategoryScript}
 
 // categories maps each assertion kind, the built-in ones included, to its
 // category.
@@ -36,7 +37,8 @@ var categories = map[spec.Kind]string{
 	spec.KindMaxDuration: CategoryTiming, spec.KindMaxIdle: CategoryTiming,
 	spec.KindMaxFirstEvent: CategoryTiming, spec.KindMaxFirstText: CategoryTiming,
 	"run_error": CategoryProtocol, "protocol": CategoryProtocol,
-	spec.KindJudge: CategoryJudgment,
+	spec.KindJudge:  CategoryJudgment,
+	spec.KindScript: CategoryScript,
 }
 
 // Category is the failure category of an assertion kind ("" for a kind

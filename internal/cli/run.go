@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ananke/action/internal/dryrun"
 	"github.com/ananke/action/internal/engine"
@@ -40,6 +41,9 @@ type runOptions struct {
 	dryRun   bool
 	// noCache sends every model request, ignoring model.cache.
 	noCache bool
+	// input is -i: a message to send (message), or a dataset (a path);
+	// endpoint replaces target.endpoint.
+	input, message, endpoint string
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -62,6 +66,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.failFast, "fail-fast", false, "start no new test after a test failed or errored; the rest are skipped")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan (tests, turns, assertions, runs) and exit; nothing is sent, no hook runs")
 	fs.BoolVar(&o.noCache, "no-cache", false, "send every language-model request, ignoring model.cache")
+	fs.StringVar(&o.input, "i", "", "send `input` to the agent and print its reply: a message, or a dataset file (*.jsonl) to run")
+	fs.StringVar(&o.endpoint, "endpoint", "", "send to `URL` instead of target.endpoint (without a config: an AG-UI agent there)")
 }
 
 func runRun(ctx context.Context, a *app, args []string) int {
@@ -76,7 +82,35 @@ func runRun(ctx context.Context, a *app, args []string) int {
 		return ExitInvalid
 	}
 	o.paths = fs.Args()
+	if code, ok := a.input(&o); !ok {
+		return code
+	}
 	return a.run(ctx, o)
+}
+
+// input reads -i: a path ending in .jsonl (or naming a file) is a dataset
+// to run, anything else a message. A message is the whole suite, so it
+// takes no PATH; its tree is printed in full.
+func (a *app) input(o *runOptions) (int, bool) {
+	switch {
+	case o.input == "":
+		return ExitPass, true
+	case strings.HasSuffix(o.input, ".jsonl") || isFile(o.input):
+		if !isFile(o.input) {
+			fmt.Fprintf(a.Err, "ananke run: -i %s: no such file\n", o.input)
+			return ExitInvalid, false
+		}
+		o.paths = append(o.paths, o.input)
+		return ExitPass, true
+	case len(o.paths) > 0:
+		fmt.Fprintf(a.Err, "ananke run: -i with a message runs that message alone; remove the paths (%s)\n", strings.Join(o.paths, " "))
+		return ExitInvalid, false
+	case strings.TrimSpace(o.input) == "":
+		fmt.Fprintln(a.Err, "ananke run: -i needs a message or a dataset file")
+		return ExitInvalid, false
+	}
+	o.message = o.input
+	return ExitPass, true
 }
 
 // stability is the command line's level of the runs, min_pass_rate and
@@ -135,7 +169,7 @@ func (r *pipelineResult) fail() {
 // directory. loaded, when set, sees the selected suite before anything
 // runs. With --dry-run it prints the plan instead and reports nothing.
 func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suite)) *pipelineResult {
-	suite, code := a.load(o.config, o.paths)
+	suite, code := a.loadSuite(spec.Options{ConfigPath: o.config, Paths: o.paths, Endpoint: o.endpoint, Message: o.message})
 	if suite == nil {
 		return &pipelineResult{exit: code}
 	}
@@ -181,7 +215,8 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if a.onSignal != nil {
 		defer a.onSignal(cancel)()
 	}
-	copts := console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests)}
+	copts := console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests),
+		Transcript: o.message != ""}
 	var serverLog io.Writer // target.server's output, shown with -v
 	if o.verbose {
 		serverLog = a.Err

@@ -28,12 +28,20 @@ func runValidate(_ context.Context, a *app, args []string) int {
 // load finds the config, loads the suite and prints every diagnostic. It
 // returns nil and the exit code when the files are invalid.
 func (a *app) load(configFlag string, paths []string) (*spec.Suite, int) {
-	cfg, paths, err := a.findConfig(configFlag, paths)
-	if err != nil {
+	return a.loadSuite(spec.Options{ConfigPath: configFlag, Paths: paths})
+}
+
+// loadSuite loads what o names, finding the config as findConfig does:
+// with an endpoint, a missing config is not a mistake (Ananke then uses a
+// default target at the endpoint).
+func (a *app) loadSuite(o spec.Options) (*spec.Suite, int) {
+	cfg, paths, err := a.findConfig(o.ConfigPath, o.Paths)
+	if err != nil && o.Endpoint == "" {
 		fmt.Fprintf(a.Err, "ananke: %v\n", err)
 		return nil, ExitInvalid
 	}
-	suite, err := spec.Load(spec.Options{ConfigPath: cfg, Paths: paths})
+	o.ConfigPath, o.Paths = cfg, paths
+	suite, err := spec.Load(o)
 	var diags spec.Diagnostics
 	switch {
 	case errors.As(err, &diags):
@@ -105,4 +113,9 @@ func sameDir(a, b string) bool {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

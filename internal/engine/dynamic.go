@@ -72,7 +72,10 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			r.Status, r.Reason = Error, err.Error()
 			return false
 		}
-		r.Results = append(r.Results, assertion.Evaluate(checks, conv.rec.Trace().TurnScope(i))...)
+		checks, scripts := splitScripts(checks)
+		scope := conv.rec.Trace().TurnScope(i)
+		r.Results = append(r.Results, assertion.Evaluate(checks, scope)...)
+		e.scripts(sctx, t, scripts, scope, r)
 		if assertion.Failed(r.Results) {
 			r.Status = Fail
 			e.skipRest(r, p, len(p.turnChecks), fmt.Sprintf("not evaluated: the test stopped when turn[%d] failed", i))
@@ -114,7 +117,13 @@ func (e *engine) reach(ctx context.Context, cp *checkpoints, i int, conv *conver
 				return err
 			}
 			det, judges := splitJudges(checks)
+			det, scripts := splitScripts(det)
 			res := assertion.Evaluate(det, scope)
+			if passed(res) && len(scripts) > 0 {
+				var sr Attempt
+				e.scripts(ctx, p.test, scripts, scope, &sr)
+				res = append(res, sr.Results...)
+			}
 			if passed(res) && len(judges) > 0 {
 				var jr Attempt
 				e.judge(ctx, judges, scope, &jr)

@@ -77,6 +77,8 @@ func (f ObserverFunc) TestFinished(r *TestResult) { f(r) }
 
 type engine struct {
 	opts Options
+	// globals are the variables the before_all hooks set.
+	globals map[string]string
 }
 
 // Run runs every test of the suite — each as often as its stability policy
@@ -113,7 +115,16 @@ func Run(ctx context.Context, opts Options) *Outcome {
 		return out
 	}
 	defer srv.stop()
-	newScheduler(e).run(ctx, out.Tests)
+	if e.beforeAll(ctx, out) {
+		newScheduler(e).run(ctx, out.Tests)
+	} else {
+		failed := out.Hooks[len(out.Hooks)-1]
+		for i, t := range opts.Suite.Tests {
+			out.Tests[i] = e.notRun(t, failed.Error)
+			out.Tests[i].ReasonPos, out.Tests[i].Detail = failed.Pos, failed.Detail
+		}
+	}
+	e.afterAll(ctx, out)
 	return out
 }
 

@@ -15,6 +15,7 @@ import (
 // plan is a test with every variable resolved and every pattern bound: what
 // the turns need, fixed before the first request is sent.
 type plan struct {
+	test            *spec.Test
 	client          *agui.Client
 	runTimeout      time.Duration
 	maxFollowups    int
@@ -27,8 +28,16 @@ type plan struct {
 	tools           []agui.Tool
 	answers         map[string]*answer
 	users           []string // resolved user text per turn
-	turnChecks      [][]spec.Check
-	testChecks      []spec.Check
+	// parts are a turn's message as content parts (nil: plain text), and
+	// attachments what the trace says it carried.
+	parts       [][]agui.Part
+	attachments [][]trace.Attachment
+	turnChecks  [][]spec.Check
+	testChecks  []spec.Check
+	// turnScripts and testScripts are the script checks, run after the
+	// deterministic ones.
+	turnScripts [][]spec.Check
+	testScripts []spec.Check
 	// turnJudges and testJudges are the judge checks, run after the
 	// deterministic ones pass.
 	turnJudges [][]spec.Check
@@ -50,6 +59,19 @@ func splitJudges(checks []spec.Check) (det, judges []spec.Check) {
 		}
 	}
 	return det, judges
+}
+
+// splitScripts separates the script checks, which run commands, from the
+// checks evaluated in process.
+func splitScripts(checks []spec.Check) (det, scripts []spec.Check) {
+	for _, c := range checks {
+		if c.Kind == spec.KindScript {
+			scripts = append(scripts, c)
+		} else {
+			det = append(det, c)
+		}
+	}
+	return det, scripts
 }
 
 // answer is how Ananke answers one client tool.
@@ -124,6 +146,27 @@ func (r *resolver) text(v spec.Value) string {
 	return s
 }
 
+// parts resolves a message's parts: the text parts' references, and what
+// the trace records of its attachments. Nil for a plain message.
+func (r *resolver) parts(ps []spec.Part) ([]agui.Part, []trace.Attachment) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	var out []agui.Part
+	var atts []trace.Attachment
+	for _, p := range ps {
+		switch {
+		case p.Text != nil:
+			out = append(out, agui.Part{Type: "text", Text: r.str(*p.Text)})
+		case p.File != nil:
+			f := p.File
+			out = append(out, agui.Part{Type: f.Kind, MimeType: f.MIME, Filename: f.Name, Data: f.Data})
+			atts = append(atts, trace.Attachment{Name: f.Name, MIME: f.MIME, Bytes: len(f.Data)})
+		}
+	}
+	return out, atts
+}
+
 func (r *resolver) checks(cs []spec.Check) []spec.Check {
 	if r.err != nil {
 		return nil
@@ -148,12 +191,13 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 	tg := cfg.Target
 	r := &resolver{vars: vars}
 	p := &plan{
+		test:            t,
 		runTimeout:      time.Duration(tg.TimeoutMs) * time.Millisecond,
 		maxFollowups:    tg.MaxFollowups,
 		protocolVersion: tg.ProtocolVersion,
 		threadID:        r.str(tg.ThreadID),
 		state:           r.json(tg.State, "{}"),
-		forwardedProps:  r.json(tg.ForwardedProps, "{}"),
+		forwardedProps:  mergeObjects(r.json(tg.ForwardedProps, "{}"), r.json(t.ForwardedProps, "{}")),
 		answers:         map[string]*answer{},
 	}
 	header := http.Header{}
@@ -168,8 +212,13 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 		// store messages by id, and a shared id would merge the histories
 		// of tests running in parallel.
 		text := r.str(m.Content)
-		p.history = append(p.history, agui.Message{ID: e.newID(), Role: m.Role, Content: agui.StringContent(text)})
-		p.given = append(p.given, trace.Message{Role: m.Role, Content: text})
+		content := agui.StringContent(text)
+		parts, atts := r.parts(m.Parts)
+		if parts != nil {
+			content = agui.PartsContent(parts, tg.ProtocolVersion)
+		}
+		p.history = append(p.history, agui.Message{ID: e.newID(), Role: m.Role, Content: content})
+		p.given = append(p.given, trace.Message{Role: m.Role, Content: text, Attachments: atts})
 	}
 	for _, ct := range t.Tools {
 		p.tools = append(p.tools, agui.Tool{Name: ct.Name.Value, Description: r.str(ct.Description), Parameters: r.json(ct.Parameters, `{"type":"object","properties":{}}`)})
@@ -185,10 +234,15 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 	}
 	for i, turn := range t.Turns {
 		p.users = append(p.users, r.str(turn.User))
+		parts, atts := r.parts(turn.Parts)
+		p.parts, p.attachments = append(p.parts, parts), append(p.attachments, atts)
 		det, judges := splitJudges(r.checks(spec.TurnChecks(cfg, t, i)))
-		p.turnChecks, p.turnJudges = append(p.turnChecks, det), append(p.turnJudges, judges)
+		det, scripts := splitScripts(det)
+		p.turnChecks, p.turnJudges, p.turnScripts = append(p.turnChecks, det), append(p.turnJudges, judges), append(p.turnScripts, scripts)
 	}
-	p.testChecks, p.testJudges = splitJudges(r.checks(spec.TestChecks(cfg, t)))
+	det, judges := splitJudges(r.checks(spec.TestChecks(cfg, t)))
+	p.testChecks, p.testScripts = splitScripts(det)
+	p.testJudges = judges
 	if sim := t.Simulator; sim != nil {
 		p.persona = simulator.Persona{Persona: r.str(sim.Persona), Goal: r.str(sim.Goal), Instructions: r.str(sim.Instructions)}
 	}
@@ -203,4 +257,24 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: e.opts.HTTP, MaxEventSize: tg.MaxEventBytes,
 		Strict: tg.StrictProtocol, Now: e.opts.Now}
 	return p, nil
+}
+
+// mergeObjects returns base with the keys of over set over it, when both
+// are JSON objects; otherwise over when set, else base.
+func mergeObjects(base, over json.RawMessage) json.RawMessage {
+	var b, o map[string]json.RawMessage
+	if json.Unmarshal(over, &o) != nil || len(o) == 0 {
+		return base
+	}
+	if json.Unmarshal(base, &b) != nil || b == nil {
+		return over
+	}
+	for k, v := range o {
+		b[k] = v
+	}
+	out, err := json.Marshal(b)
+	if err != nil {
+		return over
+	}
+	return out
 }

@@ -131,6 +131,20 @@ type Warning struct {
 
 // Outcome is the result of a whole run.
 type Outcome struct {
-	Tests      []*TestResult // in the suite's order
+	Tests []*TestResult // in the suite's order
+	// Hooks are the before_all and after_all hooks that ran, in order.
+	Hooks []SuiteHook
+	// Secrets are values the suite hooks read from the environment.
+	Secrets    []string
 	Start, End time.Time
+}
+
+// HookFailed reports whether a before_all or after_all hook failed.
+func (o *Outcome) HookFailed() bool {
+	for _, h := range o.Hooks {
+		if h.Error != "" {
+			return true
+		}
+	}
+	return false
 }

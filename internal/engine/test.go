@@ -23,19 +23,29 @@ var (
 )
 
 // runAttempt runs one attempt of a test to its status: the hooks, then
-// the turns on a fresh thread.
+// the turns on a fresh thread, then the after hooks.
 func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *Attempt {
 	r := &Attempt{Run: run, Retry: retry, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
 	defer func() { r.End = e.opts.Now() }()
+	vars := e.newVars()
+	e.play(ctx, t, vars, r)
+	if len(t.After) > 0 {
+		e.runAfter(ctx, t, vars, r)
+		r.Secrets = append(r.Secrets, vars.Secrets()...)
+	}
+	return r
+}
+
+// play runs the attempt's hooks and turns, within --timeout.
+func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) {
 	if d := e.opts.TestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
 		defer cancel()
 	}
-	vars := spec.NewVars(e.opts.LookupEnv)
 	if !e.runHooks(ctx, t, vars, r) {
 		r.Secrets = vars.Secrets()
-		return r
+		return
 	}
 	p, err := e.newPlan(t, vars)
 	if err != nil {
@@ -45,30 +55,32 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 		if errors.As(err, &re) {
 			r.Reason, r.ReasonPos = re.Msg, re.Pos
 		}
-		return r
+		return
 	}
 	r.Secrets = p.secrets
 	e.playTurns(ctx, t, p, r)
-	return r
+}
+
+// newVars is a test attempt's variables: the environment, and what the
+// before_all hooks set.
+func (e *engine) newVars() *spec.Vars {
+	vars := spec.NewVars(e.opts.LookupEnv)
+	for k, v := range e.globals {
+		vars.Set(k, v)
+	}
+	return vars
 }
 
 // runHooks runs the hooks in order, each seeing the variables of those
 // before it. It reports false (and sets the error) when one fails.
 func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) bool {
 	for i, h := range t.Hooks {
-		argv := make([]string, len(h.Cmd))
-		for j, a := range h.Cmd {
-			s, err := a.Resolve(vars)
-			if err != nil {
-				var re *spec.ResolveError
-				errors.As(err, &re)
-				r.Status, r.Reason, r.ReasonPos = Error, re.Msg, re.Pos
-				return false
-			}
-			argv[j] = s
+		argv, re := hookArgv(h, vars)
+		if re != nil {
+			r.Status, r.Reason, r.ReasonPos = Error, re.Msg, re.Pos
+			return false
 		}
-		out, err := hooks.Run(ctx, hooks.Command{Argv: argv, Dir: filepath.Dir(t.Path), Env: e.opts.Env,
-			Timeout: time.Duration(h.TimeoutMs) * time.Millisecond})
+		out, err := hooks.Run(ctx, e.hookCommand(h, argv, t.Path, nil))
 		if err != nil {
 			r.Status, r.ReasonPos = Error, h.Pos
 			r.Reason = fmt.Sprintf("hooks[%d]: %v", i, err)
@@ -86,6 +98,28 @@ func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r 
 		}
 	}
 	return true
+}
+
+// hookArgv resolves a hook's command.
+func hookArgv(h spec.Hook, vars *spec.Vars) ([]string, *spec.ResolveError) {
+	argv := make([]string, len(h.Cmd))
+	for j, a := range h.Cmd {
+		s, err := a.Resolve(vars)
+		if err != nil {
+			re := &spec.ResolveError{Pos: h.Pos, Msg: err.Error()}
+			errors.As(err, &re)
+			return nil, re
+		}
+		argv[j] = s
+	}
+	return argv, nil
+}
+
+// hookCommand is how a hook runs: in the directory of the file that
+// declares it, with the hooks' environment.
+func (e *engine) hookCommand(h spec.Hook, argv []string, file string, stdin []byte) hooks.Command {
+	return hooks.Command{Argv: argv, Dir: filepath.Dir(file), Env: e.opts.Env, Stdin: stdin,
+		Timeout: time.Duration(h.TimeoutMs) * time.Millisecond}
 }
 
 // conversation is the state carried from turn to turn.
@@ -125,10 +159,11 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	}
 	scope := conv.rec.Trace().TestScope()
 	r.Results = append(r.Results, assertion.Evaluate(p.testChecks, scope)...)
+	e.scripts(ctx, t, p.testScripts, scope, r)
 	e.judgeUnlessFailed(ctx, p.testJudges, scope, r)
 	r.Status = verdict(r.Results)
 	if r.Status == Error {
-		e.judgeError(r)
+		e.checkError(r)
 	}
 }
 
@@ -146,6 +181,7 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p
 	}
 	scope := conv.rec.Trace().TurnScope(i)
 	r.Results = append(r.Results, assertion.Evaluate(p.turnChecks[i], scope)...)
+	e.scripts(ctx, p.test, p.turnScripts[i], scope, r)
 	e.judgeUnlessFailed(ctx, p.turnJudges[i], scope, r)
 	switch verdict(r.Results) {
 	case Fail:
@@ -154,8 +190,8 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p
 		return false
 	case Error:
 		r.Status = Error
-		e.judgeError(r)
-		e.skipRest(r, p, i, "not evaluated: a judge of turn["+itoa(i)+"] gave no verdict")
+		e.checkError(r)
+		e.skipRest(r, p, i, "not evaluated: a check of turn["+itoa(i)+"] could not be made")
 		return false
 	}
 	return true
@@ -173,9 +209,9 @@ func verdict(rs []assertion.Result) Status {
 	return Pass
 }
 
-// judgeError says why the attempt errored: the first judge without a
-// verdict.
-func (e *engine) judgeError(r *Attempt) {
+// checkError says why the attempt errored: the first check that could
+// not be made (a judge without a verdict, a script that crashed).
+func (e *engine) checkError(r *Attempt) {
 	if res, ok := assertion.Errored(r.Results); ok {
 		r.Reason, r.ReasonPos = res.ID+": "+res.Message, res.Source
 	}
@@ -186,9 +222,11 @@ func (e *engine) judgeError(r *Attempt) {
 func (e *engine) skipRest(r *Attempt, p *plan, i int, reason string) {
 	for j := i + 1; j < len(p.turnChecks); j++ {
 		r.Results = append(r.Results, assertion.Skipped(p.turnChecks[j], "turn["+itoa(j)+"]", reason)...)
+		r.Results = append(r.Results, assertion.Skipped(p.turnScripts[j], "turn["+itoa(j)+"]", reason)...)
 		r.Results = append(r.Results, assertion.Skipped(p.turnJudges[j], "turn["+itoa(j)+"]", reason)...)
 	}
 	r.Results = append(r.Results, assertion.Skipped(p.testChecks, "test", reason)...)
+	r.Results = append(r.Results, assertion.Skipped(p.testScripts, "test", reason)...)
 	r.Results = append(r.Results, assertion.Skipped(p.testJudges, "test", reason)...)
 }
 
@@ -204,7 +242,12 @@ type turnOutcome struct {
 func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation) turnOutcome {
 	conv.rec.StartTurn(i, turn.Type, user, e.opts.Now())
 	if turn.Type != spec.TurnConnect {
-		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleUser, Content: agui.StringContent(user)})
+		content := agui.StringContent(user)
+		if i < len(p.parts) && p.parts[i] != nil {
+			content = agui.PartsContent(p.parts[i], p.protocolVersion)
+			conv.rec.Attach(p.attachments[i])
+		}
+		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleUser, Content: content})
 	}
 	var out turnOutcome
 	var protocol []problem

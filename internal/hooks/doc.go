@@ -13,6 +13,12 @@
 // ends with the tail of the hook's stderr, because that is usually where the
 // user's script says why it failed.
 //
+// Two variants share Run's code path: RunAfter, for hooks run after a test,
+// only requires exit status 0 and discards stdout; Exec leaves the exit
+// status and stdout to the caller (script assertions: 0 passes, 1 fails)
+// and returns an *Error only when the exit status cannot tell. A Command
+// may carry bytes for the process's stdin.
+//
 // Each hook runs in its own process group (on unix). On timeout or
 // cancellation the whole group is killed, so background children such as
 // "sleep 100 &" do not outlive the test.

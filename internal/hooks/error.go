@@ -18,9 +18,10 @@ const (
 	KindCancelled Kind = "cancelled" // ctx was cancelled (e.g. the user pressed Ctrl-C); process group killed
 )
 
-// Error is a hook failure. Run returns *Error for every failure of the hook
-// itself, so the engine can report it as a test error with the stderr tail as
-// evidence.
+// Error is a hook failure. Run and RunAfter return *Error for every failure
+// of the hook itself, and Exec for every failure its exit status cannot
+// judge, so the engine can report it as a test error with the stderr tail
+// as evidence.
 type Error struct {
 	Kind     Kind   // what went wrong
 	ExitCode int    // for KindExit; -1 when the hook was killed by a signal
@@ -28,8 +29,13 @@ type Error struct {
 	Detail   string // e.g. the JSON parse error, the offending key, stdout excerpt
 
 	name    string        // the command, shortened, for Error
+	label   string        // Command.Label: "" means defaultLabel
 	timeout time.Duration // for KindTimeout
 }
+
+// defaultLabel is what a command is called in messages when its
+// Command.Label is empty.
+const defaultLabel = "hook"
 
 const (
 	// maxNameLen bounds the command shown in a message: enough to recognise
@@ -47,7 +53,11 @@ const (
 // last lines of stderr.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("hook")
+	if e.label != "" {
+		b.WriteString(e.label)
+	} else {
+		b.WriteString(defaultLabel)
+	}
 	if e.name != "" {
 		fmt.Fprintf(&b, " %q", e.name)
 	}

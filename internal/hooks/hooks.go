@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,25 @@ type Command struct {
 	Dir     string        // working directory
 	Env     []string      // complete environment, KEY=VALUE
 	Timeout time.Duration // > 0
+	// Stdin, when non-nil, is written to the command's standard input
+	// (otherwise it reads from the null device). A command need not read
+	// it: one that exits without reading all of it is not an error.
+	Stdin []byte
+	// Label is what the command is called in error messages: "hook" when
+	// empty; a script assertion passes "script".
+	Label string
+}
+
+// Output is how a command ended when its exit status can judge it.
+type Output struct {
+	// Stdout is what the command printed, at most 1 MiB (more is an
+	// *Error of KindOutput).
+	Stdout []byte
+	// Stderr is the last <= 4 KiB of stderr, as in Error.Stderr.
+	Stderr string
+	// ExitCode is the exit status; -1 when the command did not exit on
+	// its own (then Exec also returns an *Error).
+	ExitCode int
 }
 
 // waitDelay bounds how long Run waits for the hook's stdout and stderr to
@@ -34,31 +54,94 @@ var (
 	errStdoutTooLarge = errors.New("hook stdout too large")
 )
 
-// Run runs the command and returns the variables its stdout defines.
+// Run runs the command and returns the variables its stdout defines. The
+// command must exit with status 0 and print one JSON object (see the
+// package comment).
 //
 // Failures of the hook are returned as *Error. Run holds no shared state and
 // is safe to call from many goroutines at once.
 func Run(ctx context.Context, c Command) (map[string]string, error) {
-	if c.Timeout <= 0 {
-		return nil, fmt.Errorf("run hook %q: timeout must be positive, got %v", commandName(c.Argv), c.Timeout)
+	out, err := execute(ctx, c, true)
+	if err != nil {
+		return nil, err
 	}
-	hookErr := func(kind Kind, detail string) *Error {
-		return &Error{Kind: kind, Detail: detail, name: commandName(c.Argv), timeout: c.Timeout}
+	if out.ExitCode != 0 {
+		return nil, StatusError(c, out)
+	}
+	vars, detail := parseVars(out.Stdout)
+	if detail != "" {
+		return nil, c.error(&Error{Kind: KindOutput, Detail: detail}, out.Stderr)
+	}
+	return vars, nil
+}
+
+// RunAfter runs a command for its effect alone, such as a hook run after a
+// test: it must exit with status 0, and whatever it prints on stdout is
+// discarded (never parsed, never limited). Failures are *Error, as for Run.
+func RunAfter(ctx context.Context, c Command) error {
+	out, err := execute(ctx, c, false)
+	if err != nil {
+		return err
+	}
+	if out.ExitCode != 0 {
+		return StatusError(c, out)
+	}
+	return nil
+}
+
+// Exec runs the command as Run does (same lookup, process group, timeout
+// and output limits) but leaves judging its exit status and stdout to the
+// caller: a command that exits on its own, with any status, gives a nil
+// error and the status in Output.ExitCode.
+//
+// It returns an *Error only when the exit status cannot judge the command:
+// it could not start (KindStart), ran past its timeout (KindTimeout), was
+// cancelled (KindCancelled), printed more than 1 MiB on stdout
+// (KindOutput), or was killed by a signal (KindExit, ExitCode -1). The
+// Output then holds what was captured so far, with ExitCode -1. A Timeout
+// that is not positive is a caller's mistake, returned as a plain error.
+func Exec(ctx context.Context, c Command) (Output, error) {
+	return execute(ctx, c, true)
+}
+
+// StatusError is the *Error (KindExit) that Run and RunAfter return for a
+// command that exited with out.ExitCode other than 0: its message names
+// the command and the status and quotes the end of out.Stderr.
+func StatusError(c Command, out Output) *Error {
+	return c.error(&Error{Kind: KindExit, ExitCode: out.ExitCode}, out.Stderr)
+}
+
+// error completes e with what the command's messages need.
+func (c Command) error(e *Error, stderr string) *Error {
+	e.name, e.label, e.timeout = commandName(c.Argv), c.Label, c.Timeout
+	e.Stderr = stderr
+	return e
+}
+
+// execute is the one code path of Run, RunAfter and Exec. With keepStdout
+// false the command's stdout is the null device.
+func execute(ctx context.Context, c Command, keepStdout bool) (Output, error) {
+	failed := Output{ExitCode: -1}
+	if c.Timeout <= 0 {
+		return failed, fmt.Errorf("run %s %q: timeout must be positive, got %v", c.label(), commandName(c.Argv), c.Timeout)
+	}
+	startErr := func(kind Kind, detail string) (Output, error) {
+		return failed, c.error(&Error{Kind: kind, Detail: detail}, "")
 	}
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return nil, hookErr(KindStart, "the command is empty")
+		return startErr(KindStart, "the command is empty")
 	}
 	if ctx.Err() != nil {
-		return nil, hookErr(KindCancelled, "")
+		return startErr(KindCancelled, "")
 	}
 	// A missing Dir would otherwise surface as a misleading
 	// "fork/exec /usr/bin/bash: no such file or directory".
 	if err := checkDir(c.Dir); err != nil {
-		return nil, hookErr(KindStart, err.Error())
+		return startErr(KindStart, err.Error())
 	}
 	path, err := lookPath(c.Argv[0], c.Env)
 	if err != nil {
-		return nil, hookErr(KindStart, err.Error())
+		return startErr(KindStart, err.Error())
 	}
 
 	// overflowCtx is cancelled when stdout passes its limit; runCtx adds the
@@ -79,7 +162,15 @@ func Run(ctx context.Context, c Command) (map[string]string, error) {
 		// caller decides what the hook sees.
 		cmd.Env = []string{}
 	}
-	cmd.Stdout = stdout
+	if c.Stdin != nil {
+		// os/exec copies it in a goroutine and ignores EPIPE, so a command
+		// that exits without reading it is fine; one that leaves a
+		// background child holding the pipe is cut off by WaitDelay.
+		cmd.Stdin = bytes.NewReader(c.Stdin)
+	}
+	if keepStdout {
+		cmd.Stdout = stdout
+	}
 	cmd.Stderr = stderr
 	proc.SetGroup(cmd)
 	cmd.Cancel = func() error { return proc.Kill(cmd.Process) }
@@ -87,23 +178,28 @@ func Run(ctx context.Context, c Command) (map[string]string, error) {
 
 	if err := cmd.Start(); err != nil {
 		if ctx.Err() != nil {
-			return nil, hookErr(KindCancelled, "")
+			return startErr(KindCancelled, "")
 		}
-		return nil, hookErr(KindStart, err.Error())
+		return startErr(KindStart, err.Error())
 	}
 	waitErr := cmd.Wait()
 
-	e := classify(ctx, runCtx, cmd, waitErr, stdout.overflow)
-	if e == nil {
-		vars, detail := parseVars(stdout.buf)
-		if detail == "" {
-			return vars, nil
-		}
-		e = &Error{Kind: KindOutput, Detail: detail}
+	out := Output{Stdout: stdout.buf, Stderr: stderr.String()}
+	code, e := classify(ctx, runCtx, cmd, waitErr, stdout.overflow)
+	if e != nil {
+		out.ExitCode = -1
+		return out, c.error(e, out.Stderr)
 	}
-	e.name, e.timeout = commandName(c.Argv), c.Timeout
-	e.Stderr = stderr.String()
-	return nil, e
+	out.ExitCode = code
+	return out, nil
+}
+
+// label is what the command is called in messages.
+func (c Command) label() string {
+	if c.Label == "" {
+		return defaultLabel
+	}
+	return c.Label
 }
 
 // checkDir reports why dir cannot be a working directory ("" means the
@@ -122,32 +218,32 @@ func checkDir(dir string) error {
 	return nil
 }
 
-// classify turns how the hook ended into an *Error, or nil when it exited
-// successfully and its stdout should be parsed. The order matters: an
-// overflow or our timeout kill the hook, so they win over the exit status
-// the kill produced.
-func classify(ctx, runCtx context.Context, cmd *exec.Cmd, waitErr error, overflow bool) *Error {
+// classify turns how the command ended into its exit status, or an *Error
+// when the exit status cannot judge it. The order matters: an overflow or
+// our timeout kill the command, so they win over the exit status the kill
+// produced.
+func classify(ctx, runCtx context.Context, cmd *exec.Cmd, waitErr error, overflow bool) (int, *Error) {
 	switch {
 	case overflow:
-		return &Error{Kind: KindOutput, Detail: fmt.Sprintf("stdout is larger than %d MiB", maxStdout>>20)}
+		return -1, &Error{Kind: KindOutput, Detail: fmt.Sprintf("stdout is larger than %d MiB", maxStdout>>20)}
 	case waitErr == nil:
-		return nil
+		return 0, nil
 	case errors.Is(waitErr, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success():
-		// The hook exited successfully but left a background process
+		// The command exited successfully but left a background process
 		// holding stdout; what it printed before exiting is its output.
-		return nil
+		return 0, nil
 	case errors.Is(context.Cause(runCtx), errTimedOut):
-		return &Error{Kind: KindTimeout}
+		return -1, &Error{Kind: KindTimeout}
 	case ctx.Err() != nil:
-		return &Error{Kind: KindCancelled}
+		return -1, &Error{Kind: KindCancelled}
 	}
 	var exitErr *exec.ExitError
 	if errors.As(waitErr, &exitErr) {
 		if code := exitErr.ExitCode(); code >= 0 {
-			return &Error{Kind: KindExit, ExitCode: code}
+			return code, nil
 		}
 		// Killed by a signal: ProcessState says which, e.g. "signal: killed".
-		return &Error{Kind: KindExit, ExitCode: -1, Detail: exitErr.ProcessState.String()}
+		return -1, &Error{Kind: KindExit, ExitCode: -1, Detail: exitErr.ProcessState.String()}
 	}
-	return &Error{Kind: KindExit, ExitCode: -1, Detail: waitErr.Error()}
+	return -1, &Error{Kind: KindExit, ExitCode: -1, Detail: waitErr.Error()}
 }

@@ -133,3 +133,25 @@ func TestRunDoesNotWaitForBackgroundChild(t *testing.T) {
 		t.Errorf("Run took %v, want <= %v", elapsed, limit)
 	}
 }
+
+// A background child holding a large, unread stdin must not make Exec wait
+// for it: the pipe is cut off WaitDelay after the command exits.
+func TestExecStdinHeldByBackgroundChild(t *testing.T) {
+	c := bash(t, `sleep 30 & echo $! > "$1"; echo done`)
+	pidFile := filepath.Join(c.Dir, "pid")
+	c.Argv = append(c.Argv, pidFile)
+	c.Stdin = mib
+	start := time.Now()
+	out, err := Exec(t.Context(), c)
+	elapsed := time.Since(start)
+	readPid(t, pidFile) // killed at cleanup
+	if err != nil {
+		t.Fatalf("Exec: %v", err)
+	}
+	if out.ExitCode != 0 || string(out.Stdout) != "done\n" {
+		t.Errorf("Exec = %d, %q; want 0, %q", out.ExitCode, out.Stdout, "done\n")
+	}
+	if limit := waitDelay + 2*time.Second; elapsed > limit {
+		t.Errorf("Exec took %v, want <= %v", elapsed, limit)
+	}
+}

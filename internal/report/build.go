@@ -40,8 +40,16 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: Target{Type: m.Config.Target.Type, Endpoint: b.red.String(m.Config.Target.Endpoint.Raw), AgentID: b.red.String(m.Config.Target.AgentID.Raw)},
 		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
-		Tests:  make([]Test, 0, len(out.Tests)),
+		Tests: make([]Test, 0, len(out.Tests)), Hooks: []Hook{},
 		masked: b.red.Secrets(),
+	}
+	for _, h := range out.Hooks {
+		hk := Hook{Phase: h.Phase, Index: h.Index, Source: b.loc(h.Pos), Status: StatusPass,
+			Message: b.red.String(h.Error), Detail: b.red.String(h.Detail), DurationMs: h.End.Sub(h.Start).Milliseconds()}
+		if h.Error != "" {
+			hk.Status = StatusError
+		}
+		r.Hooks = append(r.Hooks, hk)
 	}
 	shown := make([]int, len(out.Tests))
 	for i, t := range out.Tests {
@@ -54,17 +62,18 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	}
 	nameFiles(r.Tests, shown)
 	r.Totals = totals(r.Tests)
-	r.Status = status(r.Totals, r.FailOnFlaky)
+	r.Status = status(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0)
 	return r
 }
 
 // status is the run's verdict: any failed test — or, with fail-on-flaky,
-// any flaky one — fails it; else any errored test makes it an error.
-func status(t Totals, failOnFlaky bool) string {
+// any flaky one — fails it; else any errored test, or a failed
+// before_all or after_all hook, makes it an error.
+func status(t Totals, failOnFlaky, hookFailed bool) string {
 	switch {
 	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0):
 		return StatusFail
-	case t.Errored > 0:
+	case t.Errored > 0 || hookFailed:
 		return StatusError
 	}
 	return StatusPass
@@ -73,7 +82,7 @@ func status(t Totals, failOnFlaky bool) string {
 // redactorFor is the masking Build applies: every test's secrets, the meta
 // secrets and the config's redact patterns.
 func redactorFor(out *engine.Outcome, m Meta) *Redactor {
-	secrets := slices.Clone(m.Secrets)
+	secrets := append(slices.Clone(m.Secrets), out.Secrets...)
 	for _, t := range out.Tests {
 		secrets = append(secrets, t.Secrets()...)
 	}
@@ -138,7 +147,7 @@ func (b *builder) loc(p spec.Pos) Location {
 func (b *builder) test(r *engine.TestResult) (Test, int) {
 	v := r.Verdict
 	t := Test{
-		ID: r.Test.ID, Name: r.Test.Name.Value, File: b.path(r.Test.Path), Tags: []string{},
+		ID: r.Test.ID, Name: r.Test.Name.Value, File: b.path(r.Test.Path), Line: max(r.Test.Pos.Line, 1), Tags: []string{},
 		Status: string(r.Status), Reason: b.red.String(r.Reason), Detail: b.red.String(r.Detail),
 		StartedAt: r.Start.UTC(), DurationMs: r.End.Sub(r.Start).Milliseconds(),
 		Runs: v.Runs, PassedRuns: v.PassedRuns, PassRate: v.PassRate, Flaky: v.Flaky,
@@ -217,7 +226,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 }
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {
-	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
+	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: tt.Attachments, DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
 		Text: b.red.String(tt.Text()), ToolCalls: []Call{}, RunErrors: []string{}}
 	for i := range tt.ToolCalls {
 		t.ToolCalls = append(t.ToolCalls, *b.call(&tt.ToolCalls[i], base))

@@ -22,7 +22,7 @@ func Merge(parts []*Report) (*Report, error) {
 	}
 	first := parts[0]
 	m := &Report{Schema: Schema, Version: first.Version, Config: first.Config, Target: first.Target, Parallel: first.Parallel,
-		StartedAt: first.StartedAt, EndedAt: first.EndedAt, Tests: []Test{}}
+		StartedAt: first.StartedAt, EndedAt: first.EndedAt, Tests: []Test{}, Hooks: []Hook{}}
 	where := map[string]int{}
 	for i, p := range parts {
 		if p.StartedAt.Before(m.StartedAt) {
@@ -33,6 +33,7 @@ func Merge(parts []*Report) (*Report, error) {
 		}
 		m.FailOnFlaky = m.FailOnFlaky || p.FailOnFlaky
 		m.masked = append(m.masked, p.masked...)
+		m.Hooks = append(m.Hooks, p.Hooks...)
 		for _, t := range p.Tests {
 			if j, dup := where[t.ID]; dup {
 				return nil, fmt.Errorf("merge: test %s is in report %d and report %d; each test must be in one report only", t.ID, j+1, i+1)
@@ -42,14 +43,16 @@ func Merge(parts []*Report) (*Report, error) {
 		}
 	}
 	m.DurationMs = m.EndedAt.Sub(m.StartedAt).Milliseconds()
-	slices.SortStableFunc(m.Tests, func(a, b Test) int { return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.ID, b.ID)) })
+	slices.SortStableFunc(m.Tests, func(a, b Test) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID))
+	})
 	shown := make([]int, len(m.Tests))
 	for i, t := range m.Tests {
 		shown[i] = t.Shown - 1
 	}
 	nameFiles(m.Tests, shown)
 	m.Totals = totals(m.Tests)
-	m.Status = status(m.Totals, m.FailOnFlaky)
+	m.Status = status(m.Totals, m.FailOnFlaky, len(m.FailedHooks()) > 0)
 	return m, nil
 }
 

@@ -31,9 +31,34 @@ type Report struct {
 	// conclusion follow it.
 	Status string `json:"status"`
 	Totals Totals `json:"totals"`
-	Tests  []Test `json:"tests"`
+	// Hooks are the config's before_all and after_all hooks that ran;
+	// one that failed makes a passing run an error.
+	Hooks []Hook `json:"hooks"`
+	Tests []Test `json:"tests"`
 
 	masked []string
+}
+
+// Hook is how one before_all or after_all hook went.
+type Hook struct {
+	Phase      string   `json:"phase"` // before_all | after_all
+	Index      int      `json:"index"`
+	Source     Location `json:"source"`
+	Status     string   `json:"status"` // pass | error
+	Message    string   `json:"message,omitempty"`
+	Detail     string   `json:"detail,omitempty"`
+	DurationMs int64    `json:"duration_ms"`
+}
+
+// FailedHooks returns the suite hooks that failed.
+func (r *Report) FailedHooks() []Hook {
+	var out []Hook
+	for _, h := range r.Hooks {
+		if h.Status == StatusError {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // MaskValues returns the secret values the report was masked with, for an
@@ -86,9 +111,12 @@ const StatusWarn = "warn"
 
 // Test is one test's result.
 type Test struct {
-	ID     string   `json:"id"`
-	Name   string   `json:"name"`
-	File   string   `json:"file"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	File string `json:"file"`
+	// Line is where the test is declared: 1 for a test file, the case's
+	// line in a dataset.
+	Line   int      `json:"line"`
 	Tags   []string `json:"tags"`
 	Status string   `json:"status"`
 	// Reason says why a test errored or was skipped; At is where its cause
@@ -275,14 +303,16 @@ func (t *Test) Failed() []Assertion {
 
 // Turn summarizes one turn.
 type Turn struct {
-	Index      int      `json:"index"`
-	Type       string   `json:"type"`
-	User       string   `json:"user,omitempty"`
-	DurationMs int64    `json:"duration_ms"`
-	Runs       int      `json:"runs"`
-	Text       string   `json:"text"`
-	ToolCalls  []Call   `json:"tool_calls"`
-	RunErrors  []string `json:"run_errors"`
+	Index int    `json:"index"`
+	Type  string `json:"type"`
+	User  string `json:"user,omitempty"`
+	// Attachments are the files the user message carried.
+	Attachments []trace.Attachment `json:"attachments,omitempty"`
+	DurationMs  int64              `json:"duration_ms"`
+	Runs        int                `json:"runs"`
+	Text        string             `json:"text"`
+	ToolCalls   []Call             `json:"tool_calls"`
+	RunErrors   []string           `json:"run_errors"`
 }
 
 // Call is a tool call as evidence and in turn summaries. Times are

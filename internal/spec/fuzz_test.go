@@ -43,3 +43,38 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDataset feeds arbitrary lines to the dataset reader: it must never
+// panic, and every problem has a line and a message.
+func FuzzDataset(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join(repoRoot(f), "examples", "*", "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join(repoRoot(f), "testdata", "interop", "*", "*.jsonl"))
+	for _, p := range append(seeds, more...) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"id": "a", "input": [{"role": "user", "content": [{"type": "text", "text": "x"}]}], "assertions": [{"type": "tool_called", "name": "t", "args": {"a": [1, {"b": null}]}}]}`))
+	f.Add([]byte(`{"id": "a", "simulator": {"goal": "g"}, "checkpoints": [{"id": "c", "assertions": [{"type": "ananke", "assert": {"extends": "x"}}]}]}`))
+	f.Add([]byte("{\"id\": \"\\ud83d\", \"input\": 1e999}\n[[[[[]]]]]\n\"x\""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "f.ananke.jsonl")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var diags Diagnostics
+		tests := LoadDataset(p, dir, &diags)
+		resolveExtends(&Config{}, tests, &diags)
+		for _, d := range diags {
+			if d.Pos.File != p || d.Message == "" || d.Pos.Line < 1 {
+				t.Fatalf("diagnostic without position or message: %+v", d)
+			}
+		}
+		for _, tt := range tests {
+			if tt.ID == "" || tt.Pos.Line < 1 {
+				t.Fatalf("test without id or line: %+v", tt)
+			}
+		}
+	})
+}

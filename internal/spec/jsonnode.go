@@ -82,8 +82,13 @@ func (r *jsonReader) explain(err error, start int) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		// Offset is just past the offending byte.
-		return &jsonError{int(se.Offset) - 1, strings.TrimPrefix(se.Error(), "json: ")}
+		// The decoder's stream offset is where the token began; a plain
+		// Unmarshal names the offending byte (its Offset is just past it).
+		var v any
+		if errors.As(json.Unmarshal(r.src, &v), &se) {
+			return &jsonError{int(se.Offset) - 1, strings.TrimPrefix(se.Error(), "json: ")}
+		}
+		return &jsonError{start, strings.TrimPrefix(err.Error(), "json: ")}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return &jsonError{len(r.src), "the line ends before the JSON value does"}
 	}

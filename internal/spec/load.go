@@ -32,6 +32,13 @@ type Options struct {
 	// Paths are test files or directories given on the command line; when
 	// set they replace the config's discovery.
 	Paths []string
+	// Endpoint, when set, replaces target.endpoint (--endpoint); without a
+	// ConfigPath the target is an AG-UI agent at Endpoint with every
+	// default.
+	Endpoint string
+	// Message, when set, is the suite's only test: one user turn with this
+	// text (ananke run -i "..."), checked by the target's assertions.
+	Message string
 }
 
 // Load reads the config and every test file. When any file is invalid it
@@ -39,12 +46,34 @@ type Options struct {
 // (an unreadable directory) are returned as is.
 func Load(opts Options) (*Suite, error) {
 	var diags Diagnostics
-	cfg := LoadConfig(opts.ConfigPath, &diags)
-	files, err := Discover(cfg, opts.Paths, &diags)
-	if err != nil {
-		return nil, err
+	var cfg *Config
+	if opts.Endpoint != "" {
+		if err := checkEndpoint(opts.Endpoint); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case opts.ConfigPath != "":
+		cfg = LoadConfig(opts.ConfigPath, &diags)
+		if opts.Endpoint != "" {
+			cfg.Target.Endpoint = Literal(opts.Endpoint)
+		}
+	case opts.Endpoint != "":
+		cfg = defaultConfig(opts.Endpoint)
+	default:
+		return nil, errors.New("no config file and no endpoint: pass --config FILE or --endpoint URL")
+	}
+	var files []string
+	if opts.Message == "" {
+		var err error
+		if files, err = Discover(cfg, opts.Paths, &diags); err != nil {
+			return nil, err
+		}
 	}
 	s := &Suite{Config: cfg}
+	if opts.Message != "" {
+		s.Tests = []*Test{adHocTest(cfg, opts.Message)}
+	}
 	for _, path := range files {
 		if IsDataset(path) {
 			s.Tests = append(s.Tests, LoadDataset(path, cfg.Dir, &diags)...)

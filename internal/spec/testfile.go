@@ -219,7 +219,7 @@ func (l *loader) message(n *yaml.Node, what string) Message {
 	if p, ok := f["content"]; ok {
 		m.Content, m.Parts = l.userMessage(p.val, what+".content")
 		if m.Parts != nil && m.Role != "" && m.Role != "user" {
-			l.errorf(l.derefQuiet(p.val), "%s: only a user message may be a list of parts; a %s message is text", what, m.Role)
+			l.errorf(l.derefQuiet(p.val), "%s: only a user message may be a list of parts; this %s message must be text", what, m.Role)
 		}
 	}
 	return m

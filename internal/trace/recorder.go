@@ -44,6 +44,9 @@ func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 	r.calls, r.texts, r.order = map[string]*callBuild{}, map[string]*strings.Builder{}, nil
 }
 
+// Attach records the files the current turn's user message carries.
+func (r *Recorder) Attach(atts []Attachment) { r.turn.Attachments = atts }
+
 // StartRun opens a run of the current turn.
 func (r *Recorder) StartRun(runID string, at time.Time) {
 	r.turn.Runs = append(r.turn.Runs, Run{RunID: runID, StartMs: at.UnixMilli(), FirstSeq: r.seq + 1})

@@ -18,6 +18,15 @@ type Trace struct {
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// Attachments are the files the message carried.
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is a file a user message carried (its bytes are not kept).
+type Attachment struct {
+	Name  string `json:"name"`
+	MIME  string `json:"mime_type"`
+	Bytes int    `json:"bytes"`
 }
 
 // KindSimulated is the kind of a turn whose user message a simulated user
@@ -27,12 +36,14 @@ const KindSimulated = "simulated"
 // Turn is what one scripted turn produced. A turn may span several runs when
 // client tools are answered with follow-up runs.
 type Turn struct {
-	Index     int        `json:"index"`
-	Kind      string     `json:"type"`
-	UserText  string     `json:"user,omitempty"`
-	StartMs   int64      `json:"turn_start_ts"`
-	EndMs     int64      `json:"turn_end_ts"`
-	ToolCalls []ToolCall `json:"tool_calls"`
+	Index    int    `json:"index"`
+	Kind     string `json:"type"`
+	UserText string `json:"user,omitempty"`
+	// Attachments are the files the turn's user message carried.
+	Attachments []Attachment `json:"attachments,omitempty"`
+	StartMs     int64        `json:"turn_start_ts"`
+	EndMs       int64        `json:"turn_end_ts"`
+	ToolCalls   []ToolCall   `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
 	// were started; Text joins them.
 	Texts     []string        `json:"texts"`

@@ -23,6 +23,10 @@ type Options struct {
 	// Total is the number of tests in the run, for the progress line
 	// (0: unknown, and the line shows no total).
 	Total int
+	// Transcript prints each test's conversation in full — messages,
+	// attachments, tool calls, whole replies — above its tree (ananke run
+	// -i).
+	Transcript bool
 }
 
 func symbol(status string) string {

@@ -66,8 +66,8 @@ func nodes(t *report.Test) []*node {
 // turnLabel is `turn[1] "pay with my card" → "Payment declined"`.
 func turnLabel(turn *report.Turn) string {
 	user := "(agui:connect)"
-	if turn.Type == "user" {
-		user = quote(turn.User, 60)
+	if turn.Type != "agui:connect" {
+		user = quote(turn.User, 60) + attachments(turn)
 	}
 	reply := "(no text)"
 	if turn.Text != "" {

@@ -15,7 +15,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 	p := &printer{w: w, o: opts}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose || len(t.Checkpoints) > 0 {
+		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -45,6 +45,14 @@ func pad(indent int) string { return strings.Repeat("  ", indent) }
 
 func (p *printer) test(t *report.Test) {
 	p.header(t)
+	if p.o.Transcript && !p.o.Verbose {
+		// The conversation, then every check made of it.
+		p.transcript(t)
+		for _, a := range t.Assertions {
+			p.assertion(pad(1), pad(2), a, failedIn(t, a))
+		}
+		return
+	}
 	if len(t.Checkpoints) > 0 {
 		p.checkpoints(t)
 	}
@@ -158,6 +166,14 @@ func (p *printer) summary(r *report.Report) {
 		parts = append(parts, p.o.paint(report.StatusWarn, fmt.Sprintf("%d with warnings", t.Warned)))
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
+	for _, h := range r.FailedHooks() {
+		// A failed before_all or after_all hook makes the run an error
+		// even when every test passed.
+		p.line(0, p.o.paint("error", clean(fmt.Sprintf("%s %s:%d: %s", symbol("error"), h.Source.File, h.Source.Line, h.Message))))
+		for _, l := range nonEmptyLines(h.Detail) {
+			p.line(1, p.o.paint("dim", clean(l)))
+		}
+	}
 	if r.Status == report.StatusFail && t.Failed == 0 {
 		// No test failed, yet the run did: say why, or the red exit code
 		// next to "0 failed" looks like a bug.

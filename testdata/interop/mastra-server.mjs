@@ -3,7 +3,8 @@
 // suites in mastra/ against it.
 //
 //   node mastra-server.mjs [--port N]      (or PORT=N; default: a free port)
-//   MASTRA_DEBUG=1 also prints the user messages of every model prompt.
+//   MASTRA_DEBUG=1 also prints the user messages of every model prompt
+//   (their text, and their file parts with the data abridged).
 //
 // It prints "listening on http://127.0.0.1:PORT" when ready and answers
 // POST /agent, /agent-memory and /agent-state with an AG-UI event stream.
@@ -54,6 +55,11 @@ const tools = {
     inputSchema: z.object({}),
     execute: async () => ({ side: "heads" }),
   }),
+  read_receipt: createTool({
+    id: "read_receipt", description: "Read the total of a receipt",
+    inputSchema: z.object({ filename: z.string(), total: z.number() }),
+    execute: async ({ total }) => ({ total, currency: "USD" }),
+  }),
   slow_report: createTool({
     id: "slow_report", description: "Prepare a report; takes `ms` milliseconds",
     inputSchema: z.object({ ms: z.number().int().min(0).max(10000) }),
@@ -75,6 +81,46 @@ const value = (p) => {
   try { return typeof v === "string" ? JSON.parse(v) : v; } catch { return v; }
 };
 const call = (name, args) => ({ call: [name, args] });
+
+// Files the user attached, as the model sees them. @ag-ui/mastra turns an
+// AG-UI image part into an AI-SDK image part and audio, video and document
+// parts into file parts (a data: URL for inline data); the legacy binary
+// part becomes an image part whatever its type. Mastra and the AI SDK then
+// hand the model every one as {type: "file", mediaType, data}: data is the
+// base64 text for inline files, the URL for URL sources (kept, not
+// downloaded, because the model declares supportedUrls below). On the way
+// the AG-UI filename (metadata.filename, legacy filename) is dropped, so the
+// model can only say "an attachment"; so are MIME parameters ("; charset=…")
+// and the type of image URLs and legacy binary URLs, which arrive as
+// "image/png". Base64 that does not decode never reaches the model: Mastra
+// tries the data: URL as a download and the run ends with its RUN_ERROR
+// (code DOWNLOAD_ASSETS_FAILED in the message).
+const files = (content) => (Array.isArray(content) ? content.filter((p) => p.type === "file" || p.type === "image") : []);
+const amountPatterns = [ // "Total: 85.50", "TOTAL $1,204.50" (not "Subtotal"), then "$85.50"
+  /\btotal\s*:?\s*\$?\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)/i,
+  /\$\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)/,
+];
+// amountIn: the first "Total: 85.50" amount, else the first "$85.50" (as examples/agent does).
+const amountIn = (t) => {
+  for (const re of amountPatterns) { const m = t.match(re); if (m) return Number(m[1].replaceAll(",", "")); }
+};
+const isText = (type) => { const t = type.split(";")[0].trim().toLowerCase(); return t.startsWith("text/") || t === "application/json"; };
+const quote = (t) => Array.from(t.split(/\s+/).filter(Boolean).join(" ")).slice(0, 200).join("").replace(/ +$/, "");
+// readFile describes one file: the answer's sentence, and the total of a
+// text file that states one.
+function readFile(p) {
+  const data = p.type === "image" ? p.image : p.data, type = p.mediaType ?? p.mimeType ?? "unknown type";
+  const url = data instanceof URL ? data.href : typeof data === "string" && /^[a-z][a-z0-9+.-]*:\/\//i.test(data) ? data : undefined;
+  const name = p.filename ?? url ?? "an attachment";
+  if (url) return { sentence: `Received ${name} (${type}, by URL).` };
+  const bytes = typeof data === "string" ? Buffer.from(data.replace(/^data:[^,]*,/, ""), "base64") : Buffer.from(data ?? []);
+  let sentence = `Received ${name} (${type}, ${bytes.length} bytes).`;
+  if (!isText(type)) return { sentence };
+  const t = bytes.toString("utf8");
+  sentence += ` It says: "${quote(t)}"`;
+  return { sentence, name, total: amountIn(t) };
+}
+
 function plan(prompt, clientTools) {
   const u = prompt.findLastIndex((m) => m.role === "user");
   const user = u < 0 ? "" : text(prompt[u].content);
@@ -88,6 +134,12 @@ function plan(prompt, clientTools) {
   for (const p of results) done[p.toolName] = value(p);
   const all = (name) => results.filter((p) => p.toolName === name).map((p) => ({ args: args[p.toolCallId], result: value(p) }));
   const past = prompt.slice(0, u).flatMap((m) => (m.role === "tool" ? m.content : []));
+  const attached = u < 0 ? [] : files(prompt[u].content).map(readFile);
+  if (attached.length) { // files come before keywords: "what's in this receipt?" is about the file
+    const receipts = attached.filter((f) => f.total !== undefined);
+    if (receipts.length && !done.read_receipt) return { calls: receipts.map((f) => ["read_receipt", { filename: f.name, total: f.total }]) };
+    return { text: attached.map((f) => f.sentence).join(" ") };
+  }
   let m;
   if ((m = user.match(/weather in (\w+) and (\w+)/i))) {
     if (!done.get_weather) return { calls: [["get_weather", { city: m[1] }], ["get_weather", { city: m[2] }]] };
@@ -183,8 +235,20 @@ function chunksFor(p) {
 
 const model = new MockLanguageModelV2({
   provider: "mock", modelId: "scripted",
+  // Like a hosted model that fetches URLs itself: Mastra then passes http(s)
+  // file URLs to it instead of downloading them (no network in tests).
+  supportedUrls: { "*/*": [/^https?:\/\//] },
   doStream: async ({ prompt, tools: offered = [] }) => {
-    if (process.env.MASTRA_DEBUG) console.error("prompt users:", JSON.stringify(prompt.filter((m) => m.role === "user").map((m) => text(m.content))));
+    if (process.env.MASTRA_DEBUG) {
+      const users = prompt.filter((m) => m.role === "user");
+      console.error("prompt users:", JSON.stringify(users.map((m) => text(m.content))));
+      const attached = users.flatMap((m) => files(m.content)).map(({ providerOptions, ...p }) => { // file parts, data abridged
+        const d = p.type === "image" ? p.image : p.data;
+        const data = d instanceof URL ? `URL ${d.href}` : d instanceof Uint8Array ? `Uint8Array(${d.length})` : typeof d === "string" && d.length > 60 ? `${d.slice(0, 60)}... (${d.length} chars)` : d;
+        return { ...p, [p.type === "image" ? "image" : "data"]: data };
+      });
+      if (attached.length) console.error("prompt files:", JSON.stringify(attached));
+    }
     const clientTools = offered.map((t) => t.name).filter((n) => !(n in tools));
     return { stream: simulateReadableStream({ chunks: chunksFor(plan(prompt, clientTools)), chunkDelayInMs: 2 }) };
   },
@@ -214,10 +278,12 @@ const server = http.createServer(async (req, res) => {
     res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(err) }));
     return;
   }
-  // "think for N ms" in the last user message: nothing is sent for that long
+  // "think for N ms" in the last user message (its text parts, when it has
+  // parts): nothing is sent for that long
   // (a slow first event, for timing.max_first_event_ms).
   const last = (input.messages ?? []).findLast((m) => m.role === "user");
-  const think = typeof last?.content === "string" && last.content.match(/think for (\d+) ?ms/i);
+  const said = typeof last?.content === "string" ? last.content : Array.isArray(last?.content) ? text(last.content) : "";
+  const think = said.match(/think for (\d+) ?ms/i);
   if (think) await sleep(Math.min(Number(think[1]), 5000));
   const encoder = new EventEncoder({ accept: req.headers.accept });
   res.writeHead(200, { "Content-Type": encoder.getContentType() });

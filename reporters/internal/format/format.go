@@ -61,3 +61,14 @@ func Thousands(n int64) string {
 	}
 	return s
 }
+
+// Bytes is a size for people: "512 B", "2.1 KiB", "3.0 MiB".
+func Bytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

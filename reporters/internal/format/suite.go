@@ -1,0 +1,87 @@
+package format
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/trace"
+)
+
+// HookName names a suite hook as the config does: "after_all[0]".
+func HookName(h report.Hook) string { return fmt.Sprintf("%s[%d]", h.Phase, h.Index) }
+
+// maxHookNames bounds the failed hooks HooksFailed names; it counts the
+// rest.
+const maxHookNames = 2
+
+// HooksFailed says which suite hooks failed, for a heading or a title:
+// "after_all[0] failed", "before_all[0] and after_all[0] failed",
+// "after_all[0], after_all[1] and 2 more hooks failed"; "" when none did.
+func HooksFailed(hooks []report.Hook) string {
+	var names []string
+	for _, h := range hooks {
+		names = append(names, HookName(h))
+	}
+	switch n := len(names); {
+	case n == 0:
+		return ""
+	case n == 1:
+		return names[0] + " failed"
+	case n <= maxHookNames:
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1] + " failed"
+	default:
+		more := "hooks"
+		if n-maxHookNames == 1 {
+			more = "hook"
+		}
+		return fmt.Sprintf("%s and %d more %s failed", strings.Join(names[:maxHookNames], ", "), n-maxHookNames, more)
+	}
+}
+
+// Attachment describes a file a user message carried:
+// "receipt.png (image/png, 2.1 KiB)". Its name and type come from the test
+// file: callers escape them for where they land.
+func Attachment(a trace.Attachment) string {
+	mime := a.MIME
+	if mime == "" {
+		mime = "unknown type"
+	}
+	return fmt.Sprintf("%s (%s, %s)", a.Name, mime, Bytes(int64(a.Bytes)))
+}
+
+// Attachments lists a turn's attachments, comma-separated; "" for none.
+func Attachments(as []trace.Attachment) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = Attachment(a)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Errored returns the checks of t's shown attempt that could not be made
+// (status error: a script that crashed, a judge without a verdict, an
+// after hook that failed), leaving out the one t's reason already tells
+// of, so that an errored test does not say the same thing twice. Of a
+// failed test they are all there is to see of them: its verdict names the
+// failures.
+func Errored(t *report.Test) []report.Assertion {
+	var out []report.Assertion
+	for _, a := range t.Assertions {
+		if a.Status != report.StatusError {
+			continue
+		}
+		if t.At != nil && *t.At == a.Source && strings.Contains(t.Reason, a.Message) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// TestLocation is where a test is declared, for a link or an annotation:
+// its file, at the case's line for a test from a dataset; line 1 for a
+// test file.
+func TestLocation(t *report.Test) report.Location {
+	return report.Location{File: t.File, Line: max(t.Line, 1)}
+}
