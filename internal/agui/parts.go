@@ -1,8 +1,10 @@
 package agui
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -68,4 +70,55 @@ func PartsContent(parts []Part, protocolVersion string) json.RawMessage {
 	}
 	b, _ := json.Marshal(out) // strings and bytes always encode
 	return b
+}
+
+// ElideData returns a run request with the inline data of every content
+// part replaced by a note of its size, for traces: the exact bytes sent
+// are in the test's files already, and repeating them in every run of
+// every turn would make traces as large as the attachments times the runs.
+// A request without inline parts is returned as is.
+func ElideData(req json.RawMessage) json.RawMessage {
+	if !bytes.Contains(req, []byte(`"data"`)) {
+		return req
+	}
+	var in map[string]json.RawMessage
+	var msgs []map[string]json.RawMessage
+	if json.Unmarshal(req, &in) != nil || json.Unmarshal(in["messages"], &msgs) != nil {
+		return req
+	}
+	changed := false
+	for _, m := range msgs {
+		var parts []map[string]any
+		if json.Unmarshal(m["content"], &parts) != nil {
+			continue
+		}
+		for _, p := range parts {
+			if src, ok := p["source"].(map[string]any); ok && src["type"] == "data" {
+				if v, ok := src["value"].(string); ok {
+					src["value"], changed = elided(v), true
+				}
+			}
+			if p["type"] == "binary" {
+				if v, ok := p["data"].(string); ok {
+					p["data"], changed = elided(v), true
+				}
+			}
+		}
+		if changed {
+			m["content"], _ = json.Marshal(parts)
+		}
+	}
+	if !changed {
+		return req
+	}
+	in["messages"], _ = json.Marshal(msgs)
+	out, err := json.Marshal(in)
+	if err != nil {
+		return req
+	}
+	return out
+}
+
+func elided(b64 string) string {
+	return fmt.Sprintf("(%d bytes of base64 data, not kept in the trace)", len(b64))
 }

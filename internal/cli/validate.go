@@ -21,7 +21,7 @@ func runValidate(_ context.Context, a *app, args []string) int {
 	if suite == nil {
 		return code
 	}
-	fmt.Fprintf(a.Out, "ok: %s and %s are valid\n", suite.Config.Path, plural(len(suite.Tests), "test file"))
+	fmt.Fprintf(a.Out, "ok: %s and %s are valid\n", suite.Config.Path, describeFiles(suite.Tests))
 	return ExitPass
 }
 
@@ -118,4 +118,25 @@ func isDir(p string) bool {
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// describeFiles counts test files and dataset cases: "3 test files",
+// "2 test files and 1 dataset (200 cases)".
+func describeFiles(tests []*spec.Test) string {
+	files, datasets, cases := 0, map[string]bool{}, 0
+	for _, t := range tests {
+		if spec.IsDataset(t.Path) {
+			datasets[t.Path] = true
+			cases++
+		} else {
+			files++
+		}
+	}
+	switch {
+	case len(datasets) == 0:
+		return plural(files, "test file")
+	case files == 0:
+		return fmt.Sprintf("%s (%s)", plural(len(datasets), "dataset"), plural(cases, "case"))
+	}
+	return fmt.Sprintf("%s and %s (%s)", plural(files, "test file"), plural(len(datasets), "dataset"), plural(cases, "case"))
 }

@@ -297,7 +297,7 @@ func (e *engine) run(ctx context.Context, p *plan, conv *conversation) (*agui.Re
 	runCtx, cancel := context.WithTimeoutCause(ctx, p.runTimeout, errRunTimeout)
 	defer cancel()
 	res, err := p.client.Run(runCtx, in, conv.rec.Observe)
-	conv.rec.EndRun(res.Frames, res.Request, e.opts.Now())
+	conv.rec.EndRun(res.Frames, agui.ElideData(res.Request), e.opts.Now())
 	return res, err
 }
 

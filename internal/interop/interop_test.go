@@ -386,6 +386,9 @@ func TestProducers(t *testing.T) {
 		})
 	}
 	t.Run("model cache", func(t *testing.T) { modelCache(t, bin, dir, urls) })
+	t.Run("datasets", func(t *testing.T) { datasets(t, bin, dir, urls) })
+	t.Run("broken dataset", func(t *testing.T) { brokenDataset(t, bin, dir, urls) })
+	t.Run("ananke run -i", func(t *testing.T) { adHoc(t, bin, dir, urls) })
 }
 
 // producerEnv is the environment every suite's config reads the
