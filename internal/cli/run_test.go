@@ -68,7 +68,7 @@ func copySuite(t *testing.T, name string) string {
 		s := string(b)
 		if d.Name() == "ananke.config.yaml" {
 			s = strings.NewReplacer(`"go", "run", "../agent"`, fmt.Sprintf("%q", exampleAgent(t)),
-				"127.0.0.1:8765", addr, "127.0.0.1:8766", addr, "127.0.0.1:8767", addr, "127.0.0.1:8768", addr).Replace(s)
+				"127.0.0.1:8765", addr, "127.0.0.1:8766", addr, "127.0.0.1:8767", addr, "127.0.0.1:8768", addr, "127.0.0.1:8769", addr).Replace(s)
 		}
 		out := filepath.Join(dst, strings.TrimPrefix(p, src))
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -98,6 +98,22 @@ func TestRunQuickstart(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err != nil {
 		t.Errorf("report directory: %v", err)
+	}
+}
+
+// TestRunDatasets runs examples/datasets: a dataset and a test file with
+// attachments, hooks around cases and the run, and script assertions.
+func TestRunDatasets(t *testing.T) {
+	dir := copySuite(t, "datasets")
+	r := run(t, dir, nil, "run", "--report-dir", filepath.Join(dir, "out"))
+	if r.code != ExitPass {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
+	}
+	for _, want := range []string{"✓ receipt: Please file this receipt", "✓ a receipt and a photo in one message", "✓ cleanup: Find trail shoes",
+		"Tests: 10 total, 9 passed, 0 failed, 0 errored, 1 skipped, 1 with warnings"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.out)
+		}
 	}
 }
 
