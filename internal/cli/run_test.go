@@ -115,6 +115,14 @@ func TestRunDatasets(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.out)
 		}
 	}
+	plan := run(t, dir, nil, "run", "--dry-run")
+	for _, want := range []string{"before_all[0]: hooks/seed.sh", "after[0]: hooks/cleanup.sh ${CUSTOMER}",
+		`turn[0] "Please file this receipt" + [taxi-receipt.txt (text/plain, 34 bytes)]`, "[shop/receipt]  shop.ananke.jsonl:5",
+		"`hooks/mentions.sh get_policy` exits 0  (turn[0].script[0])"} {
+		if !strings.Contains(plan.out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, plan.out)
+		}
+	}
 }
 
 // TestRunFailing: the failing example exits 1, and each test fails on the

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/judge"
+	"github.com/ananke/action/internal/scriptcheck"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/textsafe"
@@ -75,12 +77,18 @@ func (p *printer) header(s *spec.Suite, o Options) {
 		plan += fmt.Sprintf("; %s selects them from %s", o.Selected, count(o.Of, "test"))
 	}
 	p.line(0, "Plan:    %s", plan)
+	hooks(p, 0, "before_all", s.Config.BeforeAll)
+	hooks(p, 0, "after_all", s.Config.AfterAll)
 	p.line(0, "Every turn also checks that the agent sent no RUN_ERROR and followed the protocol.")
 }
 
 func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 	p.line(0, "")
-	p.line(0, "%s  [%s]  %s", t.Name.Value, t.ID, t.Path)
+	where := t.Path
+	if spec.IsDataset(t.Path) {
+		where = fmt.Sprintf("%s:%d", t.Path, t.Pos.Line)
+	}
+	p.line(0, "%s  [%s]  %s", t.Name.Value, t.ID, where)
 	if t.Skip != "" {
 		p.line(1, "skipped: %s", t.Skip)
 		return
@@ -93,20 +101,15 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 		}
 		p.line(1, "tags: %s", strings.Join(tags, ", "))
 	}
-	for i, h := range t.Hooks {
-		var argv []string
-		for _, a := range h.Cmd {
-			argv = append(argv, a.Raw)
-		}
-		p.line(1, "hooks[%d]: %s", i, strings.Join(argv, " "))
-	}
+	hooks(p, 1, "hooks", t.Hooks)
+	hooks(p, 1, "after", t.After)
 	if len(t.History) > 0 {
 		p.line(1, "history: %s before the first turn", count(len(t.History), "message"))
 	}
 	for i, turn := range t.Turns {
 		msg := "(agui:connect: a run without a new message)"
 		if turn.Type == spec.TurnUser {
-			msg = fmt.Sprintf("%q", turn.User.Raw)
+			msg = fmt.Sprintf("%q", turn.User.Raw) + attachments(turn.Parts)
 		}
 		p.line(1, "turn[%d] %s", i, msg)
 		p.checks(spec.TurnChecks(cfg, t, i))
@@ -119,8 +122,44 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 
 func (p *printer) checks(cs []spec.Check) {
 	for _, c := range cs {
-		p.line(2, "%s: %s  (%s)", c.Pos, assertion.Describe(c), c.ID)
+		p.line(2, "%s: %s  (%s)", c.Pos, describe(c), c.ID)
 	}
+}
+
+// describe says what a check expects, whoever evaluates it.
+func describe(c spec.Check) string {
+	switch c.Kind {
+	case spec.KindJudge:
+		return judge.Describe(c)
+	case spec.KindScript:
+		return scriptcheck.Describe(c)
+	}
+	return assertion.Describe(c)
+}
+
+// hooks lists hook commands as written: "after[0]: ./cleanup.sh ${ID}".
+func hooks(p *printer, indent int, what string, hs []spec.Hook) {
+	for i, h := range hs {
+		var argv []string
+		for _, a := range h.Cmd {
+			argv = append(argv, a.Raw)
+		}
+		p.line(indent, "%s[%d]: %s", what, i, strings.Join(argv, " "))
+	}
+}
+
+// attachments is ` + [receipt.png (image/png, 2150 bytes)]`.
+func attachments(parts []spec.Part) string {
+	var names []string
+	for _, pt := range parts {
+		if pt.File != nil {
+			names = append(names, fmt.Sprintf("%s (%s, %d bytes)", pt.File.Name, pt.File.MIME, len(pt.File.Data)))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " + [" + strings.Join(names, ", ") + "]"
 }
 
 // count is "1 run", "2 runs", "1 retry", "2 retries".

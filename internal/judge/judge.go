@@ -34,13 +34,19 @@ type Verdict struct {
 	Reasoning string `json:"reasoning"`
 }
 
+// Describe says what judge check c expects, for plans (--dry-run) and
+// results alike.
+func Describe(c spec.Check) string {
+	return "the judge finds every criterion true: " + quoteAll(c.Judge.Criteria)
+}
+
 // Evaluate judges check c (bound: its criteria resolved) over scope s with
 // the system prompt given ("" for DefaultPrompt). It returns the result
 // and the model usage it took.
 func Evaluate(ctx context.Context, m model.Completer, prompt string, c spec.Check, s trace.Scope) (assertion.Result, model.Usage) {
 	r := assertion.New(c, s.Name)
 	criteria := c.Judge.Criteria
-	r.Expected = "the judge finds every criterion true: " + quoteAll(criteria)
+	r.Expected = Describe(c)
 	verdicts, usage, err := ask(ctx, m, prompt, criteria, s)
 	if err != nil {
 		r.Status, r.Observed = assertion.Error, "no verdict"

@@ -53,7 +53,7 @@ func Evaluate(ctx context.Context, c spec.Check, in Input) assertion.Result {
 		return r
 	}
 	name := commandName(c.Script.Argv)
-	r.Expected = fmt.Sprintf("`%s` exits 0", name)
+	r.Expected = Describe(c)
 	ms := c.Script.Script.TimeoutMs
 	if ms <= 0 {
 		ms = spec.DefaultScriptTimeoutMs
@@ -148,4 +148,10 @@ func bound(s string, n int) string {
 		cut--
 	}
 	return strings.TrimSpace(s[:cut]) + ellipsis
+}
+
+// Describe says what script check c expects, for plans (--dry-run) and
+// results alike.
+func Describe(c spec.Check) string {
+	return fmt.Sprintf("`%s` exits 0", commandName(c.Script.Argv))
 }
