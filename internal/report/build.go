@@ -226,7 +226,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 }
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {
-	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: tt.Attachments, DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
+	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
 		Text: b.red.String(tt.Text()), ToolCalls: []Call{}, RunErrors: []string{}}
 	for i := range tt.ToolCalls {
 		t.ToolCalls = append(t.ToolCalls, *b.call(&tt.ToolCalls[i], base))
@@ -235,6 +235,18 @@ func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 		t.RunErrors = append(t.RunErrors, b.red.String(e.Message))
 	}
 	return t
+}
+
+// attachments copies a turn's attachments, their names masked.
+func (b *builder) attachments(as []trace.Attachment) []trace.Attachment {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([]trace.Attachment, len(as))
+	for i, a := range as {
+		out[i] = trace.Attachment{Name: b.red.String(a.Name), MIME: a.MIME, Bytes: a.Bytes}
+	}
+	return out
 }
 
 func (b *builder) call(c *trace.ToolCall, base int64) *Call {

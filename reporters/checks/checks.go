@@ -1,10 +1,12 @@
 // Package checks turns a report into a GitHub check run: the conclusion
 // from the run's status, the markdown summary, and an annotation at the
-// YAML line of every failing assertion (and at every errored test), so a
-// reviewer sees which assertion on which line failed, in the diff; an
-// assertion that failed only in some runs of a test, and a failing
-// assertion of severity warning, get a warning there. Warnings never fail
-// the check run: its conclusion follows the run's status alone.
+// YAML line of every failing assertion (and at every errored test, every
+// check that could not be made, every failed before_all or after_all hook
+// at its line in the config), so a reviewer sees which assertion on which
+// line failed, in the diff; an assertion that failed only in some runs of
+// a test, and a failing assertion of severity warning, get a warning
+// there. Warnings never fail the check run: its conclusion follows the
+// run's status alone, which a failed suite hook makes an error.
 package checks
 
 import (
@@ -64,7 +66,9 @@ func Conclusion(r *report.Report) string {
 
 // Title is the check run's one-line title: "1 failed of 6 tests, 2 flaky,
 // 1 with warnings", or, when flaky tests alone failed the run, "1 flaky
-// test failed the run (fail-on-flaky); 5 of 6 tests passed".
+// test failed the run (fail-on-flaky); 5 of 6 tests passed". A failed
+// suite hook comes first, as it errors the run whatever the tests did:
+// "after_all[0] failed; 6 of 6 tests passed".
 func Title(r *report.Report) string {
 	t := r.Totals
 	var parts []string
@@ -87,26 +91,34 @@ func Title(r *report.Report) string {
 	if t.Warned > 0 {
 		s += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
+	if h := format.HooksFailed(r.FailedHooks()); h != "" {
+		s = h + "; " + s
+	}
 	return s
 }
 
-// Annotations returns a failure annotation per failing assertion (at its
-// YAML position) and per errored test, or failed test without a failing
-// assertion to show (at its cause, or the test file); a warning per
-// assertion that failed in some runs but not in the one shown (a flaky
-// test's) and per failing warning (of any test, at its YAML position), and
-// one per test with protocol warnings. Positions outside the repository
-// cannot be annotated and are left out.
+// Annotations returns a failure annotation per failed suite hook (at its
+// line in the config, first), per failing assertion and check that could
+// not be made (at its YAML position) and per errored test, or failed test
+// without a failing assertion to show (at its cause, or where the test is
+// declared: its file, or its line in a dataset); a warning per assertion
+// that failed in some runs but not in the one shown (a flaky test's) and
+// per failing warning (of any test, at its YAML position), and one per
+// test with protocol warnings. A test that errored because a suite hook
+// failed is counted in the hook's annotation rather than given one of its
+// own at the same line. Positions outside the repository cannot be
+// annotated and are left out.
 func Annotations(r *report.Report) []github.Annotation {
-	var out []github.Annotation
+	out, byHook := hooks(nil, r)
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		switch t.Status {
-		case report.StatusFail:
+		switch {
+		case t.Status == report.StatusFail:
 			out = failed(out, t)
-		case report.StatusError:
+		case t.Status == report.StatusError && !byHook(t):
 			out = appendIn(out, reasonAt(t, "error", "the test errored"))
 		}
+		out = errored(out, t)
 		out = flaky(out, t)
 		out = warned(out, t)
 		if n := len(t.Warnings); n > 0 {
@@ -114,7 +126,7 @@ func Annotations(r *report.Report) []github.Annotation {
 			for _, w := range t.Warnings[:min(n, 10)] {
 				msgs = append(msgs, fmt.Sprintf("turn[%d] event #%d: %s", w.Turn, w.Seq, w.Message))
 			}
-			out = appendIn(out, github.Annotation{Path: t.File, Line: 1, Level: github.LevelWarning,
+			out = appendIn(out, github.Annotation{Path: t.File, Line: format.TestLocation(t).Line, Level: github.LevelWarning,
 				Title: fmt.Sprintf("%s: %d protocol warning(s)", t.Name, n), Message: strings.Join(msgs, "\n")})
 		}
 	}

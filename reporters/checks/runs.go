@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // maxAttemptLines bounds the attempts listed in an annotation's details.
@@ -33,10 +34,12 @@ func failed(out []github.Annotation, t *report.Test) []github.Annotation {
 }
 
 // reasonAt is the failure annotation of a test that failed or errored as a
-// whole: at its cause when known, else at the top of its file, with its
-// reason (fallback without one) and, for a repeated test, its attempts.
+// whole: at its cause when known, else where the test is declared (the top
+// of its file, or its line in a dataset, whose tests share the file), with
+// its reason (fallback without one) and, for a repeated test, its
+// attempts.
 func reasonAt(t *report.Test, what, fallback string) github.Annotation {
-	at := report.Location{File: t.File, Line: 1}
+	at := format.TestLocation(t)
 	if t.At != nil {
 		at = *t.At
 	}
@@ -71,6 +74,18 @@ func attemptLines(t *report.Test) []string {
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// errored annotates each check of the shown attempt that could not be made
+// — a script that crashed, an after hook that failed — at its YAML line,
+// but the one the test's reason (annotated already) tells of: of a failed
+// test nothing else would show a cleanup that failed.
+func errored(out []github.Annotation, t *report.Test) []github.Annotation {
+	for _, a := range format.Errored(t) {
+		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelFailure,
+			Title: t.Name + ": " + a.ID + " (could not be checked)", Message: assertionText(a), RawDetails: evidenceText(a)})
+	}
+	return out
 }
 
 // warned annotates each failing warning of the shown attempt at its YAML

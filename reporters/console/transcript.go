@@ -1,7 +1,6 @@
 package console
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/ananke/action/internal/report"
@@ -42,9 +41,5 @@ func attachments(turn *report.Turn) string {
 	if len(turn.Attachments) == 0 {
 		return ""
 	}
-	var names []string
-	for _, a := range turn.Attachments {
-		names = append(names, fmt.Sprintf("%s (%s, %s)", a.Name, a.MIME, format.Bytes(int64(a.Bytes))))
-	}
-	return clean(" + [" + strings.Join(names, ", ") + "]")
+	return clean(" + [" + format.Attachments(turn.Attachments) + "]")
 }

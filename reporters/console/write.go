@@ -12,7 +12,10 @@ import (
 // Write prints a tree per failed, errored or flaky test and per test with
 // failing warnings (every test with -v), and the summary.
 func Write(w io.Writer, r *report.Report, opts Options) error {
-	p := &printer{w: w, o: opts}
+	p := &printer{w: w, o: opts, hookErrors: map[string]bool{}}
+	for _, h := range r.FailedHooks() {
+		p.hookErrors[h.Message] = true
+	}
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
@@ -30,6 +33,9 @@ type printer struct {
 	w   io.Writer
 	o   Options
 	err error
+	// hookErrors are the messages of the failed suite hooks: the summary
+	// prints their stderr once, not under every test they errored.
+	hookErrors map[string]bool
 }
 
 // out prints one line; the first write error is kept and ends the output.
@@ -64,6 +70,9 @@ func (p *printer) test(t *report.Test) {
 		return
 	}
 	scope := p.listed(t, t.Failed(), "")
+	// Checks that could not be made (a crashed script, a failed after
+	// hook) beside the failures, unless the reason above says it already.
+	scope = p.listed(t, format.Errored(t), scope)
 	if t.Status == report.StatusPass {
 		p.wobbly(t)
 		scope = "" // wobbly named the turns of other attempts
@@ -86,7 +95,11 @@ func (p *printer) header(t *report.Test) {
 	case t.Status == report.StatusPass && len(t.Warned()) > 0:
 		head, color = "WARN", report.StatusWarn
 	}
-	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(color, head), p.o.paint("bold", clean(t.Name)), clean(t.File)))
+	where := t.File
+	if t.Line > 1 {
+		where = fmt.Sprintf("%s:%d", t.File, t.Line) // a dataset's case
+	}
+	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(color, head), p.o.paint("bold", clean(t.Name)), clean(where)))
 	if t.Reason != "" {
 		where := ""
 		if t.At != nil {
@@ -94,8 +107,10 @@ func (p *printer) header(t *report.Test) {
 		}
 		p.line(1, clean(where+t.Reason))
 	}
-	for _, l := range nonEmptyLines(t.Detail) {
-		p.line(2, p.o.paint("dim", clean(l)))
+	if !p.hookErrors[t.Reason] {
+		for _, l := range nonEmptyLines(t.Detail) {
+			p.line(2, p.o.paint("dim", clean(l)))
+		}
 	}
 	p.runs(t)
 	if t.Status == report.StatusFail && len(t.FailureCategories) > 0 {
@@ -129,8 +144,8 @@ func (p *printer) scope(t *report.Test, scope, attempt string) {
 	for _, turn := range t.Turns {
 		if fmt.Sprintf("turn[%d]", turn.Index) == scope {
 			msg := "(agui:connect)"
-			if turn.Type == "user" {
-				msg = quote(turn.User, 70)
+			if turn.Type != "agui:connect" {
+				msg = quote(turn.User, 70) + attachments(&turn)
 			}
 			head = fmt.Sprintf("%s %s", scope, clean(msg))
 			break

@@ -7,15 +7,17 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/reporters/internal/suitetest"
 	"github.com/ananke/action/reporters/jsonreport"
 	"github.com/ananke/action/schema"
 )
 
-// TestSummaryMatchesSchema: summary.json and a result file validate against
-// the published schema, whose objects are closed, so a field added to the
-// model without the schema fails here.
-func TestSummaryMatchesSchema(t *testing.T) {
+// compileSchema compiles the published schema: summary.json's, and a
+// result file's.
+func compileSchema(t *testing.T) (summary, result *jsonschema.Schema) {
+	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.Report))
 	if err != nil {
 		t.Fatal(err)
@@ -26,14 +28,47 @@ func TestSummaryMatchesSchema(t *testing.T) {
 	if err := c.AddResource(url, doc); err != nil {
 		t.Fatal(err)
 	}
-	summary, err := c.Compile(url)
-	if err != nil {
+	if summary, err = c.Compile(url); err != nil {
 		t.Fatal(err)
 	}
-	result, err := c.Compile(url + "#/$defs/test")
-	if err != nil {
+	if result, err = c.Compile(url + "#/$defs/test"); err != nil {
 		t.Fatal(err)
 	}
+	return summary, result
+}
+
+// TestSuiteMatchesSchema: a run with suite hooks (one failed), tests from
+// a dataset, attachments, a script assertion and an after hook that could
+// not clean up (kind after_hook, status error) matches the schema too.
+func TestSuiteMatchesSchema(t *testing.T) {
+	summary, result := compileSchema(t)
+	for _, r := range []*report.Report{suitetest.Report(), suitetest.BeforeAllFailed()} {
+		var b bytes.Buffer
+		if err := jsonreport.WriteSummary(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := jsonschema.UnmarshalJSON(&b)
+		if err := summary.Validate(v); err != nil {
+			t.Errorf("summary.json does not match the schema: %v", err)
+		}
+		for i := range r.Tests {
+			b.Reset()
+			if err := jsonreport.WriteResult(&b, &r.Tests[i]); err != nil {
+				t.Fatal(err)
+			}
+			v, _ := jsonschema.UnmarshalJSON(&b)
+			if err := result.Validate(v); err != nil {
+				t.Errorf("result of %s does not match the schema: %v", r.Tests[i].ID, err)
+			}
+		}
+	}
+}
+
+// TestSummaryMatchesSchema: summary.json and a result file validate against
+// the published schema, whose objects are closed, so a field added to the
+// model without the schema fails here.
+func TestSummaryMatchesSchema(t *testing.T) {
+	summary, result := compileSchema(t)
 	r := reporttest.Report()
 	var b bytes.Buffer
 	jsonreport.WriteSummary(&b, r)

@@ -1,8 +1,13 @@
 // Package junit writes the run as JUnit XML for GitLab, Jenkins and every
-// other CI that reads it: one <testsuite> per test file, one <testcase> per
-// test, a <failure type="assertion"> holding the kinds of failure and every
-// failing assertion with its YAML position and evidence, <error> for
-// errors, <skipped>. A failing warning never makes a <failure>: it is
+// other CI that reads it: one <testsuite> per test file (or dataset), one
+// <testcase> per test, a <failure type="assertion"> holding the kinds of
+// failure and every failing assertion with its YAML position and evidence,
+// then the checks that could not be made, <error> for errors, <skipped>.
+// The config's before_all and after_all hooks come first, in a
+// <testsuite> of their own named after the config: a <testcase> per hook,
+// with an <error type="hook"> when it failed, so that a failed after_all
+// shows even when every test passed. The conversation, with the files
+// each user message carried, is in <system-out>. A failing warning never makes a <failure>: it is
 // listed in <system-out>, after the conversation, whatever the test's
 // status. A test run
 // several times also lists its other attempts that did not pass, in
@@ -27,13 +32,18 @@ import (
 // Write writes r as JUnit XML, header included.
 func Write(w io.Writer, r *report.Report) error {
 	suites := testsuites{Testsuites: junit.Testsuites{Name: "ananke", Time: seconds(r.DurationMs)}}
+	// The suite hooks first: a failed before_all is why every test
+	// errored.
+	if s, ok := hookSuite(r); ok {
+		suites.add(s)
+	}
 	var order []string
 	byFile := map[string]*testsuite{}
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		s := byFile[t.File]
 		if s == nil {
-			s = &testsuite{Testsuite: junit.Testsuite{Name: clean(t.File), File: clean(t.File), ID: len(order)}}
+			s = &testsuite{Testsuite: junit.Testsuite{Name: clean(t.File), File: clean(t.File), ID: len(suites.Suites) + len(order)}}
 			s.SetTimestamp(t.StartedAt)
 			byFile[t.File] = s
 			order = append(order, t.File)

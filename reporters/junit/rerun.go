@@ -40,7 +40,7 @@ func failure(t *report.Test) (*junit.Result, []rerun) {
 	if t.Repeated() {
 		msg = stability(t) + "; " + shownLabel(t) + msg
 	}
-	return &junit.Result{Message: clean(format.Short(msg, maxMessage)), Type: "assertion", Data: clean(categories(t) + failureText(t, failed))},
+	return &junit.Result{Message: clean(format.Short(msg, maxMessage)), Type: "assertion", Data: clean(categories(t) + failureText(t, failed) + erroredText(t))},
 		reruns(t, t.Others(), "rerun")
 }
 

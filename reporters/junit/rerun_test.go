@@ -11,25 +11,29 @@ import (
 	"github.com/ananke/action/internal/report/reporttest"
 )
 
-// parsed is the part of the output the rerun tests read back.
+// parsed is the part of the output the rerun and hook tests read back.
 type parsed struct {
 	Tests    int `xml:"tests,attr"`
 	Failures int `xml:"failures,attr"`
 	Errors   int `xml:"errors,attr"`
 	Suites   []struct {
+		Name     string       `xml:"name,attr"`
+		File     string       `xml:"file,attr"`
 		Tests    int          `xml:"tests,attr"`
 		Failures int          `xml:"failures,attr"`
 		Errors   int          `xml:"errors,attr"`
+		Skipped  int          `xml:"skipped,attr"`
 		Cases    []parsedCase `xml:"testcase"`
 	} `xml:"testsuite"`
 }
 
 type parsedCase struct {
-	Name    string        `xml:"name,attr"`
-	Failure *parsedResult `xml:"failure"`
-	Error   *parsedResult `xml:"error"`
-	Skipped *parsedResult `xml:"skipped"`
-	Out     *string       `xml:"system-out"`
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *parsedResult `xml:"failure"`
+	Error     *parsedResult `xml:"error"`
+	Skipped   *parsedResult `xml:"skipped"`
+	Out       *string       `xml:"system-out"`
 	// Reruns are the children not matched above: rerunFailure, rerunError,
 	// flakyFailure, flakyError.
 	Reruns []struct {

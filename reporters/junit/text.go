@@ -73,16 +73,34 @@ func scopeText(t *report.Test, scope string) string {
 	return scope
 }
 
+// errorText is an errored test's reason at its cause's position — for a
+// test from a dataset without one, at its line — its detail, and the
+// other checks that could not be made.
 func errorText(t *report.Test) string {
 	var b strings.Builder
-	if t.At != nil {
+	switch {
+	case t.At != nil:
 		fmt.Fprintf(&b, "%s: ", t.At)
+	case t.Line > 1:
+		fmt.Fprintf(&b, "%s:%d: ", t.File, t.Line)
 	}
 	b.WriteString(t.Reason + "\n")
 	if t.Detail != "" {
 		b.WriteString("\n" + t.Detail + "\n")
 	}
+	b.WriteString(erroredText(t))
 	return b.String()
+}
+
+// erroredText lists the checks that could not be made — a script that
+// crashed, an after hook that failed — but the one the test's reason tells
+// of, after a blank line; "" when there are none.
+func erroredText(t *report.Test) string {
+	errs := format.Errored(t)
+	if len(errs) == 0 {
+		return ""
+	}
+	return "\ncould not be checked:\n" + failureText(t, errs)
 }
 
 // systemOut is the conversation and then the failing warnings, for
@@ -112,13 +130,18 @@ func categories(t *report.Test) string {
 	return "failure categories: " + strings.Join(t.FailureCategories, ", ") + "\n\n"
 }
 
-// transcript is the conversation, for <system-out>.
+// transcript is the conversation, for <system-out>: each user message with
+// the files it carried, "turn[0] user: … + receipt.png (image/png, 2.1
+// KiB)", then the tool calls and the reply.
 func transcript(t *report.Test) string {
 	var b strings.Builder
 	for _, turn := range t.Turns {
 		who := "user: " + turn.User
 		if turn.Type != "user" {
 			who = "(" + turn.Type + ")"
+		}
+		if len(turn.Attachments) > 0 {
+			who += " + " + format.Attachments(turn.Attachments)
 		}
 		fmt.Fprintf(&b, "turn[%d] %s\n", turn.Index, who)
 		for _, c := range turn.ToolCalls {

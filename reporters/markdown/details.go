@@ -26,8 +26,10 @@ const (
 // one with failing warnings: the reason and detail of an error, the
 // attempts of a repeated test, the failing assertions grouped by turn, the
 // assertions that failed only in other attempts, the failing warnings,
-// then the count of protocol warnings. It ends with a blank line.
-func details(t *report.Test, o Options, open bool) string {
+// then the count of protocol warnings. It ends with a blank line. A test
+// that errored because a suite hook failed (suite) leaves out the hook's
+// output: the hooks block above shows it once for every test.
+func details(t *report.Test, o Options, open, suite bool) string {
 	var b strings.Builder
 	attr := ""
 	if open {
@@ -37,14 +39,18 @@ func details(t *report.Test, o Options, open bool) string {
 	fmt.Fprintf(&b, "<details%s>\n<summary>%s</summary>\n\n", attr, summary(t))
 	if t.Reason != "" {
 		where := ""
-		if t.At != nil {
+		switch {
+		case t.At != nil:
 			where = location(*t.At, o)
+		case t.Line > 1:
+			// A dataset's test: its case's line is the next best place.
+			where = location(format.TestLocation(t), o)
 		}
 		// The symbol first: a line never starts with a code span, which a
 		// reader (or a careless parser) could take for a fence.
 		b.WriteString(symbol(t.Status) + " " + labelled(where, inline(format.Short(t.Reason, maxReason))) + "\n\n")
 	}
-	if strings.TrimSpace(t.Detail) != "" {
+	if strings.TrimSpace(t.Detail) != "" && !suite {
 		b.WriteString(fence(detail(t.Detail)) + "\n")
 	}
 	if t.Repeated() {
@@ -115,8 +121,15 @@ func warnings(b *strings.Builder, t *report.Test, o Options) {
 
 // failures lists the failing assertions of the shown attempt, grouped by
 // scope; of a repeated test each says in how many attempts it failed.
+// Among them, marked !, are the checks that could not be made — a script
+// that crashed, an after hook that failed — but the one the test's reason
+// tells of: of a failed test nothing else would show them.
 func failures(b *strings.Builder, t *report.Test, o Options) {
-	grouped(b, t, t.Failed(), "failed assertions", o, func(a report.Assertion) {
+	grouped(b, t, failing(t), "failed assertions", o, func(a report.Assertion) {
+		if a.Status == report.StatusError {
+			assertion(b, a, o, symbol(report.StatusError), "")
+			return
+		}
 		runs := ""
 		if t.Repeated() {
 			// It failed here at least, whatever a hand-made report says.
@@ -126,19 +139,45 @@ func failures(b *strings.Builder, t *report.Test, o Options) {
 	})
 }
 
-// scope names a turn, with the user's message, or the whole test.
+// failing returns the failed assertions and the errored ones worth
+// listing, in the report's order, so that each scope is named once.
+func failing(t *report.Test) []report.Assertion {
+	errored := map[string]bool{}
+	for _, a := range format.Errored(t) {
+		errored[a.ID] = true
+	}
+	var out []report.Assertion
+	for _, a := range t.Assertions {
+		if a.Status == report.StatusFail || (a.Status == report.StatusError && errored[a.ID]) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// scope names a turn, with the user's message and the files it carried,
+// or the whole test.
 func scope(t *report.Test, scope string) string {
 	for _, turn := range t.Turns {
 		if fmt.Sprintf("turn[%d]", turn.Index) != scope {
 			continue
 		}
 		msg := "(agui:connect)"
-		if turn.Type == "user" {
-			msg = "“" + text(format.Short(turn.User, maxUser)) + "”"
+		if turn.Type != "agui:connect" {
+			msg = "“" + text(format.Short(turn.User, maxUser)) + "”" + attachments(&turn)
 		}
 		return "**" + text(scope) + "** " + msg
 	}
 	return "**whole test**"
+}
+
+// attachments is " + receipt.png (image/png, 2.1 KiB)" for a turn whose
+// message carried files, "" for one without.
+func attachments(turn *report.Turn) string {
+	if len(turn.Attachments) == 0 {
+		return ""
+	}
+	return " + " + text(format.Short(format.Attachments(turn.Attachments), maxAttachments))
 }
 
 // assertion lists one failing assertion as the console does — mark,

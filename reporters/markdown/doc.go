@@ -1,9 +1,13 @@
 // Package markdown renders a run as GitHub-flavoured markdown: a heading
-// with the verdict, a totals table, a table of tests (failed and errored
-// first, then flaky ones; with their runs when some test ran more than
-// once) and a <details> block per failed or errored test with each failing
-// assertion, its YAML line, expected and observed values and its evidence,
-// the kinds of failure in its summary line, then its failing warnings (⚠).
+// with the verdict, a totals table, each failed before_all or after_all
+// hook at its config line with its stderr (a failed hook errors a run
+// whose tests passed), a table of tests (failed and errored first, then
+// flaky ones; with their runs when some test ran more than once; a test
+// from a dataset at its own line) and a <details> block per failed or
+// errored test with each failing assertion, its YAML line, expected and
+// observed values and its evidence, the checks that could not be made
+// (!), the files the user's messages carried, the kinds of failure in its
+// summary line, then its failing warnings (⚠).
 // A flaky test that passed gets a closed block with its attempts and the
 // assertions that failed in some of them; a test that passed with failing
 // warnings gets a closed block listing them, as failures are listed.

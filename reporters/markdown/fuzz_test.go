@@ -7,11 +7,12 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/reporters/markdown"
 )
 
-// FuzzRender puts arbitrary strings where agents, hooks and test authors
-// write: whatever they are, Render does not panic, stays within budget,
+// FuzzRender puts arbitrary strings where agents, hooks (a test's and the
+// suite's) and test authors write, attachments' names included: whatever they are, Render does not panic, stays within budget,
 // closes every fence and block, and leaves nothing live outside code.
 func FuzzRender(f *testing.F) {
 	f.Add("checkout", "turn text", "`search` called", "detail", 0)
@@ -26,6 +27,7 @@ func FuzzRender(f *testing.F) {
 			tt.Name, tt.Reason, tt.Detail = name, msg, detail
 			for j := range tt.Turns {
 				tt.Turns[j].User = agent
+				tt.Turns[j].Attachments = []trace.Attachment{{Name: agent, MIME: name, Bytes: len(detail)}}
 			}
 			for j := range tt.Assertions {
 				scribble(&tt.Assertions[j], name, agent, msg, detail)
@@ -39,6 +41,7 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 		r.Tests = append(r.Tests, r.Tests[:2]...) // more than three failing tests
+		r.Hooks = []report.Hook{{Phase: "after_all", Source: report.Location{File: name, Line: 9}, Status: report.StatusError, Message: msg, Detail: detail}}
 		out := markdown.Render(r, markdown.Options{Budget: budget, Marker: "<!-- m -->"})
 		if budget > 0 && len(out) > budget {
 			t.Fatalf("len(out) = %d; want ≤ %d", len(out), budget)

@@ -49,6 +49,7 @@ func (o Options) withDefaults() Options {
 type unit struct {
 	test    *report.Test
 	open    bool // the block starts open
+	suite   bool // the test errored because a suite hook failed
 	row     string
 	details string
 }
@@ -58,7 +59,7 @@ type unit struct {
 func (u *unit) render(o Options, wide bool) {
 	u.row = row(u.test, o, wide)
 	if bad(u.test) || u.test.Flaky || warned(u.test) {
-		u.details = details(u.test, o, u.open)
+		u.details = details(u.test, o, u.open, u.suite)
 	}
 }
 
@@ -73,7 +74,9 @@ func warned(t *report.Test) bool { return len(t.Warned()) > 0 }
 
 // Render returns the report as markdown, never longer than opts.Budget bytes.
 //
-// The heading and totals always come first. Then tests are added whole, in
+// The heading and totals always come first, then the failed suite hooks
+// (without their stderr, or not at all, when the budget is too small: the
+// heading names them all the same). Then tests are added whole, in
 // priority order — failed and errored tests (row and block) in the
 // report's order, then flaky tests that passed (row and closed block),
 // then tests that passed with failing warnings (row and closed block),
@@ -111,6 +114,7 @@ func render(r *report.Report, o Options) string {
 	if o.Budget > 0 && len(out)-lastBlank > o.Budget {
 		return truncate(out, o.Budget)
 	}
+	out += fitHooks(r, o, len(out))
 	units, wide := plan(r), repeats(r)
 	left := leftOut(units)
 	used := len(out)
@@ -176,6 +180,7 @@ func plan(r *report.Report) []unit {
 	}
 	for i := range failing {
 		failing[i].open = len(failing) <= maxOpen
+		failing[i].suite = hookError(r, failing[i].test)
 	}
 	return slices.Concat(failing, flaky, warning, rest)
 }

@@ -13,15 +13,16 @@ import (
 // Lengths, in runes, at which untrusted text is shortened; they bound the
 // size of one test's block so that trimming loses whole tests, not halves.
 const (
-	maxName     = 120
-	maxUser     = 70
-	maxMessage  = 500
-	maxValue    = 300
-	maxReason   = 500
-	maxArg      = 80
-	maxExcerpt  = 200
-	maxDetail   = 4000 // bytes of an errored test's detail
-	detailLines = 40
+	maxName        = 120
+	maxUser        = 70
+	maxAttachments = 200
+	maxMessage     = 500
+	maxValue       = 300
+	maxReason      = 500
+	maxArg         = 80
+	maxExcerpt     = 200
+	maxDetail      = 4000 // bytes of an errored test's detail
+	detailLines    = 40
 )
 
 // heading is the first line: the verdict in words, e.g.
@@ -31,7 +32,10 @@ const (
 // whose tests all passed fails, and the heading says which tests failed
 // it. A failed or errored test shows all the same, as in the check's
 // conclusion, so a report without a status never reads as a pass.
-// Warnings never change it: they are counted after the verdict.
+// Warnings never change it: they are counted after the verdict. A failed
+// before_all or after_all hook is named first, as it errors the run
+// whatever the tests did: "### ! Ananke: after_all[0] failed; all 3 tests
+// passed".
 func heading(r *report.Report, title string) string {
 	t := r.Totals
 	var sym string
@@ -54,6 +58,10 @@ func heading(r *report.Report, title string) string {
 	}
 	if t.Warned > 0 {
 		what += fmt.Sprintf(", %d with warnings", t.Warned)
+	}
+	if h := format.HooksFailed(r.FailedHooks()); h != "" {
+		// First: it is why a run whose tests passed is an error.
+		what = text(h) + "; " + what
 	}
 	return fmt.Sprintf("### %s %s: %s\n\n", sym, text(title), what)
 }
@@ -144,8 +152,12 @@ func row(t *report.Test, o Options, wide bool) string {
 		failed = fmt.Sprint(n)
 	}
 	file := code(t.File, true)
+	if t.Line > 1 && t.File != "" {
+		// A dataset's tests share its file: each is at its own line.
+		file = code(fmt.Sprintf("%s:%d", t.File, t.Line), true)
+	}
 	if o.LinkBase != "" && t.File != "" {
-		file = "[" + file + "](" + href(o.LinkBase, t.File, 1) + ")"
+		file = "[" + file + "](" + href(o.LinkBase, t.File, format.TestLocation(t).Line) + ")"
 	}
 	line := fmt.Sprintf("| %s | %s | %s | %s | %s |", symbol(t.Status), name, file, format.Duration(t.DurationMs), failed)
 	if wide {

@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/golden"
+	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/reporters/internal/suitetest"
 	"github.com/ananke/action/reporters/prcomment"
 )
 
@@ -18,5 +20,38 @@ func TestBody(t *testing.T) {
 	}
 	if len(body) > 65000 || strings.Contains(body, reporttest.Secret) {
 		t.Errorf("%d bytes; secret present %v", len(body), strings.Contains(body, reporttest.Secret))
+	}
+}
+
+// TestBodyHooks: the comment is the shared markdown, so a failed after_all
+// hook is named in its heading and listed, with its stderr, under the
+// totals, even when every test passed; dataset tests link to their lines.
+func TestBodyHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *report.Report
+		want []string
+	}{
+		{"tests passed", suitetest.Pick(suitetest.Smoke), []string{
+			"<!-- ananke:report:agent tests -->\n### ! agent tests: after_all\\[0\\] failed; 1 test passed\n",
+			"! `after_all[0]` at [`ananke.config.yaml:9`](https://github.com/o/r/blob/abc/ananke.config.yaml#L9): hook \"./cleanup.sh\" exited with status 1; stderr: boom\n",
+			"```text\nremoving tmp/orders with key ***\nboom\n```\n",
+		}},
+		{"dataset", suitetest.Report(), []string{
+			"[`tests/receipts.ananke.jsonl:3`](https://github.com/o/r/blob/abc/tests/receipts.ananke.jsonl#L3)",
+			"“What is the total on this receipt?” + receipt.png (image/png, 2.1 KiB)",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := prcomment.Body(tc.r, prcomment.Options{CheckName: "agent tests", LinkBase: "https://github.com/o/r/blob/abc/", Artifact: "the `ananke-report` artifact"})
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("comment lacks %q:\n%s", w, body)
+				}
+			}
+			if strings.Contains(body, suitetest.Secret) {
+				t.Error("the comment shows the secret")
+			}
+		})
 	}
 }

@@ -62,9 +62,9 @@ func Attachments(as []trace.Attachment) string {
 // Errored returns the checks of t's shown attempt that could not be made
 // (status error: a script that crashed, a judge without a verdict, an
 // after hook that failed), leaving out the one t's reason already tells
-// of, so that an errored test does not say the same thing twice. Of a
-// failed test they are all there is to see of them: its verdict names the
-// failures.
+// of, so that an errored test does not say the same thing twice. A failed
+// test's reason names none of them: reporters list them all beside its
+// failures, or a cleanup that failed would go unseen.
 func Errored(t *report.Test) []report.Assertion {
 	var out []report.Assertion
 	for _, a := range t.Assertions {

@@ -108,7 +108,7 @@ func once(t *spec.Test, a *engine.Attempt) *engine.TestResult {
 }
 
 func meta() report.Meta {
-	return report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: Config, Target: spec.Target{Type: "agui", Endpoint: spec.Literal("https://agent.example.com/agui")}}}
+	return report.Meta{Version: "v1.2.3", Parallel: 1, Config: &spec.Config{Path: Config, Target: spec.Target{Type: "agui", Endpoint: spec.Literal("https://agent.example.com/agui")}}}
 }
 
 // Report builds the fixture report: one failed and one errored dataset
