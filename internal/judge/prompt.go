@@ -56,6 +56,9 @@ func Transcript(s trace.Scope) string {
 		if t.UserText != "" {
 			fmt.Fprintf(&b, "USER: %s\n", t.UserText)
 		}
+		for _, a := range t.Attachments {
+			fmt.Fprintf(&b, "USER attached %s (%s, %d bytes)\n", a.Name, a.MIME, a.Bytes)
+		}
 		for _, c := range t.ToolCalls {
 			res := "(no result)"
 			if c.Result != nil {

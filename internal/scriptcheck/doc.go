@@ -27,6 +27,7 @@
 //	    "index": 0,
 //	    "type": "user",              // "user", "simulated" or "agui:connect"
 //	    "user": "Refund order 42",   // the user's message ("" for agui:connect)
+//	    "attachments": [{"name": "receipt.png", "mime_type": "image/png", "bytes": 2150}],
 //	    "text": "Done: refunded.",   // the agent's text messages joined by "\n"
 //	    "tool_calls": [<call>, ...],
 //	    "run_errors": [{"message": "...", "code": "..."}],

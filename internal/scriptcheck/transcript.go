@@ -68,14 +68,17 @@ type message struct {
 }
 
 type turn struct {
-	Index      int             `json:"index"`
-	Type       string          `json:"type"`
-	User       string          `json:"user"`
-	Text       string          `json:"text"`
-	ToolCalls  []toolCall      `json:"tool_calls"`
-	RunErrors  []runError      `json:"run_errors"`
-	State      json.RawMessage `json:"state"`
-	DurationMs int64           `json:"duration_ms"`
+	Index int    `json:"index"`
+	Type  string `json:"type"`
+	User  string `json:"user"`
+	// Attachments are the files the user's message carried: name,
+	// mime_type, bytes.
+	Attachments []trace.Attachment `json:"attachments"`
+	Text        string             `json:"text"`
+	ToolCalls   []toolCall         `json:"tool_calls"`
+	RunErrors   []runError         `json:"run_errors"`
+	State       json.RawMessage    `json:"state"`
+	DurationMs  int64              `json:"duration_ms"`
 }
 
 type runError struct {
@@ -97,14 +100,15 @@ type toolCall struct {
 
 func newTurn(t *trace.Turn) turn {
 	out := turn{
-		Index:      t.Index,
-		Type:       t.Kind,
-		User:       t.UserText,
-		Text:       t.Text(),
-		ToolCalls:  make([]toolCall, 0, len(t.ToolCalls)),
-		RunErrors:  make([]runError, 0, len(t.RunErrors)),
-		State:      rawOrNull(t.State),
-		DurationMs: max(0, t.DurationMs()),
+		Index:       t.Index,
+		Type:        t.Kind,
+		User:        t.UserText,
+		Attachments: append([]trace.Attachment{}, t.Attachments...),
+		Text:        t.Text(),
+		ToolCalls:   make([]toolCall, 0, len(t.ToolCalls)),
+		RunErrors:   make([]runError, 0, len(t.RunErrors)),
+		State:       rawOrNull(t.State),
+		DurationMs:  max(0, t.DurationMs()),
 	}
 	for i := range t.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, newToolCall(&t.ToolCalls[i]))

@@ -75,7 +75,7 @@ func TestTranscriptEmptyScope(t *testing.T) {
 
 func TestTranscriptTurnShape(t *testing.T) {
 	got := string(Transcript(TestInfo{ID: "t"}, scopeWith("refund")))
-	want := `"turns":[{"index":0,"type":"user","user":"Refund order 42","text":"Done.",` +
+	want := `"turns":[{"index":0,"type":"user","user":"Refund order 42","attachments":[],"text":"Done.",` +
 		`"tool_calls":[{"id":"c1","name":"refund","turn":0,"args":{"order":42},"result":null,"error":null,"client":false,"duration_ms":0}],` +
 		`"run_errors":[],"state":null,"duration_ms":0}]`
 	if !strings.Contains(got, want) {
