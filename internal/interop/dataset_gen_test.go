@@ -4,12 +4,12 @@ package interop
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/golden"
 )
 
 // The datasets of testdata/interop/dataset are generated from the case
@@ -19,8 +19,6 @@ import (
 // them. Every case carries the verdict it must reach as a tag
 // (expect-pass, expect-fail, expect-skipped), and an after hook whose
 // command needs the before_all variable RUN_TAG.
-
-var update = flag.Bool("update", false, "rewrite the generated datasets")
 
 // datasetSize is how many cases each dataset holds.
 const datasetSize = 200
@@ -224,27 +222,10 @@ func datasetDir() string { return filepath.Join("..", "..", "testdata", "interop
 // TestDatasetsCommitted checks the committed datasets and fixtures are the
 // generator's output.
 func TestDatasetsCommitted(t *testing.T) {
-	files := map[string]string{}
 	for _, p := range profiles {
-		files[filepath.Join(p.name, "cases.ananke.jsonl")] = strings.Join(dataset(p), "\n") + "\n"
+		golden.Assert(t, filepath.Join(datasetDir(), p.name, "cases.ananke.jsonl"), strings.Join(dataset(p), "\n")+"\n")
 	}
 	for _, r := range receipts {
-		files[filepath.Join("fixtures", r.file)] = r.text + "\n"
-	}
-	for name, want := range files {
-		path := filepath.Join(datasetDir(), name)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != want {
-			t.Errorf("%s is not the generator's output (go test ./internal/interop -run TestDatasetsCommitted -update rewrites it)", path)
-		}
+		golden.Assert(t, filepath.Join(datasetDir(), "fixtures", r.file), r.text+"\n")
 	}
 }

@@ -117,14 +117,7 @@ func (l *loader) testCase(n *yaml.Node) *Test {
 		}
 	}
 	l.caseName(f, t)
-	if p, ok := f["tags"]; ok {
-		items, _ := l.oneOrList(p.val, "tags")
-		for i, item := range items {
-			if tag, ok := l.name(item, index("tags", i)); ok {
-				t.Tags = append(t.Tags, tag)
-			}
-		}
-	}
+	t.Tags = l.tags(f)
 	if p, ok := f["skip"]; ok {
 		t.Skip = l.caseSkip(p.val)
 	}

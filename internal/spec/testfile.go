@@ -125,14 +125,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 			t.ID = id.Value
 		}
 	}
-	if p, ok := f["tags"]; ok {
-		items, _ := l.oneOrList(p.val, "tags")
-		for i, item := range items {
-			if tag, ok := l.name(item, index("tags", i)); ok {
-				t.Tags = append(t.Tags, tag)
-			}
-		}
-	}
+	t.Tags = l.tags(f)
 	if p, ok := f["skip"]; ok {
 		if reason, node, ok := l.text(p.val, "skip"); ok {
 			if node.ShortTag() == "!!bool" {
@@ -171,6 +164,22 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	t.Stability = l.stability(f, "")
 	l.dynamic(f, doc, t)
 	return t
+}
+
+// tags reads a test's tags: one name or a list.
+func (l *loader) tags(f map[string]pair) []Name {
+	p, ok := f["tags"]
+	if !ok {
+		return nil
+	}
+	var out []Name
+	items, _ := l.oneOrList(p.val, "tags")
+	for i, item := range items {
+		if tag, ok := l.name(item, index("tags", i)); ok {
+			out = append(out, tag)
+		}
+	}
+	return out
 }
 
 // hooks reads a list of hooks.

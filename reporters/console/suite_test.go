@@ -82,17 +82,7 @@ func TestFailedHooks(t *testing.T) {
 			if err := console.Write(&b, tc.r, tc.opts); err != nil {
 				t.Fatal(err)
 			}
-			out := b.String()
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(out, w) {
-					t.Errorf("output has %q:\n%s", w, out)
-				}
-			}
+			checkOutput(t, b.String(), tc.want, tc.notWant)
 		})
 	}
 }

@@ -59,17 +59,7 @@ func TestWriteCases(t *testing.T) {
 			if err := console.Write(&b, tc.r, tc.opts); err != nil {
 				t.Fatal(err)
 			}
-			out := b.String()
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(out, w) {
-					t.Errorf("output has %q:\n%s", w, out)
-				}
-			}
+			checkOutput(t, b.String(), tc.want, tc.notWant)
 		})
 	}
 }
@@ -186,5 +176,21 @@ func TestWarnings(t *testing.T) {
 				t.Error("the output shows the secret")
 			}
 		})
+	}
+}
+
+// checkOutput checks that out holds every string of want and none of
+// notWant.
+func checkOutput(t *testing.T, out string, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(out, w) {
+			t.Errorf("output has %q:\n%s", w, out)
+		}
 	}
 }
