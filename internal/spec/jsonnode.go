@@ -41,6 +41,9 @@ type jsonReader struct {
 	dec  *json.Decoder
 	src  []byte
 	line int
+	// lastOff and lastCol are the last offset col counted to, and its
+	// column: tokens come in order, so counting resumes there.
+	lastOff, lastCol int
 }
 
 // jsonError is a problem at a byte offset of the line.
@@ -54,7 +57,12 @@ func (e *jsonError) Error() string { return e.msg }
 // col is the 1-based rune column of byte offset off.
 func (r *jsonReader) col(off int) int {
 	off = min(max(off, 0), len(r.src))
-	return utf8.RuneCount(r.src[:off]) + 1
+	if off < r.lastOff || r.lastCol == 0 {
+		r.lastOff, r.lastCol = 0, 1
+	}
+	r.lastCol += utf8.RuneCount(r.src[r.lastOff:off])
+	r.lastOff = off
+	return r.lastCol
 }
 
 // skip returns the offset of the next token at or after off: only
