@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/ananke/action/internal/textbuf"
 )
 
 // reducer rebuilds the conversation from the events, as the official
@@ -23,7 +25,7 @@ type reducer struct {
 
 type entry struct {
 	Message
-	text *strings.Builder // streamed content, when the content is text
+	text *textbuf.Buffer // streamed content, when the content is text
 }
 
 type call struct {
@@ -106,7 +108,7 @@ func (r *reducer) textEntry(id, role, name string) {
 		e = r.push(Message{ID: id, Role: role, Name: name})
 	}
 	if e.text == nil {
-		e.text = &strings.Builder{}
+		e.text = &textbuf.Buffer{}
 		if s, ok := e.TextContent(); ok {
 			e.text.WriteString(s) // a reopened message appends
 		}
@@ -202,7 +204,8 @@ func (r *reducer) messages() []Message {
 	for i, e := range r.msgs {
 		m := e.Message
 		if e.text != nil {
-			m.Content = StringContent(e.text.String())
+			s := e.text.String()
+			m.Content, m.text = nil, &s
 		}
 		if len(m.ToolCalls) > 0 {
 			m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)

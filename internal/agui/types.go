@@ -40,10 +40,32 @@ type Message struct {
 	ToolCallID   string          `json:"toolCallId,omitempty"`
 	Error        string          `json:"error,omitempty"`
 	ActivityType string          `json:"activityType,omitempty"`
+
+	// text, when set, is the content as text, encoded as JSON only when
+	// the message is (a streamed reply of megabytes is not encoded unless
+	// it is sent back).
+	text *string
+}
+
+// TextMessage is a message whose content is the text s.
+func TextMessage(id, role, s string) Message {
+	return Message{ID: id, Role: role, text: &s}
+}
+
+// MarshalJSON writes the message, its text content encoded now.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	if m.text != nil && m.Content == nil {
+		m.Content = StringContent(*m.text)
+	}
+	return json.Marshal(plain(m))
 }
 
 // TextContent returns the content when it is a JSON string.
 func (m *Message) TextContent() (string, bool) {
+	if m.text != nil && m.Content == nil {
+		return *m.text, true
+	}
 	var s string
 	if len(m.Content) == 0 || json.Unmarshal(m.Content, &s) != nil {
 		return "", false

@@ -152,9 +152,17 @@ const excerptLen = 80
 func quote(s string) string { return strconv.Quote(shorten(s, excerptLen)) }
 
 func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	// Walk n runes at most: s may be megabytes of agent text.
+	i := 0
+	for k := 0; k < n-1 && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	if i >= len(s) {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	if _, size := utf8.DecodeRuneInString(s[i:]); i+size >= len(s) {
+		return s // exactly n runes
+	}
+	return s[:i] + "…"
 }

@@ -17,13 +17,26 @@ func textRefs(s trace.Scope) []int64 { return eventRefs(s, textEvents) }
 func stateRefs(s trace.Scope) []int64 { return eventRefs(s, stateEvents) }
 
 func eventRefs(s trace.Scope, types map[string]bool) []int64 {
-	var refs []int64
+	// Counted first: a reply of a million deltas has a million refs, and
+	// growing the slice would copy them over and over.
+	n := 0
 	for i := range s.Turns {
-		for _, e := range s.Turns[i].Events {
-			if types[e.Type] {
-				refs = append(refs, e.Seq)
+		s.Turns[i].EachEvent(func(_ int64, typ string) {
+			if types[typ] {
+				n++
 			}
-		}
+		})
+	}
+	if n == 0 {
+		return nil
+	}
+	refs := make([]int64, 0, n)
+	for i := range s.Turns {
+		s.Turns[i].EachEvent(func(seq int64, typ string) {
+			if types[typ] {
+				refs = append(refs, seq)
+			}
+		})
 	}
 	return refs
 }

@@ -123,19 +123,23 @@ func (r *Result) Finish() {
 	if r.Status == Fail && r.Severity == spec.Warning {
 		r.Status = Warn
 	}
-	seen := map[int64]bool{}
-	r.EventRefs = []int64{}
+	// Sorted and compacted rather than deduplicated through a set: the
+	// evidence of a text check may name a million events.
+	n := 0
 	for _, e := range r.Evidence {
-		refs := e.EventRefs
-		if c := e.Call; c != nil {
-			refs = append([]int64{c.StartSeq, c.EndSeq, c.ResultSeq}, refs...)
-		}
-		for _, seq := range refs {
-			if seq > 0 && !seen[seq] {
-				seen[seq] = true
-				r.EventRefs = append(r.EventRefs, seq)
-			}
-		}
+		n += len(e.EventRefs) + 3
 	}
-	slices.Sort(r.EventRefs)
+	refs := make([]int64, 0, n)
+	for _, e := range r.Evidence {
+		if c := e.Call; c != nil {
+			refs = append(refs, c.StartSeq, c.EndSeq, c.ResultSeq)
+		}
+		refs = append(refs, e.EventRefs...)
+	}
+	slices.Sort(refs)
+	refs = slices.Compact(refs)
+	for len(refs) > 0 && refs[0] <= 0 {
+		refs = refs[1:]
+	}
+	r.EventRefs = slices.Clip(refs)
 }

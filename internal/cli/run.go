@@ -44,6 +44,8 @@ type runOptions struct {
 	// input is -i: a message to send (message), or a dataset (a path);
 	// endpoint replaces target.endpoint.
 	input, message, endpoint string
+	// profiles are --cpuprofile and --memprofile.
+	profiles profiles
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -68,6 +70,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.noCache, "no-cache", false, "send every language-model request, ignoring model.cache")
 	fs.StringVar(&o.input, "i", "", "send `input` to the agent and print its reply: a message, or a dataset file (*.jsonl) to run")
 	fs.StringVar(&o.endpoint, "endpoint", "", "send to `URL` instead of target.endpoint (without a config: an AG-UI agent there)")
+	fs.StringVar(&o.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof file)")
+	fs.StringVar(&o.profiles.mem, "memprofile", "", "write a memory profile of the run to `file` at its end")
 }
 
 func runRun(ctx context.Context, a *app, args []string) int {
@@ -85,6 +89,7 @@ func runRun(ctx context.Context, a *app, args []string) int {
 	if code, ok := a.input(&o); !ok {
 		return code
 	}
+	defer o.profiles.start(a)()
 	return a.run(ctx, o)
 }
 
@@ -222,10 +227,18 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		serverLog = a.Err
 	}
 	live := console.NewLive(a.Out, copts)
+	// Raw events go to a private spool as they arrive and into the report
+	// directory, masked, when it is written; the spool goes after.
+	spool, err := os.MkdirTemp("", "ananke-spool-")
+	if err != nil {
+		spool = "" // kept in memory instead
+	} else {
+		defer os.RemoveAll(spool)
+	}
 	out := engine.Run(ctx, engine.Options{
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
-		Model: lm.completer(), Prompts: lm.prompts,
+		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool,
 	})
 	live.Close()
 	root, _ := a.getwd()

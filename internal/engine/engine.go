@@ -46,6 +46,11 @@ type Options struct {
 	Model Completer
 	// Prompts replace Ananke's own system prompts ("": the default).
 	Prompts Prompts
+	// SpoolDir, when set, is a private directory where each attempt's raw
+	// events are written as they arrive (trace.Spool), so that memory does
+	// not grow with the number of events; the caller removes it once the
+	// report is written. "": events are kept in memory.
+	SpoolDir string
 }
 
 // Completer is the language model judges and simulated users talk to.

@@ -61,6 +61,22 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Att
 	e.playTurns(ctx, t, p, r)
 }
 
+// spillBytes is how much raw event data an attempt keeps in memory before
+// its events go to a spool file: most tests never make a file, and a long
+// stream holds a byte per event.
+const spillBytes = 1 << 20
+
+// newRecorder records an attempt's trace: its raw events in memory, moved
+// to a spool in Options.SpoolDir once they pass spillBytes (without a
+// SpoolDir, all in memory). The returned func closes the spool.
+func (e *engine) newRecorder() (*trace.Recorder, func() error) {
+	if e.opts.SpoolDir == "" {
+		return trace.NewRecorder(), func() error { return nil }
+	}
+	r := trace.NewSpillingRecorder(e.opts.SpoolDir, spillBytes)
+	return r, r.Close
+}
+
 // newVars is a test attempt's variables: the environment, and what the
 // before_all hooks set.
 func (e *engine) newVars() *spec.Vars {
@@ -135,9 +151,16 @@ type conversation struct {
 // after it and stopping at the first failure; then the simulated turns of
 // a dynamic test; then it evaluates the test's checks.
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
-	conv := &conversation{messages: p.history, state: p.state, rec: trace.NewRecorder()}
+	rec, closeSpool := e.newRecorder()
+	conv := &conversation{messages: p.history, state: p.state, rec: rec}
 	conv.rec.SetHistory(p.given)
-	defer func() { r.Trace = conv.rec.Trace() }()
+	defer func() {
+		r.Trace = conv.rec.Trace()
+		if err := closeSpool(); err != nil && r.Status != Error {
+			// The events are lost: the report could not show them.
+			r.Status, r.Reason = Error, err.Error()
+		}
+	}()
 	if t.Simulator != nil {
 		// A dynamic test's checkpoints may be reached in its scripted turns.
 		conv.checkpoints = newCheckpoints(t)
@@ -297,7 +320,7 @@ func (e *engine) run(ctx context.Context, p *plan, conv *conversation) (*agui.Re
 	runCtx, cancel := context.WithTimeoutCause(ctx, p.runTimeout, errRunTimeout)
 	defer cancel()
 	res, err := p.client.Run(runCtx, in, conv.rec.Observe)
-	conv.rec.EndRun(res.Frames, agui.ElideData(res.Request), e.opts.Now())
+	conv.rec.EndRun(res.Frames, agui.ElideData(res.Request), res.Messages, e.opts.Now())
 	return res, err
 }
 

@@ -670,7 +670,8 @@ func checkStatus(t *testing.T, got testResult, status string, want []failure) {
 	}
 }
 
-// checkStamps checks the producer timestamps of a test's raw events.
+// checkStamps checks the producer timestamps of a test's raw events: each
+// trace event is [seq, at_ms, run, event], the event as received.
 func checkStamps(t *testing.T, path string, want stamps) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -678,11 +679,7 @@ func checkStamps(t *testing.T, path string, want stamps) {
 	}
 	var tr struct {
 		Turns []struct {
-			Events []struct {
-				Seq       int64  `json:"seq"`
-				Type      string `json:"type"`
-				Timestamp int64  `json:"timestamp"`
-			} `json:"events"`
+			Events [][]json.RawMessage `json:"events"`
 		} `json:"turns"`
 	}
 	if err := json.Unmarshal(data, &tr); err != nil {
@@ -692,8 +689,15 @@ func checkStamps(t *testing.T, path string, want stamps) {
 	for _, turn := range tr.Turns {
 		for _, e := range turn.Events {
 			n++
-			if stamped := e.Timestamp > 0; stamped != (want == stampsAll) {
-				t.Errorf("event #%d %s has timestamp %d, want stamped=%v", e.Seq, e.Type, e.Timestamp, want == stampsAll)
+			var ev struct {
+				Type      string  `json:"type"`
+				Timestamp float64 `json:"timestamp"`
+			}
+			if len(e) != 4 || json.Unmarshal(e[3], &ev) != nil {
+				t.Fatalf("event %d is not [seq, at_ms, run, event]: %s", n, e)
+			}
+			if stamped := ev.Timestamp > 0; stamped != (want == stampsAll) {
+				t.Errorf("event #%s %s has timestamp %v, want stamped=%v", e[0], ev.Type, ev.Timestamp, want == stampsAll)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
@@ -227,7 +228,8 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
-		Text: b.red.String(tt.Text()), ToolCalls: []Call{}, RunErrors: []string{}}
+		ToolCalls: []Call{}, RunErrors: []string{}}
+	t.Text, t.TextBytes = b.capText(tt.Text())
 	for i := range tt.ToolCalls {
 		t.ToolCalls = append(t.ToolCalls, *b.call(&tt.ToolCalls[i], base))
 	}
@@ -235,6 +237,26 @@ func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 		t.RunErrors = append(t.RunErrors, b.red.String(e.Message))
 	}
 	return t
+}
+
+// capText masks a turn's text and cuts it to TextCap bytes, returning the
+// whole size when it cut. A long text is cut before it is masked, with a
+// margin that covers a secret across the cut, so a reply of megabytes is
+// not copied to mask what the report leaves out.
+func (b *builder) capText(s string) (string, int) {
+	whole, cut := len(s), false
+	if margin := TextCap + 2*b.red.Longest() + 1024; len(s) > margin {
+		s, cut = s[:margin], true
+	}
+	s = b.red.String(s)
+	if !cut && len(s) <= TextCap {
+		return s, 0
+	}
+	end := min(TextCap, len(s))
+	for end > 0 && end < len(s) && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "…", whole
 }
 
 // attachments copies a turn's attachments, their names masked.
@@ -266,12 +288,12 @@ func (b *builder) assertion(a assertion.Result, base int64) Assertion {
 	}
 	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source), Severity: sev,
 		Status: string(a.Status), Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),
-		Observed: b.red.String(a.Observed), Evidence: []Evidence{}, EventRefs: slices.Clone(a.EventRefs)}
+		Observed: b.red.String(a.Observed), Evidence: []Evidence{}, EventRefs: Refs(a.EventRefs)}
 	if out.EventRefs == nil {
-		out.EventRefs = []int64{}
+		out.EventRefs = Refs{}
 	}
 	for _, e := range a.Evidence {
-		ev := Evidence{Note: b.red.String(e.Note), Text: b.red.String(e.Text), EventRefs: slices.Clone(e.EventRefs)}
+		ev := Evidence{Note: b.red.String(e.Note), Text: b.red.String(e.Text), EventRefs: Refs(slices.Clone(e.EventRefs))}
 		if e.Call != nil {
 			ev.Call = b.call(e.Call, base)
 		}
@@ -286,6 +308,11 @@ func (b *builder) assertion(a assertion.Result, base int64) Assertion {
 // trace returns a masked copy of a trace.
 func (b *builder) trace(t *trace.Trace) *trace.Trace {
 	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns))}
+	if !b.red.Empty() {
+		// Raw events are masked as they are read for the trace file: they
+		// may be on disk, and there may be a million of them.
+		c.Mask = b.red.JSON
+	}
 	for _, m := range t.History {
 		c.History = append(c.History, trace.Message{Role: m.Role, Content: b.red.String(m.Content)})
 	}
@@ -310,10 +337,6 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 		tt.Runs = slices.Clone(tt.Runs)
 		for j := range tt.Runs {
 			tt.Runs[j].Request = b.red.JSON(tt.Runs[j].Request)
-		}
-		tt.Events = slices.Clone(tt.Events)
-		for j := range tt.Events {
-			tt.Events[j].Raw = b.red.JSON(tt.Events[j].Raw)
 		}
 		c.Turns[i] = tt
 	}

@@ -310,10 +310,19 @@ type Turn struct {
 	Attachments []trace.Attachment `json:"attachments,omitempty"`
 	DurationMs  int64              `json:"duration_ms"`
 	Runs        int                `json:"runs"`
-	Text        string             `json:"text"`
-	ToolCalls   []Call             `json:"tool_calls"`
-	RunErrors   []string           `json:"run_errors"`
+	// Text is the turn's assistant text: its first TextCap bytes when
+	// TextBytes says it is longer (the trace file's events hold it all).
+	Text string `json:"text"`
+	// TextBytes is the whole text's size when Text is cut; 0 otherwise.
+	TextBytes int      `json:"text_bytes,omitempty"`
+	ToolCalls []Call   `json:"tool_calls"`
+	RunErrors []string `json:"run_errors"`
 }
+
+// TextCap bounds a turn's text in the report: enough for any answer a
+// person reads, while a test that streams megabytes does not repeat them
+// in summary.json and its result file.
+const TextCap = 16 << 10
 
 // Call is a tool call as evidence and in turn summaries. Times are
 // milliseconds since the test's first turn started.
@@ -344,7 +353,7 @@ type Assertion struct {
 	Evidence []Evidence `json:"evidence"`
 	// EventRefs are the sequence numbers (in the attempt's trace) of the
 	// events the result rests on.
-	EventRefs []int64 `json:"event_refs"`
+	EventRefs Refs `json:"event_refs"`
 	// FailedRuns is how many of the test's attempts this assertion failed
 	// in (absent: none): the assertion that wobbles is the one to look at.
 	// Set on a test's assertions, not on an attempt's.
@@ -358,7 +367,7 @@ type Evidence struct {
 	Text string `json:"text,omitempty"`
 	Gap  *Gap   `json:"gap,omitempty"`
 	// EventRefs are the sequence numbers of the events this item shows.
-	EventRefs []int64 `json:"event_refs,omitempty"`
+	EventRefs Refs `json:"event_refs,omitempty"`
 }
 
 // Gap is an idle interval (ms since the test started).

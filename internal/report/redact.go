@@ -69,6 +69,17 @@ func (r *Redactor) JSON(raw json.RawMessage) json.RawMessage {
 	return b
 }
 
+// Longest is the length of the longest secret value (0: none).
+func (r *Redactor) Longest() int {
+	if len(r.secrets) == 0 {
+		return 0
+	}
+	return len(r.secrets[0]) // sorted longest first
+}
+
+// Empty reports whether the redactor masks nothing: no secret, no pattern.
+func (r *Redactor) Empty() bool { return len(r.secrets) == 0 && len(r.patterns) == 0 }
+
 // String masks s.
 func (r *Redactor) String(s string) string {
 	if s == "" {

@@ -59,7 +59,7 @@ func BenchmarkStreamPipeline(b *testing.B) {
 		if err != nil || res.Failed() {
 			b.Fatal(err, res.Problems[:min(3, len(res.Problems))])
 		}
-		rec.EndRun(res.Frames, nil, now)
+		rec.EndRun(res.Frames, nil, res.Messages, now)
 		turn := rec.EndTurn(now, res.State)
 		if len(turn.Events) != events {
 			b.Fatalf("recorded %d events; want %d", len(turn.Events), events)

@@ -14,11 +14,21 @@ type Recorder struct {
 	t    Trace
 	seq  int64
 	turn *Turn
-	// per-turn assembly; builders keep text and arguments linear in the
-	// size of the stream.
+	// spool, when set, receives the raw events instead of memory; with
+	// spillDir set, it is created once the events in memory pass
+	// spillBytes.
+	spool      *Spool
+	names      *typeNames
+	spillDir   string
+	spillBytes int
+	inMemory   int // bytes of the raw events kept in memory
+	// per-turn assembly; builders keep arguments linear in the size of the
+	// stream. The assistant's texts are not assembled here: the client
+	// assembles them for the conversation's history already, and EndRun
+	// takes them from there, so a long reply is held once.
 	calls map[string]*callBuild
-	texts map[string]*strings.Builder
-	order []*strings.Builder
+	texts map[string]string // assistant message id → its text so far
+	order []string          // the ids, in the order the messages started
 }
 
 type callBuild struct {
@@ -27,8 +37,55 @@ type callBuild struct {
 	ended bool
 }
 
-// NewRecorder starts an empty trace.
+// NewRecorder starts an empty trace that keeps its raw events in memory.
 func NewRecorder() *Recorder { return &Recorder{} }
+
+// NewSpooledRecorder starts an empty trace whose raw events go to s as
+// they arrive; the caller closes s when the attempt ends.
+func NewSpooledRecorder(s *Spool) *Recorder {
+	return &Recorder{spool: s, names: &typeNames{index: map[string]uint8{}}}
+}
+
+// NewSpillingRecorder starts an empty trace that keeps its raw events in
+// memory until they pass limit bytes, then moves them to a spool in dir
+// and spools the rest as they arrive: a small test costs no file, a large
+// one no memory. Close closes the spool, if one was made.
+func NewSpillingRecorder(dir string, limit int) *Recorder {
+	return &Recorder{spillDir: dir, spillBytes: limit}
+}
+
+// Close closes the recorder's spool, if it has one, reporting a failure
+// to write it.
+func (r *Recorder) Close() error {
+	if r.spool == nil {
+		return nil
+	}
+	return r.spool.Close()
+}
+
+// spill moves the current turn's events to a new spool, once the events in
+// memory pass the limit; the turns after it spool from their start.
+func (r *Recorder) spill() {
+	s, err := NewSpool(r.spillDir)
+	if err != nil {
+		r.spillDir = "" // no spool (a full disk): the events stay in memory
+		return
+	}
+	r.spool, r.names = s, &typeNames{index: map[string]uint8{}}
+	t := r.turn
+	sp := &spooled{spool: s, from: s.off, firstSeq: r.seq + 1, names: r.names}
+	if len(t.Events) > 0 {
+		sp.firstSeq = t.Events[0].Seq
+	}
+	for _, e := range t.Events {
+		sp.to = s.append(e.Seq, e.ReceivedMs, e.Run, e.Raw)
+		sp.types = append(sp.types, r.names.code(e.Type))
+	}
+	if sp.to == 0 {
+		sp.to = s.off
+	}
+	t.Events, t.spooled = nil, sp
+}
 
 // SetHistory records the messages placed before the first turn.
 func (r *Recorder) SetHistory(msgs []Message) { r.t.History = msgs }
@@ -38,10 +95,13 @@ func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 	r.t.Turns = append(r.t.Turns, Turn{Index: index, Kind: kind, UserText: user, StartMs: at.UnixMilli(),
 		ToolCalls: []ToolCall{}, Texts: []string{}, Runs: []Run{}, Events: []Event{}})
 	r.turn = &r.t.Turns[len(r.t.Turns)-1]
+	if r.spool != nil {
+		r.turn.spooled = &spooled{spool: r.spool, from: r.spool.off, to: r.spool.off, firstSeq: r.seq + 1, names: r.names}
+	}
 	if len(r.t.Turns) == 1 {
 		r.t.TestStartMs = r.turn.StartMs
 	}
-	r.calls, r.texts, r.order = map[string]*callBuild{}, map[string]*strings.Builder{}, nil
+	r.calls, r.texts, r.order = map[string]*callBuild{}, map[string]string{}, nil
 }
 
 // Attach records the files the current turn's user message carries.
@@ -52,10 +112,21 @@ func (r *Recorder) StartRun(runID string, at time.Time) {
 	r.turn.Runs = append(r.turn.Runs, Run{RunID: runID, StartMs: at.UnixMilli(), FirstSeq: r.seq + 1})
 }
 
-// EndRun closes the current run, keeping the request body that was sent.
-func (r *Recorder) EndRun(frames int, request json.RawMessage, at time.Time) {
+// EndRun closes the current run, keeping the request body that was sent,
+// and takes the texts of the assistant messages the run streamed from the
+// conversation the client rebuilt (msgs). A message reopened in a later
+// run carries its whole text.
+func (r *Recorder) EndRun(frames int, request json.RawMessage, msgs []agui.Message, at time.Time) {
 	run := &r.turn.Runs[len(r.turn.Runs)-1]
 	run.EndMs, run.Frames, run.Request = at.UnixMilli(), frames, request
+	for i := range msgs {
+		m := &msgs[i]
+		if _, ok := r.texts[m.ID]; ok && m.Role == agui.RoleAssistant {
+			if s, ok := m.TextContent(); ok {
+				r.texts[m.ID] = s
+			}
+		}
+	}
 }
 
 // Seq maps a frame index of the current run to its sequence number (0 for
@@ -75,8 +146,16 @@ func (r *Recorder) Observe(f agui.Frame, events []agui.Event, _ []agui.Problem) 
 	if f.Index > 0 {
 		r.seq++
 		seq = r.seq
-		r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: at, Run: len(r.turn.Runs) - 1,
-			Type: f.Type, Timestamp: f.Timestamp, Raw: json.RawMessage(f.Data)})
+		if sp := r.turn.spooled; sp != nil {
+			sp.to = r.spool.append(seq, at, len(r.turn.Runs)-1, f.Data)
+			sp.types = append(sp.types, r.names.code(f.Type))
+		} else {
+			r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: at, Run: len(r.turn.Runs) - 1,
+				Type: f.Type, Timestamp: f.Timestamp, Raw: json.RawMessage(f.Data)})
+			if r.inMemory += len(f.Data); r.spillDir != "" && r.spool == nil && r.inMemory > r.spillBytes {
+				r.spill()
+			}
+		}
 		if run := &r.turn.Runs[len(r.turn.Runs)-1]; run.FirstEventMs == 0 {
 			run.FirstEventMs = at
 		}
@@ -117,17 +196,13 @@ func (r *Recorder) apply(ev *agui.Event, at, seq int64) {
 		if ev.Role != "" && ev.Role != agui.RoleAssistant {
 			return // developer/system/user text is not the assistant's answer
 		}
-		if r.texts[ev.MessageID] == nil {
-			b := &strings.Builder{}
-			r.texts[ev.MessageID] = b
-			r.order = append(r.order, b)
+		if _, ok := r.texts[ev.MessageID]; !ok {
+			r.texts[ev.MessageID] = ""
+			r.order = append(r.order, ev.MessageID)
 		}
 	case agui.TextMessageContent:
-		if b := r.texts[ev.MessageID]; b != nil {
-			b.WriteString(ev.Delta)
-			if r.turn.FirstTextMs == 0 && ev.Delta != "" {
-				r.turn.FirstTextMs, r.turn.FirstTextSeq = at, seq
-			}
+		if _, ok := r.texts[ev.MessageID]; ok && r.turn.FirstTextMs == 0 && ev.Delta != "" {
+			r.turn.FirstTextMs, r.turn.FirstTextSeq = at, seq
 		}
 	case agui.RunError:
 		r.turn.RunErrors = append(r.turn.RunErrors, RunError{Message: ev.Message, Code: ev.Code, Seq: seq})
@@ -169,8 +244,8 @@ func (r *Recorder) EndTurn(at time.Time, state json.RawMessage) *Turn {
 			tc.TimestampMs = tc.StartedMs // never completed
 		}
 	}
-	for _, b := range r.order {
-		t.Texts = append(t.Texts, b.String())
+	for _, id := range r.order {
+		t.Texts = append(t.Texts, r.texts[id])
 	}
 	r.calls, r.texts, r.order = nil, nil, nil
 	return t

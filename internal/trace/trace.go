@@ -12,6 +12,10 @@ type Trace struct {
 	// History is the messages the test placed before its first turn.
 	History []Message `json:"history,omitempty"`
 	Turns   []Turn    `json:"turns"`
+	// Mask, when set, masks each raw event when it is read for a report
+	// (ReadEvents): the report sets it, since masking needs every test's
+	// secrets.
+	Mask func(json.RawMessage) json.RawMessage `json:"-"`
 }
 
 // Message is a history message as the test gave it.
@@ -45,18 +49,70 @@ type Turn struct {
 	EndMs       int64        `json:"turn_end_ts"`
 	ToolCalls   []ToolCall   `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
-	// were started; Text joins them.
-	Texts     []string        `json:"texts"`
+	// were started; Text joins them. Trace files leave them out: the text
+	// is its events' deltas.
+	Texts     []string        `json:"-"`
 	RunErrors []RunError      `json:"run_errors,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`
 	// Runs are the AG-UI runs the turn took: one, plus one per follow-up
 	// run that answered client tools.
-	Runs   []Run   `json:"runs"`
-	Events []Event `json:"events"`
+	Runs []Run `json:"runs"`
+	// Events are the raw events, when kept in memory (see EachEvent and
+	// ReadEvents, which also read spooled ones). Trace files write them
+	// after the turn's other fields (package jsonreport).
+	Events []Event `json:"-"`
 	// FirstTextMs is when the turn's first assistant text arrived (its
 	// first non-empty content), FirstTextSeq that event; 0 without text.
 	FirstTextMs  int64 `json:"first_text_ms,omitempty"`
 	FirstTextSeq int64 `json:"first_text_seq,omitempty"`
+
+	// spooled, when set, holds the turn's events on disk; Events is then
+	// empty.
+	spooled *spooled
+}
+
+// EventCount is how many raw events the turn received.
+func (t *Turn) EventCount() int {
+	if t.spooled != nil {
+		return len(t.spooled.types)
+	}
+	return len(t.Events)
+}
+
+// EachEvent calls fn with the sequence number and type of each raw event of
+// the turn, in order, whether the events are in memory or spooled.
+func (t *Turn) EachEvent(fn func(seq int64, typ string)) {
+	if s := t.spooled; s != nil {
+		for i, c := range s.types {
+			fn(s.firstSeq+int64(i), s.names.name(c))
+		}
+		return
+	}
+	for i := range t.Events {
+		fn(t.Events[i].Seq, t.Events[i].Type)
+	}
+}
+
+// ReadEvents calls fn with each raw event of the turn, in order; a spooled
+// event's Raw is only valid until fn returns.
+func (t *Turn) ReadEvents(fn func(e *Event) error) error {
+	if s := t.spooled; s != nil {
+		i := 0
+		return s.spool.read(s.from, s.to, func(seq, at int64, run int, raw []byte) error {
+			e := Event{Seq: seq, ReceivedMs: at, Run: run, Raw: raw}
+			if i < len(s.types) {
+				e.Type = s.names.name(s.types[i])
+			}
+			i++
+			return fn(&e)
+		})
+	}
+	for i := range t.Events {
+		if err := fn(&t.Events[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Run is one request/response exchange of a turn.

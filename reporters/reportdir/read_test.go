@@ -62,7 +62,7 @@ func TestReadRefuses(t *testing.T) {
 			if tc.summary != "" {
 				os.WriteFile(filepath.Join(dir, "summary.json"), []byte(tc.summary), 0o644)
 			}
-			os.WriteFile(filepath.Join(dir, "t.json"), []byte(`{"schema":"ananke.trace/v1","turns":[]}`), 0o644)
+			os.WriteFile(filepath.Join(dir, "t.json"), []byte(`{"schema":"ananke.trace/v2","turns":[]}`), 0o644)
 			_, err := reportdir.Read(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Read err = %v; want %q", err, tc.want)

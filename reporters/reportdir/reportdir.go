@@ -7,8 +7,11 @@
 //	tests/<id>.attempt-<k>.trace.json
 //	                           for a test run more than once, each attempt's
 //
-// Each file is written to a temporary name and renamed, so a reader never
-// sees half a file; a failure to write one file does not stop the others.
+// The per-test files are written first, several at once, straight into
+// place; then junit.xml and summary.json, each through a temporary name
+// renamed into place. summary.json, written last, names every other file:
+// once it is there, the directory is complete. A failure to write one file
+// does not stop the others.
 package reportdir
 
 import (
@@ -17,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/jsonreport"
@@ -36,22 +40,72 @@ func Write(dir string, r *report.Report) error {
 	if err := os.MkdirAll(filepath.Join(dir, TestsDir), 0o755); err != nil {
 		return fmt.Errorf("create report directory: %w", err)
 	}
-	errs := []error{
-		writeFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error { return jsonreport.WriteSummary(w, r) }),
-		writeFile(filepath.Join(dir, JUnitFile), func(w io.Writer) error { return junit.Write(w, r) }),
-	}
+	var jobs []job
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		errs = append(errs, writeFile(filepath.Join(dir, filepath.FromSlash(t.ResultFile)), func(w io.Writer) error { return jsonreport.WriteResult(w, t) }))
+		jobs = append(jobs, job{t.ResultFile, func(w io.Writer) error { return jsonreport.WriteResult(w, t) }})
 		if len(t.Attempts) == 0 { // never ran: an empty trace, so every test has one
-			errs = append(errs, writeFile(filepath.Join(dir, filepath.FromSlash(t.TraceFile)), func(w io.Writer) error { return jsonreport.WriteTrace(w, t, nil) }))
+			jobs = append(jobs, job{t.TraceFile, func(w io.Writer) error { return jsonreport.WriteTrace(w, t, nil) }})
 		}
 		for k := range t.Attempts {
 			a := &t.Attempts[k]
-			errs = append(errs, writeFile(filepath.Join(dir, filepath.FromSlash(a.TraceFile)), func(w io.Writer) error { return jsonreport.WriteTrace(w, t, a) }))
+			jobs = append(jobs, job{a.TraceFile, func(w io.Writer) error { return jsonreport.WriteTrace(w, t, a) }})
 		}
 	}
+	errs := writeAll(dir, jobs)
+	errs = append(errs,
+		writeFile(filepath.Join(dir, JUnitFile), func(w io.Writer) error { return junit.Write(w, r) }),
+		writeFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error { return jsonreport.WriteSummary(w, r) }))
 	return errors.Join(errs...)
+}
+
+// job is one per-test file: its name in the directory and its writer.
+type job struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// writers is how many per-test files are written at once: creating files
+// is mostly the file system's time, and a suite of a thousand tests has
+// two thousand of them.
+const writers = 8
+
+// writeAll writes the jobs' files straight into place, several at once,
+// returning the errors in the jobs' order.
+func writeAll(dir string, jobs []job) []error {
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(writers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = writeDirect(filepath.Join(dir, filepath.FromSlash(jobs[i].name)), jobs[i].write)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errs
+}
+
+// writeDirect writes a file in place; a failed write leaves no partial
+// file behind.
+func writeDirect(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	werr := write(f)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // writeFile writes through a temporary file renamed into place.
