@@ -7,9 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Client calls the configured model. It is safe for concurrent use.
@@ -29,7 +26,6 @@ type Client struct {
 	now        func() time.Time
 
 	http  *http.Client
-	chat  openai.ChatCompletionService
 	cache *cache // nil: no cache
 
 	mu    sync.Mutex
@@ -79,28 +75,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.CacheDir != "" {
 		c.cache = &cache{dir: cfg.CacheDir}
 	}
-	c.chat = openai.NewChatCompletionService(c.options(u.String())...)
 	return c, nil
-}
-
-// options configure the SDK explicitly. openai.NewClient is not used: it
-// starts from DefaultClientOptions, which read OPENAI_API_KEY, OPENAI_BASE_URL,
-// OPENAI_ORG_ID, OPENAI_CUSTOM_HEADERS and more from the environment and
-// would add them to every request (an ambient OpenAI key sent to a local
-// server, say). The chat completions service built from these options alone
-// sends only what is configured here.
-func (c *Client) options(baseURL string) []option.RequestOption {
-	opts := []option.RequestOption{
-		option.WithBaseURL(baseURL),
-		option.WithHTTPClient(c.http),
-		// Retries are done in send, where the policy is explicit and the
-		// waits go through Config.Sleep.
-		option.WithMaxRetries(0),
-	}
-	if c.apiKey != "" {
-		opts = append(opts, option.WithAPIKey(c.apiKey))
-	}
-	return opts
 }
 
 // Complete sends req to the model, or answers it from the cache. On error the

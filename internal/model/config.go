@@ -16,7 +16,7 @@ const (
 	// a simulator or judge asks for take seconds; a minute leaves room for a
 	// slow local model without letting a dead server stall a run.
 	defaultTimeout = 60 * time.Second
-	// defaultMaxRetries matches the OpenAI SDK's own default.
+	// defaultMaxRetries matches the official OpenAI SDKs' default.
 	defaultMaxRetries = 2
 	// defaultMaxRetryWait caps one wait between attempts, whatever the server
 	// asks for in Retry-After, so a run never sleeps for minutes.
@@ -43,8 +43,8 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// parseEndpoint checks that the endpoint is an absolute http(s) URL that the
-// SDK can join "chat/completions" to. A query or fragment would be dropped
+// parseEndpoint checks that the endpoint is an absolute http(s) URL that
+// "/chat/completions" can be joined to. A query or fragment would be dropped
 // silently by that join, so they are refused rather than ignored.
 func parseEndpoint(endpoint string) (*url.URL, error) {
 	endpoint = strings.TrimSpace(endpoint)

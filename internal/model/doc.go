@@ -5,9 +5,8 @@
 // through it, so that one place decides what is sent, where, how failures are
 // retried and reported, and what is cached.
 //
-// Requests go to the configured endpoint and nowhere else: the SDK client is
-// built from explicit options only (never the OPENAI_* environment),
-// redirects are refused, and the package's own HTTP client ignores proxy
+// Requests go to the configured endpoint and nowhere else: the client reads
+// no OPENAI_* environment variable, redirects are refused, and the package's own HTTP client ignores proxy
 // environment variables (internal/cli passes a client when a proxy is wanted).
 //
 // Failures are *Error values whose Kind says what went wrong (unreachable,

@@ -38,7 +38,7 @@ type Error struct {
 	Detail string
 	// Err is the underlying cause when there is one worth matching with
 	// errors.Is (context.Canceled, context.DeadlineExceeded, a network or JSON
-	// error). It is never the SDK's HTTP error, whose request holds the key.
+	// error). It never holds the request, whose header holds the key.
 	Err error
 
 	what string // the phrase after "model M at E: "

@@ -167,8 +167,7 @@ func TestCompleteFailures(t *testing.T) {
 			script:       []modeltest.Responder{modeltest.Respond(200, "<html>hi</html>", "Content-Type", "text/html")},
 			wantKind:     model.KindMalformed,
 			wantRequests: 1,
-			wantMsg: "the reply is not a chat completion: expected destination type of 'string' or '[]byte' " +
-				"for responses with content-type 'text/html' that is not 'application/json'",
+			wantMsg:      "the reply is not a chat completion: it is text/html, not JSON: <html>hi</html>",
 		},
 		{
 			name:         "redirect is not followed",

@@ -3,50 +3,29 @@ package model
 import (
 	"errors"
 	"fmt"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // defaultSchemaName names the response format when the caller gives none:
 // OpenAI requires a name (letters, digits, _ and -, up to 64).
 const defaultSchemaName = "reply"
 
-// params builds the SDK request for req.
-func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
+// params builds the request body for req.
+func (c *Client) params(req Request) (chatRequest, error) {
 	if len(req.Messages) == 0 {
-		return openai.ChatCompletionNewParams{}, errors.New("model request has no messages")
+		return chatRequest{}, errors.New("model request has no messages")
 	}
-	msgs := make([]openai.ChatCompletionMessageParamUnion, len(req.Messages))
+	msgs := make([]chatMessage, len(req.Messages))
 	for i, m := range req.Messages {
 		switch m.Role {
-		case "system":
-			msgs[i] = openai.SystemMessage(m.Content)
-		case "user":
-			msgs[i] = openai.UserMessage(m.Content)
-		case "assistant":
-			msgs[i] = openai.AssistantMessage(m.Content)
+		case "system", "user", "assistant":
+			msgs[i] = chatMessage{Role: m.Role, Content: m.Content}
 		default:
-			return openai.ChatCompletionNewParams{}, fmt.Errorf("model request message %d: role %q is not system, user or assistant", i+1, m.Role)
+			return chatRequest{}, fmt.Errorf("model request message %d: role %q is not system, user or assistant", i+1, m.Role)
 		}
 	}
-	p := openai.ChatCompletionNewParams{Model: c.name, Messages: msgs}
-	if c.temperature != nil {
-		p.Temperature = openai.Float(*c.temperature)
-	}
-	if c.seed != nil {
-		p.Seed = openai.Int(*c.seed)
-	}
+	p := chatRequest{Model: c.name, Messages: msgs, Temperature: c.temperature, Seed: c.seed}
 	if req.Schema != nil {
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-					Name:   schemaName(req),
-					Schema: req.Schema,
-					Strict: openai.Bool(true),
-				},
-			},
-		}
+		p.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: jsonSchemaParam{Name: schemaName(req), Schema: req.Schema, Strict: true}}
 	}
 	return p, nil
 }

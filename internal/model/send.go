@@ -6,13 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"syscall"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // initialBackoff is the first wait before a retry when the server gives no
@@ -39,14 +35,18 @@ func (f *failure) retryable() bool {
 
 // send makes up to 1+maxRetries attempts and turns the completion into a
 // Reply.
-func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, structured bool) (Reply, error) {
+func (c *Client) send(ctx context.Context, params chatRequest, structured bool) (Reply, error) {
+	body, err := json.Marshal(params)
+	if err != nil {
+		return Reply{}, fmt.Errorf("encode the model request: %w", err)
+	}
 	var usage Usage
 	for retry := 0; ; retry++ {
 		if err := ctx.Err(); err != nil {
 			return Reply{Usage: usage}, c.newError(canceled(ctx), usage.Requests)
 		}
 		usage.Requests++
-		comp, f := c.attempt(ctx, params)
+		comp, f := c.attempt(ctx, body)
 		if f == nil {
 			return c.reply(comp, structured, usage)
 		}
@@ -79,21 +79,21 @@ func (c *Client) wait(f *failure, retry int) time.Duration {
 }
 
 // attempt sends one request, bounded by Config.Timeout.
-func (c *Client) attempt(ctx context.Context, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, *failure) {
+func (c *Client) attempt(ctx context.Context, body []byte) (*chatCompletion, *failure) {
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	var res *http.Response
-	comp, err := c.chat.New(actx, params, option.WithResponseInto(&res))
-	ok := res == nil || (res.StatusCode >= 200 && res.StatusCode < 300)
+	comp, res, errBody, err := c.post(actx, body)
 	switch {
-	case err == nil && ok:
+	case err == nil && res != nil && (res.StatusCode < 200 || res.StatusCode > 299):
+		return nil, httpFailure(res, errBody, c.now())
+	case err == nil:
 		return comp, nil
 	case ctx.Err() != nil:
 		return nil, canceled(ctx)
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return nil, &failure{kind: KindTimeout, err: context.DeadlineExceeded}
-	case !ok:
-		return nil, httpFailure(res, err, c.now())
+	case isMalformed(err):
+		return nil, &failure{kind: KindMalformed, detail: "the reply is not a chat completion: " + err.Error(), err: err}
 	case isNetwork(err):
 		return nil, &failure{kind: KindUnreachable, detail: networkReason(err), err: err}
 	default:
@@ -102,7 +102,7 @@ func (c *Client) attempt(ctx context.Context, params openai.ChatCompletionNewPar
 }
 
 // reply checks the completion is what was asked for.
-func (c *Client) reply(comp *openai.ChatCompletion, structured bool, usage Usage) (Reply, error) {
+func (c *Client) reply(comp *chatCompletion, structured bool, usage Usage) (Reply, error) {
 	usage.PromptTokens = comp.Usage.PromptTokens
 	usage.CompletionTokens = comp.Usage.CompletionTokens
 	r := Reply{Usage: usage}
@@ -140,8 +140,8 @@ func canceled(ctx context.Context) *failure {
 	return &failure{kind: KindCanceled, detail: err.Error(), err: err}
 }
 
-// isNetwork reports whether err happened below HTTP: the SDK passes
-// transport errors through as *url.Error, and body reads as net errors.
+// isNetwork reports whether err happened below HTTP: http.Client returns
+// transport errors as *url.Error, and body reads fail with net errors.
 func isNetwork(err error) bool {
 	var uerr *url.Error
 	var nerr net.Error

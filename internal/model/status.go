@@ -2,16 +2,12 @@ package model
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/openai/openai-go/v3"
 )
 
 // maxDetail caps how much of a server's error message goes into an Error:
@@ -23,9 +19,9 @@ const maxDetail = 300
 // the actual wait far below it.
 const maxRetryAfter = 24 * time.Hour
 
-// httpFailure classifies a non-2xx answer.
-func httpFailure(res *http.Response, err error, now time.Time) *failure {
-	f := &failure{status: res.StatusCode, detail: serverMessage(res, err)}
+// httpFailure classifies a non-2xx answer, body its (bounded) body.
+func httpFailure(res *http.Response, body []byte, now time.Time) *failure {
+	f := &failure{status: res.StatusCode, detail: serverMessage(body)}
 	f.retryAfter, f.hasRetryAfter = retryAfter(res.Header, now)
 	switch code := res.StatusCode; {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
@@ -48,24 +44,25 @@ func httpFailure(res *http.Response, err error, now time.Time) *failure {
 }
 
 // serverMessage finds the server's explanation: the OpenAI error object's
-// message, Ollama's {"error": "…"}, vLLM's {"message": "…"} or FastAPI's
-// {"detail": "…"}, else the start of the body text.
-func serverMessage(res *http.Response, err error) string {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) && apiErr.Message != "" {
-		return truncate(apiErr.Message)
+// message ({"error": {"message": "…"}}), Ollama's {"error": "…"}, vLLM's
+// {"message": "…"} or FastAPI's {"detail": "…"}, else the start of the
+// body text.
+func serverMessage(body []byte) string {
+	if len(body) > 64<<10 {
+		body = body[:64<<10]
 	}
-	if res.Body == nil {
-		return ""
-	}
-	// For error statuses the SDK has read the body and put it back in memory.
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
 	var shapes struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
 		Detail  json.RawMessage `json:"detail"`
 	}
 	if json.Unmarshal(body, &shapes) == nil {
+		var object struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(shapes.Error, &object) == nil && object.Message != "" {
+			return truncate(object.Message)
+		}
 		for _, raw := range []json.RawMessage{shapes.Error, shapes.Detail} {
 			var s string
 			if json.Unmarshal(raw, &s) == nil && s != "" {

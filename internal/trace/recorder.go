@@ -29,6 +29,10 @@ type Recorder struct {
 	calls map[string]*callBuild
 	texts map[string]string // assistant message id → its text so far
 	order []string          // the ids, in the order the messages started
+	// earlier holds, for a message id streamed in an earlier turn, the
+	// length of its text then: a producer that reuses an id appends to
+	// that message, and this turn's text is what follows.
+	earlier map[string]int
 }
 
 type callBuild struct {
@@ -123,6 +127,9 @@ func (r *Recorder) EndRun(frames int, request json.RawMessage, msgs []agui.Messa
 		m := &msgs[i]
 		if _, ok := r.texts[m.ID]; ok && m.Role == agui.RoleAssistant {
 			if s, ok := m.TextContent(); ok {
+				if n := r.earlier[m.ID]; n <= len(s) {
+					s = s[n:]
+				}
 				r.texts[m.ID] = s
 			}
 		}
@@ -244,8 +251,12 @@ func (r *Recorder) EndTurn(at time.Time, state json.RawMessage) *Turn {
 			tc.TimestampMs = tc.StartedMs // never completed
 		}
 	}
+	if r.earlier == nil {
+		r.earlier = map[string]int{}
+	}
 	for _, id := range r.order {
 		t.Texts = append(t.Texts, r.texts[id])
+		r.earlier[id] += len(r.texts[id])
 	}
 	r.calls, r.texts, r.order = nil, nil, nil
 	return t

@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,23 @@ func TestRecorderTruncated(t *testing.T) {
 	}
 	if turn.Text() != "partial" {
 		t.Errorf("text = %q", turn.Text())
+	}
+}
+
+// TestTextsOfAReusedMessageID: a producer that reuses a message id in a
+// later turn appends to it in the conversation; the turn's text is what it
+// added.
+func TestTextsOfAReusedMessageID(t *testing.T) {
+	at := time.Unix(0, 0)
+	rec := trace.NewRecorder()
+	for i, full := range []string{"Hi there!", "Hi there!Hi there!"} {
+		rec.StartTurn(i, "user", "hello", at)
+		rec.StartRun(fmt.Sprintf("r%d", i), at)
+		rec.Observe(agui.Frame{Index: 1, Received: at, Type: agui.TextMessageStart, Data: []byte(`{}`)},
+			[]agui.Event{{Type: agui.TextMessageStart, MessageID: "m1", Role: "assistant"}}, nil)
+		rec.EndRun(1, nil, []agui.Message{agui.TextMessage("m1", agui.RoleAssistant, full)}, at)
+		if got := rec.EndTurn(at, nil).Text(); got != "Hi there!" {
+			t.Errorf("turn %d text = %q, want %q", i, got, "Hi there!")
+		}
 	}
 }
