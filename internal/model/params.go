@@ -18,7 +18,7 @@ func (c *Client) params(req Request) (chatRequest, error) {
 	for i, m := range req.Messages {
 		switch m.Role {
 		case "system", "user", "assistant":
-			msgs[i] = chatMessage{Role: m.Role, Content: m.Content}
+			msgs[i] = chatMessage(m)
 		default:
 			return chatRequest{}, fmt.Errorf("model request message %d: role %q is not system, user or assistant", i+1, m.Role)
 		}
