@@ -91,12 +91,7 @@ func attemptJSON(t *spec.Test, r *Attempt, now time.Time) []byte {
 		out.Status = Error
 	}
 	if r.Trace != nil {
-		for _, turn := range r.Trace.Turns {
-			if out.Text != "" && turn.Text() != "" {
-				out.Text += "\n"
-			}
-			out.Text += turn.Text()
-		}
+		out.Text = r.Trace.TestScope().Text()
 	}
 	for _, res := range r.Results {
 		out.Results = append(out.Results, result{ID: res.ID, Kind: string(res.Kind), Scope: res.Scope, Severity: string(res.Severity),

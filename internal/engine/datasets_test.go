@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -299,10 +298,6 @@ func TestAttachmentsSent(t *testing.T) {
 			turn := r.Shown().Trace.Turns[0]
 			if turn.UserText != "Read this" || len(turn.Attachments) != 1 || turn.Attachments[0].Name != "receipt.txt" || turn.Attachments[0].Bytes != 13 {
 				t.Errorf("trace turn = %q %+v", turn.UserText, turn.Attachments)
-			}
-			data, _ := base64.StdEncoding.DecodeString("VG90YWw6ICQ4NS41MA==")
-			if string(data) != "Total: $85.50" {
-				t.Fatal("fixture")
 			}
 		})
 	}

@@ -68,13 +68,12 @@ const spillBytes = 1 << 20
 
 // newRecorder records an attempt's trace: its raw events in memory, moved
 // to a spool in Options.SpoolDir once they pass spillBytes (without a
-// SpoolDir, all in memory). The returned func closes the spool.
-func (e *engine) newRecorder() (*trace.Recorder, func() error) {
+// SpoolDir, all in memory).
+func (e *engine) newRecorder() *trace.Recorder {
 	if e.opts.SpoolDir == "" {
-		return trace.NewRecorder(), func() error { return nil }
+		return trace.NewRecorder()
 	}
-	r := trace.NewSpillingRecorder(e.opts.SpoolDir, spillBytes)
-	return r, r.Close
+	return trace.NewSpillingRecorder(e.opts.SpoolDir, spillBytes)
 }
 
 // newVars is a test attempt's variables: the environment, and what the
@@ -151,12 +150,11 @@ type conversation struct {
 // after it and stopping at the first failure; then the simulated turns of
 // a dynamic test; then it evaluates the test's checks.
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
-	rec, closeSpool := e.newRecorder()
-	conv := &conversation{messages: p.history, state: p.state, rec: rec}
+	conv := &conversation{messages: p.history, state: p.state, rec: e.newRecorder()}
 	conv.rec.SetHistory(p.given)
 	defer func() {
 		r.Trace = conv.rec.Trace()
-		if err := closeSpool(); err != nil && r.Status != Error {
+		if err := conv.rec.Close(); err != nil && r.Status != Error {
 			// The events are lost: the report could not show them.
 			r.Status, r.Reason = Error, err.Error()
 		}

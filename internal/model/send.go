@@ -92,8 +92,6 @@ func (c *Client) attempt(ctx context.Context, body []byte) (*chatCompletion, *fa
 		return nil, canceled(ctx)
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return nil, &failure{kind: KindTimeout, err: context.DeadlineExceeded}
-	case isMalformed(err):
-		return nil, &failure{kind: KindMalformed, detail: "the reply is not a chat completion: " + err.Error(), err: err}
 	case isNetwork(err):
 		return nil, &failure{kind: KindUnreachable, detail: networkReason(err), err: err}
 	default:

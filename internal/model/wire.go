@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -96,18 +95,7 @@ func (c *Client) post(ctx context.Context, body []byte) (*chatCompletion, *http.
 		if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt != "" && mt != "application/json" {
 			err = fmt.Errorf("it is %s, not JSON: %s", mt, truncate(strings.Join(strings.Fields(string(data)), " ")))
 		}
-		return nil, res, nil, errMalformed{err}
+		return nil, res, nil, err
 	}
 	return &comp, res, nil, nil
-}
-
-// errMalformed is a 2xx reply that does not decode as a chat completion.
-type errMalformed struct{ err error }
-
-func (e errMalformed) Error() string { return e.err.Error() }
-func (e errMalformed) Unwrap() error { return e.err }
-
-func isMalformed(err error) bool {
-	var m errMalformed
-	return errors.As(err, &m)
 }

@@ -36,7 +36,7 @@ var (
 // LoadDataset reads a dataset, adding the problems of every line to diags.
 // Each case's id is the file's default id, "/", and the case's own id.
 func LoadDataset(path, root string, diags *Diagnostics) []*Test {
-	data, err := readBounded(path, maxDatasetSize)
+	data, err := readFile(path, maxDatasetSize)
 	if err != nil {
 		diags.add(Pos{File: path}, "%v", err)
 		return nil

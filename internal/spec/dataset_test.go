@@ -188,7 +188,7 @@ func TestDatasetErrors(t *testing.T) {
 		{`{"id": "b", "input": [{"role": "assistant", "content": "x"}]}`, `2:23: input[0]: the last message of input is the one the agent answers, so its role must be user, not "assistant"`},
 		{`{"id": "c", "input": "x", "asserts": []}`, `3:27: unknown field "asserts" in case (did you mean "assert"?)`},
 		{`{"id": "d", "input": "x" "y"}`, `4:26: invalid JSON: invalid character '"' after object key:value pair`},
-		{`{"id": "e", "input": [{"role": "user", "content": [{"type": "image", "source": "file://missing.png"}]}]}`, `5:80: input[0].content[0].source: cannot read`},
+		{`{"id": "e", "input": [{"role": "user", "content": [{"type": "image", "source": "file://missing.png"}]}]}`, `5:80: input[0].content[0].source: `},
 		{`["x"]`, `6:1: a line holds one test case, a JSON object`},
 		{`{"id": "a", "input": "dup"}`, `7:1: case id "a" is also used on line 1`},
 		{`{"input": "no id"}`, `8:1: case is missing required field "id"`},
@@ -219,6 +219,9 @@ func TestDatasetErrors(t *testing.T) {
 		if !strings.Contains(text, "d.ananke.jsonl:"+l.want) {
 			t.Errorf("missing %q in:\n%s", l.want, text)
 		}
+	}
+	if !strings.Contains(text, "missing.png: cannot read file: no such file or directory") {
+		t.Errorf("the missing attachment's cause is not named:\n%s", text)
 	}
 	// The args line is reported at the argument, not at the item.
 	if !strings.Contains(text, `:12:88: assertions[0].args: argument name "a.b" cannot be matched`) {
@@ -310,9 +313,9 @@ func TestAttachments(t *testing.T) {
 		{`{"type": "file", "source": "file://notes.txt", "mimeType": "text/x-receipt"}`, "notes.txt text/x-receipt document 13"},
 		{`{"type": "image", "source": "file://` + filepath.ToSlash(filepath.Join(dir, "noext")) + `"}`, "noext image/png image 12"},
 		{`{"type": "image", "source": "file://a.pdf"}`, "a.pdf is application/pdf, not an image; use type file"},
-		{`{"type": "file", "source": "file://big.png"}`, "is larger than 20 MiB, the limit for an attachment"},
+		{`{"type": "file", "source": "file://big.png"}`, "big.png: file is larger than 20 MiB"},
 		{`{"type": "file", "source": "https://example.com/x.png"}`, `must be a file:// path`},
-		{`{"type": "file", "source": "file://."}`, "is a directory, not a file"},
+		{`{"type": "file", "source": "file://."}`, ": it is a directory, not a file"},
 		{`{"type": "video", "source": "file://a.pdf"}`, `type "video" is not one of text, image, file`},
 		{`{"type": "file", "source": "file://a.pdf", "text": "x"}`, "a file part has no text"},
 	}

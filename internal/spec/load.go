@@ -138,7 +138,7 @@ func defaultID(path, root string) string {
 
 // parse reads and parses the loader's file into its document's root node.
 func (l *loader) parse() *yaml.Node {
-	data, err := readFile(l.file)
+	data, err := readFile(l.file, maxFileSize)
 	if err != nil {
 		l.diags.add(Pos{File: l.file}, "%v", err)
 		return nil
@@ -146,7 +146,9 @@ func (l *loader) parse() *yaml.Node {
 	return l.parseBytes(data)
 }
 
-func readFile(path string) ([]byte, error) {
+// readFile reads a file of at most limit bytes: a test file, a dataset,
+// an attachment. Its errors do not name the file; the diagnostic does.
+func readFile(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *os.PathError
@@ -156,12 +158,15 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read file: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errors.New("it is a directory, not a file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read file: %w", err)
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("file is larger than %d MiB; is this the right file?", maxFileSize>>20)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("file is larger than %d MiB; is this the right file?", limit>>20)
 	}
 	return data, nil
 }

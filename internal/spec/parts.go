@@ -1,11 +1,8 @@
 package spec
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -168,9 +165,9 @@ func (l *loader) readAttachment(p string) (*Attachment, error) {
 	if a, ok := l.files[p]; ok {
 		return a, nil
 	}
-	data, err := readBounded(p, MaxAttachmentBytes)
+	data, err := readFile(p, MaxAttachmentBytes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	a := &Attachment{Path: p, Name: filepath.Base(p), Data: data, MIME: mimeOf(p, data)}
 	if l.files == nil {
@@ -178,29 +175,6 @@ func (l *loader) readAttachment(p string) (*Attachment, error) {
 	}
 	l.files[p] = a
 	return a, nil
-}
-
-func readBounded(p string, limit int64) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read %s: %w", p, err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file", p)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", p, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d MiB, the limit for an attachment", p, limit>>20)
-	}
-	return data, nil
 }
 
 // mimeOf is the MIME type of a file: by its extension from a fixed table

@@ -44,12 +44,6 @@ type callBuild struct {
 // NewRecorder starts an empty trace that keeps its raw events in memory.
 func NewRecorder() *Recorder { return &Recorder{} }
 
-// NewSpooledRecorder starts an empty trace whose raw events go to s as
-// they arrive; the caller closes s when the attempt ends.
-func NewSpooledRecorder(s *Spool) *Recorder {
-	return &Recorder{spool: s, names: &typeNames{index: map[string]uint8{}}}
-}
-
 // NewSpillingRecorder starts an empty trace that keeps its raw events in
 // memory until they pass limit bytes, then moves them to a spool in dir
 // and spools the rest as they arrive: a small test costs no file, a large
@@ -76,17 +70,12 @@ func (r *Recorder) spill() {
 		return
 	}
 	r.spool, r.names = s, &typeNames{index: map[string]uint8{}}
+	// Called right after an event was kept: the turn has at least one.
 	t := r.turn
-	sp := &spooled{spool: s, from: s.off, firstSeq: r.seq + 1, names: r.names}
-	if len(t.Events) > 0 {
-		sp.firstSeq = t.Events[0].Seq
-	}
+	sp := &spooled{spool: s, from: s.off, firstSeq: t.Events[0].Seq, names: r.names}
 	for _, e := range t.Events {
 		sp.to = s.append(e.Seq, e.ReceivedMs, e.Run, e.Raw)
 		sp.types = append(sp.types, r.names.code(e.Type))
-	}
-	if sp.to == 0 {
-		sp.to = s.off
 	}
 	t.Events, t.spooled = nil, sp
 }

@@ -70,9 +70,6 @@ func (s *Spool) Close() error {
 	return nil
 }
 
-// Err reports a write error of the spool, if any.
-func (s *Spool) Err() error { return s.err }
-
 // read calls fn with each event in [from, to) of the spool.
 func (s *Spool) read(from, to int64, fn func(seq, at int64, run int, raw []byte) error) error {
 	if s.w != nil {

@@ -71,14 +71,6 @@ type Turn struct {
 	spooled *spooled
 }
 
-// EventCount is how many raw events the turn received.
-func (t *Turn) EventCount() int {
-	if t.spooled != nil {
-		return len(t.spooled.types)
-	}
-	return len(t.Events)
-}
-
 // EachEvent calls fn with the sequence number and type of each raw event of
 // the turn, in order, whether the events are in memory or spooled.
 func (t *Turn) EachEvent(fn func(seq int64, typ string)) {
