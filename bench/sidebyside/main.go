@@ -65,6 +65,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds per shape; the table shows medians")
 	official := flag.Bool("official", true, "measure the official TypeScript client too (it needs node and npm ci in testdata/interop)")
 	only := flag.String("only", "", "run only the shapes whose name matches this regexp")
+	dir := flag.String("dir", "", "where suites and report directories are written (default: the system's temporary directory)")
 	flag.Parse()
 	if *quick {
 		*rounds = 1
@@ -73,18 +74,18 @@ func main() {
 	if *only != "" {
 		match = regexp.MustCompile(*only)
 	}
-	if err := run(*quick, *rounds, *official, match); err != nil {
+	if err := run(*quick, *rounds, *official, match, *dir); err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)
 	}
 }
 
-func run(quick bool, rounds int, official bool, match *regexp.Regexp) error {
+func run(quick bool, rounds int, official bool, match *regexp.Regexp, dir string) error {
 	root, err := repoRoot()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "ananke-bench-")
+	tmp, err := os.MkdirTemp(dir, "ananke-bench-")
 	if err != nil {
 		return err
 	}
@@ -112,8 +113,8 @@ func run(quick bool, rounds int, official bool, match *regexp.Regexp) error {
 		}
 	}
 	fmt.Printf("%s, %d CPUs, %s; %d round(s), medians\n\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), runtime.Version(), rounds)
-	fmt.Println("| stream | official client | bare Go | Ananke | Ananke / bare Go | report dir / stream |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| stream | official client | bare Go | Ananke | Ananke / bare Go | traces / stream | report dir / stream |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, sh := range shapes {
 		if (quick && !sh.quick) || (match != nil && !match.MatchString(sh.name)) {
 			continue
@@ -134,10 +135,19 @@ func measure(root, tmp string, bins map[string]string, url, node string, sh shap
 	if err != nil {
 		return "", err
 	}
-	reports := filepath.Join(tmp, "report")
+	reports := ""
+	defer func() { os.RemoveAll(reports) }()
 	var ananke, bare, official []sample
 	streamBytes := 0
-	for range rounds {
+	for round := range rounds {
+		// Each round writes a fresh report directory; the previous one is
+		// removed now, and the disk settled, so no process is timed while
+		// the file system writes back or deletes another's files.
+		if reports != "" {
+			os.RemoveAll(reports)
+		}
+		reports = filepath.Join(tmp, fmt.Sprint("report-", round))
+		syscall.Sync()
 		s, stdout, err := timed(exec.Command(bins["bare"], "-url", url+"/agent", "-message", sh.message, "-n", fmt.Sprint(sh.tests)))
 		if err != nil {
 			return "", fmt.Errorf("bare: %w", err)
@@ -149,7 +159,7 @@ func measure(root, tmp string, bins map[string]string, url, node string, sh shap
 		s.events, streamBytes = st.Events, st.Bytes
 		bare = append(bare, s)
 
-		os.RemoveAll(reports)
+		syscall.Sync()
 		cmd := exec.Command(bins["ananke"], "run", "--config", filepath.Join(suite, "ananke.config.yaml"), "--report-dir", reports)
 		cmd.Env = append(os.Environ(), "NO_COLOR=1")
 		s, out, err := timed(cmd)
@@ -161,6 +171,7 @@ func measure(root, tmp string, bins map[string]string, url, node string, sh shap
 
 		// The official client takes minutes on big streams: one round.
 		if node != "" && !sh.noOfficial && (!sh.big || len(official) == 0) {
+			syscall.Sync()
 			c := exec.Command(node, "bench-client.mjs", url+"/agent", sh.message, fmt.Sprint(sh.tests))
 			c.Dir = filepath.Join(root, "testdata", "interop")
 			s, _, err := timed(c)
@@ -171,7 +182,7 @@ func measure(root, tmp string, bins map[string]string, url, node string, sh shap
 			official = append(official, s)
 		}
 	}
-	dir, err := dirSize(reports)
+	dir, traces, err := dirSize(reports)
 	if err != nil {
 		return "", err
 	}
@@ -180,8 +191,9 @@ func measure(root, tmp string, bins map[string]string, url, node string, sh shap
 	if len(official) > 0 {
 		off = cell(median(official))
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %.1f× time, %.1f× memory | %.2f× (%s of %s) |", sh.name, off, cell(b), cell(a),
-		float64(a.wall)/float64(b.wall), float64(a.rssKB)/float64(b.rssKB), float64(dir)/float64(streamBytes), mb(dir), mb(int64(streamBytes))), nil
+	return fmt.Sprintf("| %s | %s | %s | %s | %.1f× time, %.1f× memory | %.2f× | %.2f× (%s of %s) |", sh.name, off, cell(b), cell(a),
+		float64(a.wall)/float64(b.wall), float64(a.rssKB)/float64(b.rssKB),
+		float64(traces)/float64(streamBytes), float64(dir)/float64(streamBytes), mb(dir), mb(int64(streamBytes))), nil
 }
 
 // writeSuite writes a suite running the shape: one test, or a dataset of
@@ -253,19 +265,22 @@ func num(f float64) string {
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
-func dirSize(dir string) (int64, error) {
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+// dirSize is the size of a report directory, and of its trace files.
+func dirSize(dir string) (all, traces int64, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		info, err := d.Info()
 		if err == nil {
-			n += info.Size()
+			all += info.Size()
+			if strings.HasSuffix(path, ".trace.json") {
+				traces += info.Size()
+			}
 		}
 		return err
 	})
-	return n, err
+	return all, traces, err
 }
 
 // startServer starts the stream server and returns its URL.

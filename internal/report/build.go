@@ -125,10 +125,20 @@ func totals(tests []Test) Totals {
 type builder struct {
 	red  *Redactor
 	root string
+	// paths are the paths made relative so far: every assertion names its
+	// file, and a suite has a handful.
+	paths map[string]string
 }
 
 // path makes p relative to the root (forward slashes).
 func (b *builder) path(p string) string {
+	if rel, ok := b.paths[p]; ok {
+		return rel
+	}
+	if b.paths == nil {
+		b.paths = map[string]string{}
+	}
+	in := p
 	if b.root != "" {
 		if abs, err := filepath.Abs(p); err == nil {
 			if rel, err := filepath.Rel(b.root, abs); err == nil {
@@ -136,7 +146,8 @@ func (b *builder) path(p string) string {
 			}
 		}
 	}
-	return filepath.ToSlash(p)
+	b.paths[in] = filepath.ToSlash(p)
+	return b.paths[in]
 }
 
 func (b *builder) loc(p spec.Pos) Location {

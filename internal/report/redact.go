@@ -58,10 +58,14 @@ func jsonEscaped(v string) string {
 // JSON masks raw JSON text. When masking broke its syntax (a pattern that
 // matched a quote), the masked text is kept as a JSON string instead.
 func (r *Redactor) JSON(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
+	if len(raw) == 0 || r.Empty() {
 		return raw
 	}
-	s := r.String(string(raw))
+	in := string(raw)
+	s := r.String(in)
+	if s == in && json.Valid(raw) {
+		return raw // nothing masked: no copy
+	}
 	if json.Valid([]byte(s)) {
 		return json.RawMessage(s)
 	}
@@ -82,7 +86,7 @@ func (r *Redactor) Empty() bool { return len(r.secrets) == 0 && len(r.patterns) 
 
 // String masks s.
 func (r *Redactor) String(s string) string {
-	if s == "" {
+	if s == "" || r.Empty() {
 		return s
 	}
 	s = r.values.Replace(s)

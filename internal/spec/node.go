@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,9 @@ type loader struct {
 	// dataset is set while reading a dataset: checkpoints also take the
 	// assertion vocabulary.
 	dataset bool
+	// regexps are the patterns compiled so far: a dataset of thousands of
+	// cases repeats a handful.
+	regexps map[string]*regexp.Regexp
 }
 
 func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line, Col: n.Column} }

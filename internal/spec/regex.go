@@ -60,10 +60,17 @@ func (l *loader) regex(n *yaml.Node, what string) (*Regex, bool) {
 	r := &Regex{Template: t}
 	// Check the syntax with each reference replaced by a plain word.
 	src, _ := t.resolve(placeholder, nil)
-	re, err := regexp.Compile(src)
-	if err != nil {
-		l.errorf(l.derefQuiet(n), "%s: invalid regex %q: %s", what, t.Raw, reason(err))
-		return nil, false
+	re := l.regexps[src]
+	if re == nil {
+		var err error
+		if re, err = regexp.Compile(src); err != nil {
+			l.errorf(l.derefQuiet(n), "%s: invalid regex %q: %s", what, t.Raw, reason(err))
+			return nil, false
+		}
+		if l.regexps == nil {
+			l.regexps = map[string]*regexp.Regexp{}
+		}
+		l.regexps[src] = re
 	}
 	if len(t.Refs()) == 0 {
 		r.re = re

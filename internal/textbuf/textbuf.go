@@ -9,7 +9,12 @@ import "strings"
 
 // chunkSize is one chunk's capacity: large enough that chunk headers do
 // not matter, small enough that the last chunk's slack does not either.
-const chunkSize = 64 << 10
+// Chunks start small and double up to chunkSize, so a short text costs
+// little and a long one is never copied to grow.
+const (
+	firstChunk = 256
+	chunkSize  = 64 << 10
+)
 
 // Buffer is an append-only text. The zero value is empty and ready.
 type Buffer struct {
@@ -29,7 +34,11 @@ func (b *Buffer) WriteString(s string) {
 	b.n += len(s)
 	for len(s) > 0 {
 		if len(b.chunks) == 0 || len(b.chunks[len(b.chunks)-1]) == cap(b.chunks[len(b.chunks)-1]) {
-			b.chunks = append(b.chunks, make([]byte, 0, max(chunkSize, min(len(s), 1<<20))))
+			size := firstChunk
+			if k := len(b.chunks); k > 0 {
+				size = min(2*cap(b.chunks[k-1]), chunkSize)
+			}
+			b.chunks = append(b.chunks, make([]byte, 0, max(size, min(len(s), 1<<20))))
 		}
 		last := &b.chunks[len(b.chunks)-1]
 		k := min(cap(*last)-len(*last), len(s))

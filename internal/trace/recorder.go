@@ -142,6 +142,10 @@ func (r *Recorder) Observe(f agui.Frame, events []agui.Event, _ []agui.Problem) 
 	if f.Index > 0 {
 		r.seq++
 		seq = r.seq
+		if len(events) == 0 && !json.Valid(f.Data) {
+			// Kept as a JSON string, so the trace file stays JSON.
+			f.Data, _ = json.Marshal(string(f.Data))
+		}
 		if sp := r.turn.spooled; sp != nil {
 			sp.to = r.spool.append(seq, at, len(r.turn.Runs)-1, f.Data)
 			sp.types = append(sp.types, r.names.code(f.Type))

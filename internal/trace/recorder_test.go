@@ -3,6 +3,7 @@ package trace_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,27 @@ func TestTextsOfAReusedMessageID(t *testing.T) {
 		if got := rec.EndTurn(at, nil).Text(); got != "Hi there!" {
 			t.Errorf("turn %d text = %q, want %q", i, got, "Hi there!")
 		}
+	}
+}
+
+// TestInvalidFrameKeptAsString: a frame that is not JSON is kept as a JSON
+// string, so a trace file stays JSON whether or not anything is masked.
+func TestInvalidFrameKeptAsString(t *testing.T) {
+	at := time.Unix(0, 0)
+	rec := trace.NewRecorder()
+	rec.StartTurn(0, "user", "hello", at)
+	rec.StartRun("r0", at)
+	rec.Observe(agui.Frame{Index: 1, Received: at, Data: []byte(`{"type":`)}, nil, nil)
+	rec.Observe(agui.Frame{Index: 2, Received: at, Type: agui.TextMessageStart, Data: []byte(`{"type":"TEXT_MESSAGE_START"}`)},
+		[]agui.Event{{Type: agui.TextMessageStart, MessageID: "m1", Role: "assistant"}}, nil)
+	rec.EndRun(2, nil, nil, at)
+	turn := rec.EndTurn(at, nil)
+	var got []string
+	if err := turn.ReadEvents(func(e *trace.Event) error { got = append(got, string(e.Raw)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`"{\"type\":"`, `{"type":"TEXT_MESSAGE_START"}`}
+	if !slices.Equal(got, want) {
+		t.Errorf("raw events = %q, want %q", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
@@ -50,10 +51,18 @@ type attemptRef struct {
 	Status string `json:"status"`
 }
 
+// writers are reused across trace files: a suite writes thousands.
+var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+
 // WriteTrace writes the trace file of one attempt of a test (nil: the test
 // never ran, and its trace is empty).
 func WriteTrace(w io.Writer, t *report.Test, a *report.Attempt) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(w)
+	defer func() {
+		bw.Reset(nil)
+		writers.Put(bw)
+	}()
 	tr := &trace.Trace{Turns: []trace.Turn{}}
 	h := traceHead{Schema: TraceSchema}
 	if a != nil && a.Trace != nil {
