@@ -46,6 +46,8 @@ type runOptions struct {
 	input, message, endpoint string
 	// profiles are --cpuprofile and --memprofile.
 	profiles profiles
+	// record and replay are --record DIR and --replay DIR.
+	record, replay string
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -70,6 +72,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.noCache, "no-cache", false, "send every language-model request, ignoring model.cache")
 	fs.StringVar(&o.input, "i", "", "send `input` to the agent and print its reply: a message, or a dataset file (*.jsonl) to run")
 	fs.StringVar(&o.endpoint, "endpoint", "", "send to `URL` instead of target.endpoint (without a config: an AG-UI agent there)")
+	fs.StringVar(&o.record, "record", "", "record every exchange with the agent into `dir`, to replay later")
+	fs.StringVar(&o.replay, "replay", "", "answer every run from the recording in `dir`, without the agent")
 	fs.StringVar(&o.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof file)")
 	fs.StringVar(&o.profiles.mem, "memprofile", "", "write a memory profile of the run to `file` at its end")
 }
@@ -215,6 +219,11 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if lm.client != nil {
 		defer lm.client.CloseIdleConnections()
 	}
+	tape, recorded, err := a.tape(o, suite)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		return &pipelineResult{exit: ExitInvalid}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if a.onSignal != nil {
@@ -238,13 +247,19 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	out := engine.Run(ctx, engine.Options{
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
-		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool,
+		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape,
 	})
 	live.Close()
 	root, _ := a.getwd()
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky,
 		Secrets: lm.secrets}
-	return a.finish(report.Build(out, meta), o.reportDir, copts)
+	r := report.Build(out, meta)
+	res := a.finish(r, o.reportDir, copts)
+	if err := recorded(r); err != nil {
+		fmt.Fprintf(a.Err, "ananke: %v\n", err)
+		res.fail()
+	}
+	return res
 }
 
 // finish prints the report's failure trees and summary and writes the

@@ -56,7 +56,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 		}
 		turn := spec.Turn{Pos: t.Simulator.Pos, Index: i, Type: trace.KindSimulated}
 		out := e.playTurn(sctx, i, turn, move.Message, p, conv)
-		conv.rec.EndTurn(e.opts.Now(), conv.state)
+		conv.rec.EndTurn(p.now(), conv.state)
 		r.Warnings = append(r.Warnings, out.warnings...)
 		r.Results = append(r.Results, out.builtins...)
 		if out.err != nil {

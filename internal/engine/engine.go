@@ -51,6 +51,25 @@ type Options struct {
 	// not grow with the number of events; the caller removes it once the
 	// report is written. "": events are kept in memory.
 	SpoolDir string
+	// Tape, when set, carries every attempt's runs: it records them
+	// (--record) or answers them from a recording (--replay).
+	Tape Tape
+}
+
+// Tape records or replays the exchanges of each attempt with the agent.
+type Tape interface {
+	// Live reports whether runs reach the agent; when they are replayed,
+	// target.server is not started.
+	Live() bool
+	// Attempt is called as an attempt starts, with the client runs would
+	// use: it returns the client and the clock the attempt uses instead.
+	Attempt(t *spec.Test, run, retry int, base *http.Client) AttemptIO
+}
+
+// AttemptIO is what one attempt talks to the agent through, and its clock.
+type AttemptIO struct {
+	HTTP *http.Client
+	Now  func() time.Time
 }
 
 // Completer is the language model judges and simulated users talk to.
@@ -112,7 +131,11 @@ func Run(ctx context.Context, opts Options) *Outcome {
 	out := &Outcome{Start: opts.Now(), Tests: make([]*TestResult, len(opts.Suite.Tests))}
 	defer func() { out.End = opts.Now() }()
 
-	srv, err := e.startServer(ctx)
+	var srv *server
+	var err error
+	if opts.Tape == nil || opts.Tape.Live() {
+		srv, err = e.startServer(ctx)
+	}
 	if err != nil {
 		for i, t := range opts.Suite.Tests {
 			out.Tests[i] = e.notRun(t, err.Error())

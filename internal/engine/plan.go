@@ -15,8 +15,10 @@ import (
 // plan is a test with every variable resolved and every pattern bound: what
 // the turns need, fixed before the first request is sent.
 type plan struct {
-	test            *spec.Test
-	client          *agui.Client
+	test   *spec.Test
+	client *agui.Client
+	// now is the attempt's clock (replayed runs keep their recorded time).
+	now             func() time.Time
 	runTimeout      time.Duration
 	maxFollowups    int
 	threadID        string
@@ -186,7 +188,7 @@ func (r *resolver) args(ms []spec.ArgMatch) []spec.ArgMatch {
 }
 
 // newPlan resolves everything test t needs.
-func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
+func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, io AttemptIO) (*plan, error) {
 	cfg := e.opts.Suite.Config
 	tg := cfg.Target
 	r := &resolver{vars: vars}
@@ -254,8 +256,9 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars) (*plan, error) {
 		p.threadID = e.newID()
 	}
 	p.secrets = append(p.secrets, vars.Secrets()...)
-	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: e.opts.HTTP, MaxEventSize: tg.MaxEventBytes,
-		Strict: tg.StrictProtocol, Now: e.opts.Now}
+	p.now = io.Now
+	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: io.HTTP, MaxEventSize: tg.MaxEventBytes,
+		Strict: tg.StrictProtocol, Now: io.Now}
 	return p, nil
 }
 

@@ -25,10 +25,14 @@ var (
 // runAttempt runs one attempt of a test to its status: the hooks, then
 // the turns on a fresh thread, then the after hooks.
 func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *Attempt {
-	r := &Attempt{Run: run, Retry: retry, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
-	defer func() { r.End = e.opts.Now() }()
+	io := AttemptIO{HTTP: e.opts.HTTP, Now: e.opts.Now}
+	if e.opts.Tape != nil {
+		io = e.opts.Tape.Attempt(t, run, retry, e.opts.HTTP)
+	}
+	r := &Attempt{Run: run, Retry: retry, Start: io.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
+	defer func() { r.End = io.Now() }()
 	vars := e.newVars()
-	e.play(ctx, t, vars, r)
+	e.play(ctx, t, vars, r, io)
 	if len(t.After) > 0 {
 		e.runAfter(ctx, t, vars, r)
 		r.Secrets = append(r.Secrets, vars.Secrets()...)
@@ -37,7 +41,7 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 }
 
 // play runs the attempt's hooks and turns, within --timeout.
-func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) {
+func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt, io AttemptIO) {
 	if d := e.opts.TestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
@@ -47,7 +51,7 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Att
 		r.Secrets = vars.Secrets()
 		return
 	}
-	p, err := e.newPlan(t, vars)
+	p, err := e.newPlan(t, vars, io)
 	if err != nil {
 		r.Secrets = vars.Secrets()
 		r.Status, r.Reason = Error, err.Error()
@@ -192,7 +196,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 // (when they pass) its judges. It reports whether the test goes on.
 func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation, r *Attempt) bool {
 	out := e.playTurn(ctx, i, turn, user, p, conv)
-	conv.rec.EndTurn(e.opts.Now(), conv.state)
+	conv.rec.EndTurn(p.now(), conv.state)
 	r.Warnings = append(r.Warnings, out.warnings...)
 	r.Results = append(r.Results, out.builtins...)
 	if out.err != nil {
@@ -261,7 +265,7 @@ type turnOutcome struct {
 // playTurn sends the turn's message (if any) and runs until the agent no
 // longer waits for client tools.
 func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation) turnOutcome {
-	conv.rec.StartTurn(i, turn.Type, user, e.opts.Now())
+	conv.rec.StartTurn(i, turn.Type, user, p.now())
 	if turn.Type != spec.TurnConnect {
 		content := agui.StringContent(user)
 		if i < len(p.parts) && p.parts[i] != nil {
@@ -314,11 +318,11 @@ func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, user strin
 func (e *engine) run(ctx context.Context, p *plan, conv *conversation) (*agui.Result, error) {
 	in := agui.RunAgentInput{ThreadID: p.threadID, RunID: e.newID(), ProtocolVersion: p.protocolVersion, State: conv.state,
 		Messages: agui.ForInput(conv.messages), Tools: p.tools, ForwardedProps: p.forwardedProps}
-	conv.rec.StartRun(in.RunID, e.opts.Now())
+	conv.rec.StartRun(in.RunID, p.now())
 	runCtx, cancel := context.WithTimeoutCause(ctx, p.runTimeout, errRunTimeout)
 	defer cancel()
 	res, err := p.client.Run(runCtx, in, conv.rec.Observe)
-	conv.rec.EndRun(res.Frames, agui.ElideData(res.Request), res.Messages, e.opts.Now())
+	conv.rec.EndRun(res.Frames, agui.ElideData(res.Request), res.Messages, p.now())
 	return res, err
 }
 
@@ -336,7 +340,7 @@ func (e *engine) answer(p *plan, conv *conversation, pending []agui.ToolCall) st
 			return fmt.Sprintf("no results entry of client tool %q matches the arguments of call %s: %s", c.Function.Name, c.ID, c.Function.Arguments)
 		}
 		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleTool, ToolCallID: c.ID, Content: agui.StringContent(content)})
-		conv.rec.ClientResult(c.ID, content, e.opts.Now())
+		conv.rec.ClientResult(c.ID, content, p.now())
 	}
 	return ""
 }

@@ -23,7 +23,7 @@ func nameFiles(tests []Test, shown []int) {
 	seen := map[string]bool{}
 	for i := range tests {
 		t := &tests[i]
-		stem := safe(t.ID)
+		stem := SafeName(t.ID)
 		if seen[strings.ToLower(stem)] { // case-insensitive file systems
 			sum := sha256.Sum256([]byte(t.ID))
 			stem = fmt.Sprintf("%s-%x", stem, sum[:4])
@@ -44,9 +44,10 @@ func nameFiles(tests []Test, shown []int) {
 	}
 }
 
-// safe keeps letters, digits, '.', '-' and '_' and turns every other run of
-// characters (path separators included) into one '_'.
-func safe(id string) string {
+// SafeName makes a test id a file name stem: it keeps letters, digits,
+// '.', '-' and '_' and turns every other run of characters (path
+// separators included) into one '_'; a long id is cut and given a hash.
+func SafeName(id string) string {
 	var b strings.Builder
 	under := false
 	for _, r := range id {
