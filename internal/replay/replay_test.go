@@ -68,7 +68,9 @@ func TestRecordAndPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	io0 := rec.Attempt(test, 0, 0, srv.Client())
-	body := func(run string) io.Reader { return strings.NewReader(`{"threadId":"t","runId":"` + run + `","content":"sekret"}`) }
+	body := func(run string) io.Reader {
+		return strings.NewReader(`{"threadId":"t","runId":"` + run + `","content":"sekret"}`)
+	}
 	resp, err := io0.HTTP.Post(srv.URL, "application/json", body("r1"))
 	if err != nil {
 		t.Fatal(err)
