@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/generate"
-	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/console"
 )
 
@@ -97,7 +96,7 @@ func (a *app) reportGenerated(res *generate.Result, out, configDir string, dryRu
 		}
 	}
 	u := res.Usage
-	if m := console.ModelLine(report.Usage{Requests: u.Requests, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}); m != "" {
+	if m := console.ModelLine(u); m != "" {
 		fmt.Fprintln(a.Out, m)
 	}
 	if written < asked || len(res.Rejected) > 0 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/replay"
@@ -22,11 +21,7 @@ func (a *app) tape(o runOptions, suite *spec.Suite) (tape engine.Tape, done func
 			return nil, nil, err
 		}
 		return rec, func(r *report.Report) error {
-			var patterns []*regexp.Regexp
-			for _, re := range suite.Config.Redact {
-				patterns = append(patterns, re.Compiled())
-			}
-			mask := report.NewRedactor(r.MaskValues(), patterns)
+			mask := report.ConfigRedactor(r.MaskValues(), suite.Config)
 			meta := replay.Meta{Version: Version(), Target: replay.Target{Type: r.Target.Type, Endpoint: r.Target.Endpoint, AgentID: r.Target.AgentID}}
 			if err := rec.Write(suite, meta, mask.String); err != nil {
 				return err

@@ -188,7 +188,7 @@ func (r *resolver) args(ms []spec.ArgMatch) []spec.ArgMatch {
 }
 
 // newPlan resolves everything test t needs.
-func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, io AttemptIO) (*plan, error) {
+func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, aio AttemptIO) (*plan, error) {
 	cfg := e.opts.Suite.Config
 	tg := cfg.Target
 	r := &resolver{vars: vars}
@@ -256,9 +256,9 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, io AttemptIO) (*plan, er
 		p.threadID = e.newID()
 	}
 	p.secrets = append(p.secrets, vars.Secrets()...)
-	p.now = io.Now
-	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: io.HTTP, MaxEventSize: tg.MaxEventBytes,
-		Strict: tg.StrictProtocol, Now: io.Now}
+	p.now = aio.Now
+	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: aio.HTTP, MaxEventSize: tg.MaxEventBytes,
+		Strict: tg.StrictProtocol, Now: aio.Now}
 	return p, nil
 }
 

@@ -25,14 +25,14 @@ var (
 // runAttempt runs one attempt of a test to its status: the hooks, then
 // the turns on a fresh thread, then the after hooks.
 func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *Attempt {
-	io := AttemptIO{HTTP: e.opts.HTTP, Now: e.opts.Now}
+	aio := AttemptIO{HTTP: e.opts.HTTP, Now: e.opts.Now}
 	if e.opts.Tape != nil {
-		io = e.opts.Tape.Attempt(t, run, retry, e.opts.HTTP)
+		aio = e.opts.Tape.Attempt(t, run, retry, e.opts.HTTP)
 	}
-	r := &Attempt{Run: run, Retry: retry, Start: io.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
-	defer func() { r.End = io.Now() }()
+	r := &Attempt{Run: run, Retry: retry, Start: aio.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
+	defer func() { r.End = aio.Now() }()
 	vars := e.newVars()
-	e.play(ctx, t, vars, r, io)
+	e.play(ctx, t, vars, r, aio)
 	if len(t.After) > 0 {
 		e.runAfter(ctx, t, vars, r)
 		r.Secrets = append(r.Secrets, vars.Secrets()...)
@@ -41,7 +41,7 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 }
 
 // play runs the attempt's hooks and turns, within --timeout.
-func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt, io AttemptIO) {
+func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt, aio AttemptIO) {
 	if d := e.opts.TestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
@@ -51,7 +51,7 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Att
 		r.Secrets = vars.Secrets()
 		return
 	}
-	p, err := e.newPlan(t, vars, io)
+	p, err := e.newPlan(t, vars, aio)
 	if err != nil {
 		r.Secrets = vars.Secrets()
 		r.Status, r.Reason = Error, err.Error()

@@ -22,9 +22,10 @@ type Reply struct {
 
 // Usage counts what calls to the model cost, so that a run can report it.
 type Usage struct {
-	Requests                       int // HTTP requests sent to the endpoint (retries count)
-	CacheHits                      int
-	PromptTokens, CompletionTokens int64
+	Requests         int   `json:"requests"` // HTTP requests sent to the endpoint (retries count)
+	CacheHits        int   `json:"cache_hits"`
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
 }
 
 // Add adds o to u.

@@ -122,7 +122,7 @@ func (c *comparer) value(path string, r, s any, isID bool) {
 			c.add(path, r, s)
 		}
 	default:
-		if fmt.Sprint(r) != fmt.Sprint(s) || (r == nil) != (s == nil) {
+		if r != s { // numbers, booleans and null: comparable, and typed
 			c.add(path, r, s)
 		}
 	}

@@ -19,9 +19,8 @@ import (
 // Player is the tape of ananke run --replay: no run reaches the agent;
 // each is answered from the recording.
 type Player struct {
-	dir   string
-	Index *Index
-	now   func() time.Time
+	dir string
+	now func() time.Time
 
 	mu    sync.Mutex
 	files map[string]*TestFile // by test id, read when first needed
@@ -34,7 +33,7 @@ func Open(dir string, now func() time.Time) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{dir: dir, Index: idx, now: now, files: map[string]*TestFile{}, byID: map[string]TestEntry{}}
+	p := &Player{dir: dir, now: now, files: map[string]*TestFile{}, byID: map[string]TestEntry{}}
 	for _, t := range idx.Tests {
 		p.byID[t.ID] = t
 	}

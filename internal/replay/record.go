@@ -3,6 +3,7 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -42,8 +42,8 @@ type testRec struct {
 type attemptRec struct {
 	run, retry int
 	start      time.Time
-	mu         sync.Mutex
-	exchanges  []*exchangeRec
+	// exchanges are appended by the attempt's runs, one after another.
+	exchanges []*exchangeRec
 }
 
 type exchangeRec struct {
@@ -101,9 +101,7 @@ func (t *recordTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	x := &exchangeRec{Exchange: Exchange{AtMs: t.r.since(t.a), Request: body}}
-	t.a.mu.Lock()
 	t.a.exchanges = append(t.a.exchanges, x)
-	t.a.mu.Unlock()
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		x.Error, x.EndMs = err.Error(), t.r.since(t.a)
@@ -209,10 +207,7 @@ func (r *Recorder) Write(suite *spec.Suite, m Meta, mask func(string) string) er
 		}
 		stem := "tests/" + report.SafeName(t.ID)
 		tf := TestFile{Test: t.ID}
-		sort.SliceStable(tr.attempts, func(i, j int) bool {
-			a, b := tr.attempts[i], tr.attempts[j]
-			return a.run < b.run || (a.run == b.run && a.retry < b.retry)
-		})
+		slices.SortStableFunc(tr.attempts, func(a, b *attemptRec) int { return cmp.Or(cmp.Compare(a.run, b.run), cmp.Compare(a.retry, b.retry)) })
 		for _, a := range tr.attempts {
 			ae := AttemptEntry{Run: a.run, Retry: a.retry, Exchanges: []Exchange{}}
 			for k, x := range a.exchanges {
@@ -281,7 +276,6 @@ func maskStream(from, to string, chunks [][2]int64, mask func(string) string) ([
 			n += int64(len(m))
 			pending = pending[i+1:]
 		}
-		pending = append([]byte(nil), pending...)
 		masked = append(masked, [2]int64{c[0], n})
 	}
 	if len(pending) > 0 { // a last line without its newline

@@ -32,6 +32,7 @@ func TestCompare(t *testing.T) {
 			[]string{`state.token: recorded "Bearer ***", sent "Basic abc123"`}},
 		{"added and removed", `{"messages":[1,2],"old":true}`, `{"messages":[1],"new":null}`,
 			[]string{`messages[1]: recorded 2, sent (none)`, `new: recorded (none), sent null`, `old: recorded true, sent (none)`}},
+		{"another type", `{"a":true,"b":1}`, `{"a":"true","b":1}`, []string{`a: recorded true, sent "true"`}},
 		{"not JSON", `"x"`, `nope`, []string{`the body: recorded "x", sent nope`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -87,11 +87,17 @@ func redactorFor(out *engine.Outcome, m Meta) *Redactor {
 	for _, t := range out.Tests {
 		secrets = append(secrets, t.Secrets()...)
 	}
+	return ConfigRedactor(secrets, m.Config)
+}
+
+// ConfigRedactor masks the values and the config's redact patterns: with a
+// report's MaskValues, it masks as the report did.
+func ConfigRedactor(values []string, c *spec.Config) *Redactor {
 	var patterns []*regexp.Regexp
-	for _, re := range m.Config.Redact {
+	for _, re := range c.Redact {
 		patterns = append(patterns, re.Compiled())
 	}
-	return NewRedactor(secrets, patterns)
+	return NewRedactor(values, patterns)
 }
 
 func totals(tests []Test) Totals {
@@ -146,8 +152,9 @@ func (b *builder) path(p string) string {
 			}
 		}
 	}
-	b.paths[in] = filepath.ToSlash(p)
-	return b.paths[in]
+	rel := filepath.ToSlash(p)
+	b.paths[in] = rel
+	return rel
 }
 
 func (b *builder) loc(p spec.Pos) Location {
@@ -178,7 +185,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	var all []assertion.Result
 	for i, a := range r.Attempts {
 		all = append(all, a.Results...)
-		t.Model.Add(Usage{Requests: a.Usage.Requests, CacheHits: a.Usage.CacheHits, PromptTokens: a.Usage.PromptTokens, CompletionTokens: a.Usage.CompletionTokens})
+		t.Model.Add(a.Usage)
 		if a == shown {
 			shownAt = i
 		}

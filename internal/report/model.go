@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -170,23 +171,7 @@ type Test struct {
 
 // Usage counts language-model use: requests sent, answers served from the
 // cache, and tokens.
-type Usage struct {
-	Requests         int   `json:"requests"`
-	CacheHits        int   `json:"cache_hits"`
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-}
-
-// Add adds o to u.
-func (u *Usage) Add(o Usage) {
-	u.Requests += o.Requests
-	u.CacheHits += o.CacheHits
-	u.PromptTokens += o.PromptTokens
-	u.CompletionTokens += o.CompletionTokens
-}
-
-// IsZero reports whether no model was used.
-func (u Usage) IsZero() bool { return u == Usage{} }
+type Usage = model.Usage
 
 // Checkpoint is one checkpoint of a dynamic test.
 type Checkpoint struct {
