@@ -1,16 +1,15 @@
 // Package textbuf assembles streamed text — a million deltas of an
 // agent's reply — without the regrowth of a single buffer: deltas go into
-// fixed-size chunks, and String allocates the whole text once, exactly.
+// chunks that are never copied to grow, and String allocates the whole text once, exactly.
 // A strings.Builder doubles its buffer as the text grows, so for a long
 // reply it holds up to twice the text, and three times while it copies.
 package textbuf
 
 import "strings"
 
-// chunkSize is one chunk's capacity: large enough that chunk headers do
-// not matter, small enough that the last chunk's slack does not either.
-// Chunks start small and double up to chunkSize, so a short text costs
-// little and a long one is never copied to grow.
+// Chunks start at firstChunk, so a short text costs little, and double up
+// to chunkSize: large enough that chunk headers do not matter, small
+// enough that the last chunk's slack does not either.
 const (
 	firstChunk = 256
 	chunkSize  = 64 << 10
