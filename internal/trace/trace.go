@@ -12,6 +12,8 @@ type Trace struct {
 	// History is the messages the test placed before its first turn.
 	History []Message `json:"history,omitempty"`
 	Turns   []Turn    `json:"turns"`
+	// Source is where the trace came from; nil for an AG-UI run.
+	Source *Source `json:"-"`
 	// Mask, when set, masks each raw event when it is read for a report
 	// (ReadEvents): the report sets it, since masking needs every test's
 	// secrets.
@@ -65,6 +67,10 @@ type Turn struct {
 	// first non-empty content), FirstTextSeq that event; 0 without text.
 	FirstTextMs  int64 `json:"first_text_ms,omitempty"`
 	FirstTextSeq int64 `json:"first_text_seq,omitempty"`
+	// Memory are the reads and writes of the agent's memory, and Outbound
+	// the messages it sent out, when the source observes them.
+	Memory   []MemoryEvent `json:"memory,omitempty"`
+	Outbound []Outbound    `json:"outbound,omitempty"`
 
 	// spooled, when set, holds the turn's events on disk; Events is then
 	// empty.
@@ -180,4 +186,7 @@ type Event struct {
 	// Timestamp is the producer's own timestamp, when it sent one.
 	Timestamp int64           `json:"timestamp,omitempty"`
 	Raw       json.RawMessage `json:"raw"`
+	// Origin is where an imported event was read ("session.jsonl:14");
+	// empty for events received from an agent.
+	Origin string `json:"origin,omitempty"`
 }

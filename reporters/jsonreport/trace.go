@@ -26,7 +26,8 @@ const TraceSchema = "ananke.trace/v2"
 //
 // Each event is [seq, at_ms, run, event]: its sequence number in the test,
 // its receive time in ms since test_start_ts, the index of the turn's run
-// it came in, and the event exactly as received (masked). Events are
+// it came in, and the event exactly as received (masked). An imported
+// event has a fifth element, where it was read ("session.jsonl:14"). Events are
 // written as they are read — from memory or from the run's spool — so
 // writing a trace takes memory for one event, not for the whole stream.
 
@@ -43,6 +44,9 @@ type traceHead struct {
 	TestStartMs int64           `json:"test_start_ts"`
 	TestEndMs   int64           `json:"test_end_ts"`
 	History     []trace.Message `json:"history,omitempty"`
+	// Source is where an imported or adapted trace came from: its adapter,
+	// capabilities and runtime context (absent: an AG-UI run).
+	Source *trace.Source `json:"source,omitempty"`
 }
 
 type attemptRef struct {
@@ -72,7 +76,7 @@ func WriteTrace(w io.Writer, t *report.Test, a *report.Attempt) error {
 		}
 	}
 	h.Test.ID, h.Test.Name, h.Test.File = t.ID, t.Name, t.File
-	h.TestStartMs, h.TestEndMs, h.History = tr.TestStartMs, tr.TestEndMs, tr.History
+	h.TestStartMs, h.TestEndMs, h.History, h.Source = tr.TestStartMs, tr.TestEndMs, tr.History, tr.Source
 	head, err := marshal(h)
 	if err != nil {
 		return err
@@ -120,6 +124,11 @@ func writeTurn(w *bufio.Writer, tr *trace.Trace, t *trace.Turn) error {
 		num = append(num, ',')
 		w.Write(num)
 		w.Write(raw)
+		if e.Origin != "" {
+			w.WriteByte(',')
+			b, _ := marshal(e.Origin) // a string always encodes
+			w.Write(b)
+		}
 		return w.WriteByte(']')
 	})
 	if err != nil {
@@ -152,17 +161,23 @@ type turnIn struct {
 	Events []eventIn `json:"events"`
 }
 
-// eventIn is one [seq, at_ms, run, event] element.
+// eventIn is one [seq, at_ms, run, event(, origin)] element.
 type eventIn struct {
 	seq, at int64
 	run     int
 	raw     json.RawMessage
+	origin  string
 }
 
 func (e *eventIn) UnmarshalJSON(b []byte) error {
 	var parts []json.RawMessage
-	if err := json.Unmarshal(b, &parts); err != nil || len(parts) != 4 {
+	if err := json.Unmarshal(b, &parts); err != nil || len(parts) < 4 || len(parts) > 5 {
 		return fmt.Errorf("an event is [seq, at_ms, run, event], not %.60s", b)
+	}
+	if len(parts) == 5 {
+		if err := json.Unmarshal(parts[4], &e.origin); err != nil {
+			return fmt.Errorf("event origin: %w", err)
+		}
 	}
 	if err := json.Unmarshal(parts[0], &e.seq); err != nil {
 		return fmt.Errorf("event seq: %w", err)
@@ -187,7 +202,7 @@ func ReadTrace(r io.Reader) (*trace.Trace, error) {
 	if f.Schema != TraceSchema {
 		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, TraceSchema)
 	}
-	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Turns: make([]trace.Turn, 0, len(f.Turns))}
+	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Turns: make([]trace.Turn, 0, len(f.Turns))}
 	for _, ti := range f.Turns {
 		t := ti.Turn
 		t.Events = make([]trace.Event, 0, len(ti.Events))
@@ -198,7 +213,7 @@ func ReadTrace(r io.Reader) (*trace.Trace, error) {
 			}
 			_ = json.Unmarshal(e.raw, &head) // an event that is not an object keeps no type
 			ts, _ := strconv.ParseInt(string(head.Timestamp), 10, 64)
-			t.Events = append(t.Events, trace.Event{Seq: e.seq, ReceivedMs: f.TestStartMs + e.at, Run: e.run, Type: head.Type, Timestamp: ts, Raw: e.raw})
+			t.Events = append(t.Events, trace.Event{Seq: e.seq, ReceivedMs: f.TestStartMs + e.at, Run: e.run, Type: head.Type, Timestamp: ts, Raw: e.raw, Origin: e.origin})
 		}
 		tr.Turns = append(tr.Turns, t)
 	}

@@ -1,0 +1,126 @@
+package trace
+
+import "slices"
+
+// Capability flags (seed 004 §12): what an adapter can observe of a run.
+// An assertion that needs one the trace's source lacks is skipped (or an
+// error, by policy) rather than judged on missing data.
+const (
+	// CapToolTrace: tool calls with their arguments and results.
+	CapToolTrace = "supports_tool_trace"
+	// CapStreamingTiming: when each event arrived (first event, first
+	// text, idle gaps, call durations).
+	CapStreamingTiming = "supports_streaming_timing"
+	// CapState: the agent's shared state (AG-UI STATE_* events).
+	CapState = "supports_state"
+	// CapMemoryEvents: reads and writes of the agent's memory.
+	CapMemoryEvents = "supports_memory_events"
+	// CapSchedulerContext: the scheduled task a run served, its runs and
+	// the messages it sent out.
+	CapSchedulerContext = "supports_scheduler_context"
+	// CapContainerMetadata: the container and mounts the agent ran in.
+	CapContainerMetadata = "supports_container_metadata"
+	// CapLiveRun: the trace was taken from the agent as it ran.
+	CapLiveRun = "supports_live_run"
+	// CapReplay: the trace can be produced again without the agent.
+	CapReplay = "supports_replay"
+)
+
+// Capabilities lists every capability flag, in the order reports show them.
+var Capabilities = []string{CapToolTrace, CapStreamingTiming, CapState, CapMemoryEvents,
+	CapSchedulerContext, CapContainerMetadata, CapLiveRun, CapReplay}
+
+// Source says where a trace came from (seed 004 §12): the adapter that
+// produced it, its version, what it can observe, and the runtime context it
+// preserved (group, session, task).
+type Source struct {
+	// Adapter is "ag-ui" for runs of an AG-UI agent (live or replayed),
+	// or the format of an imported transcript ("claude-transcript",
+	// "nanoclaw").
+	Adapter string `json:"adapter"`
+	Version string `json:"version"`
+	// Mode is "live", "replay" or "import".
+	Mode         string   `json:"mode"`
+	Capabilities []string `json:"capabilities"`
+	// Path is the imported file or folder, as the test wrote it.
+	Path      string `json:"path,omitempty"`
+	AgentID   string `json:"agent_id,omitempty"`
+	GroupID   string `json:"group_id,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	TaskID    string `json:"task_id,omitempty"`
+	// Scheduler is the scheduled task the trace's run served, when it was
+	// triggered by a scheduler.
+	Scheduler *Scheduler `json:"scheduler,omitempty"`
+}
+
+// Has reports whether the source declares capability c. A trace without a
+// source is an AG-UI run.
+func (s *Source) Has(c string) bool {
+	if s == nil {
+		return slices.Contains(AGUICapabilities, c)
+	}
+	return slices.Contains(s.Capabilities, c)
+}
+
+// AGUICapabilities are what an AG-UI run observes.
+var AGUICapabilities = []string{CapToolTrace, CapStreamingTiming, CapState, CapLiveRun, CapReplay}
+
+// Scheduler is a scheduled task and its recorded runs.
+type Scheduler struct {
+	TaskID string `json:"task_id"`
+	// Trigger is how the run started: "scheduler" (or "user_message").
+	Trigger       string `json:"trigger"`
+	ScheduleType  string `json:"schedule_type,omitempty"`  // cron, interval, once
+	ScheduleValue string `json:"schedule_value,omitempty"` // the cron expression, milliseconds, or time
+	ScheduledFor  string `json:"scheduled_for,omitempty"`
+	Timezone      string `json:"timezone,omitempty"`
+	ContextMode   string `json:"context_mode,omitempty"` // group or isolated
+	Prompt        string `json:"prompt,omitempty"`
+	// Runs are the task's recorded runs, oldest first: one per attempt
+	// when the scheduler retried.
+	Runs []TaskRun `json:"runs"`
+}
+
+// TaskRun is one recorded run of a scheduled task.
+type TaskRun struct {
+	Seq        int64  `json:"seq"`
+	RunAt      string `json:"run_at"`
+	DurationMs int64  `json:"duration_ms"`
+	Status     string `json:"status"` // success or error
+	Result     string `json:"result,omitempty"`
+	Error      string `json:"error,omitempty"`
+}
+
+// Memory operations.
+const (
+	MemoryRead  = "read"
+	MemoryWrite = "write"
+)
+
+// MemoryEvent is one read or write of the agent's memory, e.g. a group's
+// CLAUDE.md loaded at session start or edited by a tool call.
+type MemoryEvent struct {
+	Seq         int64  `json:"seq"`
+	TimestampMs int64  `json:"timestamp"`
+	Op          string `json:"op"`
+	// Group is the group whose memory it is ("" when not a group's).
+	Group string `json:"group,omitempty"`
+	Path  string `json:"path"`
+	// Content is what was read or written, when known.
+	Content string `json:"content,omitempty"`
+	// CallID is the tool call that read or wrote it ("" when the runtime
+	// loaded it by itself).
+	CallID string `json:"call_id,omitempty"`
+}
+
+// Outbound is a message the agent sent out of the conversation, e.g. to a
+// chat, by a tool or as a scheduled task's output.
+type Outbound struct {
+	Seq         int64  `json:"seq"`
+	TimestampMs int64  `json:"timestamp"`
+	To          string `json:"to,omitempty"`
+	Text        string `json:"text"`
+	// CallID is the tool call that sent it ("": the runtime sent the
+	// run's output).
+	CallID string `json:"call_id,omitempty"`
+}
