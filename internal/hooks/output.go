@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -70,6 +71,17 @@ func parseVars(stdout []byte) (map[string]string, string) {
 		}
 	}
 	return vars, ""
+}
+
+// ParseOutput reads variables as a hook prints them: one JSON object whose
+// values are strings, numbers or booleans (a hook's output kept in a
+// fixture file).
+func ParseOutput(b []byte) (map[string]string, error) {
+	vars, detail := parseVars(b)
+	if detail != "" {
+		return nil, errors.New(strings.Replace(detail, "stdout", "output", 1))
+	}
+	return vars, nil
 }
 
 // validName reports whether name matches ^[A-Za-z_][A-Za-z0-9_]*$, the

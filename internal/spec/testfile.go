@@ -50,6 +50,9 @@ type Hook struct {
 	Pos       Pos
 	Cmd       []Template
 	TimeoutMs int64
+	// Output, when set, is the hook's output read from a fixture file
+	// (output_file) instead of a command's stdout; Cmd is then empty.
+	Output map[string]string
 }
 
 // Message is one history message placed before the first turn.
@@ -96,11 +99,11 @@ type ToolResult struct {
 var (
 	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
 		"simulator", "max_turns", "timeout_ms", "checkpoints"}, stabilityFields...)
-	hookFields    = []string{"cmd", "timeout_ms"}
+	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "assert"}
-	toolFields    = []string{"name", "description", "parameters", "result", "results"}
-	resultFields  = []string{"args_match", "result"}
+	toolFields    = []string{"name", "description", "parameters", "result", "result_file", "results"}
+	resultFields  = []string{"args_match", "result", "result_file"}
 	historyRoles  = []string{"user", "assistant", "system", "developer"}
 )
 
@@ -199,9 +202,21 @@ func (l *loader) hook(n *yaml.Node, what string) Hook {
 		return h
 	}
 	h.Pos = l.pos(l.derefQuiet(n))
-	l.require(n, f, what, "cmd")
-	if p, ok := f["cmd"]; ok {
-		h.Cmd = l.argv(p.val, what+".cmd")
+	cmd, hasCmd := f["cmd"]
+	out, hasOut := f["output_file"]
+	switch {
+	case hasCmd && hasOut:
+		l.errorf(out.key, "%s: set cmd or output_file, not both", what)
+	case hasOut:
+		h.Output, _ = l.hookOutput(out.val, what+".output_file")
+		if h.Output == nil {
+			h.Output = map[string]string{} // reported; never run as a command
+		}
+	default:
+		l.require(n, f, what, "cmd")
+		if hasCmd {
+			h.Cmd = l.argv(cmd.val, what+".cmd")
+		}
 	}
 	if p, ok := f["timeout_ms"]; ok {
 		h.TimeoutMs, _ = l.integer(p.val, what+".timeout_ms", 1, math.MaxInt64)
@@ -265,6 +280,21 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 	return t
 }
 
+// result reads a result or a result_file (not both).
+func (l *loader) result(f map[string]pair, what string) (Value, bool) {
+	r, hasResult := f["result"]
+	file, hasFile := f["result_file"]
+	switch {
+	case hasResult && hasFile:
+		l.errorf(file.key, "%s: set result or result_file, not both", what)
+	case hasFile:
+		return l.fixture(file.val, what+".result_file")
+	case hasResult:
+		return l.value(r.val, what+".result")
+	}
+	return Value{}, false
+}
+
 func (l *loader) clientTools(n *yaml.Node) []ClientTool {
 	items, _ := l.list(n, "tools")
 	var out []ClientTool
@@ -298,15 +328,16 @@ func (l *loader) clientTools(n *yaml.Node) []ClientTool {
 }
 
 func (l *loader) toolResults(n *yaml.Node, f map[string]pair, what string, ct *ClientTool) {
-	r, hasResult := f["result"]
 	rs, hasResults := f["results"]
+	_, hasResult := f["result"]
+	_, hasFile := f["result_file"]
 	switch {
-	case hasResult && hasResults:
-		l.errorf(rs.key, "%s: set result or results, not both", what)
-	case !hasResult && !hasResults:
-		l.errorf(l.derefQuiet(n), "%s needs a result (or results) to answer the agent with", what)
-	case hasResult:
-		if v, ok := l.value(r.val, what+".result"); ok {
+	case hasResults && (hasResult || hasFile):
+		l.errorf(rs.key, "%s: set result (or result_file) or results, not both", what)
+	case !hasResult && !hasFile && !hasResults:
+		l.errorf(l.derefQuiet(n), "%s needs a result, result_file or results to answer the agent with", what)
+	case !hasResults:
+		if v, ok := l.result(f, what); ok {
 			ct.Result = &v
 		}
 	default:
@@ -320,11 +351,13 @@ func (l *loader) toolResults(n *yaml.Node, f map[string]pair, what string, ct *C
 			if !ok {
 				continue
 			}
-			l.require(item, rf, w, "result")
 			tr := ToolResult{Pos: l.pos(l.derefQuiet(item)), ArgsMatch: l.argsMatch(rf, w)}
-			if p, ok := rf["result"]; ok {
-				tr.Result, _ = l.value(p.val, w+".result")
+			_, hasResult := rf["result"]
+			_, hasFile := rf["result_file"]
+			if !hasResult && !hasFile {
+				l.errorf(l.derefQuiet(item), "%s is missing required field \"result\" (or \"result_file\")", w)
 			}
+			tr.Result, _ = l.result(rf, w)
 			ct.Results = append(ct.Results, tr)
 		}
 	}

@@ -18,14 +18,20 @@ type Value struct {
 	Pos  Pos
 	node *yaml.Node
 	file string
+	// lit, when set, is the value as literal JSON: a fixture file's, sent
+	// as written.
+	lit json.RawMessage
 }
 
 // IsZero reports whether the value was absent from the file.
-func (v Value) IsZero() bool { return v.node == nil }
+func (v Value) IsZero() bool { return v.node == nil && v.lit == nil }
 
 // IsString reports whether the value is a YAML string (sent as text rather
 // than as JSON by client tool results).
 func (v Value) IsString() bool {
+	if v.lit != nil {
+		return v.lit[0] == '"'
+	}
 	n := derefAll(v.node)
 	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str"
 }
@@ -33,6 +39,9 @@ func (v Value) IsString() bool {
 // Resolve substitutes references and returns the value as JSON text. An
 // absent value resolves to nil.
 func (v Value) Resolve(vars *Vars) (json.RawMessage, error) {
+	if v.lit != nil {
+		return v.lit, nil
+	}
 	if v.node == nil {
 		return nil, nil
 	}
@@ -46,6 +55,11 @@ func (v Value) Resolve(vars *Vars) (json.RawMessage, error) {
 // ResolveString resolves a string value to its text; other values resolve
 // to their JSON text.
 func (v Value) ResolveString(vars *Vars) (string, error) {
+	if v.lit != nil && v.IsString() {
+		var s string
+		err := json.Unmarshal(v.lit, &s)
+		return s, err
+	}
 	if v.IsString() {
 		n := derefAll(v.node)
 		t, _ := parseTemplate(n.Value, offsetPos(v.file, n))
