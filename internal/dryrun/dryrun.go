@@ -140,6 +140,10 @@ func describe(c spec.Check) string {
 // hooks lists hook commands as written: "after[0]: ./cleanup.sh ${ID}".
 func hooks(p *printer, indent int, what string, hs []spec.Hook) {
 	for i, h := range hs {
+		if h.Output != nil {
+			p.line(indent, "%s[%d]: output of %s", what, i, h.OutputFile)
+			continue
+		}
 		var argv []string
 		for _, a := range h.Cmd {
 			argv = append(argv, a.Raw)

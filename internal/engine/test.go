@@ -94,6 +94,12 @@ func (e *engine) newVars() *spec.Vars {
 // before it. It reports false (and sets the error) when one fails.
 func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) bool {
 	for i, h := range t.Hooks {
+		if h.Output != nil { // a fixture file: its output, no command
+			for k, v := range h.Output {
+				vars.Set(k, v)
+			}
+			continue
+		}
 		argv, re := hookArgv(h, vars)
 		if re != nil {
 			r.Status, r.Reason, r.ReasonPos = Error, re.Msg, re.Pos

@@ -83,7 +83,7 @@ func (l *loader) validJSON(data []byte, path string) bool {
 	off := int(dec.InputOffset())
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		off = int(se.Offset)
+		off = int(se.Offset) - 1 // the offending byte is the last one read
 	}
 	l.diags.add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
 	return false

@@ -51,9 +51,10 @@ func document(kind, title string, root obj) obj {
 		"retries": obj{"type": "integer", "minimum": 0, "maximum": MaxRetries,
 			"description": "How often a failing or erroring run is run again (default 0); a run that passes on a retry passes and marks the test flaky."},
 		"hook": object("", hookFields, obj{
-			"cmd":        list(obj{"type": "string"}, "Program and arguments (no shell)."),
-			"timeout_ms": positive("Default 30000; the whole process group is killed after it."),
-		}, "cmd"),
+			"cmd":         list(obj{"type": "string"}, "Program and arguments (no shell)."),
+			"output_file": str("A fixture file holding the hook's output (one JSON object of variables), instead of cmd; relative to this file."),
+			"timeout_ms":  positive("Default 30000; the whole process group is killed after it."),
+		}),
 		"parts": obj{"type": "array", "minItems": 1, "description": "A user message as parts: texts and attached files (sent as AG-UI binary content).",
 			"items": object("", partFields, obj{
 				"type":     obj{"enum": partTypes},
@@ -166,10 +167,12 @@ func testSchema() obj {
 		"description": str("Description sent to the agent."),
 		"parameters":  obj{"type": "object", "description": "JSON Schema of the arguments."},
 		"result":      obj{"description": "The answer: a string, or any value sent as JSON text."},
+		"result_file": str("A fixture file holding the answer, relative to this file (fixtures/fx.<tool>.<case>.json): a .json file is sent as its JSON value, any other as its text."),
 		"results": list(object("", resultFields, obj{
-			"args_match": argsMatch,
-			"result":     obj{"description": "The answer when args_match matches."},
-		}, "result"), "The first entry whose args_match matches answers the call."),
+			"args_match":  argsMatch,
+			"result":      obj{"description": "The answer when args_match matches."},
+			"result_file": str("A fixture file holding the answer when args_match matches."),
+		}), "The first entry whose args_match matches answers the call."),
 	}, "name")
 	turn := object("One scripted turn.", turnFields, obj{
 		"type":   obj{"enum": []string{TurnUser, TurnConnect}, "description": "user (default) sends a message; agui:connect runs without one."},

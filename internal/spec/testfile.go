@@ -52,7 +52,8 @@ type Hook struct {
 	TimeoutMs int64
 	// Output, when set, is the hook's output read from a fixture file
 	// (output_file) instead of a command's stdout; Cmd is then empty.
-	Output map[string]string
+	Output     map[string]string
+	OutputFile string
 }
 
 // Message is one history message placed before the first turn.
@@ -209,6 +210,7 @@ func (l *loader) hook(n *yaml.Node, what string) Hook {
 		l.errorf(out.key, "%s: set cmd or output_file, not both", what)
 	case hasOut:
 		h.Output, _ = l.hookOutput(out.val, what+".output_file")
+		h.OutputFile = out.val.Value
 		if h.Output == nil {
 			h.Output = map[string]string{} // reported; never run as a command
 		}
