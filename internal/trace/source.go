@@ -1,34 +1,10 @@
 package trace
 
-import "slices"
+import (
+	"slices"
 
-// Capability flags (seed 004 §12): what an adapter can observe of a run.
-// An assertion that needs one the trace's source lacks is skipped (or an
-// error, by policy) rather than judged on missing data.
-const (
-	// CapToolTrace: tool calls with their arguments and results.
-	CapToolTrace = "supports_tool_trace"
-	// CapStreamingTiming: when each event arrived (first event, first
-	// text, idle gaps, call durations).
-	CapStreamingTiming = "supports_streaming_timing"
-	// CapState: the agent's shared state (AG-UI STATE_* events).
-	CapState = "supports_state"
-	// CapMemoryEvents: reads and writes of the agent's memory.
-	CapMemoryEvents = "supports_memory_events"
-	// CapSchedulerContext: the scheduled task a run served, its runs and
-	// the messages it sent out.
-	CapSchedulerContext = "supports_scheduler_context"
-	// CapContainerMetadata: the container and mounts the agent ran in.
-	CapContainerMetadata = "supports_container_metadata"
-	// CapLiveRun: the trace was taken from the agent as it ran.
-	CapLiveRun = "supports_live_run"
-	// CapReplay: the trace can be produced again without the agent.
-	CapReplay = "supports_replay"
+	"github.com/ananke/action/internal/capability"
 )
-
-// Capabilities lists every capability flag, in the order reports show them.
-var Capabilities = []string{CapToolTrace, CapStreamingTiming, CapState, CapMemoryEvents,
-	CapSchedulerContext, CapContainerMetadata, CapLiveRun, CapReplay}
 
 // Source says where a trace came from (seed 004 §12): the adapter that
 // produced it, its version, what it can observe, and the runtime context it
@@ -53,17 +29,17 @@ type Source struct {
 	Scheduler *Scheduler `json:"scheduler,omitempty"`
 }
 
-// Has reports whether the source declares capability c. A trace without a
-// source is an AG-UI run.
-func (s *Source) Has(c string) bool {
+// Caps returns the source's capabilities. A trace without a source is an
+// AG-UI run.
+func (s *Source) Caps() []string {
 	if s == nil {
-		return slices.Contains(AGUICapabilities, c)
+		return capability.AGUI
 	}
-	return slices.Contains(s.Capabilities, c)
+	return s.Capabilities
 }
 
-// AGUICapabilities are what an AG-UI run observes.
-var AGUICapabilities = []string{CapToolTrace, CapStreamingTiming, CapState, CapLiveRun, CapReplay}
+// Has reports whether the source declares capability c.
+func (s *Source) Has(c string) bool { return slices.Contains(s.Caps(), c) }
 
 // Scheduler is a scheduled task and its recorded runs.
 type Scheduler struct {
@@ -124,3 +100,21 @@ type Outbound struct {
 	// run's output).
 	CallID string `json:"call_id,omitempty"`
 }
+
+// The capability flags, under the names trace adapters use.
+const (
+	CapToolTrace         = capability.ToolTrace
+	CapStreamingTiming   = capability.StreamingTiming
+	CapState             = capability.State
+	CapMemoryEvents      = capability.MemoryEvents
+	CapSchedulerContext  = capability.SchedulerContext
+	CapContainerMetadata = capability.ContainerMetadata
+	CapLiveRun           = capability.LiveRun
+	CapReplay            = capability.Replay
+)
+
+// Capabilities lists every flag; AGUICapabilities are an AG-UI run's.
+var (
+	Capabilities     = capability.All
+	AGUICapabilities = capability.AGUI
+)
