@@ -3,6 +3,7 @@ package assertion
 import (
 	"fmt"
 
+	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -12,6 +13,10 @@ import (
 func Evaluate(checks []spec.Check, s trace.Scope) []Result {
 	out := make([]Result, 0, len(checks))
 	for _, c := range checks {
+		if r, gated := gate(c, s); gated {
+			out = append(out, r)
+			continue
+		}
 		r := newResult(c, s.Name)
 		switch c.Kind {
 		case spec.KindForbid:
@@ -52,6 +57,16 @@ func Evaluate(checks []spec.Check, s trace.Scope) []Result {
 			jsonPath(&r, c.Path, c.Equals, s)
 		case spec.KindGrounded:
 			grounded(&r, c.Grounded, s)
+		case spec.KindMemoryReads:
+			memoryRequire(&r, c.Memory, trace.MemoryRead, s)
+		case spec.KindMemoryWrites:
+			memoryRequire(&r, c.Memory, trace.MemoryWrite, s)
+		case spec.KindMemoryForbid:
+			memoryForbid(&r, c.Memory, s)
+		case spec.KindTaskRuns:
+			taskRuns(&r, c.Counted, s)
+		case spec.KindOutbound:
+			outbound(&r, c.Counted, s)
 		default:
 			r.Status, r.Message = Fail, fmt.Sprintf("unknown assertion kind %q", c.Kind)
 		}
@@ -70,5 +85,7 @@ func (r *Result) set(st Status, format string, args ...any) {
 // ("`get_weather` with args_match.city `^Paris$` at least 1 time"), without
 // a trace: for plans (--dry-run) that list assertions before anything runs.
 func Describe(c spec.Check) string {
-	return Evaluate([]spec.Check{c}, trace.Scope{Name: "test"})[0].Expected
+	// A source with every capability: a plan describes, it does not gate.
+	all := &trace.Source{Capabilities: capability.All}
+	return Evaluate([]spec.Check{c}, trace.Scope{Name: "test", Source: all})[0].Expected
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/trace"
 )
 
 // Options configures a run. Everything the engine needs from the process —
@@ -54,6 +55,9 @@ type Options struct {
 	// Tape, when set, carries every attempt's runs: it records them
 	// (--record) or answers them from a recording (--replay).
 	Tape Tape
+	// Import reads the trace of a test with a source (a recorded run of
+	// another runtime; package source). nil: such tests error.
+	Import func(ctx context.Context, src *spec.Source) (*trace.Trace, error)
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.

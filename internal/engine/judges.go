@@ -31,6 +31,11 @@ func (e *engine) judge(ctx context.Context, checks []spec.Check, s trace.Scope, 
 // otherwise it records them as not evaluated: a judge can only add a
 // failure, so asking it would cost a model call and change nothing.
 func (e *engine) judgeUnlessFailed(ctx context.Context, checks []spec.Check, s trace.Scope, r *Attempt) {
+	checks, gated := assertion.Gate(checks, s)
+	r.Results = append(r.Results, gated...)
+	if len(checks) == 0 {
+		return
+	}
 	if assertion.Failed(r.Results) {
 		r.Results = append(r.Results, assertion.Skipped(checks, s.Name, "not evaluated: a deterministic check failed, and a judge only adds failures")...)
 		return

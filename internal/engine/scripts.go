@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/scriptcheck"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
@@ -13,6 +14,8 @@ import (
 // file that declares it, with the scope's transcript on stdin. Unlike
 // judges they always run: a script is the user's own deterministic check.
 func (e *engine) scripts(ctx context.Context, t *spec.Test, checks []spec.Check, s trace.Scope, r *Attempt) {
+	checks, gated := assertion.Gate(checks, s)
+	r.Results = append(r.Results, gated...)
 	if len(checks) == 0 {
 		return
 	}

@@ -25,6 +25,9 @@ var (
 // runAttempt runs one attempt of a test to its status: the hooks, then
 // the turns on a fresh thread, then the after hooks.
 func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *Attempt {
+	if t.Source != nil {
+		return e.runImported(ctx, t, run, retry)
+	}
 	aio := AttemptIO{HTTP: e.opts.HTTP, Now: e.opts.Now}
 	if e.opts.Tape != nil {
 		aio = e.opts.Tape.Attempt(t, run, retry, e.opts.HTTP)

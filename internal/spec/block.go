@@ -57,6 +57,12 @@ type Block struct {
 	Judge *Judge
 	// Scripts are commands that judge the scope's transcript.
 	Scripts []Script
+	// Memory and scheduler checks, on traces that observe them.
+	MemoryReads, MemoryWrites, MemoryForbid []MemoryEntry
+	TaskRuns, Outbound                      *Counted
+	// Requires are capabilities the block's checks need besides their
+	// kinds' own: without them, the checks are skipped (or errors).
+	Requires []string
 	// Includes are blocks merged as if written here, each with its own
 	// severity: a dataset case's assertions, one block each.
 	Includes []*Block
@@ -153,7 +159,7 @@ type Limit struct {
 func (l Limit) Active() bool { return l.Set && !l.Off }
 
 var (
-	blockFields  = []string{"severity", "extends", "tools", "timing", "text", "grounded", "state", "judge", "script"}
+	blockFields  = []string{"severity", "extends", "requires", "tools", "timing", "text", "grounded", "state", "memory", "scheduler", "judge", "script"}
 	toolsFields  = []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}
 	timingFields = []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}
 	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "max_duration_ms", "severity"}
@@ -198,6 +204,15 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 	}
 	if p, ok := f["state"]; ok {
 		b.State = l.state(p.val, what+".state")
+	}
+	if p, ok := f["memory"]; ok {
+		l.memory(p.val, what+".memory", b)
+	}
+	if p, ok := f["scheduler"]; ok {
+		l.scheduler(p.val, what+".scheduler", b)
+	}
+	if p, ok := f["requires"]; ok {
+		b.Requires = l.requires(p.val, what+".requires")
 	}
 	if p, ok := f["judge"]; ok {
 		b.Judge = l.judge(p.val, what+".judge")

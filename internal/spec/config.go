@@ -29,6 +29,10 @@ type Config struct {
 	Stability Stability
 	// FailOnFlaky makes a flaky test fail the run, even when it passed.
 	FailOnFlaky bool
+	// OnMissingCapability is what becomes of an assertion whose trace
+	// lacks a capability it needs (default MissingSkip); a test may
+	// override it.
+	OnMissingCapability string
 	// Assertions are the named blocks assert blocks can extend.
 	Assertions []NamedBlock
 	// Model is the language model the simulator, judges and generation
@@ -85,7 +89,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all", "on_missing_capability"}, stabilityFields...)
 	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
 		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -98,7 +102,6 @@ func (l *loader) config(doc *yaml.Node) *Config {
 		return c
 	}
 	l.version(f, doc)
-	l.require(doc, f, "config", "target")
 	if p, ok := f["target"]; ok {
 		c.Target = l.target(p.val)
 	}
@@ -126,6 +129,9 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	if p, ok := f["fail_on_flaky"]; ok {
 		c.FailOnFlaky, _ = l.boolean(p.val, "fail_on_flaky")
+	}
+	if p, ok := f["on_missing_capability"]; ok {
+		c.OnMissingCapability = l.missingPolicy(p.val, "on_missing_capability")
 	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {

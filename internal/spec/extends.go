@@ -25,6 +25,9 @@ type blockPart struct {
 	// include is set on a block of the root's Includes (and what it
 	// extends): the name it goes by in messages, e.g. "assertions[2]".
 	include string
+	// requires are the capabilities its checks need: its own block's,
+	// the root's, and the including block's (resolve).
+	requires []string
 }
 
 // namedBlocks reads the config's assertions: mapping of name to block.
@@ -99,6 +102,9 @@ func (r *resolver) resolve(b *Block, stack []string) {
 	included := map[string]bool{}
 	b.parts = []blockPart{{block: b, severity: sev}}
 	r.expand(b, sev, "", stack, included, &b.parts)
+	for i := range b.parts {
+		b.parts[i].requires = union(b.Requires, b.parts[i].block.Requires)
+	}
 	for i, inc := range b.Includes {
 		s := sev
 		if inc.Severity != "" {
@@ -111,8 +117,9 @@ func (r *resolver) resolve(b *Block, stack []string) {
 		start := len(b.parts)
 		b.parts = append(b.parts, blockPart{block: inc, severity: s, include: name})
 		r.expand(inc, s, "", stack, included, &b.parts)
-		for j := start + 1; j < len(b.parts); j++ {
+		for j := start; j < len(b.parts); j++ {
 			b.parts[j].include = name
+			b.parts[j].requires = union(b.Requires, inc.Requires, b.parts[j].block.Requires)
 		}
 	}
 	r.clashes(b.parts)
@@ -262,4 +269,17 @@ func describePart(p *blockPart) string {
 		return "in this block"
 	}
 	return fmt.Sprintf("by extends %s", p.via)
+}
+
+// union is the capabilities of lists, each once, in order.
+func union(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, c := range l {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

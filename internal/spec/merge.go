@@ -39,6 +39,11 @@ const (
 	KindJSONPath         Kind = "text.json_path"
 	KindGrounded         Kind = "grounded"
 	KindState            Kind = "state"
+	KindMemoryReads      Kind = "memory.reads"
+	KindMemoryWrites     Kind = "memory.writes"
+	KindMemoryForbid     Kind = "memory.forbid"
+	KindTaskRuns         Kind = "scheduler.task_runs"
+	KindOutbound         Kind = "scheduler.outbound"
 	// KindJudge is evaluated by a model, after the deterministic kinds.
 	KindJudge Kind = "judge"
 	// KindScript is evaluated by a command the user wrote.
@@ -71,6 +76,13 @@ type Check struct {
 	State      *StateCheck
 	Judge      *JudgeCheck
 	Script     *ScriptCheck
+	Memory     *MemoryEntry // KindMemory*
+	Counted    *Counted     // KindTaskRuns, KindOutbound
+	// Requires are the capabilities the check needs besides its kind's
+	// own (its blocks' requires:); MissingError makes a missing one an
+	// error rather than a skip.
+	Requires     []string
+	MissingError bool
 	// Equals is the bound JSON value of a json_path or state check's
 	// equals (nil: unset, or not bound yet).
 	Equals json.RawMessage
@@ -118,7 +130,7 @@ func (lb levelBlock) parts() []blockPart {
 	if sev == "" {
 		sev = Critical
 	}
-	return []blockPart{{block: b, severity: sev}}
+	return []blockPart{{block: b, severity: sev, requires: b.Requires}}
 }
 
 // declares returns the part of lb that sets a single-valued field, or nil.
@@ -149,7 +161,7 @@ func TurnChecks(cfg *Config, t *Test, i int) []Check {
 		own = t.Turns[i].Assert
 	}
 	levels := []levelBlock{{LevelTarget, cfg.Target.Assert}, {LevelTest, t.Assert}, {LevelTurn, own}}
-	g := &generator{scope: scope, own: LevelTurn}
+	g := &generator{scope: scope, own: LevelTurn, missingError: missingError(cfg, t)}
 	for _, lb := range levels {
 		g.prohibitions(lb)
 	}
@@ -169,9 +181,15 @@ func TurnChecks(cfg *Config, t *Test, i int) []Check {
 // and test prohibitions and requirements over the whole test, the nearest
 // max_calls, and the nearest declared max_duration_ms over the test's
 // duration. Turn-level declarations were checked on their turn.
+//
+// A test with a source asserts on a run of another runtime: the target's
+// assertions, which are about the target, do not apply to it.
 func TestChecks(cfg *Config, t *Test) []Check {
 	levels := []levelBlock{{LevelTarget, cfg.Target.Assert}, {LevelTest, t.Assert}}
-	g := &generator{scope: "test", own: LevelTest}
+	if t.Source != nil {
+		levels = levels[1:]
+	}
+	g := &generator{scope: "test", own: LevelTest, missingError: missingError(cfg, t)}
 	for _, lb := range levels {
 		g.prohibitions(lb)
 		g.requirements(lb)
@@ -208,10 +226,20 @@ func prefix(scope string, own, level Level) string {
 // generator turns blocks into checks for one scope, numbering the entries
 // of each kind across a block's parts.
 type generator struct {
-	scope  string
-	own    Level
-	checks []Check
-	next   map[string]int // "<level> <kind>" → next index
+	scope        string
+	own          Level
+	checks       []Check
+	next         map[string]int // "<level> <kind>" → next index
+	missingError bool
+}
+
+// missingError reports whether test t's policy for missing capabilities
+// is an error.
+func missingError(cfg *Config, t *Test) bool {
+	if t.OnMissingCapability != "" {
+		return t.OnMissingCapability == MissingError
+	}
+	return cfg.OnMissingCapability == MissingError
 }
 
 func (g *generator) add(level Level, p *blockPart, kind Kind, pos Pos, sev Severity, indexed bool, fill func(*Check)) {
@@ -227,7 +255,7 @@ func (g *generator) add(level Level, p *blockPart, kind Kind, pos Pos, sev Sever
 	if sev == "" {
 		sev = p.severity
 	}
-	c := Check{ID: id, Level: level, Kind: kind, Pos: pos, Severity: sev}
+	c := Check{ID: id, Level: level, Kind: kind, Pos: pos, Severity: sev, Requires: p.requires, MissingError: g.missingError}
 	fill(&c)
 	g.checks = append(g.checks, c)
 }
@@ -255,6 +283,10 @@ func (g *generator) prohibitions(lb levelBlock) {
 		}
 		if gr := b.Grounded; gr != nil {
 			g.add(lb.level, &p, KindGrounded, gr.Pos, "", false, func(c *Check) { c.Grounded = gr })
+		}
+		for i := range b.MemoryForbid {
+			m := &b.MemoryForbid[i]
+			g.add(lb.level, &p, KindMemoryForbid, m.Pos, m.Severity, true, func(c *Check) { c.Memory = m })
 		}
 	}
 }
@@ -289,6 +321,20 @@ func (g *generator) requirements(lb levelBlock) {
 		for i := range b.State {
 			st := &b.State[i]
 			g.add(lb.level, &p, KindState, st.Pos, "", true, func(c *Check) { c.State = st })
+		}
+		for i := range b.MemoryReads {
+			m := &b.MemoryReads[i]
+			g.add(lb.level, &p, KindMemoryReads, m.Pos, m.Severity, true, func(c *Check) { c.Memory = m })
+		}
+		for i := range b.MemoryWrites {
+			m := &b.MemoryWrites[i]
+			g.add(lb.level, &p, KindMemoryWrites, m.Pos, m.Severity, true, func(c *Check) { c.Memory = m })
+		}
+		if tr := b.TaskRuns; tr != nil {
+			g.add(lb.level, &p, KindTaskRuns, tr.Pos, "", false, func(c *Check) { c.Counted = tr })
+		}
+		if ob := b.Outbound; ob != nil {
+			g.add(lb.level, &p, KindOutbound, ob.Pos, "", false, func(c *Check) { c.Counted = ob })
 		}
 		if j := b.Judge; j != nil {
 			g.add(lb.level, &p, KindJudge, j.Pos, j.Severity, false, func(c *Check) { c.Judge = judgeCheck(j) })
@@ -402,6 +448,16 @@ func (c *Check) bind(v *Vars) error {
 			sc.Argv = append(sc.Argv, arg)
 		}
 		c.Script = sc
+	case c.Memory != nil:
+		m := *c.Memory
+		if m.PathMatch, err = bindOpt(m.PathMatch, v); err == nil {
+			m.ContentMatch, err = bindOpt(m.ContentMatch, v)
+		}
+		c.Memory = &m
+	case c.Counted != nil && c.Counted.Match != nil:
+		ct := *c.Counted
+		ct.Match, err = ct.Match.Bind(v)
+		c.Counted = &ct
 	case c.Grounded != nil:
 		g := *c.Grounded
 		g.Ignore = make([]*Regex, len(c.Grounded.Ignore))

@@ -76,7 +76,7 @@ func TestModelErrors(t *testing.T) {
 		{"judge criteria missing", modelConfig, "turns: [{user: hi, assert: {judge: {severity: critical}}}]", `turns[0].assert.judge is missing required field "criteria"`},
 		{"judge repeated", modelConfig, "turns: [{user: hi, assert: {judge: {criteria: [a, A]}}}]", "turns[0].assert.judge.criteria[1] repeats an earlier criterion"},
 		{"judge severity", modelConfig, "turns: [{user: hi, assert: {judge: {criteria: [a], severity: low}}}]", `severity "low" is not one of critical, warning`},
-		{"no turns", modelConfig, "assert: {}", `test is missing required field "turns" (or a simulator)`},
+		{"no turns", modelConfig, "assert: {}", `test is missing required field "turns" (or a simulator, or a source)`},
 		{"checkpoints without simulator", modelConfig, "turns: [{user: hi}]\nmax_turns: 3\ncheckpoints: []",
 			"max_turns belongs to a dynamic test: add a simulator, or remove it"},
 		{"simulator without checkpoints", modelConfig, "simulator: {goal: g}", "a simulator needs checkpoints"},

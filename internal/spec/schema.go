@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ananke/action/internal/capability"
 )
 
 // JSON Schemas (draft 2020-12) for the two file kinds, for editor completion
@@ -50,6 +51,8 @@ func document(kind, title string, root obj) obj {
 			"description": "Percentage of runs that must pass for the test to pass (default 100)."},
 		"retries": obj{"type": "integer", "minimum": 0, "maximum": MaxRetries,
 			"description": "How often a failing or erroring run is run again (default 0); a run that passes on a retry passes and marks the test flaky."},
+		"on_missing_capability": obj{"enum": missingPolicies,
+			"description": "An assertion whose trace lacks a capability it needs is skipped with the reason (skip, the default) or is an error (error)."},
 		"hook": object("", hookFields, obj{
 			"cmd":         list(obj{"type": "string"}, "Program and arguments (no shell)."),
 			"output_file": str("A fixture file holding the hook's output (one JSON object of variables), instead of cmd; relative to this file."),
@@ -133,12 +136,13 @@ func configSchema() obj {
 		"max_event_bytes":  obj{"type": "integer", "minimum": 1024, "maximum": 1 << 30, "description": "Largest SSE event accepted, in bytes (default 32 MiB)."},
 	}, "type", "endpoint", "agentId")
 	return document("config", "Ananke project config (ananke.config.yaml)", object("", configFields, obj{
-		"version":       versionSchema(),
-		"target":        target,
-		"tests":         oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
-		"redact":        ref("regexes"),
-		"fail_on_flaky": boolean("A flaky test (some runs passed, some failed) fails the run even when it passed."),
-		"assertions":    obj{"type": "object", "additionalProperties": ref("assert"), "description": "Named assert blocks any assert block can extend."},
+		"version":               versionSchema(),
+		"target":                target,
+		"tests":                 oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
+		"redact":                ref("regexes"),
+		"fail_on_flaky":         boolean("A flaky test (some runs passed, some failed) fails the run even when it passed."),
+		"on_missing_capability": ref("on_missing_capability"),
+		"assertions":            obj{"type": "object", "additionalProperties": ref("assert"), "description": "Named assert blocks any assert block can extend."},
 		"model": object("The OpenAI-compatible chat-completions endpoint the user simulator, judges and ananke generate use.", modelFields, obj{
 			"endpoint":    str("Base URL, e.g. https://api.openai.com/v1."),
 			"name":        str("Model name."),
@@ -156,7 +160,7 @@ func configSchema() obj {
 		"retries":       ref("retries"),
 		"before_all":    list(ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),
 		"after_all":     list(ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
-	}, "version", "target"))
+	}, "version"))
 }
 
 func testSchema() obj {
@@ -205,8 +209,18 @@ func testSchema() obj {
 			"after":       oneOrMany(obj{"type": "string"}),
 			"assert":      ref("assert"),
 		}, "id", "assert"), "What a dynamic test must see happen, in order."),
+		"source": object("A recorded run of another runtime to assert on, instead of turns.", sourceFields, obj{
+			"format":  obj{"enum": SourceFormats, "description": "claude-transcript: a Claude Code / Agent SDK session .jsonl; nanoclaw: a NanoClaw folder."},
+			"path":    str("The transcript file or NanoClaw folder, relative to this file."),
+			"group":   str("nanoclaw: the group folder."),
+			"session": str("nanoclaw: the session id (default: the group's current session)."),
+			"task":    str("nanoclaw: the scheduled task whose run this is."),
+		}, "format", "path"),
+		"assertions": obj{"type": "array", "description": "Named assertions (seed 003 and seed 004 catalogs): {type, ...} or {id, type, severity, params, requires_capabilities}.",
+			"items": obj{"type": "object", "required": []string{"type"}, "properties": obj{"type": obj{"enum": VocabTypes}}}},
+		"on_missing_capability": ref("on_missing_capability"),
 	}, "version", "name")
-	root["anyOf"] = []any{obj{"required": []string{"turns"}}, obj{"required": []string{"simulator"}}}
+	root["anyOf"] = []any{obj{"required": []string{"turns"}}, obj{"required": []string{"simulator"}}, obj{"required": []string{"source"}}}
 	return document("test", "Ananke test file (*.ananke.yaml)", root)
 }
 
@@ -236,9 +250,33 @@ func assertSchema() obj {
 		}
 		return object("", fields, props)
 	}
+	memoryEntry := func(fields []string) obj {
+		props := obj{
+			"group":         str("own (default for reads and writes), other (default for forbid), or a group's name."),
+			"op":            obj{"enum": []string{MemoryOpRead, MemoryOpWrite}, "description": "The operation forbidden (default: both)."},
+			"path_match":    ref("regex"),
+			"content_match": ref("regex"),
+			"severity":      severity,
+		}
+		if !contains(fields, "op") {
+			delete(props, "op")
+		}
+		return object("", fields, props)
+	}
+	countOrN := obj{"oneOf": []any{obj{"type": "integer", "minimum": 0}, count}}
 	return object("Assertions (seed 001 AssertBlock, with the additions of docs/files.md).", blockFields, obj{
 		"severity": severity,
-		"extends":  oneOrMany(obj{"type": "string", "description": "A block of the config's assertions:."}),
+		"requires": oneOrMany(obj{"enum": capability.All, "description": "A capability the block's checks need besides their own."}),
+		"memory": object("Memory reads and writes (needs supports_memory_events).", memoryFields, obj{
+			"reads":  list(memoryEntry(memoryEntryField), "Each must match at least one memory read."),
+			"writes": list(memoryEntry(memoryEntryField), "Each must match at least one memory write."),
+			"forbid": list(memoryEntry(memoryForbid), "No memory event may match any."),
+		}),
+		"scheduler": object("The scheduled task's runs and the messages sent out (needs supports_scheduler_context).", schedulerFields, obj{
+			"task_runs": obj{"oneOf": []any{obj{"type": "integer", "minimum": 0}, object("", taskRunFields, obj{"count": countOrN, "status": obj{"enum": taskRunStatuses}})}},
+			"outbound":  obj{"oneOf": []any{obj{"type": "integer", "minimum": 0}, object("", outboundFields, obj{"count": countOrN, "match": ref("regex")})}},
+		}),
+		"extends": oneOrMany(obj{"type": "string", "description": "A block of the config's assertions:."}),
 		"tools": object("", toolsFields, obj{
 			"forbid": oneOrMany(obj{"type": "string"}),
 			"require": list(object("", reqFields, obj{

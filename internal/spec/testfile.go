@@ -43,6 +43,13 @@ type Test struct {
 	MaxTurns           int
 	SimulatorTimeoutMs int64
 	Checkpoints        []Checkpoint
+	// Source, when set, is a recorded run of another runtime the test
+	// asserts on instead of talking to the target (no turns).
+	Source *Source
+	// OnMissingCapability is what becomes of an assertion whose trace
+	// lacks a capability it needs: MissingSkip or MissingError ("": the
+	// config's).
+	OnMissingCapability string
 }
 
 // Hook is a command run before the turns; its stdout JSON sets variables.
@@ -99,7 +106,7 @@ type ToolResult struct {
 
 var (
 	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
-		"simulator", "max_turns", "timeout_ms", "checkpoints"}, stabilityFields...)
+		"simulator", "max_turns", "timeout_ms", "checkpoints", "source", "assertions", "on_missing_capability"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "assert"}
@@ -116,10 +123,15 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	}
 	l.version(f, doc)
 	l.require(doc, f, "test", "name")
-	if _, turns := f["turns"]; !turns {
-		if _, sim := f["simulator"]; !sim {
-			l.errorf(doc, "test is missing required field \"turns\" (or a simulator)")
-		}
+	_, turns := f["turns"]
+	_, sim := f["simulator"]
+	if p, ok := f["source"]; ok {
+		t.Source = l.source(p.val, f)
+	} else if !turns && !sim {
+		l.errorf(doc, "test is missing required field \"turns\" (or a simulator, or a source)")
+	}
+	if p, ok := f["on_missing_capability"]; ok {
+		t.OnMissingCapability = l.missingPolicy(p.val, "on_missing_capability")
 	}
 	if p, ok := f["name"]; ok {
 		t.Name, _ = l.name(p.val, "name")
@@ -164,6 +176,15 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	}
 	if p, ok := f["assert"]; ok {
 		t.Assert = l.block(p.val, "assert")
+	}
+	if p, ok := f["assertions"]; ok {
+		// seed 004's list of named assertions, beside or instead of assert.
+		if v := l.vocabulary(p.val, "assertions"); v != nil {
+			if t.Assert == nil {
+				t.Assert = &Block{Pos: v.Pos}
+			}
+			t.Assert.Includes = append(t.Assert.Includes, v.Includes...)
+		}
 	}
 	t.Stability = l.stability(f, "")
 	l.dynamic(f, doc, t)

@@ -29,6 +29,20 @@ var vocabFields = map[string][]string{
 	"agent":           {"criteria"},
 	"script":          {"cmd", "timeout_ms"},
 	"ananke":          {"assert"},
+	// seed 004's catalog (vocab004.go).
+	"must_call_tool":            {"tool", "args"},
+	"must_not_call_tool":        {"tool"},
+	"tool_call_order":           {"tools"},
+	"max_tool_calls":            {"max"},
+	"output_contains":           {"value", "case_sensitive"},
+	"output_omits":              {"value", "case_sensitive"},
+	"output_matches_format":     {"pattern"},
+	"memory_recall_same_group":  {"expect", "fact"},
+	"no_cross_group_memory_use": {"facts"},
+	"scheduler_task_runs":       {"count", "status"},
+	"scheduler_outbound_count":  {"count", "match"},
+	"retry_policy_respected":    {"tool", "max_attempts"},
+	"graceful_failure_output":   {"pattern"},
 }
 
 // VocabTypes lists the vocabulary's types, sorted.
@@ -46,6 +60,10 @@ var vocabRequired = map[string][]string{
 	"contains": {"value"}, "equals": {"value"}, "regex": {"pattern"}, "json_path": {"path", "value"},
 	"type": {"path", "value"}, "tool_called": {"name"}, "not_tool_called": {"name"}, "agent": {"criteria"},
 	"script": {"cmd"}, "ananke": {"assert"},
+	"must_call_tool": {"tool"}, "must_not_call_tool": {"tool"}, "tool_call_order": {"tools"}, "max_tool_calls": {"max"},
+	"output_contains": {"value"}, "output_omits": {"value"}, "output_matches_format": {"pattern"},
+	"memory_recall_same_group": {"expect"}, "scheduler_outbound_count": {"count"},
+	"retry_policy_respected": {"tool", "max_attempts"},
 }
 
 // vocabulary reads an assertion list into a block that includes one block
@@ -59,7 +77,9 @@ func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
 	for i, item := range items {
 		w := index(what, i)
 		if inc := l.vocabItem(item, w); inc != nil {
-			inc.name = w
+			if inc.name == "" {
+				inc.name = w
+			}
 			b.Includes = append(b.Includes, inc)
 		}
 	}
@@ -76,6 +96,7 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 		l.errorf(m, "%s must be an object like {\"type\": \"contains\", \"value\": \"...\"}, not %s", what, kindName(m))
 		return nil
 	}
+	m = l.flattenParams(m, what)
 	typ := ""
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "type" {
@@ -94,7 +115,7 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 		l.errorf(m, "%s is missing required field \"type\" (one of %s)", what, strings.Join(VocabTypes, ", "))
 		return nil
 	}
-	f, ok := l.fields(m, what, append([]string{"type", "severity"}, vocabFields[typ]...))
+	f, ok := l.fields(m, what, append(slices.Clone(envelopeFields), vocabFields[typ]...))
 	if !ok {
 		return nil
 	}
@@ -149,11 +170,17 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 		block = s.mapping(s.key("script"), s.mapping(script...))
 	case "ananke":
 		block = f["assert"].val
+	default:
+		block = l.seed004(typ, f, s, what)
+	}
+	if block == nil {
+		return nil
 	}
 	b := l.block(block, what)
 	if b == nil {
 		return nil
 	}
+	l.envelope(f, what, b)
 	if p, ok := f["severity"]; ok && typ != "agent" {
 		sev := l.severity(p.val, what+".severity")
 		if b.Severity != "" && sev != "" && typ == "ananke" {

@@ -1,0 +1,91 @@
+package assertion
+
+import (
+	"fmt"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// taskRuns counts the scheduled task's recorded runs (of one status, when
+// given) against the entry's count.
+func taskRuns(r *Result, c *spec.Counted, s trace.Scope) {
+	var sch *trace.Scheduler
+	if s.Source != nil {
+		sch = s.Source.Scheduler
+	}
+	what := "run"
+	if c.Status != "" {
+		what = c.Status + " run"
+	}
+	r.Expected = fmt.Sprintf("%s %s of the scheduled task", c.Count, what)
+	if sch == nil {
+		r.Observed = "no scheduled task"
+		r.set(Fail, "the trace's run was not triggered by a scheduled task (the test's source names no task)")
+		return
+	}
+	n := 0
+	for i := range sch.Runs {
+		run := &sch.Runs[i]
+		if c.Status != "" && run.Status != c.Status {
+			continue
+		}
+		n++
+		if len(r.Evidence) < maxEvidence {
+			e := Evidence{Note: fmt.Sprintf("task run at %s: %s in %d ms", run.RunAt, run.Status, run.DurationMs)}
+			if run.Seq > 0 {
+				e.EventRefs = []int64{run.Seq}
+			}
+			switch {
+			case run.Error != "":
+				e.Text = shorten(run.Error, excerptLen)
+			case run.Result != "":
+				e.Text = shorten(run.Result, excerptLen)
+			}
+			r.Evidence = append(r.Evidence, e)
+		}
+	}
+	r.Observed = plural(n, what)
+	if c.Count.Allows(n) {
+		r.set(Pass, "task %s has %s", sch.TaskID, plural(n, what))
+		return
+	}
+	r.set(Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural(n, what), c.Count, plural(len(sch.Runs), "run"))
+}
+
+// outbound counts the messages sent out in the scope (matching the
+// entry's regex, when given) against its count.
+func outbound(r *Result, c *spec.Counted, s trace.Scope) {
+	what := "outbound message"
+	if c.Match != nil {
+		what = fmt.Sprintf("outbound message matching `%s`", c.Match.Raw)
+	}
+	r.Expected = fmt.Sprintf("%s %s", c.Count, what)
+	_, calls := memoryEvents(s)
+	n, all := 0, 0
+	for i := range s.Turns {
+		for j := range s.Turns[i].Outbound {
+			o := &s.Turns[i].Outbound[j]
+			all++
+			if c.Match != nil && !c.Match.Compiled().MatchString(o.Text) {
+				continue
+			}
+			n++
+			if len(r.Evidence) < maxEvidence {
+				e := Evidence{Note: fmt.Sprintf("message %d sent to %s", n, orNone(o.To)), Text: shorten(o.Text, excerptLen), EventRefs: []int64{o.Seq}}
+				if o.CallID != "" {
+					e.Call = calls[o.CallID]
+				} else {
+					e.Note += " (the run's output)"
+				}
+				r.Evidence = append(r.Evidence, e)
+			}
+		}
+	}
+	r.Observed = plural(n, what)
+	if c.Count.Allows(n) {
+		r.set(Pass, "%s sent %s", s.Name, plural(n, what))
+		return
+	}
+	r.set(Fail, "%s sent %s; expected %s (%s in all)", s.Name, plural(n, what), c.Count, plural(all, "outbound message"))
+}

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// runImported evaluates a test with a source: its trace is read from the
+// recorded run the source names, then checked as a test's trace is. No
+// agent is contacted.
+func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) *Attempt {
+	r := &Attempt{Run: run, Retry: retry, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
+	defer func() { r.End = e.opts.Now() }()
+	if e.opts.Import == nil {
+		r.Status, r.Reason, r.ReasonPos = Error, "this run cannot read test sources", t.Source.Pos
+		return r
+	}
+	tr, err := e.opts.Import(ctx, t.Source)
+	if err != nil {
+		r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("source: %v", err), t.Source.Pos
+		return r
+	}
+	r.Trace = tr
+	vars := e.newVars()
+	checks, err := spec.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vars)
+	if err != nil {
+		r.Status, r.Reason = Error, err.Error()
+		var re *spec.ResolveError
+		if errors.As(err, &re) {
+			r.Reason, r.ReasonPos = re.Msg, re.Pos
+		}
+		return r
+	}
+	r.Secrets = vars.Secrets()
+	det, judges := splitJudges(checks)
+	det, scripts := splitScripts(det)
+	scope := tr.TestScope()
+	r.Results = append(r.Results, assertion.Evaluate(det, scope)...)
+	e.scripts(ctx, t, scripts, scope, r)
+	e.judgeUnlessFailed(ctx, judges, scope, r)
+	r.Status = verdict(r.Results)
+	if r.Status == Error {
+		e.checkError(r)
+	}
+	return r
+}

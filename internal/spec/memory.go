@@ -1,0 +1,185 @@
+package spec
+
+import (
+	"math"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Memory and scheduler checks (seed 004's memory, isolation and scheduler
+// categories) on traces whose source observes them: a NanoClaw group's
+// memory reads and writes, its scheduled task's runs and the messages a
+// run sent out.
+
+// Groups a memory entry can name besides a group's own name.
+const (
+	GroupOwn   = "own"   // the trace's own group
+	GroupOther = "other" // any group but the trace's own (and global)
+)
+
+// Memory operations a memory.forbid entry can name.
+const (
+	MemoryOpRead  = "read"
+	MemoryOpWrite = "write"
+)
+
+// MemoryEntry is one memory.reads or memory.writes entry (at least one such
+// event must match it) or one memory.forbid entry (none may).
+type MemoryEntry struct {
+	Pos Pos
+	// Group is GroupOwn (the default), GroupOther, or a group's name.
+	Group string
+	// Op is the operation a forbid entry forbids ("": both).
+	Op           string
+	PathMatch    *Regex
+	ContentMatch *Regex
+	// Severity is the entry's own severity ("": the block's).
+	Severity Severity
+}
+
+// Counted is a scheduler count: scheduler.task_runs (the task's recorded
+// runs, optionally of one status) or scheduler.outbound (the messages sent
+// out, optionally matching a regex).
+type Counted struct {
+	Pos    Pos
+	Count  Count
+	Status string
+	Match  *Regex
+}
+
+var (
+	memoryFields     = []string{"reads", "writes", "forbid"}
+	memoryEntryField = []string{"group", "path_match", "content_match", "severity"}
+	memoryForbid     = []string{"group", "op", "path_match", "content_match", "severity"}
+	schedulerFields  = []string{"task_runs", "outbound"}
+	taskRunFields    = []string{"count", "status"}
+	outboundFields   = []string{"count", "match"}
+	taskRunStatuses  = []string{"success", "error"}
+)
+
+func (l *loader) memory(n *yaml.Node, what string, b *Block) {
+	f, ok := l.fields(n, what, memoryFields)
+	if !ok {
+		return
+	}
+	for _, k := range memoryFields {
+		p, ok := f[k]
+		if !ok {
+			continue
+		}
+		known := memoryEntryField
+		if k == "forbid" {
+			known = memoryForbid
+		}
+		items, _ := l.list(p.val, what+"."+k)
+		for i, item := range items {
+			e, ok := l.memoryEntry(item, index(what+"."+k, i), known)
+			if !ok {
+				continue
+			}
+			switch k {
+			case "reads":
+				b.MemoryReads = append(b.MemoryReads, e)
+			case "writes":
+				b.MemoryWrites = append(b.MemoryWrites, e)
+			default:
+				if e.Group == GroupOwn && !hasKey(item, "group") {
+					e.Group = GroupOther // forbidding one's own memory is rare; other is what isolation means
+				}
+				b.MemoryForbid = append(b.MemoryForbid, e)
+			}
+		}
+	}
+}
+
+func hasKey(n *yaml.Node, key string) bool {
+	n = derefAll(n)
+	for i := 0; n != nil && i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *loader) memoryEntry(n *yaml.Node, what string, known []string) (MemoryEntry, bool) {
+	before := len(*l.diags)
+	f, ok := l.fields(n, what, known)
+	if !ok {
+		return MemoryEntry{}, false
+	}
+	e := MemoryEntry{Pos: l.pos(l.derefQuiet(n)), Group: GroupOwn}
+	if p, ok := f["group"]; ok {
+		if name, ok := l.name(p.val, what+".group"); ok {
+			e.Group = name.Value
+		}
+	}
+	if p, ok := f["op"]; ok {
+		if v, node, ok := l.text(p.val, what+".op"); ok {
+			if v != MemoryOpRead && v != MemoryOpWrite {
+				l.errorf(node, "%s.op %q is not one of read, write (leave it out for both)", what, v)
+			}
+			e.Op = v
+		}
+	}
+	e.PathMatch = l.optRegex(f, "path_match", what)
+	e.ContentMatch = l.optRegex(f, "content_match", what)
+	if p, ok := f["severity"]; ok {
+		e.Severity = l.severity(p.val, what+".severity")
+	}
+	return e, len(*l.diags) == before
+}
+
+func (l *loader) scheduler(n *yaml.Node, what string, b *Block) {
+	f, ok := l.fields(n, what, schedulerFields)
+	if !ok {
+		return
+	}
+	if p, ok := f["task_runs"]; ok {
+		b.TaskRuns = l.counted(p.val, what+".task_runs", taskRunFields)
+	}
+	if p, ok := f["outbound"]; ok {
+		b.Outbound = l.counted(p.val, what+".outbound", outboundFields)
+	}
+}
+
+// counted reads a number (exactly that many) or {count, status | match}.
+func (l *loader) counted(n *yaml.Node, what string, known []string) *Counted {
+	d := l.deref(n)
+	if d == nil {
+		return nil
+	}
+	c := &Counted{Pos: l.pos(d), Count: DefaultCount}
+	if d.Kind == yaml.ScalarNode {
+		if v, ok := l.integer(d, what, 0, math.MaxInt32); ok {
+			c.Count = Count{Pos: c.Pos, Min: v, Max: v, Exact: true}
+		}
+		return c
+	}
+	f, ok := l.fields(d, what, known)
+	if !ok {
+		return nil
+	}
+	if p, ok := f["count"]; ok {
+		c.Count = l.countOrNumber(p.val, what+".count")
+	}
+	if p, ok := f["status"]; ok {
+		if v, node, ok := l.text(p.val, what+".status"); ok {
+			if !contains(taskRunStatuses, v) {
+				l.errorf(node, "%s.status %q is not one of success, error", what, v)
+			}
+			c.Status = v
+		}
+	}
+	c.Match = l.optRegex(f, "match", what)
+	return c
+}
+
+// countOrNumber reads a count: N (exactly), or {exact} / {min, max}.
+func (l *loader) countOrNumber(n *yaml.Node, what string) Count {
+	if d := l.deref(n); d != nil && d.Kind == yaml.ScalarNode {
+		v, _ := l.integer(d, what, 0, math.MaxInt32)
+		return Count{Pos: l.pos(d), Min: v, Max: v, Exact: true}
+	}
+	return l.count(n, what)
+}

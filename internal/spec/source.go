@@ -1,0 +1,160 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/ananke/action/internal/capability"
+	"gopkg.in/yaml.v3"
+)
+
+// Source formats: where an imported test's trace comes from.
+const (
+	FormatClaude   = "claude-transcript"
+	FormatNanoClaw = "nanoclaw"
+)
+
+// SourceFormats lists the formats a test's source may have.
+var SourceFormats = []string{FormatClaude, FormatNanoClaw}
+
+// Source is a recorded run of another runtime that a test asserts on
+// instead of talking to the target: `source: {format, path, ...}` in place
+// of `turns:`.
+type Source struct {
+	Pos    Pos
+	Format string
+	// Path is as written (relative to the test file); Abs is resolved.
+	Path string
+	Abs  string
+	// Group, Session and Task pick a NanoClaw group's session and the
+	// scheduled task it ran (nanoclaw only).
+	Group, Session, Task string
+}
+
+// Policies for an assertion whose trace lacks a capability it needs.
+const (
+	MissingSkip  = "skip"
+	MissingError = "error"
+)
+
+var (
+	sourceFields = []string{"format", "path", "group", "session", "task"}
+	// sourceExcludes are test fields that make no sense with a source:
+	// the run already happened.
+	sourceExcludes = []string{"turns", "history", "tools", "hooks", "after", "simulator", "max_turns", "timeout_ms", "checkpoints"}
+	missingPolicies = []string{MissingSkip, MissingError}
+)
+
+// source reads a test's source; f is the test's fields.
+func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
+	for _, k := range sourceExcludes {
+		if p, ok := f[k]; ok {
+			l.errorf(p.key, "%s cannot be combined with source: the test asserts on a recorded run", k)
+		}
+	}
+	sf, ok := l.fields(n, "source", sourceFields)
+	if !ok {
+		return nil
+	}
+	s := &Source{Pos: l.pos(l.derefQuiet(n))}
+	l.require(n, sf, "source", "format", "path")
+	if p, ok := sf["format"]; ok {
+		if v, node, ok := l.text(p.val, "source.format"); ok {
+			s.Format = v
+			if !contains(SourceFormats, v) {
+				l.errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw)%s", v, suggest(v, SourceFormats))
+			}
+		}
+	}
+	for _, k := range []string{"group", "session", "task"} {
+		p, ok := sf[k]
+		if !ok {
+			continue
+		}
+		if s.Format != FormatNanoClaw {
+			l.errorf(p.key, "source.%s is for format nanoclaw", k)
+			continue
+		}
+		v, _, _ := l.text(p.val, "source."+k)
+		switch k {
+		case "group":
+			s.Group = v
+		case "session":
+			s.Session = v
+		case "task":
+			s.Task = v
+		}
+	}
+	if s.Format == FormatNanoClaw {
+		l.require(n, sf, "source", "group")
+	}
+	if p, ok := sf["path"]; ok {
+		if v, node, ok := l.text(p.val, "source.path"); ok {
+			s.Path = v
+			s.Abs = v
+			if !filepath.IsAbs(v) {
+				s.Abs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+			}
+			l.sourcePath(node, s)
+		}
+	}
+	return s
+}
+
+// sourcePath checks that the source's path exists: a transcript file, or
+// a NanoClaw folder.
+func (l *loader) sourcePath(node *yaml.Node, s *Source) {
+	st, err := os.Stat(s.Abs)
+	switch {
+	case err != nil:
+		l.errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
+	case s.Format == FormatNanoClaw && !st.IsDir():
+		l.errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/ and data/sessions/)", s.Path)
+	case s.Format == FormatClaude && st.IsDir():
+		l.errorf(node, "source.path: %s is a folder; a claude-transcript source is a session's .jsonl file", s.Path)
+	}
+}
+
+// requires reads an assert block's `requires:` list of capabilities.
+func (l *loader) requires(n *yaml.Node, what string) []string {
+	items, _ := l.oneOrList(n, what)
+	var out []string
+	for i, item := range items {
+		v, node, ok := l.text(item, index(what, i))
+		if !ok {
+			continue
+		}
+		if !capability.Known(v) {
+			l.errorf(node, "%s: %q is not a capability (known: %s)%s", what, v, capability.Join(capability.All), suggest(v, capability.All))
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// missingPolicy reads on_missing_capability: skip or error.
+func (l *loader) missingPolicy(n *yaml.Node, what string) string {
+	v, node, ok := l.text(n, what)
+	if !ok {
+		return ""
+	}
+	if !contains(missingPolicies, v) {
+		l.errorf(node, "%s %q is not one of skip, error", what, v)
+		return ""
+	}
+	return v
+}
+
+// checkTargets reports tests that need a target when the config has none:
+// a suite of imported runs only needs no agent.
+func checkTargets(cfg *Config, tests []*Test, diags *Diagnostics) {
+	if cfg.Target.Type != "" || cfg.Target.Pos.Line > 0 {
+		return
+	}
+	for _, t := range tests {
+		if t.Source == nil {
+			diags.add(t.Pos, "test %q talks to an agent, but the config has no target (only tests with a source run without one)", t.ID)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package spec
+
+import (
+	"gopkg.in/yaml.v3"
+)
+
+// Seed 004's assertion catalog, on the generic language: each named check
+// is rewritten into the assert block it means, as the seed-003 vocabulary
+// is, so its evidence and reports are those of the block. An item may use
+// the seed's envelope — {id, type, severity, params: {...},
+// requires_capabilities: [...]} — or write its parameters inline.
+
+// envelopeFields are the keys every vocabulary item may have.
+var envelopeFields = []string{"type", "severity", "id", "requires", "requires_capabilities"}
+
+// defaultGracefulPattern is what a graceful failure says when none is
+// given: it owns up to the failure instead of making something up.
+const defaultGracefulPattern = `(?i)\b(couldn't|could not|can't|cannot|unable|failed|unavailable|timed out|try again|sorry)\b`
+
+// flattenParams lifts the keys of an item's params: mapping to the item.
+func (l *loader) flattenParams(m *yaml.Node, what string) *yaml.Node {
+	var params *yaml.Node
+	var rest []*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == "params" {
+			params = l.deref(m.Content[i+1])
+			continue
+		}
+		rest = append(rest, m.Content[i], m.Content[i+1])
+	}
+	if params == nil {
+		return m
+	}
+	if params.Kind != yaml.MappingNode {
+		l.errorf(params, "%s.params must be a mapping of the assertion's parameters, not %s", what, kindName(params))
+		return m
+	}
+	out := *m
+	out.Content = append(rest, params.Content...)
+	return &out
+}
+
+// envelope applies an item's id and required capabilities to its block.
+func (l *loader) envelope(f map[string]pair, what string, b *Block) {
+	if p, ok := f["id"]; ok {
+		if id, ok := l.name(p.val, what+".id"); ok {
+			b.name = id.Value
+		}
+	}
+	for _, k := range []string{"requires", "requires_capabilities"} {
+		if p, ok := f[k]; ok {
+			b.Requires = union(b.Requires, l.requires(p.val, what+"."+k))
+		}
+	}
+}
+
+// seed004 rewrites one of seed 004's named checks into its block.
+func (l *loader) seed004(typ string, f map[string]pair, s synth, what string) *yaml.Node {
+	val := func(k string) *yaml.Node {
+		if p, ok := f[k]; ok {
+			return p.val
+		}
+		return nil
+	}
+	list := func(n *yaml.Node) *yaml.Node {
+		if d := l.deref(n); d != nil && d.Kind == yaml.SequenceNode {
+			return n
+		}
+		return s.seq(n)
+	}
+	text := func(check string, n *yaml.Node) *yaml.Node {
+		kv := []*yaml.Node{s.key(check), list(n)}
+		if p, ok := f["case_sensitive"]; ok {
+			kv = append(kv, s.key("case_sensitive"), p.val)
+		}
+		return s.mapping(s.key("text"), s.mapping(kv...))
+	}
+	switch typ {
+	case "must_call_tool":
+		entry := []*yaml.Node{s.key("name"), val("tool")}
+		if p, ok := f["args"]; ok {
+			if args := l.argsPatterns(p.val, what+".args"); args != nil {
+				entry = append(entry, s.key("args_match"), args)
+			}
+		}
+		return s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(s.mapping(entry...))))
+	case "must_not_call_tool":
+		return s.mapping(s.key("tools"), s.mapping(s.key("forbid"), list(val("tool"))))
+	case "tool_call_order":
+		return s.mapping(s.key("tools"), s.mapping(s.key("order"), val("tools")))
+	case "max_tool_calls":
+		return s.mapping(s.key("tools"), s.mapping(s.key("max_calls"), val("max")))
+	case "output_contains":
+		return text("contains", val("value"))
+	case "output_omits":
+		return text("omits", val("value"))
+	case "output_matches_format":
+		return text("must_match", val("pattern"))
+	case "memory_recall_same_group":
+		// The group's own memory was read (holding the fact, when given)
+		// and the output shows it was used.
+		read := []*yaml.Node{s.key("group"), s.key(GroupOwn)}
+		if n := val("fact"); n != nil {
+			read = append(read, s.key("content_match"), n)
+		}
+		return s.mapping(
+			s.key("memory"), s.mapping(s.key("reads"), s.seq(s.mapping(read...))),
+			s.key("text"), s.mapping(s.key("must_match"), list(val("expect"))))
+	case "no_cross_group_memory_use":
+		// No other group's memory was read or written, and none of its
+		// facts reached the output.
+		block := []*yaml.Node{s.key("memory"), s.mapping(s.key("forbid"), s.seq(s.mapping(s.key("group"), s.key(GroupOther))))}
+		if n := val("facts"); n != nil {
+			block = append(block, s.key("text"), s.mapping(s.key("omits"), list(n)))
+		}
+		return s.mapping(block...)
+	case "scheduler_task_runs":
+		runs := []*yaml.Node{}
+		if n := val("count"); n != nil {
+			runs = append(runs, s.key("count"), n)
+		}
+		if n := val("status"); n != nil {
+			runs = append(runs, s.key("status"), n)
+		}
+		return s.mapping(s.key("scheduler"), s.mapping(s.key("task_runs"), s.mapping(runs...)))
+	case "scheduler_outbound_count":
+		out := []*yaml.Node{s.key("count"), val("count")}
+		if n := val("match"); n != nil {
+			out = append(out, s.key("match"), n)
+		}
+		return s.mapping(s.key("scheduler"), s.mapping(s.key("outbound"), s.mapping(out...)))
+	case "retry_policy_respected":
+		// The tool was tried, and at most max_attempts times.
+		count := s.mapping(s.key("min"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1", Line: s.at.Line, Column: s.at.Column},
+			s.key("max"), val("max_attempts"))
+		entry := s.mapping(s.key("name"), val("tool"), s.key("count"), count)
+		return s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(entry)))
+	case "graceful_failure_output":
+		pattern := val("pattern")
+		if pattern == nil {
+			pattern = s.key(defaultGracefulPattern)
+		}
+		return text("must_match", pattern)
+	}
+	return nil
+}
