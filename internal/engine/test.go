@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ananke/action/internal/capability"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -36,6 +37,9 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 	defer func() { r.End = aio.Now() }()
 	vars := e.newVars()
 	e.play(ctx, t, vars, r, aio)
+	if e.opts.Tape != nil && !e.opts.Tape.Live() && r.Trace != nil {
+		r.Trace.Source = &trace.Source{Adapter: "ag-ui", Mode: "replay", Capabilities: capability.AGUI}
+	}
 	if len(t.After) > 0 {
 		e.runAfter(ctx, t, vars, r)
 		r.Secrets = append(r.Secrets, vars.Secrets()...)

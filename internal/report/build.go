@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/ananke/action/internal/capability"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -198,6 +199,10 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	t.FailureCategories = assertion.FailureCategories(all)
 	if shown == nil {
 		t.Trace = b.trace(&trace.Trace{})
+		t.Source = b.source(nil)
+		if r.Test.Source != nil {
+			t.Source = Source{Adapter: r.Test.Source.Format, Mode: "import", Capabilities: []string{}, Path: r.Test.Source.Path}
+		}
 		return t, shownAt
 	}
 	tr := shown.Trace
@@ -224,7 +229,18 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		t.Warnings = append(t.Warnings, Warning{Turn: w.Turn, Seq: w.Seq, Rule: w.Rule, Message: b.red.String(w.Message)})
 	}
 	t.Trace = t.Attempts[shownAt].Trace
+	t.Source = b.source(tr.Source)
 	return t, shownAt
+}
+
+// source describes a trace's source; a trace without one is a live AG-UI
+// run's.
+func (b *builder) source(s *trace.Source) Source {
+	if s == nil {
+		return Source{Adapter: "ag-ui", Mode: "live", Capabilities: capability.AGUI}
+	}
+	return Source{Adapter: s.Adapter, Version: s.Version, Mode: s.Mode, Capabilities: slices.Clone(s.Capabilities),
+		Path: s.Path, GroupID: b.red.String(s.GroupID), SessionID: b.red.String(s.SessionID), TaskID: b.red.String(s.TaskID)}
 }
 
 // attempt copies one attempt: its status and failed assertions, and its

@@ -164,9 +164,26 @@ type Test struct {
 	// attempt's trace.
 	ResultFile string `json:"result_file"`
 	TraceFile  string `json:"trace_file"`
+	// Source is where the shown attempt's trace came from and what it
+	// can observe: the capabilities its assertions were gated on.
+	Source Source `json:"source"`
 	// Trace is the shown attempt's masked trace, written to its own file
 	// rather than into summary.json.
 	Trace *trace.Trace `json:"-"`
+}
+
+// Source is the adapter a test's trace came from (seed 004 §12).
+type Source struct {
+	// Adapter is "ag-ui" for runs of the target, or an import format.
+	Adapter string `json:"adapter"`
+	Version string `json:"version,omitempty"`
+	// Mode is live, replay or import.
+	Mode         string   `json:"mode"`
+	Capabilities []string `json:"capabilities"`
+	Path         string   `json:"path,omitempty"`
+	GroupID      string   `json:"group_id,omitempty"`
+	SessionID    string   `json:"session_id,omitempty"`
+	TaskID       string   `json:"task_id,omitempty"`
 }
 
 // Usage counts language-model use: requests sent, answers served from the
