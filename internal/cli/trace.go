@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ananke/action/internal/normalized"
+)
+
+// runTrace is `ananke trace`: commands on a report's traces.
+func runTrace(ctx context.Context, a *app, args []string) int {
+	if len(args) == 0 {
+		traceUsage(a.Err)
+		return ExitInvalid
+	}
+	switch args[0] {
+	case "export":
+		return runTraceExport(ctx, a, args[1:])
+	case "help", "-h", "-help", "--help":
+		traceUsage(a.Err)
+		return ExitPass
+	}
+	fmt.Fprintf(a.Err, "ananke trace: unknown command %q\n\n", args[0])
+	traceUsage(a.Err)
+	return ExitInvalid
+}
+
+func traceUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: ananke trace export [-o DIR] [--test ID] [--all-attempts] REPORT_DIR")
+	fmt.Fprintln(w, "\nCommands:\n  export    write a report's traces as normalized traces (seed 004 §16), one JSON file per test")
+	fmt.Fprintln(w, "\nRun 'ananke trace export -h' for its flags.")
+}
+
+// runTraceExport is `ananke trace export`: each test's trace in a report
+// directory becomes a normalized trace, DIR/<test>.trace.json, or with
+// --test and no -o one document on stdout.
+func runTraceExport(_ context.Context, a *app, args []string) int {
+	fs := a.flags("trace export", "REPORT_DIR")
+	out := fs.String("o", "ananke-traces", "write the traces into `dir`, one <test>.trace.json per test; with --test and no -o, print the one trace instead")
+	test := fs.String("test", "", "export only the test with this `id`")
+	all := fs.Bool("all-attempts", false, "export every attempt of a test that ran more than once (<test>.attempt-<k>.trace.json), not only its shown one")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(a.Err, "ananke trace export: name one report directory")
+		return ExitInvalid
+	}
+	dir := fs.Arg(0)
+	r, err := normalized.Open(dir)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
+		return ExitInvalid
+	}
+	items, err := r.Items(*test, *all)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
+		return ExitInvalid
+	}
+	if *test != "" && !isSet(fs, "o") {
+		return a.printTrace(r, items)
+	}
+	if sameDir(*out, filepath.Join(dir, "tests")) {
+		fmt.Fprintf(a.Err, "ananke trace export: -o %s would overwrite the report's trace files; write elsewhere\n", *out)
+		return ExitInvalid
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
+		return ExitError
+	}
+	for _, it := range items {
+		tr, err := r.Export(it)
+		if err != nil {
+			fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
+			return ExitInvalid
+		}
+		if err := writeTraceFile(filepath.Join(*out, it.Name), tr); err != nil {
+			fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
+			return ExitError
+		}
+	}
+	fmt.Fprintf(a.Out, "Exported %s from %s into %s\n", plural(len(items), "trace"), filepath.Clean(dir), filepath.Clean(*out))
+	return ExitPass
+}
+
+// printTrace prints the one trace of --test without -o.
+func (a *app) printTrace(r *normalized.Report, items []normalized.Item) int {
+	if len(items) != 1 {
+		fmt.Fprintf(a.Err, "ananke trace export: test %s has %d attempts; name a directory with -o to export them all\n", items[0].Test.ID, len(items))
+		return ExitInvalid
+	}
+	tr, err := r.Export(items[0])
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
+		return ExitInvalid
+	}
+	if err := normalized.Write(a.Out, tr); err != nil {
+		fmt.Fprintf(a.Err, "ananke trace export: write: %v\n", err)
+		return ExitError
+	}
+	return ExitPass
+}
+
+// writeTraceFile writes a trace under a temporary name and renames it, so
+// that a reader never sees half a file.
+func writeTraceFile(name string, tr normalized.Trace) error {
+	var b bytes.Buffer
+	if err := normalized.Write(&b, tr); err != nil {
+		return fmt.Errorf("encode %s: %w", name, err)
+	}
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write trace: %w", err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write trace: %w", err)
+	}
+	return nil
+}
+
+// isSet reports whether flag name was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
