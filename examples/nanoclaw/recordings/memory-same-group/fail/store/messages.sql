@@ -1,0 +1,99 @@
+-- store/messages.db of a NanoClaw root, as SQL: the tests build messages.db
+-- from this file (go test ./internal/source/nanoclaw -update).
+--
+-- The schema is what createSchema in NanoClaw's src/db.ts (commit
+-- 12af4510690ab7f9d63b0bc4413d8264fb659705) leaves in a new database: its
+-- CREATE statements, then the migrations that succeed on a new database.
+-- The rows are written with the statements NanoClaw itself runs (named
+-- before each).
+
+    CREATE TABLE IF NOT EXISTS chats (
+      jid TEXT PRIMARY KEY,
+      name TEXT,
+      last_message_time TEXT,
+      channel TEXT,
+      is_group INTEGER DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS messages (
+      id TEXT,
+      chat_jid TEXT,
+      sender TEXT,
+      sender_name TEXT,
+      content TEXT,
+      timestamp TEXT,
+      is_from_me INTEGER,
+      is_bot_message INTEGER DEFAULT 0,
+      PRIMARY KEY (id, chat_jid),
+      FOREIGN KEY (chat_jid) REFERENCES chats(jid)
+    );
+    CREATE INDEX IF NOT EXISTS idx_timestamp ON messages(timestamp);
+
+    CREATE TABLE IF NOT EXISTS scheduled_tasks (
+      id TEXT PRIMARY KEY,
+      group_folder TEXT NOT NULL,
+      chat_jid TEXT NOT NULL,
+      prompt TEXT NOT NULL,
+      schedule_type TEXT NOT NULL,
+      schedule_value TEXT NOT NULL,
+      next_run TEXT,
+      last_run TEXT,
+      last_result TEXT,
+      status TEXT DEFAULT 'active',
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS idx_next_run ON scheduled_tasks(next_run);
+    CREATE INDEX IF NOT EXISTS idx_status ON scheduled_tasks(status);
+
+    CREATE TABLE IF NOT EXISTS task_run_logs (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      task_id TEXT NOT NULL,
+      run_at TEXT NOT NULL,
+      duration_ms INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      result TEXT,
+      error TEXT,
+      FOREIGN KEY (task_id) REFERENCES scheduled_tasks(id)
+    );
+    CREATE INDEX IF NOT EXISTS idx_task_run_logs ON task_run_logs(task_id, run_at);
+
+    CREATE TABLE IF NOT EXISTS router_state (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS sessions (
+      group_folder TEXT PRIMARY KEY,
+      session_id TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS registered_groups (
+      jid TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      folder TEXT NOT NULL UNIQUE,
+      trigger_pattern TEXT NOT NULL,
+      added_at TEXT NOT NULL,
+      container_config TEXT,
+      requires_trigger INTEGER DEFAULT 1
+    );
+
+-- Migrations (the ALTERs of is_bot_message and chats.channel/is_group fail
+-- on a new database: its CREATE statements have those columns).
+ALTER TABLE scheduled_tasks ADD COLUMN context_mode TEXT DEFAULT 'isolated';
+ALTER TABLE scheduled_tasks ADD COLUMN script TEXT;
+ALTER TABLE registered_groups ADD COLUMN is_main INTEGER DEFAULT 0;
+UPDATE registered_groups SET is_main = 1 WHERE folder = 'main';
+ALTER TABLE messages ADD COLUMN reply_to_message_id TEXT;
+ALTER TABLE messages ADD COLUMN reply_to_message_content TEXT;
+ALTER TABLE messages ADD COLUMN reply_to_sender_name TEXT;
+-- setRegisteredGroup
+INSERT OR REPLACE INTO registered_groups (jid, name, folder, trigger_pattern, added_at, container_config, requires_trigger, is_main)
+     VALUES ('120363041234567890@g.us', 'Family', 'family', '@Andy', '2026-03-30T18:20:44.870Z', NULL, 1, 0);
+-- storeChatMetadata
+INSERT INTO chats (jid, name, last_message_time, channel, is_group) VALUES ('120363041234567890@g.us', 'Family', '2026-04-09T12:58:00.000Z', 'whatsapp', 1)
+      ON CONFLICT(jid) DO UPDATE SET
+        name = excluded.name,
+        last_message_time = MAX(last_message_time, excluded.last_message_time),
+        channel = COALESCE(excluded.channel, channel),
+        is_group = COALESCE(excluded.is_group, is_group);
+-- storeMessage
+INSERT OR REPLACE INTO messages (id, chat_jid, sender, sender_name, content, timestamp, is_from_me, is_bot_message, reply_to_message_id, reply_to_message_content, reply_to_sender_name) VALUES ('3EB0E5F6A7B8C9D0E1F2', '120363041234567890@g.us', '15559876543@s.whatsapp.net', 'Sam', '@Andy what do we need to sort out for the dog this week?', '2026-04-09T00:41:16.000Z', 0, 0, NULL, NULL, NULL);
+-- setSession
+INSERT OR REPLACE INTO sessions (group_folder, session_id) VALUES ('family', '6aebe9ff-1027-4352-be14-fe411e534fec');

@@ -1,0 +1,338 @@
+// Package nanoclaw imports a run of a NanoClaw agent (github.com/qwibitai/nanoclaw,
+// the v1 layout with scheduled tasks and run logs) as a trace: the Claude
+// Code transcript of the group's session, read by package claude, enriched
+// with what NanoClaw knows around it — the group and its memory, the chat
+// its messages went to, and the scheduled task the run served with the
+// task's run logs.
+//
+// A NanoClaw root holds, for each group folder:
+//
+//	groups/<folder>/                  the group's memory (CLAUDE.md, notes, conversations/)
+//	groups/global/CLAUDE.md           the memory every group shares
+//	data/sessions/<folder>/.claude/projects/-workspace-group/<session>.jsonl
+//	                                  the agent's transcripts
+//	store/messages.db                 registered groups, sessions, scheduled tasks, run logs
+//
+// The formats follow NanoClaw at commit 12af4510690ab7f9d63b0bc4413d8264fb659705.
+package nanoclaw
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/source/claude"
+	"github.com/ananke/action/internal/trace"
+)
+
+// The adapter's name and version, as the trace's source reports them.
+const (
+	Adapter = "nanoclaw"
+	Version = "1"
+)
+
+// Capabilities are what the adapter observes of a run.
+var Capabilities = []string{capability.ToolTrace, capability.MemoryEvents, capability.SchedulerContext, capability.Replay}
+
+// Options say which run of which NanoClaw root to read.
+type Options struct {
+	// Root is a NanoClaw project root, or a copy of the parts of it a
+	// test needs (groups/, data/sessions/, store/messages.db).
+	Root string
+	// Display is Root as the test wrote it (for origins and messages);
+	// Root when empty.
+	Display string
+	// Group is the group folder (required).
+	Group string
+	// Session is the session id. By default it is the sessions table's
+	// session of the group, else the group's only transcript.
+	Session string
+	// Task is a scheduled task id: the trace is then that task's run, in
+	// the group's session (context_mode group) or in the newest transcript
+	// that started with the task's prompt (isolated).
+	Task string
+}
+
+// Read reads a NanoClaw run as a trace.
+func Read(o Options) (*trace.Trace, error) {
+	r := &reader{Options: o}
+	if r.Display == "" {
+		r.Display = r.Root
+	}
+	return r.read()
+}
+
+// reader reads one run.
+type reader struct {
+	Options
+	store  *store
+	group  *group // the registered group; nil when unknown
+	isMain bool
+	task   *task
+	runs   []taskRun
+}
+
+// display is a path below the root as the test would write it.
+func (r *reader) display(rel string) string {
+	if r.Display == "" {
+		return rel
+	}
+	return strings.TrimSuffix(filepath.ToSlash(r.Display), "/") + "/" + rel
+}
+
+// host is a path below the root on this machine.
+func (r *reader) host(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
+
+func (r *reader) read() (*trace.Trace, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	st, err := openStore(r.host(StorePath))
+	if err != nil {
+		return nil, fmt.Errorf("nanoclaw: %w", wrapStore(r.display(StorePath), err))
+	}
+	if st != nil {
+		r.store = st
+		defer st.Close()
+	}
+	if err := r.load(); err != nil {
+		return nil, fmt.Errorf("nanoclaw: %w", err)
+	}
+	session, err := r.session()
+	if err != nil {
+		return nil, fmt.Errorf("nanoclaw: %w", err)
+	}
+	rel := transcriptDir(r.Group) + "/" + session + ".jsonl"
+	t, err := claude.Read(r.host(rel), r.display(rel))
+	if err != nil {
+		return nil, fmt.Errorf("nanoclaw: %w", err)
+	}
+	t.Source = r.source(session, t)
+	r.memory(t)
+	r.outbound(t)
+	return t, nil
+}
+
+// check checks the options and that the root and the group folder exist.
+func (r *reader) check() error {
+	if r.Root == "" {
+		return errors.New("nanoclaw: no root")
+	}
+	if r.Group == "" {
+		return errors.New("nanoclaw: no group folder")
+	}
+	if !validGroupFolder(r.Group) {
+		return fmt.Errorf("nanoclaw: %q is not a group folder name (letters, digits, _ and -, not %q)", r.Group, GlobalGroup)
+	}
+	if err := isDir(r.Root); err != nil {
+		return fmt.Errorf("nanoclaw root %s: %w", r.Display, err)
+	}
+	rel := "groups/" + r.Group
+	if err := isDir(r.host(rel)); err != nil {
+		return fmt.Errorf("nanoclaw group %s: %s: %w", r.Group, r.display(rel), err)
+	}
+	return nil
+}
+
+// isDir returns an error unless dir is a directory.
+func isDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the message names the path
+		}
+		return err
+	}
+	if !fi.IsDir() {
+		return errors.New("not a directory")
+	}
+	return nil
+}
+
+// load reads the group and the task from the store.
+func (r *reader) load() error {
+	db := r.display(StorePath)
+	if r.store == nil {
+		if r.Task != "" {
+			return fmt.Errorf("task %s: %s does not exist", r.Task, db)
+		}
+		// Without the table, NanoClaw's migration makes the folder
+		// "main" the main group.
+		r.isMain = r.Group == "main"
+		return nil
+	}
+	g, err := r.store.group(r.Group)
+	if err != nil {
+		return wrapStore(db, err)
+	}
+	r.group = g
+	if g != nil {
+		r.isMain = g.IsMain
+	} else {
+		r.isMain = r.Group == "main"
+	}
+	if r.Task == "" {
+		return nil
+	}
+	t, err := r.store.task(r.Task)
+	if errors.Is(err, errNoTask) {
+		return fmt.Errorf("task %s: no such task in %s", r.Task, db)
+	}
+	if err != nil {
+		return fmt.Errorf("task %s: %w", r.Task, wrapStore(db, err))
+	}
+	if t.GroupFolder != r.Group {
+		return fmt.Errorf("task %s belongs to group %s, not %s", r.Task, t.GroupFolder, r.Group)
+	}
+	r.task = t
+	if r.runs, err = r.store.runs(r.Task); err != nil {
+		return fmt.Errorf("task %s: %w", r.Task, wrapStore(db, err))
+	}
+	return nil
+}
+
+// session picks the transcript to read.
+func (r *reader) session() (string, error) {
+	rel := transcriptDir(r.Group)
+	ids, err := transcripts(r.host(rel))
+	if err != nil {
+		return "", fmt.Errorf("list transcripts: %w", err)
+	}
+	dir := r.display(rel)
+	known := func(id, from string) (string, error) {
+		if strings.ContainsAny(id, `/\`) || !slices.Contains(ids, id) {
+			return "", fmt.Errorf("group %s has no session %s%s in %s (sessions: %s)", r.Group, id, from, dir, listIDs(ids))
+		}
+		return id, nil
+	}
+	if r.Session != "" {
+		return known(r.Session, "")
+	}
+	if len(ids) == 0 {
+		return "", fmt.Errorf("group %s has no transcript: %s has no .jsonl file", r.Group, dir)
+	}
+	if r.task != nil {
+		if r.task.ContextMode == "group" {
+			id, err := r.storeSession()
+			if err != nil {
+				return "", fmt.Errorf("task %s: %w", r.Task, err)
+			}
+			if id == "" {
+				return "", fmt.Errorf("task %s runs in the group's session, and group %s has no session in %s", r.Task, r.Group, r.display(StorePath))
+			}
+			return known(id, " (the group's session in "+r.display(StorePath)+")")
+		}
+		id, err := taskTranscript(r.host(rel), ids, r.task.Prompt)
+		if err != nil {
+			return "", fmt.Errorf("find the run of task %s: %w", r.Task, err)
+		}
+		if id == "" {
+			return "", fmt.Errorf("task %s: no transcript in %s starts with the task's prompt (sessions: %s)", r.Task, dir, listIDs(ids))
+		}
+		return id, nil
+	}
+	if r.store != nil {
+		id, err := r.storeSession()
+		if err != nil {
+			return "", err
+		}
+		if id != "" {
+			return known(id, " (the group's session in "+r.display(StorePath)+")")
+		}
+	}
+	if len(ids) > 1 {
+		why := "no " + r.display(StorePath)
+		if r.store != nil {
+			why = "no session in " + r.display(StorePath)
+		}
+		return "", fmt.Errorf("group %s has %d transcripts in %s and %s; choose one: %s", r.Group, len(ids), dir, why, listIDs(ids))
+	}
+	return ids[0], nil
+}
+
+// storeSession is the group's session in the sessions table.
+func (r *reader) storeSession() (string, error) {
+	id, err := r.store.session(r.Group)
+	if err != nil {
+		return "", wrapStore(r.display(StorePath), err)
+	}
+	return id, nil
+}
+
+// source is the trace's source.
+func (r *reader) source(session string, tr *trace.Trace) *trace.Source {
+	s := &trace.Source{
+		Adapter:      Adapter,
+		Version:      Version,
+		Mode:         "import",
+		Capabilities: Capabilities,
+		Path:         r.Display,
+		GroupID:      r.Group,
+		SessionID:    session,
+		TaskID:       r.Task,
+	}
+	if t := r.task; t != nil {
+		sc := &trace.Scheduler{
+			TaskID:        t.ID,
+			Trigger:       "scheduler",
+			ScheduleType:  t.ScheduleType,
+			ScheduleValue: t.ScheduleValue,
+			ScheduledFor:  t.NextRun,
+			ContextMode:   t.ContextMode,
+			Prompt:        t.Prompt,
+			Runs:          []trace.TaskRun{},
+		}
+		for _, run := range r.runs {
+			sc.Runs = append(sc.Runs, trace.TaskRun{
+				RunAt:      run.RunAt,
+				DurationMs: run.DurationMs,
+				Status:     run.Status,
+				Result:     run.Result,
+				Error:      run.Error,
+			})
+		}
+		if run := r.runOf(tr); run != nil {
+			sc.ScheduledFor = run.RunAt
+		}
+		s.Scheduler = sc
+	}
+	return s
+}
+
+// runOf is the task's run log of the trace's run: for an isolated run, the
+// first log written after the transcript started (NanoClaw logs a run when
+// it ends); else, and when none is, the latest.
+func (r *reader) runOf(t *trace.Trace) *taskRun {
+	n := len(r.runs)
+	if n == 0 {
+		return nil
+	}
+	if r.task.ContextMode != "group" && len(t.Turns) > 0 {
+		for i := range r.runs {
+			at, err := time.Parse(time.RFC3339Nano, r.runs[i].RunAt)
+			if err == nil && at.UnixMilli() >= t.Turns[0].StartMs {
+				return &r.runs[i]
+			}
+		}
+	}
+	return &r.runs[n-1]
+}
+
+// chatJID is where the run's messages went: the task's chat, else the
+// group's.
+func (r *reader) chatJID() string {
+	if r.task != nil {
+		return r.task.ChatJID
+	}
+	if r.group != nil {
+		return r.group.JID
+	}
+	return ""
+}
