@@ -2,6 +2,7 @@ package assertion
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ananke/action/internal/capability"
@@ -46,7 +47,12 @@ func Gate(checks []spec.Check, s trace.Scope) (run []spec.Check, gated []Result)
 }
 
 func gate(c spec.Check, s trace.Scope) (Result, bool) {
-	need := append(Needs(c.Kind), c.Requires...)
+	need := Needs(c.Kind)
+	for _, x := range c.Requires {
+		if !slices.Contains(need, x) { // requires may repeat the kind's own
+			need = append(need, x)
+		}
+	}
 	missing := capability.Missing(need, s.Source.Caps())
 	if len(missing) == 0 {
 		return Result{}, false
@@ -64,5 +70,6 @@ func gate(c spec.Check, s trace.Scope) (Result, bool) {
 	} else {
 		r.set(Skip, "skipped: %s", why)
 	}
+	r.Finish() // no evidence: it rests on no event ([], as every result)
 	return r, true
 }

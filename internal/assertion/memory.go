@@ -127,7 +127,7 @@ func memoryRequire(r *Result, e *spec.MemoryEntry, op string, s trace.Scope) {
 			seen = append(seen, fmt.Sprintf("%s (group %s)", ev.Path, orNone(ev.Group)))
 		}
 	}
-	r.Observed = fmt.Sprintf("%d memory %ss", countOp(evs, op), op)
+	r.Observed = plural(countOp(evs, op), "memory "+op)
 	if len(seen) == 0 {
 		r.set(Fail, "%s has no memory %s; expected %s", s.Name, op, r.Expected)
 		return
@@ -141,10 +141,12 @@ func memoryForbid(r *Result, e *spec.MemoryEntry, s trace.Scope) {
 	r.Expected = "no " + strings.TrimPrefix(describeMemory(e, e.Op, own), "a ")
 	evs, calls := memoryEvents(s)
 	var bad []string
+	n := 0
 	for _, ev := range evs {
 		if !memoryMatches(e, ev, own) {
 			continue
 		}
+		n++
 		if len(bad) < maxReasons {
 			bad = append(bad, fmt.Sprintf("%s %s (group %s)", ev.Op, ev.Path, orNone(ev.Group)))
 		}
@@ -152,10 +154,13 @@ func memoryForbid(r *Result, e *spec.MemoryEntry, s trace.Scope) {
 			r.Evidence = append(r.Evidence, memoryEvidence("forbidden", ev, calls))
 		}
 	}
-	r.Observed = plural(len(bad), "matching memory event")
-	if len(bad) == 0 {
+	r.Observed = plural(n, "matching memory event")
+	if n == 0 {
 		r.set(Pass, "%s touched no memory it must not (%s)", s.Name, plural(len(evs), "memory event"))
 		return
+	}
+	if extra := n - len(bad); extra > 0 {
+		bad = append(bad, fmt.Sprintf("%d more", extra))
 	}
 	r.set(Fail, "%s touched memory it must not: %s", s.Name, strings.Join(bad, ", "))
 }

@@ -18,7 +18,7 @@ func taskRuns(r *Result, c *spec.Counted, s trace.Scope) {
 	if c.Status != "" {
 		what = c.Status + " run"
 	}
-	r.Expected = fmt.Sprintf("%s %s of the scheduled task", c.Count, what)
+	r.Expected = countOf(c.Count, what) + " of the scheduled task"
 	if sch == nil {
 		r.Observed = "no scheduled task"
 		r.set(Fail, "the trace's run was not triggered by a scheduled task (the test's source names no task)")
@@ -50,17 +50,33 @@ func taskRuns(r *Result, c *spec.Counted, s trace.Scope) {
 		r.set(Pass, "task %s has %s", sch.TaskID, plural(n, what))
 		return
 	}
-	r.set(Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural(n, what), c.Count, plural(len(sch.Runs), "run"))
+	r.set(Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural(n, what), countOf(c.Count, what), plural(len(sch.Runs), "run"))
+}
+
+// countOf says a count of things: "exactly 1 run", "at least 2 outbound
+// messages", "at most 3 runs", "between 1 and 3 runs".
+func countOf(c spec.Count, noun string) string {
+	switch {
+	case c.Exact || c.Min == c.Max:
+		return "exactly " + plural(int(c.Min), noun)
+	case c.Max < 0:
+		return "at least " + plural(int(c.Min), noun)
+	case c.Min == 0:
+		return "at most " + plural(int(c.Max), noun)
+	}
+	return fmt.Sprintf("between %d and %s", c.Min, plural(int(c.Max), noun))
 }
 
 // outbound counts the messages sent out in the scope (matching the
 // entry's regex, when given) against its count.
 func outbound(r *Result, c *spec.Counted, s trace.Scope) {
-	what := "outbound message"
+	// The noun is counted ("2 outbound messages"), the filter follows it.
+	const noun = "outbound message"
+	filter := ""
 	if c.Match != nil {
-		what = fmt.Sprintf("outbound message matching `%s`", c.Match.Raw)
+		filter = fmt.Sprintf(" matching `%s`", c.Match.Raw)
 	}
-	r.Expected = fmt.Sprintf("%s %s", c.Count, what)
+	r.Expected = countOf(c.Count, noun) + filter
 	_, calls := memoryEvents(s)
 	n, all := 0, 0
 	for i := range s.Turns {
@@ -82,10 +98,10 @@ func outbound(r *Result, c *spec.Counted, s trace.Scope) {
 			}
 		}
 	}
-	r.Observed = plural(n, what)
+	r.Observed = plural(n, noun) + filter
 	if c.Count.Allows(n) {
-		r.set(Pass, "%s sent %s", s.Name, plural(n, what))
+		r.set(Pass, "%s sent %s", s.Name, r.Observed)
 		return
 	}
-	r.set(Fail, "%s sent %s; expected %s (%s in all)", s.Name, plural(n, what), c.Count, plural(all, "outbound message"))
+	r.set(Fail, "%s sent %s; expected %s (%s in all)", s.Name, r.Observed, r.Expected, plural(all, noun))
 }

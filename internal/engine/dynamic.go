@@ -81,7 +81,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			e.skipRest(r, p, len(p.turnChecks), fmt.Sprintf("not evaluated: the test stopped when turn[%d] failed", i))
 			return false
 		}
-		if err := e.reach(sctx, cp, i, conv, p, r); err != nil {
+		if err := e.reach(sctx, t, cp, i, conv, p, r); err != nil {
 			r.Status, r.Reason, r.ReasonPos = Error, err.Error(), t.Simulator.Pos
 			return false
 		}
@@ -103,7 +103,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 // after are all reached (this turn included) and whose block passes over
 // the turn. It repeats until no more is reached, so a chain can complete
 // in one turn.
-func (e *engine) reach(ctx context.Context, cp *checkpoints, i int, conv *conversation, p *plan, r *Attempt) error {
+func (e *engine) reach(ctx context.Context, t *spec.Test, cp *checkpoints, i int, conv *conversation, p *plan, r *Attempt) error {
 	scope := conv.rec.Trace().TurnScope(i)
 	for changed := true; changed; {
 		changed = false
@@ -112,7 +112,7 @@ func (e *engine) reach(ctx context.Context, cp *checkpoints, i int, conv *conver
 			if cp.at[j] >= 0 || !cp.ready(c) {
 				continue
 			}
-			checks, err := spec.BindChecks(spec.CheckpointChecks(c, i), p.vars)
+			checks, err := spec.BindChecks(spec.CheckpointChecks(e.opts.Suite.Config, t, c, i), p.vars)
 			if err != nil {
 				return err
 			}

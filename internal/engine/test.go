@@ -186,7 +186,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 			return
 		}
 		if conv.checkpoints != nil {
-			if err := e.reach(ctx, conv.checkpoints, i, conv, p, r); err != nil {
+			if err := e.reach(ctx, t, conv.checkpoints, i, conv, p, r); err != nil {
 				r.Status, r.Reason = Error, err.Error()
 				return
 			}

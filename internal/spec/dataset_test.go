@@ -73,7 +73,7 @@ func TestDatasetCases(t *testing.T) {
 	if got, want := kinds(TestChecks(s.Config, t4)), "test.tools.forbid[0]@5:211"; got != want {
 		t.Errorf("T4 test checks = %s, want %s", got, want)
 	}
-	if got, want := kinds(CheckpointChecks(&t4.Checkpoints[0], 0)), "turn[0].checkpoints.a.tools.require[0]@5:118"; got != want {
+	if got, want := kinds(CheckpointChecks(s.Config, t4, &t4.Checkpoints[0], 0)), "turn[0].checkpoints.a.tools.require[0]@5:118"; got != want {
 		t.Errorf("T4 checkpoint checks = %s, want %s", got, want)
 	}
 }

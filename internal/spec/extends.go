@@ -26,7 +26,8 @@ type blockPart struct {
 	// extends): the name it goes by in messages, e.g. "assertions[2]".
 	include string
 	// requires are the capabilities its checks need: its own block's,
-	// the root's, and the including block's (resolve).
+	// the root's, the including block's and those of every block that
+	// brought it in by extends (resolve).
 	requires []string
 }
 
@@ -100,11 +101,8 @@ func (r *resolver) resolve(b *Block, stack []string) {
 		sev = Critical
 	}
 	included := map[string]bool{}
-	b.parts = []blockPart{{block: b, severity: sev}}
-	r.expand(b, sev, "", stack, included, &b.parts)
-	for i := range b.parts {
-		b.parts[i].requires = union(b.Requires, b.parts[i].block.Requires)
-	}
+	b.parts = []blockPart{{block: b, severity: sev, requires: b.Requires}}
+	r.expand(b, sev, "", b.Requires, stack, included, &b.parts)
 	for i, inc := range b.Includes {
 		s := sev
 		if inc.Severity != "" {
@@ -115,18 +113,20 @@ func (r *resolver) resolve(b *Block, stack []string) {
 			name = index("includes", i)
 		}
 		start := len(b.parts)
-		b.parts = append(b.parts, blockPart{block: inc, severity: s, include: name})
-		r.expand(inc, s, "", stack, included, &b.parts)
+		need := union(b.Requires, inc.Requires)
+		b.parts = append(b.parts, blockPart{block: inc, severity: s, include: name, requires: need})
+		r.expand(inc, s, "", need, stack, included, &b.parts)
 		for j := start; j < len(b.parts); j++ {
 			b.parts[j].include = name
-			b.parts[j].requires = union(b.Requires, inc.Requires, b.parts[j].block.Requires)
 		}
 	}
 	r.clashes(b.parts)
 }
 
-// expand appends the blocks b extends, depth first, each once.
-func (r *resolver) expand(b *Block, sev Severity, via string, stack []string, included map[string]bool, out *[]blockPart) {
+// expand appends the blocks b extends, depth first, each once. need is
+// what b's checks require: every block on the way down adds its own, as
+// its severity passes down.
+func (r *resolver) expand(b *Block, sev Severity, via string, need []string, stack []string, included map[string]bool, out *[]blockPart) {
 	for _, name := range b.Extends {
 		nb := r.named[name.Value]
 		switch {
@@ -148,8 +148,9 @@ func (r *resolver) expand(b *Block, sev Severity, via string, stack []string, in
 		if via != "" {
 			chain = via + " > " + name.Value
 		}
-		*out = append(*out, blockPart{block: nb.Block, severity: s, via: chain})
-		r.expand(nb.Block, s, chain, append(slices.Clone(stack), name.Value), included, out)
+		req := union(need, nb.Block.Requires)
+		*out = append(*out, blockPart{block: nb.Block, severity: s, via: chain, requires: req})
+		r.expand(nb.Block, s, chain, req, append(slices.Clone(stack), name.Value), included, out)
 	}
 }
 
@@ -220,6 +221,15 @@ var single = []struct {
 		}
 		return b.Grounded.Pos, true
 	}},
+	{"scheduler.task_runs", func(b *Block) (Pos, bool) { return countedPos(b.TaskRuns) }},
+	{"scheduler.outbound", func(b *Block) (Pos, bool) { return countedPos(b.Outbound) }},
+}
+
+func countedPos(c *Counted) (Pos, bool) {
+	if c == nil {
+		return Pos{}, false
+	}
+	return c.Pos, true
 }
 
 func filterPos(f *CallFilter) (Pos, bool) {

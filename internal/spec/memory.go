@@ -67,13 +67,15 @@ func (l *loader) memory(n *yaml.Node, what string, b *Block) {
 		if !ok {
 			continue
 		}
-		known := memoryEntryField
+		known, group := memoryEntryField, GroupOwn
 		if k == "forbid" {
-			known = memoryForbid
+			// Forbidding one's own memory is rare; other is what
+			// isolation means.
+			known, group = memoryForbid, GroupOther
 		}
 		items, _ := l.list(p.val, what+"."+k)
 		for i, item := range items {
-			e, ok := l.memoryEntry(item, index(what+"."+k, i), known)
+			e, ok := l.memoryEntry(item, index(what+"."+k, i), known, group)
 			if !ok {
 				continue
 			}
@@ -83,32 +85,21 @@ func (l *loader) memory(n *yaml.Node, what string, b *Block) {
 			case "writes":
 				b.MemoryWrites = append(b.MemoryWrites, e)
 			default:
-				if e.Group == GroupOwn && !hasKey(item, "group") {
-					e.Group = GroupOther // forbidding one's own memory is rare; other is what isolation means
-				}
 				b.MemoryForbid = append(b.MemoryForbid, e)
 			}
 		}
 	}
 }
 
-func hasKey(n *yaml.Node, key string) bool {
-	n = derefAll(n)
-	for i := 0; n != nil && i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return true
-		}
-	}
-	return false
-}
-
-func (l *loader) memoryEntry(n *yaml.Node, what string, known []string) (MemoryEntry, bool) {
+// memoryEntry reads one entry; group is the group it names unless it
+// says (a merge key, <<, may say).
+func (l *loader) memoryEntry(n *yaml.Node, what string, known []string, group string) (MemoryEntry, bool) {
 	before := len(*l.diags)
 	f, ok := l.fields(n, what, known)
 	if !ok {
 		return MemoryEntry{}, false
 	}
-	e := MemoryEntry{Pos: l.pos(l.derefQuiet(n)), Group: GroupOwn}
+	e := MemoryEntry{Pos: l.pos(l.derefQuiet(n)), Group: group}
 	if p, ok := f["group"]; ok {
 		if name, ok := l.name(p.val, what+".group"); ok {
 			e.Group = name.Value

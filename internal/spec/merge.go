@@ -199,11 +199,12 @@ func TestChecks(cfg *Config, t *Test) []Check {
 	return g.checks
 }
 
-// CheckpointChecks returns what checkpoint c checks over turn i: its block's
-// prohibitions, requirements and limits, as if declared on that turn.
-func CheckpointChecks(c *Checkpoint, i int) []Check {
+// CheckpointChecks returns what checkpoint c of test t checks over turn i:
+// its block's prohibitions, requirements and limits, as if declared on that
+// turn.
+func CheckpointChecks(cfg *Config, t *Test, c *Checkpoint, i int) []Check {
 	lb := levelBlock{LevelTurn, c.Assert}
-	g := &generator{scope: "turn[" + strconv.Itoa(i) + "].checkpoints." + c.ID.Value, own: LevelTurn}
+	g := &generator{scope: "turn[" + strconv.Itoa(i) + "].checkpoints." + c.ID.Value, own: LevelTurn, missingError: missingError(cfg, t)}
 	g.prohibitions(lb)
 	g.requirements(lb)
 	levels := []levelBlock{lb}

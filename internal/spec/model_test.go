@@ -55,7 +55,7 @@ assert:
 	if len(checks) != 1 || checks[0].Kind != KindJudge || checks[0].Severity != Critical || len(checks[0].Judge.Criteria) != 2 {
 		t.Errorf("test checks = %+v", checks)
 	}
-	if cc := CheckpointChecks(&test.Checkpoints[1], 2); len(cc) != 1 || cc[0].ID != "turn[2].checkpoints.call_create.tools.require[0]" {
+	if cc := CheckpointChecks(s.Config, test, &test.Checkpoints[1], 2); len(cc) != 1 || cc[0].ID != "turn[2].checkpoints.call_create.tools.require[0]" {
 		t.Errorf("checkpoint checks = %+v", cc)
 	}
 	// A simulated turn has no block of its own.

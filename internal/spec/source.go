@@ -3,6 +3,7 @@ package spec
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ananke/action/internal/capability"
 	"gopkg.in/yaml.v3"
@@ -41,7 +42,7 @@ var (
 	sourceFields = []string{"format", "path", "group", "session", "task"}
 	// sourceExcludes are test fields that make no sense with a source:
 	// the run already happened.
-	sourceExcludes = []string{"turns", "history", "tools", "hooks", "after", "simulator", "max_turns", "timeout_ms", "checkpoints"}
+	sourceExcludes  = []string{"turns", "history", "tools", "hooks", "after", "simulator", "max_turns", "timeout_ms", "checkpoints"}
 	missingPolicies = []string{MissingSkip, MissingError}
 )
 
@@ -62,7 +63,7 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
 		if v, node, ok := l.text(p.val, "source.format"); ok {
 			s.Format = v
 			if !contains(SourceFormats, v) {
-				l.errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw)%s", v, suggest(v, SourceFormats))
+				l.errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw)%s", v, didYouMean(v, SourceFormats))
 			}
 		}
 	}
@@ -72,7 +73,10 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
 			continue
 		}
 		if s.Format != FormatNanoClaw {
-			l.errorf(p.key, "source.%s is for format nanoclaw", k)
+			// With a missing or unknown format, that is the error to fix.
+			if contains(SourceFormats, s.Format) {
+				l.errorf(p.key, "source.%s is for format nanoclaw", k)
+			}
 			continue
 		}
 		v, _, _ := l.text(p.val, "source."+k)
@@ -91,11 +95,21 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
 	if p, ok := sf["path"]; ok {
 		if v, node, ok := l.text(p.val, "source.path"); ok {
 			s.Path = v
-			s.Abs = v
-			if !filepath.IsAbs(v) {
-				s.Abs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+			if v == "" {
+				// Not the test's own folder: an empty path names nothing.
+				l.errorf(node, "source.path must not be empty")
+			} else {
+				s.Abs = v
+				if !filepath.IsAbs(v) {
+					s.Abs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+				}
+				// A test file named by a relative path (a relative
+				// --config) still gives an absolute path.
+				if abs, err := filepath.Abs(s.Abs); err == nil {
+					s.Abs = abs
+				}
+				l.sourcePath(node, s)
 			}
-			l.sourcePath(node, s)
 		}
 	}
 	return s
@@ -125,7 +139,7 @@ func (l *loader) requires(n *yaml.Node, what string) []string {
 			continue
 		}
 		if !capability.Known(v) {
-			l.errorf(node, "%s: %q is not a capability (known: %s)%s", what, v, capability.Join(capability.All), suggest(v, capability.All))
+			l.errorf(node, "%s: %q is not a capability (known: %s)%s", what, v, capability.Join(capability.All), didYouMean(v, capability.All))
 			continue
 		}
 		out = append(out, v)
@@ -144,6 +158,16 @@ func (l *loader) missingPolicy(n *yaml.Node, what string) string {
 		return ""
 	}
 	return v
+}
+
+// didYouMean is suggest's " (did you mean "x"?)" when a known name is
+// close to got, and "" otherwise: for messages that list the known names
+// already.
+func didYouMean(got string, known []string) string {
+	if s := suggest(got, known); strings.HasPrefix(s, " (did you mean") {
+		return s
+	}
+	return ""
 }
 
 // checkTargets reports tests that need a target when the config has none:

@@ -96,7 +96,10 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 		l.errorf(m, "%s must be an object like {\"type\": \"contains\", \"value\": \"...\"}, not %s", what, kindName(m))
 		return nil
 	}
-	m = l.flattenParams(m, what)
+	m, ok := l.flattenParams(m, what)
+	if !ok {
+		return nil
+	}
 	typ := ""
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "type" {

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"math"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,26 +20,31 @@ var envelopeFields = []string{"type", "severity", "id", "requires", "requires_ca
 const defaultGracefulPattern = `(?i)\b(couldn't|could not|can't|cannot|unable|failed|unavailable|timed out|try again|sorry)\b`
 
 // flattenParams lifts the keys of an item's params: mapping to the item.
-func (l *loader) flattenParams(m *yaml.Node, what string) *yaml.Node {
+// It reports false when params is not a mapping: the item's parameters
+// are unknown, so nothing else about it is worth saying.
+func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 	var params *yaml.Node
+	found := false
 	var rest []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "params" {
-			params = l.deref(m.Content[i+1])
+			params, found = l.deref(m.Content[i+1]), true
 			continue
 		}
 		rest = append(rest, m.Content[i], m.Content[i+1])
 	}
-	if params == nil {
-		return m
-	}
-	if params.Kind != yaml.MappingNode {
+	switch {
+	case !found:
+		return m, true
+	case params == nil:
+		return nil, false // past the alias budget, reported
+	case params.Kind != yaml.MappingNode:
 		l.errorf(params, "%s.params must be a mapping of the assertion's parameters, not %s", what, kindName(params))
-		return m
+		return nil, false
 	}
 	out := *m
 	out.Content = append(rest, params.Content...)
-	return &out
+	return &out, true
 }
 
 // envelope applies an item's id and required capabilities to its block.
@@ -130,7 +137,12 @@ func (l *loader) seed004(typ string, f map[string]pair, s synth, what string) *y
 		}
 		return s.mapping(s.key("scheduler"), s.mapping(s.key("outbound"), s.mapping(out...)))
 	case "retry_policy_respected":
-		// The tool was tried, and at most max_attempts times.
+		// The tool was tried, and at most max_attempts times: at least
+		// one attempt, said of max_attempts rather than of the count it
+		// becomes.
+		if _, ok := l.integer(val("max_attempts"), what+".max_attempts", 1, math.MaxInt32); !ok {
+			return nil
+		}
 		count := s.mapping(s.key("min"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1", Line: s.at.Line, Column: s.at.Column},
 			s.key("max"), val("max_attempts"))
 		entry := s.mapping(s.key("name"), val("tool"), s.key("count"), count)

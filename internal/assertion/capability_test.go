@@ -1,0 +1,266 @@
+package assertion
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+)
+
+// kindConstants reads the Kind constants declared in spec/merge.go, so a
+// new kind cannot go without a line in TestNeeds.
+func kindConstants(t *testing.T) []spec.Kind {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(file), "..", "spec", "merge.go")
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []spec.Kind
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			v := s.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Kind" {
+				continue
+			}
+			for _, val := range v.Values {
+				lit, ok := val.(*ast.BasicLit)
+				if !ok {
+					t.Fatalf("a Kind constant that is not a literal: %#v", val)
+				}
+				k, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, spec.Kind(k))
+			}
+		}
+	}
+	return out
+}
+
+func TestNeeds(t *testing.T) {
+	tool := []string{capability.ToolTrace}
+	timing := []string{capability.StreamingTiming}
+	want := map[spec.Kind][]string{
+		spec.KindForbid:           tool,
+		spec.KindRequire:          tool,
+		spec.KindForbidCalls:      tool,
+		spec.KindOrder:            tool,
+		spec.KindMaxCalls:         tool,
+		spec.KindStopAfterSuccess: tool,
+		spec.KindGrounded:         tool,
+		spec.KindMaxDuration:      timing,
+		spec.KindMaxIdle:          timing,
+		spec.KindMaxFirstEvent:    timing,
+		spec.KindMaxFirstText:     timing,
+		spec.KindMustMatch:        nil,
+		spec.KindMustNotMatch:     nil,
+		spec.KindContains:         nil,
+		spec.KindOmits:            nil,
+		spec.KindEquals:           nil,
+		spec.KindJSONSchema:       nil,
+		spec.KindJSONPath:         nil,
+		spec.KindState:            {capability.State},
+		spec.KindMemoryReads:      {capability.MemoryEvents},
+		spec.KindMemoryWrites:     {capability.MemoryEvents},
+		spec.KindMemoryForbid:     {capability.MemoryEvents},
+		spec.KindTaskRuns:         {capability.SchedulerContext},
+		spec.KindOutbound:         {capability.SchedulerContext},
+		spec.KindJudge:            nil,
+		spec.KindScript:           nil,
+	}
+	kinds := kindConstants(t)
+	if len(kinds) != len(want) {
+		t.Errorf("merge.go declares %d kinds, the table has %d", len(kinds), len(want))
+	}
+	for _, k := range kinds {
+		w, ok := want[k]
+		if !ok {
+			t.Errorf("kind %s: no expectation; add it to the table", k)
+			continue
+		}
+		if got := Needs(k); !slices.Equal(got, w) {
+			t.Errorf("Needs(%s) = %v, want %v", k, got, w)
+		}
+	}
+	// A fresh slice each time: appending to one cannot change another.
+	a := Needs(spec.KindForbid)
+	_ = append(a, capability.State)
+	if b := Needs(spec.KindRequire); !slices.Equal(b, tool) {
+		t.Errorf("Needs shares its slices: %v", b)
+	}
+}
+
+// Sources as the adapters declare them (docs/imports.md).
+var (
+	claudeSource = &trace.Source{Adapter: "claude-transcript", Mode: "import", Capabilities: []string{capability.ToolTrace, capability.Replay}}
+	nanoSource   = &trace.Source{Adapter: "nanoclaw", Mode: "import", GroupID: "family",
+		Capabilities: []string{capability.ToolTrace, capability.MemoryEvents, capability.SchedulerContext, capability.Replay}}
+)
+
+func withSource(s trace.Scope, src *trace.Source) trace.Scope {
+	s.Source = src
+	return s
+}
+
+// needing adds capabilities a check requires besides its kind's.
+func needing(c spec.Check, caps ...string) spec.Check {
+	c.Requires = caps
+	return c
+}
+
+func onError(c spec.Check) spec.Check {
+	c.MissingError = true
+	return c
+}
+
+// TestGate: a check whose trace lacks a capability it needs is skipped
+// with the reason, or is an error under on_missing_capability: error; one
+// whose trace has them all is evaluated.
+func TestGate(t *testing.T) {
+	duration := spec.Check{ID: "test.timing.max_duration_ms", Kind: spec.KindMaxDuration, LimitMs: 5000}
+	reads := spec.Check{Kind: spec.KindMemoryReads, Memory: &spec.MemoryEntry{Group: spec.GroupOwn}}
+	outbound := spec.Check{Kind: spec.KindOutbound, Counted: &spec.Counted{Count: spec.DefaultCount}}
+	forbid := spec.Check{Kind: spec.KindForbid, Tool: name("rm")}
+	hi := literal(spec.KindContains, "hi", false)
+	s := reply("hi there")
+	tests := []struct {
+		name     string
+		check    spec.Check
+		src      *trace.Source
+		want     Status
+		msg      string
+		expected string // "" when evaluated
+		observed string
+	}{
+		{"timing on a transcript", duration, claudeSource, Skip,
+			"skipped: needs supports_streaming_timing, which the claude-transcript trace does not provide",
+			"a trace with supports_streaming_timing", "no supports_streaming_timing"},
+		{"timing on a transcript, policy error", onError(duration), claudeSource, Error,
+			"needs supports_streaming_timing, which the claude-transcript trace does not provide (on_missing_capability: error)",
+			"a trace with supports_streaming_timing", "no supports_streaming_timing"},
+		{"memory on ag-ui", reads, nil, Skip,
+			"skipped: needs supports_memory_events, which the ag-ui trace does not provide",
+			"a trace with supports_memory_events", "no supports_memory_events"},
+		{"scheduler on ag-ui", outbound, nil, Skip,
+			"skipped: needs supports_scheduler_context, which the ag-ui trace does not provide",
+			"a trace with supports_scheduler_context", "no supports_scheduler_context"},
+		{"state on nanoclaw", stateCheck("/x", "1"), nanoSource, Skip,
+			"skipped: needs supports_state, which the nanoclaw trace does not provide",
+			"a trace with supports_state", "no supports_state"},
+		{"tools on ag-ui", forbid, nil, Pass, "`rm` was not called", "", ""},
+		{"tools on a transcript", forbid, claudeSource, Pass, "`rm` was not called", "", ""},
+		{"text anywhere", hi, claudeSource, Pass, "", "", ""},
+		{"requires adds to the kind's needs", needing(hi, capability.MemoryEvents), claudeSource, Skip,
+			"skipped: needs supports_memory_events, which the claude-transcript trace does not provide",
+			"a trace with supports_memory_events", "no supports_memory_events"},
+		{"requires met", needing(hi, capability.ToolTrace, capability.Replay), claudeSource, Pass, "", "", ""},
+		{"requires besides a kind's own need", needing(forbid, capability.State), nanoSource, Skip,
+			"skipped: needs supports_state, which the nanoclaw trace does not provide",
+			"a trace with supports_tool_trace, supports_state", "no supports_state"},
+		{"several missing, each once", onError(needing(reads, capability.State, capability.MemoryEvents)), claudeSource, Error,
+			"needs supports_memory_events, supports_state, which the claude-transcript trace does not provide (on_missing_capability: error)",
+			"a trace with supports_memory_events, supports_state", "no supports_memory_events, supports_state"},
+		{"requires on ag-ui", needing(forbid, capability.SchedulerContext), nil, Skip,
+			"skipped: needs supports_scheduler_context, which the ag-ui trace does not provide",
+			"a trace with supports_tool_trace, supports_scheduler_context", "no supports_scheduler_context"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalOne(t, tc.check, withSource(s, tc.src))
+			if r.Status != tc.want || !strings.Contains(r.Message, tc.msg) {
+				t.Errorf("Evaluate = %s %q; want %s %q", r.Status, r.Message, tc.want, tc.msg)
+			}
+			if tc.expected != "" && (r.Expected != tc.expected || r.Observed != tc.observed) {
+				t.Errorf("expected %q, observed %q; want %q, %q", r.Expected, r.Observed, tc.expected, tc.observed)
+			}
+			if tc.want == Skip || tc.want == Error {
+				if r.Message != tc.msg {
+					t.Errorf("message %q, want exactly %q", r.Message, tc.msg)
+				}
+				if r.EventRefs == nil || len(r.EventRefs) != 0 || len(r.Evidence) != 0 {
+					t.Errorf("a gated check rests on no event: refs %v, evidence %v", r.EventRefs, r.Evidence)
+				}
+			}
+		})
+	}
+}
+
+// TestGateSplits: Gate keeps the checks the trace can answer, in order,
+// and returns the others' results, each naming its check and scope.
+func TestGateSplits(t *testing.T) {
+	checks := []spec.Check{
+		{ID: "a", Kind: spec.KindForbid, Tool: name("rm")},
+		{ID: "b", Kind: spec.KindMaxIdle, LimitMs: 10, Severity: spec.Warning, Level: spec.LevelTarget, Pos: spec.Pos{File: "c.yaml", Line: 3, Col: 4}},
+		{ID: "c", Kind: spec.KindJudge},
+		onError(spec.Check{ID: "d", Kind: spec.KindState, State: &spec.StateCheck{Pointer: "/x"}}),
+		{ID: "e", Kind: spec.KindScript},
+	}
+	s := withSource(reply("hi"), claudeSource)
+	run, gated := Gate(checks, s)
+	var ids []string
+	for _, c := range run {
+		ids = append(ids, c.ID)
+	}
+	if got := strings.Join(ids, " "); got != "a c e" {
+		t.Errorf("run %s, want a c e", got)
+	}
+	if len(gated) != 2 {
+		t.Fatalf("gated %+v, want 2", gated)
+	}
+	b, d := gated[0], gated[1]
+	if b.ID != "b" || b.Status != Skip || b.Severity != spec.Warning || b.Level != spec.LevelTarget || b.Scope != "turn[0]" || b.Source.Line != 3 || b.Kind != spec.KindMaxIdle {
+		t.Errorf("gated b = %+v", b)
+	}
+	if d.ID != "d" || d.Status != Error || d.Severity != spec.Critical {
+		t.Errorf("gated d = %+v", d)
+	}
+	if e, ok := Errored(gated); !ok || e.ID != "d" {
+		t.Errorf("Errored = %+v, %v; want d, a critical error", e, ok)
+	}
+	// A warning that cannot be checked is not an error of the test.
+	if _, ok := Errored([]Result{b, {Status: Error, Severity: spec.Warning}}); ok {
+		t.Error("a warning's error counts as the test's")
+	}
+	if run, gated := Gate(checks, withSource(reply("hi"), &trace.Source{Capabilities: capability.All})); len(run) != len(checks) || len(gated) != 0 {
+		t.Errorf("a trace with every capability gates %d checks", len(gated))
+	}
+}
+
+// TestDescribeDoesNotGate: a plan describes every check, whatever the
+// trace will provide.
+func TestDescribeDoesNotGate(t *testing.T) {
+	for _, tc := range []struct {
+		check spec.Check
+		want  string
+	}{
+		{spec.Check{Kind: spec.KindMemoryReads, Memory: &spec.MemoryEntry{Group: spec.GroupOwn, ContentMatch: spec.MustRegex("bullet")}},
+			"a read of the trace's own group's memory with content matching `bullet`"},
+		{spec.Check{Kind: spec.KindMemoryForbid, Memory: &spec.MemoryEntry{Group: spec.GroupOther}}, "no read or write of another group's memory"},
+		{spec.Check{Kind: spec.KindMemoryForbid, Memory: &spec.MemoryEntry{Group: "work", Op: "write"}}, "no write to group work's memory"},
+		{spec.Check{Kind: spec.KindTaskRuns, Counted: &spec.Counted{Count: spec.Count{Min: 1, Max: 1, Exact: true}, Status: "success"}},
+			"exactly 1 success run of the scheduled task"},
+		{spec.Check{Kind: spec.KindOutbound, Counted: &spec.Counted{Count: spec.Count{Min: 0, Max: 2}, Match: spec.MustRegex("digest")}},
+			"at most 2 outbound messages matching `digest`"},
+		{needing(spec.Check{Kind: spec.KindMaxIdle, LimitMs: 500}, capability.ContainerMetadata), "no idle gap over 500 ms"},
+	} {
+		if got := Describe(tc.check); got != tc.want {
+			t.Errorf("Describe(%s) = %q, want %q", tc.check.Kind, got, tc.want)
+		}
+	}
+}
