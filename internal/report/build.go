@@ -213,7 +213,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		t.Turns = append(t.Turns, b.turn(&tr.Turns[i], tr.TestStartMs))
 	}
 	for _, a := range shown.Results {
-		as := b.assertion(a, tr.TestStartMs)
+		as := b.assertion(a, tr)
 		as.FailedRuns = failedIn[a.ID]
 		t.Assertions = append(t.Assertions, as)
 	}
@@ -254,7 +254,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 		StartedAt: a.Start.UTC(), DurationMs: a.End.Sub(a.Start).Milliseconds(), Failed: []Assertion{}, Trace: b.trace(tr)}
 	for _, r := range a.Results {
 		if r.Status == assertion.Fail {
-			out.Failed = append(out.Failed, b.assertion(r, tr.TestStartMs))
+			out.Failed = append(out.Failed, b.assertion(r, tr))
 		}
 	}
 	return out
@@ -315,7 +315,8 @@ func (b *builder) call(c *trace.ToolCall, base int64) *Call {
 	return out
 }
 
-func (b *builder) assertion(a assertion.Result, base int64) Assertion {
+func (b *builder) assertion(a assertion.Result, tr *trace.Trace) Assertion {
+	base := tr.TestStartMs
 	sev := string(a.Severity)
 	if sev == "" {
 		sev = string(spec.Critical)
@@ -335,6 +336,24 @@ func (b *builder) assertion(a assertion.Result, base int64) Assertion {
 			ev.Gap = &Gap{FromMs: e.Gap.FromMs - base, ToMs: e.Gap.ToMs - base, From: e.Gap.From, To: e.Gap.To}
 		}
 		out.Evidence = append(out.Evidence, ev)
+	}
+	out.Origins = origins(tr, a.EventRefs)
+	return out
+}
+
+// origins returns where the events refs names were read, for an imported
+// trace (its events are in memory); nil for a run of an agent.
+func origins(tr *trace.Trace, refs []int64) []string {
+	if tr.Source == nil || tr.Source.Mode != "import" || len(refs) == 0 {
+		return nil
+	}
+	var out []string
+	for i := range tr.Turns {
+		for _, e := range tr.Turns[i].Events {
+			if e.Origin != "" && slices.Contains(refs, e.Seq) {
+				out = append(out, e.Origin)
+			}
+		}
 	}
 	return out
 }

@@ -356,6 +356,10 @@ type Assertion struct {
 	// EventRefs are the sequence numbers (in the attempt's trace) of the
 	// events the result rests on.
 	EventRefs Refs `json:"event_refs"`
+	// Origins are where the events of EventRefs were read, for a trace
+	// imported from a transcript ("session.jsonl:14"), in EventRefs'
+	// order; absent for events received from an agent.
+	Origins []string `json:"origins,omitempty"`
 	// FailedRuns is how many of the test's attempts this assertion failed
 	// in (absent: none): the assertion that wobbles is the one to look at.
 	// Set on a test's assertions, not on an attempt's.

@@ -32,6 +32,9 @@ func (p *printer) details(prefix string, a report.Assertion) {
 	if a.Observed != "" {
 		p.out(fmt.Sprintf("%s%s %s", prefix, p.o.paint("dim", "observed: "), clean(a.Observed)))
 	}
+	if len(a.Origins) > 0 {
+		p.out(fmt.Sprintf("%s%s %s", prefix, p.o.paint("dim", "events:   "), clean(format.Origins(a.Origins, maxEvidence))))
+	}
 	for i, e := range a.Evidence {
 		if i == maxEvidence {
 			p.out(prefix + p.o.paint("dim", fmt.Sprintf("… %d more in the report", len(a.Evidence)-i)))

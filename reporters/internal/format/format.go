@@ -72,3 +72,36 @@ func Bytes(n int64) string {
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
+
+// Origins lists where imported events were read, at most max of them, each
+// file named once: "s.jsonl:12, :15, t.jsonl:3 (and 4 more)".
+func Origins(origins []string, max int) string {
+	var b strings.Builder
+	last := ""
+	for i, o := range origins {
+		if i == max {
+			fmt.Fprintf(&b, " (and %d more)", len(origins)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		file, line, ok := cutLine(o)
+		if ok && file == last {
+			b.WriteString(":" + line)
+			continue
+		}
+		b.WriteString(o)
+		last = file
+	}
+	return b.String()
+}
+
+// cutLine splits "file:line" at its last colon.
+func cutLine(o string) (file, line string, ok bool) {
+	i := strings.LastIndexByte(o, ':')
+	if i < 0 {
+		return o, "", false
+	}
+	return o[:i], o[i+1:], true
+}
