@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNanoClawExamples runs seed 004's NanoClaw suite over its recordings:
+// the five tests pass with no agent, a capability-gated assertion is
+// skipped with its reason, and each broken recording fails on the check
+// that catches it, with evidence at the transcript's lines.
+func TestNanoClawExamples(t *testing.T) {
+	dir := filepath.Join(repoRoot(), "examples", "nanoclaw")
+	out := t.TempDir()
+	r := run(t, dir, nil, "run", "--report-dir", filepath.Join(out, "pass"))
+	if r.code != ExitPass || !strings.Contains(r.out, "Tests: 5 total, 5 passed") {
+		t.Fatalf("passing recordings: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	sum := readSummary(t, filepath.Join(out, "pass"))
+	for _, tc := range sum.Tests {
+		if tc.Source.Adapter != "nanoclaw" || tc.Source.Mode != "import" || !contains(tc.Source.Capabilities, "supports_memory_events") {
+			t.Errorf("%s: source = %+v", tc.ID, tc.Source)
+		}
+	}
+	news := findTest(t, sum, "nanoclaw.tools.current-news.web-sourced")
+	gated := findAssertion(t, news, "test.timing.max_duration_ms")
+	if gated.Status != "skip" || gated.Message != "skipped: needs supports_streaming_timing, which the nanoclaw trace does not provide" {
+		t.Errorf("timing check = %s %q; want skipped with its reason", gated.Status, gated.Message)
+	}
+
+	broken, _ := filepath.Glob(filepath.Join(dir, "*", "broken.ananke.yaml"))
+	args := append([]string{"run", "--report-dir", filepath.Join(out, "fail")}, broken...)
+	r = run(t, dir, nil, args...)
+	if r.code != ExitFail || !strings.Contains(r.out, "Tests: 5 total, 0 passed, 5 failed") {
+		t.Fatalf("broken recordings: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	sum = readSummary(t, filepath.Join(out, "fail"))
+	want := map[string][]string{ // the assertions each regression fails
+		"nanoclaw.tools.current-news.web-sourced.broken":              {"test.tools.require[0]", "test.grounded"},
+		"nanoclaw.memory.same-group-recall.brief-bullets.broken":      {"test.text.must_match[0]", "test.text.must_match[1]"},
+		"nanoclaw.memory.isolation.no-cross-group-leak.broken":        {"test.memory.forbid[0]", "test.text.omits[1]"},
+		"nanoclaw.scheduler.daily-digest.single-outbound.broken":      {"test.scheduler.outbound"},
+		"nanoclaw.scheduler.digest-timeout.graceful-recovery.broken": {"test.tools.require[0]", "test.text.must_match[0]", "test.scheduler.task_runs", "test.scheduler.outbound"},
+	}
+	for id, ids := range want {
+		tc := findTest(t, sum, id)
+		for _, aid := range ids {
+			if a := findAssertion(t, tc, aid); a.Status != "fail" {
+				t.Errorf("%s %s: %s %q; want fail", id, aid, a.Status, a.Message)
+			}
+		}
+	}
+	// The cross-group read is shown at the transcript lines that made it.
+	leak := findAssertion(t, findTest(t, sum, "nanoclaw.memory.isolation.no-cross-group-leak.broken"), "test.memory.forbid[0]")
+	if len(leak.Origins) == 0 || !strings.Contains(leak.Origins[0], "recordings/memory-cross-group/fail/data/sessions/main/.claude/projects/-workspace-group/") {
+		t.Errorf("memory.forbid origins = %v; want the transcript lines", leak.Origins)
+	}
+	for _, o := range leak.Origins {
+		if i := strings.LastIndexByte(o, ':'); i < 0 || !strings.HasSuffix(o[:i], ".jsonl") {
+			t.Errorf("origin %q is not file.jsonl:LINE", o)
+		}
+	}
+	if !strings.Contains(r.out, "events:") || !strings.Contains(r.out, "forbidden: read groups/family/CLAUDE.md") {
+		t.Errorf("console lacks the evidence lines:\n%s", r.out)
+	}
+}
+
+// TestMissingCapabilityError: under on_missing_capability: error, a check
+// the trace cannot answer errors the test instead of being skipped.
+func TestMissingCapabilityError(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(repoRoot(), "examples", "nanoclaw", "recordings", "current-news", "pass")
+	os.WriteFile(filepath.Join(dir, "ananke.config.yaml"), []byte("version: \"1.0\"\non_missing_capability: error\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "t.ananke.yaml"), []byte(`version: "1.0"
+name: strict
+source: { format: nanoclaw, path: "`+filepath.ToSlash(rec)+`", group: family }
+assert:
+  timing: { max_duration_ms: 60000 }
+`), 0o644)
+	r := run(t, dir, nil, "run", "--report-dir", filepath.Join(dir, "out"))
+	if r.code != ExitError || !strings.Contains(r.out, "needs supports_streaming_timing, which the nanoclaw trace does not provide (on_missing_capability: error)") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", r.code, ExitError, r.out, r.errOut)
+	}
+}
+
+type summaryTest struct {
+	ID     string `json:"id"`
+	Source struct {
+		Adapter      string   `json:"adapter"`
+		Mode         string   `json:"mode"`
+		Capabilities []string `json:"capabilities"`
+	} `json:"source"`
+	Assertions []summaryAssertion `json:"assertions"`
+}
+
+type summaryAssertion struct {
+	ID      string   `json:"id"`
+	Status  string   `json:"status"`
+	Message string   `json:"message"`
+	Origins []string `json:"origins"`
+}
+
+func readSummary(t *testing.T, dir string) (s struct{ Tests []summaryTest }) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func findTest(t *testing.T, s struct{ Tests []summaryTest }, id string) summaryTest {
+	t.Helper()
+	for _, tc := range s.Tests {
+		if tc.ID == id {
+			return tc
+		}
+	}
+	t.Fatalf("no test %s", id)
+	return summaryTest{}
+}
+
+func findAssertion(t *testing.T, tc summaryTest, id string) summaryAssertion {
+	t.Helper()
+	for _, a := range tc.Assertions {
+		if a.ID == id {
+			return a
+		}
+	}
+	t.Fatalf("%s: no assertion %s", tc.ID, id)
+	return summaryAssertion{}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
