@@ -10,3 +10,9 @@ import _ "embed"
 //
 //go:embed ananke.report.schema.json
 var Report []byte
+
+// NormalizedTrace is the JSON Schema of seed 004's normalized trace, as
+// `ananke trace export` writes it.
+//
+//go:embed ananke.normalized-trace.schema.json
+var NormalizedTrace []byte

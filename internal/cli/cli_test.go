@@ -99,7 +99,10 @@ func TestSchema(t *testing.T) {
 	if r := run(t, "", nil, "schema", "report"); r.code != ExitPass || !strings.Contains(r.out, `"ananke.report/v1"`) {
 		t.Errorf("schema report = %d", r.code)
 	}
-	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|report") {
+	if r := run(t, "", nil, "schema", "normalized-trace"); r.code != ExitPass || !strings.Contains(r.out, `ananke.normalized-trace.schema.json`) {
+		t.Errorf("schema normalized-trace = %d", r.code)
+	}
+	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|report|normalized-trace") {
 		t.Errorf("schema without kind = %d %q", r.code, r.errOut)
 	}
 	if r := run(t, "", nil, "schema", "junit"); r.code != ExitInvalid {

@@ -11,7 +11,7 @@ import (
 )
 
 func runSchema(_ context.Context, a *app, args []string) int {
-	kinds := strings.Join(slices.Concat(spec.SchemaKinds, []string{"report"}), "|")
+	kinds := strings.Join(slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace"}), "|")
 	fs := a.flags("schema", kinds)
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -22,9 +22,12 @@ func runSchema(_ context.Context, a *app, args []string) int {
 	}
 	var b []byte
 	var err error
-	if fs.Arg(0) == "report" {
+	switch fs.Arg(0) {
+	case "report":
 		b = schema.Report
-	} else {
+	case "normalized-trace":
+		b = schema.NormalizedTrace
+	default:
 		b, err = spec.Schema(fs.Arg(0))
 	}
 	if err != nil {
