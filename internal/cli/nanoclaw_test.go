@@ -39,10 +39,10 @@ func TestNanoClawExamples(t *testing.T) {
 	}
 	sum = readSummary(t, filepath.Join(out, "fail"))
 	want := map[string][]string{ // the assertions each regression fails
-		"nanoclaw.tools.current-news.web-sourced.broken":              {"test.tools.require[0]", "test.grounded"},
-		"nanoclaw.memory.same-group-recall.brief-bullets.broken":      {"test.text.must_match[0]", "test.text.must_match[1]"},
-		"nanoclaw.memory.isolation.no-cross-group-leak.broken":        {"test.memory.forbid[0]", "test.text.omits[1]"},
-		"nanoclaw.scheduler.daily-digest.single-outbound.broken":      {"test.scheduler.outbound"},
+		"nanoclaw.tools.current-news.web-sourced.broken":             {"test.tools.require[0]", "test.grounded"},
+		"nanoclaw.memory.same-group-recall.brief-bullets.broken":     {"test.text.must_match[0]", "test.text.must_match[1]"},
+		"nanoclaw.memory.isolation.no-cross-group-leak.broken":       {"test.memory.forbid[0]", "test.text.omits[1]"},
+		"nanoclaw.scheduler.daily-digest.single-outbound.broken":     {"test.scheduler.outbound"},
 		"nanoclaw.scheduler.digest-timeout.graceful-recovery.broken": {"test.tools.require[0]", "test.text.must_match[0]", "test.scheduler.task_runs", "test.scheduler.outbound"},
 	}
 	for id, ids := range want {
