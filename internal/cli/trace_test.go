@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestTraceExport(t *testing.T) {
 	if r.code != ExitPass || r.out != "Exported 6 traces from "+report+" into "+traces+"\n" {
 		t.Fatalf("export: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
-	s := traceSchema(t)
+	s := normalizedtest.Schema(t)
 	files, _ := filepath.Glob(filepath.Join(traces, "*.trace.json"))
 	if len(files) != 6 {
 		t.Fatalf("%d trace files: %v", len(files), files)
@@ -117,29 +118,4 @@ func TestTraceExportAttempts(t *testing.T) {
 	if r.code != ExitInvalid || !strings.Contains(r.errOut, "test hello has 2 attempts; name a directory with -o") {
 		t.Errorf("two attempts to stdout = %d %q", r.code, r.errOut)
 	}
-}
-
-// traceSchema compiles schema/ananke.normalized-trace.schema.json.
-func traceSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join(repoRoot(), "schema", "ananke.normalized-trace.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	const url = "https://raw.githubusercontent.com/ananke/action/main/schema/ananke.normalized-trace.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

@@ -2,7 +2,7 @@ package normalized
 
 import (
 	"bytes"
-	"os"
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,31 +11,6 @@ import (
 
 	"github.com/ananke/action/internal/golden"
 )
-
-// compileSchema compiles schema/ananke.normalized-trace.schema.json.
-func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "schema", "ananke.normalized-trace.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	const url = "https://raw.githubusercontent.com/ananke/action/main/schema/ananke.normalized-trace.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func validate(t *testing.T, s *jsonschema.Schema, doc []byte) error {
 	t.Helper()
@@ -51,7 +26,7 @@ func validate(t *testing.T, s *jsonschema.Schema, doc []byte) error {
 // shown attempt of a retried AG-UI test with a client tool and chunked
 // text. Each export matches its golden file and the schema.
 func TestExportGolden(t *testing.T) {
-	s := compileSchema(t)
+	s := normalizedtest.Schema(t)
 	r, err := Open(filepath.Join("testdata", "report"))
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +99,7 @@ func TestItems(t *testing.T) {
 // TestSchemaRejects: the schema's objects are closed and its enums and
 // links checked, so a change to the model without the schema fails.
 func TestSchemaRejects(t *testing.T) {
-	s := compileSchema(t)
+	s := normalizedtest.Schema(t)
 	var b bytes.Buffer
 	Write(&b, Build(schedulerTrace(), Meta{TestID: "tests/pay", RunID: RunID(mustTime(t, "2026-11-23T08:07:12Z"), "c", ""), Run: 1, Status: "fail"}))
 	good := b.String()
