@@ -31,6 +31,26 @@ func TestNanoClawExamples(t *testing.T) {
 		t.Errorf("timing check = %s %q; want skipped with its reason", gated.Status, gated.Message)
 	}
 
+	// The normalized export keeps the adapter, its capabilities and the
+	// scheduler context.
+	r = run(t, dir, nil, "trace", "export", "--test", "nanoclaw.scheduler.daily-digest.single-outbound", filepath.Join(out, "pass"))
+	var nt struct {
+		Adapter      struct{ Name, Mode string }
+		Capabilities map[string]bool
+		Scenario     struct {
+			GroupID string `json:"group_id"`
+			TaskID  string `json:"task_id"`
+			Trigger string
+		}
+	}
+	if err := json.Unmarshal([]byte(r.out), &nt); err != nil || r.code != ExitPass {
+		t.Fatalf("trace export: exit %d, %v\n%s", r.code, err, r.errOut)
+	}
+	if nt.Adapter.Name != "nanoclaw" || nt.Adapter.Mode != "import" || !nt.Capabilities["supports_scheduler_context"] || nt.Capabilities["supports_streaming_timing"] ||
+		nt.Scenario.GroupID != "family" || nt.Scenario.TaskID != "task-daily-digest" || nt.Scenario.Trigger != "scheduler" {
+		t.Errorf("exported trace = %+v", nt)
+	}
+
 	broken, _ := filepath.Glob(filepath.Join(dir, "*", "broken.ananke.yaml"))
 	args := append([]string{"run", "--report-dir", filepath.Join(out, "fail")}, broken...)
 	r = run(t, dir, nil, args...)

@@ -391,7 +391,28 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 		for j := range tt.Runs {
 			tt.Runs[j].Request = b.red.JSON(tt.Runs[j].Request)
 		}
+		tt.Memory = slices.Clone(tt.Memory)
+		for j := range tt.Memory {
+			tt.Memory[j].Content = b.red.String(tt.Memory[j].Content)
+		}
+		tt.Outbound = slices.Clone(tt.Outbound)
+		for j := range tt.Outbound {
+			tt.Outbound[j].Text = b.red.String(tt.Outbound[j].Text)
+		}
 		c.Turns[i] = tt
+	}
+	if s := t.Source; s != nil {
+		src := *s
+		if sch := s.Scheduler; sch != nil {
+			sc := *sch
+			sc.Prompt = b.red.String(sc.Prompt)
+			sc.Runs = slices.Clone(sc.Runs)
+			for j := range sc.Runs {
+				sc.Runs[j].Result, sc.Runs[j].Error = b.red.String(sc.Runs[j].Result), b.red.String(sc.Runs[j].Error)
+			}
+			src.Scheduler = &sc
+		}
+		c.Source = &src
 	}
 	return c
 }
