@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/capability"
-	"github.com/ananke/action/internal/source/claude"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -76,6 +75,9 @@ type reader struct {
 	isMain bool
 	task   *task
 	runs   []taskRun
+	// parsed are the transcripts read so far, by session id: choosing a
+	// task's run reads its candidates, and the chosen one is not read twice.
+	parsed map[string]*trace.Trace
 }
 
 // display is a path below the root as the test would write it.
@@ -108,8 +110,7 @@ func (r *reader) read() (*trace.Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nanoclaw: %w", err)
 	}
-	rel := transcriptDir(r.Group) + "/" + session + ".jsonl"
-	t, err := claude.Read(r.host(rel), r.display(rel))
+	t, err := r.transcript(transcriptDir(r.Group), session)
 	if err != nil {
 		return nil, fmt.Errorf("nanoclaw: %w", err)
 	}
@@ -229,7 +230,7 @@ func (r *reader) session() (string, error) {
 			}
 			return known(id, " (the group's session in "+r.display(StorePath)+")")
 		}
-		id, err := taskTranscript(r.host(rel), ids, r.task.Prompt)
+		id, err := r.taskTranscript(rel, ids, r.task.Prompt)
 		if err != nil {
 			return "", fmt.Errorf("find the run of task %s: %w", r.Task, err)
 		}

@@ -1,16 +1,14 @@
 package nanoclaw
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/ananke/action/internal/source/claude"
+	"github.com/ananke/action/internal/trace"
 )
 
 // ScheduledPrefix is what NanoClaw's agent runner puts before a scheduled
@@ -43,103 +41,43 @@ func transcripts(dir string) ([]string, error) {
 	return ids, nil
 }
 
-// summary is what choosing a transcript needs of one: its first user prompt
-// and its last timestamp.
-type summary struct {
-	FirstPrompt string
-	Last        time.Time
-}
-
-// line is the part of a transcript line that summarize reads.
-type line struct {
-	Type        string `json:"type"`
-	IsSidechain bool   `json:"isSidechain"`
-	IsMeta      bool   `json:"isMeta"`
-	Timestamp   string `json:"timestamp"`
-	Message     struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
-}
-
-// summarize reads a transcript's first user prompt and last timestamp.
-func summarize(file string) (summary, error) {
-	var s summary
-	f, err := os.Open(file)
-	if err != nil {
-		return s, err
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	found := false
-	for {
-		b, err := r.ReadBytes('\n')
-		if len(strings.TrimSpace(string(b))) > 0 {
-			var l line
-			if json.Unmarshal(b, &l) == nil {
-				if ts, err := time.Parse(time.RFC3339Nano, l.Timestamp); err == nil && ts.After(s.Last) {
-					s.Last = ts
-				}
-				if !found && l.Type == "user" && !l.IsSidechain && !l.IsMeta {
-					if text, ok := promptText(l.Message.Content); ok {
-						s.FirstPrompt, found = text, true
-					}
-				}
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return s, nil
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-}
-
-// promptText is the text of a user message's content when it is a prompt
-// (a string, or text blocks) rather than tool results.
-func promptText(content json.RawMessage) (string, bool) {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return s, true
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(content, &blocks) != nil {
-		return "", false
-	}
-	var texts []string
-	for _, b := range blocks {
-		if b.Type == "tool_result" {
-			return "", false
-		}
-		if b.Type == "text" {
-			texts = append(texts, b.Text)
-		}
-	}
-	return strings.Join(texts, "\n"), len(texts) > 0
-}
-
 // taskTranscript finds the transcript of an isolated run of a task: the one
 // whose first prompt is the scheduled-task prefix and the task's prompt (or,
 // for a task with a script, NanoClaw's enriched prompt ending in it), the
-// newest by last timestamp when several are.
-func taskTranscript(dir string, ids []string, prompt string) (string, error) {
-	best, bestAt := "", time.Time{}
+// newest by last timestamp when several are. Each candidate is read as the
+// trace it is, so a prompt is what the claude adapter says one is.
+func (r *reader) taskTranscript(rel string, ids []string, prompt string) (string, error) {
+	best, bestAt := "", int64(0)
 	for _, id := range ids {
-		s, err := summarize(filepath.Join(dir, id+".jsonl"))
+		t, err := r.transcript(rel, id)
 		if err != nil {
 			return "", err
 		}
-		if !isTaskPrompt(s.FirstPrompt, prompt) {
+		if len(t.Turns) == 0 || !isTaskPrompt(t.Turns[0].UserText, prompt) {
 			continue
 		}
-		if best == "" || s.Last.After(bestAt) {
-			best, bestAt = id, s.Last
+		if best == "" || t.TestEndMs > bestAt {
+			best, bestAt = id, t.TestEndMs
 		}
 	}
 	return best, nil
+}
+
+// transcript reads session id of the transcripts in rel, once.
+func (r *reader) transcript(rel, id string) (*trace.Trace, error) {
+	if t, ok := r.parsed[id]; ok {
+		return t, nil
+	}
+	file := rel + "/" + id + ".jsonl"
+	t, err := claude.Read(r.host(file), r.display(file))
+	if err != nil {
+		return nil, err
+	}
+	if r.parsed == nil {
+		r.parsed = map[string]*trace.Trace{}
+	}
+	r.parsed[id] = t
+	return t, nil
 }
 
 // isTaskPrompt reports whether a session's first prompt is a scheduled run
