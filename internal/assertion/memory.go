@@ -78,21 +78,27 @@ func describeMemory(e *spec.MemoryEntry, op, own string) string {
 	return b.String()
 }
 
-// memoryEvents is every memory event of the scope, with the call that made
-// it (nil: the runtime did).
+// memoryEvents is every memory event of the scope, with the scope's calls
+// by id (the call that made an event).
 func memoryEvents(s trace.Scope) ([]*trace.MemoryEvent, map[string]*trace.ToolCall) {
 	var evs []*trace.MemoryEvent
-	calls := map[string]*trace.ToolCall{}
 	for i := range s.Turns {
-		t := &s.Turns[i]
-		for j := range t.Memory {
-			evs = append(evs, &t.Memory[j])
-		}
-		for j := range t.ToolCalls {
-			calls[t.ToolCalls[j].ID] = &t.ToolCalls[j]
+		for j := range s.Turns[i].Memory {
+			evs = append(evs, &s.Turns[i].Memory[j])
 		}
 	}
-	return evs, calls
+	return evs, callsByID(s)
+}
+
+// callsByID is the scope's tool calls by id.
+func callsByID(s trace.Scope) map[string]*trace.ToolCall {
+	calls := map[string]*trace.ToolCall{}
+	for i := range s.Turns {
+		for j := range s.Turns[i].ToolCalls {
+			calls[s.Turns[i].ToolCalls[j].ID] = &s.Turns[i].ToolCalls[j]
+		}
+	}
+	return calls
 }
 
 func memoryEvidence(note string, ev *trace.MemoryEvent, calls map[string]*trace.ToolCall) Evidence {

@@ -77,7 +77,7 @@ func outbound(r *Result, c *spec.Counted, s trace.Scope) {
 		filter = fmt.Sprintf(" matching `%s`", c.Match.Raw)
 	}
 	r.Expected = countOf(c.Count, noun) + filter
-	_, calls := memoryEvents(s)
+	calls := callsByID(s)
 	n, all := 0, 0
 	for i := range s.Turns {
 		for j := range s.Turns[i].Outbound {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestNanoClawExamples(t *testing.T) {
 	}
 	sum := readSummary(t, filepath.Join(out, "pass"))
 	for _, tc := range sum.Tests {
-		if tc.Source.Adapter != "nanoclaw" || tc.Source.Mode != "import" || !contains(tc.Source.Capabilities, "supports_memory_events") {
+		if tc.Source.Adapter != "nanoclaw" || tc.Source.Mode != "import" || !slices.Contains(tc.Source.Capabilities, "supports_memory_events") {
 			t.Errorf("%s: source = %+v", tc.ID, tc.Source)
 		}
 	}
@@ -155,13 +156,4 @@ func findAssertion(t *testing.T, tc summaryTest, id string) summaryAssertion {
 	}
 	t.Fatalf("%s: no assertion %s", tc.ID, id)
 	return summaryAssertion{}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/ananke/action/internal/capability"
 	"time"
 
 	"github.com/ananke/action/internal/trace"
@@ -130,8 +131,8 @@ func adapter(s *trace.Source, version string) Adapter {
 }
 
 func capabilities(s *trace.Source) map[string]bool {
-	caps := make(map[string]bool, len(trace.Capabilities))
-	for _, c := range trace.Capabilities {
+	caps := make(map[string]bool, len(capability.All))
+	for _, c := range capability.All {
 		caps[c] = s.Has(c)
 	}
 	return caps

@@ -2,6 +2,7 @@ package normalized
 
 import (
 	"encoding/json"
+	"github.com/ananke/action/internal/capability"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func schedulerTrace() *trace.Trace {
 		TestStartMs: base, TestEndMs: base + 500,
 		History: []trace.Message{{Role: "assistant", Content: "Hi, I am the shop."}},
 		Source: &trace.Source{Adapter: "nanoclaw", Version: "0.3.0", Mode: "import",
-			Capabilities: []string{trace.CapToolTrace, trace.CapMemoryEvents, trace.CapSchedulerContext, trace.CapReplay},
+			Capabilities: []string{capability.ToolTrace, capability.MemoryEvents, capability.SchedulerContext, capability.Replay},
 			AgentID:      "andy", GroupID: "family", SessionID: "s-1",
 			Scheduler: &trace.Scheduler{TaskID: "task-9", Trigger: "scheduler", ScheduleType: "cron", ScheduleValue: "0 9 * * *",
 				Runs: []trace.TaskRun{{Seq: 1, RunAt: "2026-11-23T09:00:00Z", DurationMs: 400, Status: "success"}}}},
@@ -118,7 +119,7 @@ func TestBuildTopLevel(t *testing.T) {
 	if got.Adapter != (Adapter{Name: "nanoclaw", Version: "0.3.0", Mode: "import"}) {
 		t.Errorf("adapter = %+v", got.Adapter)
 	}
-	if len(got.Capabilities) != len(trace.Capabilities) || !got.Capabilities[trace.CapMemoryEvents] || got.Capabilities[trace.CapLiveRun] {
+	if len(got.Capabilities) != len(capability.All) || !got.Capabilities[capability.MemoryEvents] || got.Capabilities[capability.LiveRun] {
 		t.Errorf("capabilities = %v", got.Capabilities)
 	}
 	sc := got.Scenario
@@ -163,8 +164,8 @@ func TestBuildAGUI(t *testing.T) {
 	if got.Adapter != (Adapter{Name: "ag-ui", Version: "v1.2.3", Mode: "live"}) {
 		t.Errorf("adapter = %+v", got.Adapter)
 	}
-	for _, c := range trace.Capabilities {
-		if want := (&trace.Source{Capabilities: trace.AGUICapabilities}).Has(c); got.Capabilities[c] != want {
+	for _, c := range capability.All {
+		if want := (&trace.Source{Capabilities: capability.AGUI}).Has(c); got.Capabilities[c] != want {
 			t.Errorf("capability %s = %v, want %v", c, got.Capabilities[c], want)
 		}
 	}

@@ -347,10 +347,14 @@ func origins(tr *trace.Trace, refs []int64) []string {
 	if tr.Source == nil || tr.Source.Mode != "import" || len(refs) == 0 {
 		return nil
 	}
+	want := make(map[int64]bool, len(refs))
+	for _, r := range refs {
+		want[r] = true
+	}
 	var out []string
 	for i := range tr.Turns {
 		for _, e := range tr.Turns[i].Events {
-			if e.Origin != "" && slices.Contains(refs, e.Seq) {
+			if e.Origin != "" && want[e.Seq] {
 				out = append(out, e.Origin)
 			}
 		}

@@ -100,21 +100,3 @@ type Outbound struct {
 	// run's output).
 	CallID string `json:"call_id,omitempty"`
 }
-
-// The capability flags, under the names trace adapters use.
-const (
-	CapToolTrace         = capability.ToolTrace
-	CapStreamingTiming   = capability.StreamingTiming
-	CapState             = capability.State
-	CapMemoryEvents      = capability.MemoryEvents
-	CapSchedulerContext  = capability.SchedulerContext
-	CapContainerMetadata = capability.ContainerMetadata
-	CapLiveRun           = capability.LiveRun
-	CapReplay            = capability.Replay
-)
-
-// Capabilities lists every flag; AGUICapabilities are an AG-UI run's.
-var (
-	Capabilities     = capability.All
-	AGUICapabilities = capability.AGUI
-)

@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ananke/action/internal/capability"
 	"strings"
 
 	"github.com/ananke/action/internal/trace"
@@ -227,6 +228,6 @@ func (b *builder) finish() (*trace.Trace, error) {
 	b.closeTurn()
 	b.tr.TestStartMs, b.tr.TestEndMs = b.tr.Turns[0].StartMs, b.lastMs
 	b.tr.Source = &trace.Source{Adapter: Adapter, Version: Version, Mode: "import",
-		Capabilities: []string{trace.CapToolTrace, trace.CapReplay}, Path: b.display, SessionID: b.session}
+		Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: b.display, SessionID: b.session}
 	return &b.tr, nil
 }

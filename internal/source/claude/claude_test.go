@@ -2,6 +2,7 @@ package claude
 
 import (
 	"errors"
+	"github.com/ananke/action/internal/capability"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -106,7 +107,7 @@ func TestReadSession(t *testing.T) {
 		{"summary takes the previous time", t1.Events[10].ReceivedMs, ms(t, "22:55:05.118")},
 		{"test times", []int64{tr.TestStartMs, tr.TestEndMs}, []int64{ms(t, "22:53:34.908"), ms(t, "22:55:05.118")}},
 		{"source", *tr.Source, trace.Source{Adapter: "claude-transcript", Version: "1", Mode: "import",
-			Capabilities: []string{trace.CapToolTrace, trace.CapReplay}, Path: "session.jsonl", SessionID: sessionID}},
+			Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: "session.jsonl", SessionID: sessionID}},
 	} {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", c.name, c.got, c.want)
