@@ -13,7 +13,11 @@ import (
 
 // Client publishes to one repository.
 type Client struct {
-	gh          *gh.Client
+	gh *gh.Client
+	// blob fetches from pre-signed storage URLs: the same transport and
+	// retries, but no token (the URL's signature is the credential) and a
+	// longer bound per attempt for a whole artifact.
+	blob        *http.Client
 	owner, repo string
 }
 
@@ -44,13 +48,14 @@ func NewClient(c *Context, token string, o ClientOptions) (*Client, error) {
 	}
 	withRetry := *hc
 	withRetry.Transport = &retrier{next: next, sleep: sleep}
-	client := gh.NewClient(&withRetry).WithAuthToken(token)
+	client := gh.NewClient(&withRetry).WithAuthToken(token) // wraps a copy: withRetry stays without the token
+	blob := &http.Client{Transport: &retrier{next: next, sleep: sleep, timeout: blobAttemptTimeout}}
 	base, err := url.Parse(c.APIURL + "/") // go-github needs the trailing slash
 	if err != nil {
 		return nil, fmt.Errorf("parse GITHUB_API_URL %q: %w", c.APIURL, err)
 	}
 	client.BaseURL = base
-	return &Client{gh: client, owner: c.Owner, repo: c.Repo}, nil
+	return &Client{gh: client, blob: blob, owner: c.Owner, repo: c.Repo}, nil
 }
 
 // Forbidden reports whether err is GitHub refusing the token: a fork pull

@@ -17,11 +17,19 @@ type Context struct {
 	// whose check runs do not show on the PR), else GITHUB_SHA.
 	SHA string
 	// PR is the pull request number, 0 when the event has none.
-	PR        int
+	PR int
+	// BaseRef is the branch a pull request would merge into ("main"), from
+	// GITHUB_BASE_REF or else the payload's pull_request.base.ref; "" when
+	// the event has none (push, schedule, issue_comment…).
+	BaseRef   string
 	ServerURL string // https://github.com
 	APIURL    string // https://api.github.com
 	RunID     string
-	Workspace string
+	// WorkflowRef is the running workflow file and ref,
+	// "owner/repo/.github/workflows/ci.yml@refs/pull/12/merge"
+	// (GITHUB_WORKFLOW_REF).
+	WorkflowRef string
+	Workspace   string
 }
 
 // RunURL is the workflow run's page.
@@ -42,6 +50,9 @@ type event struct {
 		Head   struct {
 			SHA string `json:"sha"`
 		} `json:"head"`
+		Base struct {
+			Ref string `json:"ref"`
+		} `json:"base"`
 	} `json:"pull_request"`
 	Issue *struct {
 		Number      int             `json:"number"`
@@ -56,12 +67,14 @@ func ContextFrom(getenv func(string) string, readFile func(string) ([]byte, erro
 		readFile = os.ReadFile
 	}
 	c := &Context{
-		EventName: getenv("GITHUB_EVENT_NAME"),
-		SHA:       getenv("GITHUB_SHA"),
-		ServerURL: strings.TrimSuffix(orDefault(getenv("GITHUB_SERVER_URL"), "https://github.com"), "/"),
-		APIURL:    strings.TrimSuffix(orDefault(getenv("GITHUB_API_URL"), "https://api.github.com"), "/"),
-		RunID:     getenv("GITHUB_RUN_ID"),
-		Workspace: getenv("GITHUB_WORKSPACE"),
+		EventName:   getenv("GITHUB_EVENT_NAME"),
+		SHA:         getenv("GITHUB_SHA"),
+		ServerURL:   strings.TrimSuffix(orDefault(getenv("GITHUB_SERVER_URL"), "https://github.com"), "/"),
+		APIURL:      strings.TrimSuffix(orDefault(getenv("GITHUB_API_URL"), "https://api.github.com"), "/"),
+		RunID:       getenv("GITHUB_RUN_ID"),
+		BaseRef:     getenv("GITHUB_BASE_REF"),
+		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"),
+		Workspace:   getenv("GITHUB_WORKSPACE"),
 	}
 	repo := getenv("GITHUB_REPOSITORY")
 	owner, name, ok := strings.Cut(repo, "/")
@@ -89,6 +102,9 @@ func ContextFrom(getenv func(string) string, readFile func(string) ([]byte, erro
 		}
 		if ev.PullRequest.Head.SHA != "" {
 			c.SHA = ev.PullRequest.Head.SHA
+		}
+		if c.BaseRef == "" {
+			c.BaseRef = ev.PullRequest.Base.Ref
 		}
 	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0: // issue_comment on a PR
 		c.PR = ev.Issue.Number

@@ -1,7 +1,9 @@
 // Package github is Ananke's one place for GitHub: it reads the Actions
 // context (GITHUB_* variables and the event payload), talks to the REST
 // API through go-github (check runs, issue comments) with bounded retries
-// that honour Retry-After, and — in package artifact — uploads artifacts.
+// that honour Retry-After, finds and downloads the base branch's report
+// artifact for a pull request (BaseReport), and — in package artifact —
+// uploads artifacts.
 // It knows nothing of tests or reports; the reporters turn a report into
 // the check run and comment published here.
 package github

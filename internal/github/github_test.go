@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -137,8 +138,8 @@ func TestReadOnlyToken(t *testing.T) {
 	srv.ReadOnly()
 	c, _ := client(t, srv)
 	_, err := c.PublishCheck(context.Background(), github.CheckRun{Name: "ananke", HeadSHA: "abc", Conclusion: "success", Title: "t", Summary: "s"})
-	if !github.Forbidden(err) {
-		t.Errorf("PublishCheck = %v; want a Forbidden error", err)
+	if !github.Forbidden(err) || !strings.Contains(err.Error(), "Resource not accessible by integration") {
+		t.Errorf("PublishCheck = %v; want a Forbidden error with GitHub's message", err)
 	}
 	_, _, err = c.UpsertComment(context.Background(), 1, "<!-- m -->", "<!-- m --> x", true)
 	if !github.Forbidden(err) {
@@ -188,18 +189,21 @@ func TestContextFrom(t *testing.T) {
 		"GITHUB_SERVER_URL": "https://github.example.com", "GITHUB_API_URL": "https://github.example.com/api/v3/"}
 	tests := []struct {
 		name, event, eventName, ref string
+		baseRefEnv                  string // GITHUB_BASE_REF
 		pr                          int
-		sha                         string
+		sha, baseRef                string
 	}{
-		{"pull_request", `{"number": 12, "pull_request": {"number": 12, "head": {"sha": "head456"}}}`, "pull_request", "", 12, "head456"},
-		{"push", `{"ref": "refs/heads/main"}`, "push", "", 0, "merge123"},
-		{"issue comment on a PR", `{"issue": {"number": 9, "pull_request": {"url": "x"}}}`, "issue_comment", "", 9, "merge123"},
-		{"issue comment on an issue", `{"issue": {"number": 9}}`, "issue_comment", "", 0, "merge123"},
-		{"pull_request without number", `{}`, "pull_request", "refs/pull/31/merge", 31, "merge123"},
+		{"pull_request", `{"number": 12, "pull_request": {"number": 12, "head": {"sha": "head456"}, "base": {"ref": "main"}}}`, "pull_request", "", "main", 12, "head456", "main"},
+		{"base ref from the payload", `{"pull_request": {"number": 12, "base": {"ref": "release/1.x"}}}`, "pull_request_target", "", "", 12, "merge123", "release/1.x"},
+		{"push", `{"ref": "refs/heads/main"}`, "push", "", "", 0, "merge123", ""},
+		{"issue comment on a PR", `{"issue": {"number": 9, "pull_request": {"url": "x"}}}`, "issue_comment", "", "", 9, "merge123", ""},
+		{"issue comment on an issue", `{"issue": {"number": 9}}`, "issue_comment", "", "", 0, "merge123", ""},
+		{"pull_request without number", `{}`, "pull_request", "refs/pull/31/merge", "develop", 31, "merge123", "develop"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			env := map[string]string{"GITHUB_EVENT_PATH": write(tc.name+".json", tc.event), "GITHUB_EVENT_NAME": tc.eventName, "GITHUB_REF": tc.ref}
+			env := map[string]string{"GITHUB_EVENT_PATH": write(tc.name+".json", tc.event), "GITHUB_EVENT_NAME": tc.eventName, "GITHUB_REF": tc.ref,
+				"GITHUB_BASE_REF": tc.baseRefEnv, "GITHUB_WORKFLOW_REF": "acme/shop/.github/workflows/ci.yml@" + tc.ref}
 			for k, v := range base {
 				env[k] = v
 			}
@@ -207,7 +211,8 @@ func TestContextFrom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.PR != tc.pr || c.SHA != tc.sha || c.Owner != "acme" || c.Repo != "shop" || c.APIURL != "https://github.example.com/api/v3" {
+			if c.PR != tc.pr || c.SHA != tc.sha || c.BaseRef != tc.baseRef || c.Owner != "acme" || c.Repo != "shop" ||
+				c.APIURL != "https://github.example.com/api/v3" || c.WorkflowRef != "acme/shop/.github/workflows/ci.yml@"+tc.ref {
 				t.Errorf("context = %+v", c)
 			}
 			if got := c.RunURL(); got != "https://github.example.com/acme/shop/actions/runs/42" {
@@ -217,5 +222,42 @@ func TestContextFrom(t *testing.T) {
 	}
 	if _, err := github.ContextFrom(func(string) string { return "" }, nil); err == nil {
 		t.Error("no GITHUB_REPOSITORY accepted")
+	}
+}
+
+// TestServerErrors: a read that meets a 5xx is sent again after a growing
+// wait; a write is not, as GitHub may have acted on it.
+func TestServerErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		op        string
+		n         int
+		wantErr   bool
+		wantWaits []time.Duration
+		wantSent  int // requests of op
+	}{
+		{"read retried", "issues/list-comments", 2, false, []time.Duration{2 * time.Second, 4 * time.Second}, 3},
+		{"read gives up", "issues/list-comments", 4, true, []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second}, 4},
+		{"write not retried", "issues/create-comment", 1, true, nil, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := githubtest.New(t)
+			srv.Fail(tc.op, tc.n, 502)
+			c, waits := client(t, srv)
+			_, _, err := c.UpsertComment(context.Background(), 3, "<!-- m -->", "<!-- m --> hi", true)
+			if (err != nil) != tc.wantErr {
+				t.Errorf("UpsertComment = %v; want error: %v", err, tc.wantErr)
+			}
+			sent := 0
+			for _, r := range srv.Requests() {
+				if r.Operation == tc.op {
+					sent++
+				}
+			}
+			if sent != tc.wantSent || !slices.Equal(*waits, tc.wantWaits) {
+				t.Errorf("%d requests of %s, waits %v; want %d, %v", sent, tc.op, *waits, tc.wantSent, tc.wantWaits)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package github
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"net/http"
@@ -18,15 +19,22 @@ const (
 	maxAttempts = 4
 	maxWait     = 60 * time.Second
 	defaultWait = 5 * time.Second
+	// serverErrorWait is the first wait after a 5xx, doubled on each retry.
+	serverErrorWait = 2 * time.Second
 	// attemptTimeout bounds one request, body included.
 	attemptTimeout = 30 * time.Second
 )
 
 // retrier retries requests GitHub rejected for rate limiting. Such a
-// request was not acted on, so even a POST is safe to send again.
+// request was not acted on, so even a POST is safe to send again. It also
+// retries reads (GET, HEAD) that met a passing server error (500, 502,
+// 503, 504); a write that met one may have been acted on, and is not sent
+// twice.
 type retrier struct {
 	next  http.RoundTripper
 	sleep func(context.Context, time.Duration) error
+	// timeout bounds one attempt, body included (0: attemptTimeout).
+	timeout time.Duration
 }
 
 func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -40,7 +48,7 @@ func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	orig := req
 	for attempt := 1; ; attempt++ {
-		ctx, cancel := context.WithTimeout(orig.Context(), attemptTimeout)
+		ctx, cancel := context.WithTimeout(orig.Context(), cmp.Or(r.timeout, attemptTimeout))
 		req := orig.WithContext(ctx)
 		if body != nil {
 			req.Body = io.NopCloser(bytes.NewReader(body))
@@ -54,8 +62,11 @@ func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
 		if attempt == maxAttempts {
 			return resp, nil
 		}
-		wait, limited := rateLimited(resp)
-		if !limited {
+		wait, again := rateLimited(resp)
+		if !again {
+			wait, again = serverError(req, resp, attempt)
+		}
+		if !again {
 			return resp, nil
 		}
 		io.Copy(io.Discard, resp.Body)
@@ -89,6 +100,19 @@ func rateLimited(resp *http.Response) (time.Duration, bool) {
 	return 0, false
 }
 
+// serverError reports whether resp is a passing server error on a read,
+// worth another attempt, and how long to wait before it.
+func serverError(req *http.Request, resp *http.Response, attempt int) (time.Duration, bool) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		return 0, false
+	}
+	switch resp.StatusCode {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return serverErrorWait << (attempt - 1), true
+	}
+	return 0, false
+}
+
 // secondary peeks at a 403's body for GitHub's secondary-rate-limit text,
 // leaving the body readable — and closable: the original body must still
 // be closed, or its connection and goroutine leak.
@@ -110,6 +134,11 @@ type closeOnEOF struct {
 }
 
 func (b *closeOnEOF) Read(p []byte) (int, error) {
+	if b.closed {
+		// Still at the end: secondary's peek may have read to EOF, closing
+		// the body, and a MultiReader reads once more after its prefix.
+		return 0, io.EOF
+	}
 	n, err := b.rc.Read(p)
 	if err == io.EOF {
 		b.Close()

@@ -34,13 +34,16 @@ const (
 	faultPrimary429   faultKind = iota // 429 + Retry-After
 	faultSecondary403                  // 403 secondary-rate-limit body + Retry-After
 	faultExhausted403                  // 403 + X-RateLimit-Remaining: 0 + X-RateLimit-Reset
+	faultStatus                        // any other status (Fail)
 )
 
 // fault is a pending error answer for the next n requests of one operation.
 type fault struct {
-	kind  faultKind
-	n     int
-	delay time.Duration // Retry-After, or time until X-RateLimit-Reset
+	kind   faultKind
+	n      int
+	delay  time.Duration // Retry-After, or time until X-RateLimit-Reset
+	status int           // faultStatus's status code
+	op     string
 }
 
 // ReadOnly makes every write (POST/PATCH) answer 403 {"message":"Resource not
@@ -91,10 +94,35 @@ func (s *Server) ExhaustRateLimit(op string, n int, reset time.Duration) {
 	s.addFault(op, &fault{kind: faultExhausted403, n: n, delay: reset})
 }
 
+// Fail makes the next n requests whose operationId is op answer status with
+// GitHub's error body, e.g. 502 or 503 as GitHub does now and then, 404, or
+// 403 {"message":"Resource not accessible by integration"} with the
+// X-Accepted-GitHub-Permissions header naming what the token lacks (as for
+// a workflow whose permissions leave out actions: read). go-github returns a
+// *github.ErrorResponse with that status — except for
+// actions/download-artifact, which go-github v66 turns into a plain error
+// with the status in the returned Response.
+//
+// op may also be BlobOperation: the signed storage URL then answers status
+// with storage's XML error body.
+func (s *Server) Fail(op string, n, status int) {
+	s.t.Helper()
+	if status < 400 || status > 599 {
+		s.t.Errorf("githubtest: Fail(%q, %d, %d): not an error status", op, n, status)
+		return
+	}
+	s.addFault(op, &fault{kind: faultStatus, n: n, status: status})
+}
+
 func (s *Server) addFault(op string, f *fault) {
 	s.t.Helper()
-	if _, ok := s.spec.ops[op]; !ok {
-		s.t.Errorf("githubtest: rate limit for %q: no such operationId in GitHub's REST description", op)
+	f.op = op
+	if op == BlobOperation && f.kind != faultStatus {
+		s.t.Errorf("githubtest: storage has no rate limits to fake; use Fail(BlobOperation, …)")
+		return
+	}
+	if _, ok := s.spec.ops[op]; !ok && op != BlobOperation {
+		s.t.Errorf("githubtest: fault for %q: no such operationId in GitHub's REST description", op)
 		return
 	}
 	if f.n <= 0 {
@@ -121,9 +149,15 @@ func (s *Server) takeFault(op string) *fault {
 	return &f
 }
 
-func (f *fault) reply() reply {
+// reply is the fault's answer; docURL is the operation's documentation.
+func (f *fault) reply(docURL string) reply {
 	h := make(http.Header)
 	switch f.kind {
+	case faultStatus:
+		if f.status == http.StatusForbidden {
+			return readOnlyReply(f.op, docURL)
+		}
+		return errorReply(f.status, statusMessage(f.status), docURL)
 	case faultSecondary403:
 		h.Set("Retry-After", retryAfterSeconds(f.delay))
 		rep := errorReply(http.StatusForbidden, secondaryMessage, secondaryDocURL)
@@ -159,9 +193,25 @@ func retryAfterSeconds(d time.Duration) string {
 func readOnlyReply(op, docURL string) reply {
 	rep := errorReply(http.StatusForbidden, readOnlyMessage, docURL)
 	perm := "issues=write; pull_requests=write"
-	if strings.HasPrefix(op, "checks/") {
+	switch {
+	case strings.HasPrefix(op, "checks/"):
 		perm = "checks=write"
+	case strings.HasPrefix(op, "actions/"):
+		perm = "actions=read"
 	}
 	rep.header = http.Header{"X-Accepted-Github-Permissions": {perm}}
 	return rep
+}
+
+// statusMessage is GitHub's message for an error status.
+func statusMessage(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "Not Found"
+	case http.StatusInternalServerError:
+		return "Server Error"
+	case http.StatusGone:
+		return "Gone"
+	}
+	return http.StatusText(status)
 }

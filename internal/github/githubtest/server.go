@@ -17,15 +17,17 @@ import (
 	"github.com/google/go-github/v66/github"
 )
 
-// Server is a fake GitHub REST API: check runs and issue comments, backed by
-// memory. Every request is validated against GitHub's OpenAPI description
+// Server is a fake GitHub REST API: check runs, issue comments, workflow
+// runs and their artifacts, backed by memory. Every request is validated against GitHub's OpenAPI description
 // (testdata/api.github.com.trimmed.json via kin-openapi: route + request
 // parameters + body schema); a request that does not validate fails the test
 // (t.Errorf with the operation id and the validation error) and gets a 422.
 //
 // Requests outside the description (an unknown route or method) also fail the
-// test and get a 404. GitHub's limits that the schema does not express are
-// checked too (see checks.go and comments.go). The server is safe for
+// test and get a 404 — except the signed storage URLs that artifact
+// downloads redirect to (blob.go), which are not GitHub's API. GitHub's
+// limits that the schema does not express are checked too (see checks.go
+// and comments.go). The server is safe for
 // concurrent requests; it is closed when the test ends.
 type Server struct {
 	*httptest.Server
@@ -42,6 +44,12 @@ type Server struct {
 	comments   []*comment // ascending id, all issues
 	nextCommID int64
 
+	workflowRuns      []*WorkflowRun // in the order added
+	nextWorkflowRunID int64
+	artifacts         []*artifact // ascending id
+	nextArtID         int64
+	blobRequests      []Request // to signed storage URLs
+
 	readOnly bool
 	faults   map[string][]*fault // operationId → pending faults, in order
 }
@@ -50,8 +58,9 @@ type Server struct {
 type Request struct {
 	Method, Path string // path without query
 	Query        url.Values
+	Header       http.Header
 	Body         []byte
-	Operation    string // OpenAPI operationId, e.g. "checks/create"
+	Operation    string // OpenAPI operationId, e.g. "checks/create"; BlobOperation for blob downloads
 }
 
 // epoch is the fake's clock origin: timestamps in responses are epoch plus
@@ -70,11 +79,13 @@ func New(t testing.TB) *Server {
 		t.Fatalf("githubtest: %v", err)
 	}
 	s := &Server{
-		t:          t,
-		spec:       sp,
-		nextRunID:  1,
-		nextCommID: 1,
-		faults:     make(map[string][]*fault),
+		t:                 t,
+		spec:              sp,
+		nextRunID:         1,
+		nextCommID:        1,
+		nextArtID:         1,
+		nextWorkflowRunID: 1,
+		faults:            make(map[string][]*fault),
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	t.Cleanup(s.Close)
@@ -102,11 +113,16 @@ func (s *Server) Requests() []Request {
 	defer s.mu.Unlock()
 	out := make([]Request, len(s.requests))
 	for i, r := range s.requests {
-		r.Query = cloneValues(r.Query)
-		r.Body = slices.Clone(r.Body)
-		out[i] = r
+		out[i] = r.clone()
 	}
 	return out
+}
+
+func (r Request) clone() Request {
+	r.Query = cloneValues(r.Query)
+	r.Header = r.Header.Clone()
+	r.Body = slices.Clone(r.Body)
+	return r
 }
 
 // call is one validated request, as handlers see it.
@@ -131,22 +147,30 @@ type handler func(*Server, *call) reply
 
 // handlers maps each operationId of the trimmed description to its handler.
 var handlers = map[string]handler{
-	"checks/create":           (*Server).createCheckRun,
-	"checks/update":           (*Server).updateCheckRun,
-	"checks/list-annotations": (*Server).listAnnotations,
-	"issues/list-comments":    (*Server).listComments,
-	"issues/create-comment":   (*Server).createComment,
-	"issues/update-comment":   (*Server).updateComment,
+	"actions/get-workflow-run":            (*Server).getWorkflowRun,
+	"actions/list-workflow-runs":          (*Server).listWorkflowRuns,
+	"actions/list-workflow-run-artifacts": (*Server).listArtifacts,
+	"actions/download-artifact":           (*Server).downloadArtifact,
+	"checks/create":                       (*Server).createCheckRun,
+	"checks/update":                       (*Server).updateCheckRun,
+	"checks/list-annotations":             (*Server).listAnnotations,
+	"issues/list-comments":                (*Server).listComments,
+	"issues/create-comment":               (*Server).createComment,
+	"issues/update-comment":               (*Server).updateComment,
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, blobPrefix) {
+		s.serveBlob(w, r) // signed storage URL: not part of the REST API
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.t.Errorf("githubtest: %s %s: read body: %v", r.Method, r.URL.Path, err)
 		writeReply(w, errorReply(http.StatusBadRequest, "Problems parsing JSON", ""))
 		return
 	}
-	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Body: body}
+	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body}
 	route, params, routeErr := s.spec.match(r)
 	if routeErr == nil {
 		rec.Operation = route.Operation.OperationID
@@ -179,7 +203,7 @@ func (s *Server) answer(c *call) reply {
 		return errorReply(http.StatusUnauthorized, "Requires authentication", "https://docs.github.com/rest")
 	}
 	if f := s.takeFault(c.op); f != nil {
-		return f.reply()
+		return f.reply(s.spec.docURL(c.op))
 	}
 	if s.isReadOnly() && (c.r.Method == http.MethodPost || c.r.Method == http.MethodPatch) {
 		return readOnlyReply(c.op, s.spec.docURL(c.op))
@@ -279,8 +303,12 @@ func writeReply(w http.ResponseWriter, rep reply) {
 	for k, vs := range rep.header {
 		w.Header()[k] = vs
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-GitHub-Media-Type", "github.v3; format=json")
+	if rep.body == nil { // e.g. a redirect
+		w.WriteHeader(rep.status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(rep.status)
 	_ = json.NewEncoder(w).Encode(rep.body) // fails only when the client went away
 }

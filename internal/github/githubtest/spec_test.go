@@ -25,6 +25,10 @@ func TestSpecValidates(t *testing.T) {
 	}
 
 	wantPaths := []string{
+		"/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
+		"/repos/{owner}/{repo}/actions/runs/{run_id}",
+		"/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+		"/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
 		"/repos/{owner}/{repo}/check-runs",
 		"/repos/{owner}/{repo}/check-runs/{check_run_id}",
 		"/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
@@ -42,6 +46,7 @@ func TestSpecValidates(t *testing.T) {
 	}
 	slices.Sort(ops)
 	wantOps := []string{
+		"actions/download-artifact", "actions/get-workflow-run", "actions/list-workflow-run-artifacts", "actions/list-workflow-runs",
 		"checks/create", "checks/list-annotations", "checks/update",
 		"issues/create-comment", "issues/list-comments", "issues/update-comment",
 	}
