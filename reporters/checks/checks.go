@@ -29,6 +29,10 @@ type Options struct {
 	LinkBase      string // blob URL prefix for file links
 	Artifact      string // where the full report is, for trimming notes
 	Footer        string // trusted markdown after the summary (report links)
+	// Lead is trusted markdown under the summary's heading, before the
+	// totals (what changed since the base run); left out when the summary
+	// cannot hold it.
+	Lead string
 	// Annotations false publishes the check run without annotations.
 	Annotations bool
 }
@@ -37,7 +41,7 @@ type Options struct {
 func Build(r *report.Report, o Options) github.CheckRun {
 	run := github.CheckRun{
 		Name: o.Name, HeadSHA: o.HeadSHA, DetailsURL: o.DetailsURL, Conclusion: Conclusion(r), Title: Title(r),
-		Summary: markdown.Render(r, markdown.Options{Budget: 65535, Title: o.Name, LinkBase: o.LinkBase, Artifact: o.Artifact, Footer: o.Footer}),
+		Summary: markdown.Render(r, markdown.Options{Budget: 65535, Title: o.Name, LinkBase: o.LinkBase, Artifact: o.Artifact, Footer: o.Footer, Lead: o.Lead}),
 	}
 	if o.Annotations {
 		run.Annotations = Annotations(r)

@@ -221,3 +221,14 @@ func TestWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildLead: the summary's lead comes under its heading, before the
+// totals.
+func TestBuildLead(t *testing.T) {
+	lead := "**1 new failure**\n\nCompared with [run #41](https://github.com/o/r/actions/runs/41)."
+	run := checks.Build(reporttest.Report(), checks.Options{Name: "ananke", Lead: lead})
+	heading, rest, _ := strings.Cut(run.Summary, "\n\n")
+	if !strings.HasPrefix(heading, "### ✗ ananke: ") || !strings.HasPrefix(rest, lead+"\n\n| Total |") {
+		t.Errorf("the lead is not under the heading:\n%s", run.Summary)
+	}
+}

@@ -23,6 +23,11 @@ type Options struct {
 	// Marker is put first, verbatim, e.g. "<!-- ananke:report:ananke -->"
 	// (a hidden marker for finding a sticky comment); it counts in Budget.
 	Marker string
+	// Lead is trusted markdown put right under the heading, before the
+	// totals, verbatim (e.g. what changed since the base run, from
+	// reporters/diff); it counts in Budget and is left out when the budget
+	// cannot hold it beside the heading and the totals.
+	Lead string
 	// Footer is trusted markdown put last, verbatim (e.g. links to the
 	// artifact and the workflow run); it counts in Budget and is left out
 	// when the budget is too small to hold more than it.
@@ -74,7 +79,8 @@ func warned(t *report.Test) bool { return len(t.Warned()) > 0 }
 
 // Render returns the report as markdown, never longer than opts.Budget bytes.
 //
-// The heading and totals always come first, then the failed suite hooks
+// The heading and totals always come first — with the lead between them
+// when the budget holds all three — then the failed suite hooks
 // (without their stderr, or not at all, when the budget is too small: the
 // heading names them all the same). Then tests are added whole, in
 // priority order — failed and errored tests (row and block) in the
@@ -106,11 +112,19 @@ func render(r *report.Report, o Options) string {
 		top.WriteString(o.Marker + "\n")
 	}
 	top.WriteString(heading(r, o.Title))
-	top.WriteString(totals(r))
-	out := top.String()
+	tot := totals(r)
 	// Pieces end with a blank line; the output ends with one newline, so
 	// without a note the last blank line is dropped: it costs nothing.
 	const lastBlank = 1
+	if l := strings.TrimSpace(o.Lead); l != "" {
+		// The totals matter more than the lead: it goes first when both
+		// do not fit.
+		if lead := l + "\n\n"; o.Budget <= 0 || top.Len()+len(lead)+len(tot)-lastBlank <= o.Budget {
+			top.WriteString(lead)
+		}
+	}
+	top.WriteString(tot)
+	out := top.String()
 	if o.Budget > 0 && len(out)-lastBlank > o.Budget {
 		return truncate(out, o.Budget)
 	}

@@ -20,9 +20,12 @@ type Options struct {
 	LinkBase  string // blob URL prefix for file links
 	Artifact  string // where the full report is
 	Footer    string // trusted markdown at the end (report links)
+	// Lead is trusted markdown under the heading, before the totals (what
+	// changed since the base run); left out when the comment cannot hold it.
+	Lead string
 }
 
 // Body renders the comment, marker first.
 func Body(r *report.Report, o Options) string {
-	return markdown.Render(r, markdown.Options{Budget: maxBytes, Title: o.CheckName, LinkBase: o.LinkBase, Artifact: o.Artifact, Marker: Marker(o.CheckName), Footer: o.Footer})
+	return markdown.Render(r, markdown.Options{Budget: maxBytes, Title: o.CheckName, LinkBase: o.LinkBase, Artifact: o.Artifact, Marker: Marker(o.CheckName), Footer: o.Footer, Lead: o.Lead})
 }

@@ -1,7 +1,6 @@
 package reportdir
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,16 +14,9 @@ import (
 // trace it names, so that the report can be written again elsewhere (ananke
 // merge). What it reads was masked when it was written.
 func Read(dir string) (*report.Report, error) {
-	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	r, err := ReadSummary(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read report %s: %w", dir, err)
-	}
-	var r report.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("read report %s: %s: %w", dir, SummaryFile, err)
-	}
-	if r.Schema != report.Schema {
-		return nil, fmt.Errorf("read report %s: %s has schema %q; this Ananke reads %q", dir, SummaryFile, r.Schema, report.Schema)
+		return nil, err
 	}
 	for i := range r.Tests {
 		t := &r.Tests[i]
@@ -45,7 +37,7 @@ func Read(dir string) (*report.Report, error) {
 		}
 		t.Trace = t.Attempts[t.Shown-1].Trace
 	}
-	return &r, nil
+	return r, nil
 }
 
 // readTrace reads one trace file named by summary.json; a name that leaves

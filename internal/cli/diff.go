@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/ananke/action/reporters/diff"
+	"github.com/ananke/action/reporters/markdown"
+	"github.com/ananke/action/reporters/reportdir"
+)
+
+// runDiff is `ananke diff`: what changed between two report directories —
+// new failures, fixed tests, flaky ones, added and removed tests, notable
+// duration changes — read from their summary.json files.
+//
+// It exits 0 once the change is printed, whatever changed: the runs were
+// judged when they ran. With --fail-on-new it exits 1 when a test newly
+// fails, so a job can gate on regressions alone. Directories that cannot
+// be read exit 3, as invalid input does.
+func runDiff(_ context.Context, a *app, args []string) int {
+	fs := a.flags("diff", "BASE_DIR HEAD_DIR")
+	format := fs.String("format", "text", "print as `text` or markdown")
+	label := fs.String("base-label", "", "describe the base as `label`, e.g. \"main (run 41)\" (markdown with --format markdown; default: BASE_DIR)")
+	linkBase := fs.String("link-base", "", "with --format markdown, link tests to their lines at `URL` + file + \"#L\" + line")
+	failOnNew := fs.Bool("fail-on-new", false, "exit 1 when a test fails in HEAD_DIR that passed, was skipped or did not exist in BASE_DIR")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(a.Err, "ananke diff: name two report directories: BASE_DIR HEAD_DIR")
+		return ExitInvalid
+	}
+	if *format != "text" && *format != "markdown" {
+		fmt.Fprintf(a.Err, "ananke diff: --format %q: want text or markdown\n", *format)
+		return ExitInvalid
+	}
+	base, err := reportdir.ReadSummary(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke diff: base: %v\n", err)
+		return ExitInvalid
+	}
+	head, err := reportdir.ReadSummary(fs.Arg(1))
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke diff: head: %v\n", err)
+		return ExitInvalid
+	}
+	c := diff.Compare(base, head)
+	if err := writeDiff(a.Out, c, *format, *label, *linkBase, fs.Arg(0)); err != nil {
+		fmt.Fprintf(a.Err, "ananke diff: %v\n", err)
+		return ExitError
+	}
+	if *failOnNew && len(c.NewFailures) > 0 {
+		return ExitFail
+	}
+	return ExitPass
+}
+
+// writeDiff prints the change in format; the base is named by label, or
+// by its directory.
+func writeDiff(w io.Writer, c *diff.Change, format, label, linkBase, baseDir string) error {
+	if format == "text" {
+		if label == "" {
+			label = baseDir
+		}
+		return diff.WriteText(w, c, diff.TextOptions{Base: label})
+	}
+	if label == "" {
+		label = markdown.Code(baseDir, false)
+	}
+	if _, err := io.WriteString(w, diff.Markdown(c, diff.MarkdownOptions{Base: label, LinkBase: linkBase})); err != nil {
+		return fmt.Errorf("write change: %w", err)
+	}
+	return nil
+}

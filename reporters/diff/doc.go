@@ -1,0 +1,31 @@
+// Package diff says what changed between two runs of a suite: the base (a
+// run of the main branch, the previous run) and the head (this run). Tests
+// are matched by id; Compare sorts each that changed into categories, and
+// WriteText and Markdown render them for a terminal and for GitHub.
+//
+// The categories, for a test in both runs unless said otherwise (failing
+// means failed or errored):
+//
+//   - NewFailures: failing in the head, passed or skipped in the base — or
+//     not in the base at all: a new test that fails is a new failure (its
+//     base status is empty, shown as "new", and it says "new test"), and it
+//     is counted in Added as well.
+//   - Fixed: failing in the base, passes in the head.
+//   - StillFailing: failing in both; an entry notes a change between fail
+//     and error, and failing assertions (or an errored test's reason) that
+//     differ.
+//   - NewlyFlaky: flaky in the head (some attempts passed, some did not),
+//     not flaky in the base or not in it; NoLongerFlaky: flaky in the base,
+//     in the head and not flaky there.
+//   - NowSkipped: skipped in the head, not in the base; NoLongerSkipped:
+//     skipped in the base, passes in the head (a skipped test that now
+//     fails is a new failure).
+//   - Added: in the head only; Removed: in the base only.
+//   - Slower, Faster: a test that ran in both (skipped in neither) whose
+//     duration changed by at least a second and by a factor of at least
+//     1.5 either way; the biggest changes first.
+//
+// Flakiness and duration are apart from status: a test that newly fails
+// and is newly flaky is in both lists. Entries keep the head's order
+// (removed tests the base's); durations are ordered by change.
+package diff

@@ -1,0 +1,54 @@
+package reportdir_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/reporters/reportdir"
+)
+
+// TestReadSummary: summary.json alone is read, traces neither loaded nor
+// needed; a missing, broken or foreign summary is refused as Read does.
+func TestReadSummary(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	want := reporttest.Report()
+	if err := reportdir.Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "tests")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := reportdir.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals != want.Totals || len(r.Tests) != len(want.Tests) || r.Status != want.Status {
+		t.Errorf("totals %+v, %d tests, status %s; want %+v, %d, %s", r.Totals, len(r.Tests), r.Status, want.Totals, len(want.Tests), want.Status)
+	}
+	for _, tt := range r.Tests {
+		if tt.Trace != nil {
+			t.Errorf("test %s has a trace", tt.ID)
+		}
+	}
+	if _, err := reportdir.Read(dir); err == nil {
+		t.Error("Read without the trace files succeeded")
+	}
+	for _, tc := range []struct{ name, summary, want string }{
+		{"no summary", "", "summary.json: no such file"},
+		{"not JSON", "{", "summary.json: unexpected end of JSON input"},
+		{"other schema", `{"schema":"ananke.report/v9"}`, `has schema "ananke.report/v9"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.summary != "" {
+				os.WriteFile(filepath.Join(dir, "summary.json"), []byte(tc.summary), 0o644)
+			}
+			if _, err := reportdir.ReadSummary(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadSummary err = %v; want %q", err, tc.want)
+			}
+		})
+	}
+}
