@@ -2,16 +2,17 @@
 //
 //	summary.json               the whole run (ananke.report/v1)
 //	junit.xml                  JUnit XML
+//	index.html                 the run as one self-contained page
 //	tests/<id>.result.json     one test's result
 //	tests/<id>.trace.json      one test's trace: raw events, requests, turns
 //	tests/<id>.attempt-<k>.trace.json
 //	                           for a test run more than once, each attempt's
 //
 // The per-test files are written first, several at once, straight into
-// place; then junit.xml and summary.json, each through a temporary name
-// renamed into place. summary.json, written last, names every other file:
-// once it is there, the directory is complete. A failure to write one file
-// does not stop the others.
+// place; then junit.xml, index.html and summary.json, each through a
+// temporary name renamed into place. summary.json, written last, names
+// every other file: once it is there, the directory is complete. A
+// failure to write one file does not stop the others.
 package reportdir
 
 import (
@@ -23,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/html"
 	"github.com/ananke/action/reporters/jsonreport"
 	"github.com/ananke/action/reporters/junit"
 )
@@ -31,6 +33,7 @@ import (
 const (
 	SummaryFile = "summary.json"
 	JUnitFile   = "junit.xml"
+	HTMLFile    = "index.html"
 	TestsDir    = report.TestsDir
 )
 
@@ -55,6 +58,7 @@ func Write(dir string, r *report.Report) error {
 	errs := writeAll(dir, jobs)
 	errs = append(errs,
 		writeFile(filepath.Join(dir, JUnitFile), func(w io.Writer) error { return junit.Write(w, r) }),
+		writeFile(filepath.Join(dir, HTMLFile), func(w io.Writer) error { return html.Write(w, r) }),
 		writeFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error { return jsonreport.WriteSummary(w, r) }))
 	return errors.Join(errs...)
 }

@@ -28,7 +28,7 @@ func TestWrite(t *testing.T) {
 		}
 		return nil
 	})
-	want := []string{"junit.xml", "summary.json", "tests/tests_checkout.result.json", "tests/tests_checkout.trace.json",
+	want := []string{"index.html", "junit.xml", "summary.json", "tests/tests_checkout.result.json", "tests/tests_checkout.trace.json",
 		"tests/tests_flip.attempt-1.trace.json", "tests/tests_flip.attempt-2.trace.json", "tests/tests_flip.attempt-3.trace.json", "tests/tests_flip.result.json",
 		"tests/tests_legacy.result.json", "tests/tests_legacy.trace.json", "tests/tests_refund.result.json", "tests/tests_refund.trace.json",
 		"tests/tests_search.attempt-1.trace.json", "tests/tests_search.attempt-2.trace.json", "tests/tests_search.attempt-3.trace.json", "tests/tests_search.result.json",

@@ -1,0 +1,468 @@
+// Ananke's HTML report: renders the data of the page's #data element.
+// Plain DOM, no library; text is always set as text, never as markup.
+(function () {
+  'use strict';
+  const data = JSON.parse(document.getElementById('data').textContent);
+  const byId = new Map(data.tests.map((t) => [t.id, t]));
+  const LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skipped: 'SKIP', skip: 'SKIP', warn: 'WARN' };
+  const FILTERS = ['all', 'pass', 'fail', 'error', 'skipped', 'flaky', 'warned'];
+  const FOLD_LINES = 12;
+  const view = { filter: 'all', tag: '', query: '' };
+  let cur = null; // the test shown
+  let seqs = []; // the sorted sequence numbers of the events of the test shown
+
+  // h makes an element: attributes (on* are listeners), then children;
+  // strings become text nodes.
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+    return fill(el, kids, false);
+  }
+  // fill puts children in an element (replacing its own when replace),
+  // leaving out undefined, null and false.
+  function fill(el, kids, replace) {
+    const nodes = kids.flat(Infinity).filter((k) => k !== undefined && k !== null && k !== false && k !== '')
+      .map((k) => (k instanceof Node ? k : String(k)));
+    if (replace) el.replaceChildren(...nodes);
+    else el.append(...nodes);
+    return el;
+  }
+  const enc = encodeURIComponent;
+
+  function dur(ms) {
+    if (ms < 1000) return ms + ' ms';
+    if (ms < 60000) return (ms / 1000).toFixed(1) + ' s';
+    return Math.floor(ms / 60000) + ' min ' + Math.round((ms % 60000) / 1000) + ' s';
+  }
+  function at(ms) { return '+' + dur(ms); }
+  function size(n) {
+    if (n < 1024) return n + ' B';
+    if (n < 1 << 20) return (n / 1024).toFixed(n < 10240 ? 1 : 0) + ' KiB';
+    return (n / (1 << 20)).toFixed(1) + ' MiB';
+  }
+  // clean shows control characters (an agent's ANSI escapes) as escapes.
+  function clean(s) {
+    return String(s).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g,
+      (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+  }
+
+  // pretty indents JSON text without parsing it, so that every number and
+  // string shows exactly as received.
+  function pretty(s) {
+    let out = '', ind = 0, str = false, esc = false;
+    const nl = () => '\n' + '  '.repeat(Math.max(ind, 0));
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (str) {
+        out += c;
+        if (esc) esc = false;
+        else if (c === '\\') esc = true;
+        else if (c === '"') str = false;
+        continue;
+      }
+      if (c === ' ' || c === '\n' || c === '\t' || c === '\r') continue;
+      if (c === '"') { str = true; out += c; continue; }
+      if (c === '{' || c === '[') {
+        let j = i + 1;
+        while (j < s.length && ' \n\t\r'.includes(s[j])) j++;
+        if (s[j] === (c === '{' ? '}' : ']')) { out += c + s[j]; i = j; continue; }
+        ind++; out += c + nl(); continue;
+      }
+      if (c === '}' || c === ']') { ind--; out += nl() + c; continue; }
+      if (c === ',') { out += ',' + nl(); continue; }
+      if (c === ':') { out += ': '; continue; }
+      out += c;
+    }
+    return out;
+  }
+
+  function badge(status) {
+    return h('span', { class: 'badge st-' + status }, LABEL[status] || status.toUpperCase());
+  }
+  function flag(text, cls) { return h('span', { class: 'flag ' + (cls || '') }, text); }
+
+  // cutNote says what a cap left out and where the whole is.
+  function cutNote(whole) {
+    return h('p', { class: 'note cut' }, 'Cut: this is the first part of ' + size(whole) +
+      '; the whole is in ' + (cur ? cur.trace_file : 'the trace file') + '.');
+  }
+
+  // block shows a text or JSON; a long one shows its first lines with a
+  // button that shows all of it.
+  function block(text, opts) {
+    opts = opts || {};
+    const body = opts.json ? pretty(text) : clean(text);
+    const lines = body.split('\n');
+    const long = lines.length > FOLD_LINES + 2 || body.length > 3000;
+    const short = long ? (lines.length > FOLD_LINES + 2 ? lines.slice(0, FOLD_LINES).join('\n') : body.slice(0, 1500)) + '\n…' : body;
+    const pre = h('pre', { class: opts.json ? 'code json' : 'code' }, short);
+    const wrap = h('div', { class: 'block' }, pre);
+    if (long) {
+      const more = 'Show all ' + lines.length + (lines.length === 1 ? ' line' : ' lines') + ' (' + size(body.length) + ')';
+      const btn = h('button', { type: 'button', class: 'more', 'aria-expanded': 'false' }, more);
+      btn.addEventListener('click', () => {
+        const open = btn.getAttribute('aria-expanded') === 'true';
+        pre.textContent = open ? short : body;
+        btn.setAttribute('aria-expanded', String(!open));
+        btn.textContent = open ? more : 'Show less';
+      });
+      wrap.append(btn);
+    }
+    if (opts.whole) wrap.append(cutNote(opts.whole));
+    return wrap;
+  }
+
+  function dl(pairs) {
+    return h('dl', { class: 'pairs' }, pairs.filter((p) => p[1] !== undefined && p[1] !== null && p[1] !== '' && p[1] !== false)
+      .map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+  }
+
+  // The run: status, totals, where it ran, failed suite hooks.
+  function renderRun() {
+    const t = data.totals;
+    document.title = 'Ananke report: ' + data.status + ', ' + t.passed + ' of ' + t.total + ' passed';
+    const tgt = data.target;
+    const totals = [['total', 'Total', t.total], ['passed', 'Passed', t.passed], ['failed', 'Failed', t.failed],
+      ['errored', 'Errored', t.errored], ['skipped', 'Skipped', t.skipped], ['flaky', 'Flaky', t.flaky],
+      ['warned', 'Warned', t.warned], ['pass_rate', 'Pass rate', t.pass_rate + '%']];
+    const run = document.getElementById('run');
+    fill(run, [
+      h('div', { class: 'title' }, h('h1', {}, 'Ananke report'), badge(data.status),
+        h('ul', { id: 'totals', class: 'totals' }, totals.map(([k, label, n]) =>
+          h('li', { 'data-total': k, class: 'tot-' + k + (n && k !== 'total' && k !== 'pass_rate' ? ' some' : '') },
+            h('span', { class: 'n' }, n), h('span', { class: 'k' }, label))))),
+      dl([['Started', data.started_at.replace('T', ' ').replace('Z', ' UTC')], ['Duration', dur(data.duration_ms)],
+        ['Target', [tgt.type, tgt.endpoint, tgt.agent_id && 'agent ' + tgt.agent_id].filter(Boolean).join(' · ')],
+        ['Config', data.config], ['Ananke', data.version],
+        ['Parallel', data.parallel > 1 && String(data.parallel)],
+        ['Shard', data.shard && data.shard.index + ' of ' + data.shard.total],
+        ['Fail on flaky', data.fail_on_flaky && 'yes'],
+        ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' +
+          t.model.prompt_tokens + ' + ' + t.model.completion_tokens + ' tokens']]),
+      ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
+        h('p', {}, badge('error'), ' ', h('strong', {}, hk.name + ' failed'), ' at ', h('code', {}, hk.source), ' after ' + dur(hk.duration_ms)),
+        h('p', { class: 'msg' }, clean(hk.message)), hk.detail && block(hk.detail)))]);
+  }
+
+  function matches(t, f) {
+    if (f === 'all') return true;
+    if (f === 'flaky') return !!t.flaky;
+    if (f === 'warned') return !!t.warned;
+    return t.status === f;
+  }
+  function selected(t) {
+    if (view.tag && !(t.tags || []).includes(view.tag)) return false;
+    if (!view.query) return true;
+    const q = view.query.toLowerCase();
+    return t.name.toLowerCase().includes(q) || t.id.toLowerCase().includes(q);
+  }
+
+  // The list of tests, its filters and search.
+  function renderNav() {
+    const nav = document.getElementById('tests');
+    const buttons = h('div', { class: 'filters', role: 'group', 'aria-label': 'Filter by status' },
+      FILTERS.map((f) => h('button', { type: 'button', 'data-filter': f, 'aria-pressed': String(f === view.filter),
+        onclick: () => { view.filter = f; refreshList(); } }, h('span', { class: 'fl' }, f), ' ', h('span', { class: 'count' }, ''))));
+    const tags = new Map();
+    for (const t of data.tests) for (const g of t.tags || []) tags.set(g, (tags.get(g) || 0) + 1);
+    const tagSel = tags.size ? h('select', { id: 'tag', 'aria-label': 'Filter by tag', onchange: (e) => { view.tag = e.target.value; refreshList(); } },
+      h('option', { value: '' }, 'all tags'), [...tags.keys()].sort().map((g) => h('option', { value: g }, g + ' (' + tags.get(g) + ')'))) : null;
+    const search = h('input', { id: 'search', type: 'search', placeholder: 'Search name or id', 'aria-label': 'Search tests by name or id',
+      oninput: (e) => { view.query = e.target.value.trim(); refreshList(); } });
+    nav.append(buttons, h('div', { class: 'find' }, search, tagSel), h('p', { id: 'shown', class: 'sub' }), h('ul', { id: 'list' }));
+    refreshList();
+  }
+
+  function refreshList() {
+    const base = data.tests.filter(selected);
+    for (const b of document.querySelectorAll('.filters button')) {
+      const f = b.dataset.filter;
+      b.setAttribute('aria-pressed', String(f === view.filter));
+      b.querySelector('.count').textContent = base.filter((t) => matches(t, f)).length;
+    }
+    const shown = base.filter((t) => matches(t, view.filter));
+    document.getElementById('shown').textContent = 'Showing ' + shown.length + ' of ' + data.tests.length + ' tests';
+    document.getElementById('list').replaceChildren(...shown.map((t) => h('li', {},
+      h('a', { href: '#test=' + enc(t.id), class: 'item', 'data-id': t.id, 'aria-current': cur === t ? 'true' : null },
+        badge(t.status), h('span', { class: 'name' }, t.name || t.id),
+        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned')))));
+  }
+
+  // Event references: [seq, [first, last], …] as links that reveal them.
+  function refLinks(refs, linkable, file) {
+    return h('span', { class: 'refs' }, (refs || []).map((r) => {
+      const [a, b] = Array.isArray(r) ? r : [r, r];
+      const label = a === b ? '#' + a : '#' + a + '–' + b;
+      if (!linkable) return h('span', { class: 'ev-off', title: 'in ' + file }, label);
+      if (!hasEvent(a, b)) return h('span', { class: 'ev-off', title: 'not in this page; see ' + cur.trace_file }, label);
+      const href = '#test=' + enc(cur.id) + '&event=' + a + (a === b ? '' : '-' + b);
+      return h('a', { href, class: 'ev-link', onclick: (e) => { e.preventDefault(); if (location.hash !== href) history.pushState(null, '', href); reveal(a, b); } }, label);
+    }));
+  }
+  // hasEvent says whether the page holds an event numbered a to b.
+  function hasEvent(a, b) {
+    let lo = 0, hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seqs[mid] < a) lo = mid + 1; else hi = mid;
+    }
+    return lo < seqs.length && seqs[lo] <= b;
+  }
+  function seqLink(seq) { return seq ? refLinks([seq], true) : null; }
+
+  function renderAssertion(a, ctx) {
+    const open = !ctx.fold && (a.status === 'fail' || a.status === 'error' || a.status === 'warn');
+    const ev = (a.evidence || []).map((e) => h('li', { class: 'evidence' },
+      h('div', { class: 'note' }, clean(e.note), ' ', refLinks(e.event_refs, ctx.linkable, ctx.file)),
+      e.call_ref && callCard(findCall(e.call_ref)), e.call && callCard(e.call),
+      e.text && block(e.text, { whole: e.text_bytes }),
+      e.gap && h('p', { class: 'gap' }, 'idle ' + dur(e.gap.to_ms - e.gap.from_ms) + ' from ' + e.gap.from + ' (' + at(e.gap.from_ms) + ') to ' + e.gap.to + ' (' + at(e.gap.to_ms) + ')')));
+    return h('details', { class: 'assertion st-' + a.status, open: open, 'data-id': a.id },
+      h('summary', {}, badge(a.status), h('code', { class: 'kind' }, a.kind), h('span', { class: 'msg' }, clean(a.message))),
+      h('div', { class: 'body' },
+        h('p', { class: 'msg full' }, clean(a.message)),
+        dl([['ID', h('code', {}, a.id)], ['Source', h('code', {}, a.source)], ['Severity', a.severity], ['Scope', a.scope],
+          ['Failed in', a.failed_runs && cur.stability && a.failed_runs + ' of ' + cur.stability.attempts.length + ' attempts']]),
+        (a.expected || a.observed) && h('div', { class: 'eo' },
+          h('div', {}, h('div', { class: 'label' }, 'Expected'), h('pre', { class: 'code expected' }, clean(a.expected || ''))),
+          h('div', {}, h('div', { class: 'label' }, 'Observed'), h('pre', { class: 'code observed' }, clean(a.observed || '')))),
+        ev.length > 0 && h('div', {}, h('div', { class: 'label' }, 'Evidence'), h('ul', { class: 'evidence-list' }, ev)),
+        a.event_refs && a.event_refs.length > 0 && h('p', { class: 'events-line' }, 'Events: ', refLinks(a.event_refs, ctx.linkable, ctx.file)),
+        a.origins && h('p', { class: 'sub' }, 'Read at ' + a.origins.join(', '))));
+  }
+
+  const ORDER = { fail: 0, error: 0, warn: 1, pass: 2, skip: 3 };
+  function renderAssertions(t) {
+    const list = t.assertions.slice().sort((x, y) => (ORDER[x.status] ?? 2) - (ORDER[y.status] ?? 2));
+    const failed = list.filter((a) => a.status === 'fail' || a.status === 'error').length;
+    const warned = list.filter((a) => a.status === 'warn').length;
+    const ctx = { linkable: true, file: t.trace_file };
+    return h('section', { class: 'assertions' },
+      h('h3', {}, 'Assertions ', h('span', { class: 'sub' }, list.length + ' · ' + failed + ' failed' + (warned ? ' · ' + warned + ' warned' : ''))),
+      list.length ? list.map((a) => renderAssertion(a, ctx)) : h('p', { class: 'sub' }, 'None.'));
+  }
+
+  function findCall(ref) {
+    for (const tu of cur.turns) for (const c of tu.calls || []) if (tu.index === ref.turn && c.id === ref.id) return c;
+    return { id: ref.id, name: '?', args: '', start_ms: 0, done_ms: 0 };
+  }
+
+  function callCard(c) {
+    return h('div', { class: 'call' + (c.client ? ' client' : '') },
+      h('div', { class: 'call-head' }, h('code', { class: 'tool' }, c.name), c.client && flag('client-answered', 'client'),
+        h('span', { class: 'sub' }, c.id + ' · ' + at(c.start_ms) + ' · took ' + dur(Math.max(0, c.done_ms - c.start_ms))),
+        ' ', seqLink(c.start_seq), ' ', seqLink(c.end_seq), ' ', seqLink(c.result_seq)),
+      h('div', { class: 'label' }, 'Arguments'), block(c.args, { json: c.args_json, whole: c.args_bytes }),
+      c.result != null
+        ? [h('div', { class: 'label' }, c.result_error ? 'Result (error: ' + clean(c.result_error) + ')' : 'Result'),
+            block(c.result, { json: c.result_json, whole: c.result_bytes })]
+        : h('div', { class: 'label' }, 'No result'));
+  }
+
+  // timeline draws a turn's calls and first text on its time axis.
+  function timeline(tu) {
+    const span = Math.max(1, tu.end_ms - tu.start_ms);
+    const pos = (ms) => Math.min(100, Math.max(0, ((ms - tu.start_ms) / span) * 100));
+    const lane = (label, from, to, note, cls) => h('div', { class: 'lane' },
+      h('span', { class: 'lane-label' }, label),
+      h('span', { class: 'track' }, h('span', { class: 'bar ' + cls, style: 'left:' + pos(from).toFixed(2) + '%;width:' + Math.max(pos(to) - pos(from), 0.4).toFixed(2) + '%' })),
+      h('span', { class: 'lane-note' }, note));
+    const rows = [];
+    if (tu.first_text_ms != null) rows.push(lane('first text', tu.first_text_ms, tu.first_text_ms, at(tu.first_text_ms), 'text'));
+    for (const c of tu.calls || []) {
+      rows.push(lane(c.name + (c.client ? ' (client)' : ''), c.start_ms, c.done_ms, at(c.start_ms) + ', ' + dur(Math.max(0, c.done_ms - c.start_ms)), c.client ? 'client' : 'call'));
+    }
+    if (!rows.length) return null;
+    return h('div', { class: 'timeline' },
+      h('div', { class: 'lane axis' }, h('span', { class: 'lane-label' }, 'time'),
+        h('span', { class: 'track' }, h('span', { class: 'tick l' }, at(tu.start_ms)), h('span', { class: 'tick r' }, at(tu.end_ms))), h('span', { class: 'lane-note' }, dur(span))),
+      rows);
+  }
+
+  function renderTurn(t, tu, ti) {
+    const stateEvents = tu.events.filter((e) => typeOf(e) === 'STATE_SNAPSHOT' || typeOf(e) === 'STATE_DELTA');
+    const events = h('details', { class: 'events', 'data-turn': ti },
+      h('summary', {}, 'Raw events ', h('span', { class: 'sub' }, tu.event_count + (tu.left_out ? ', ' + tu.events.length + ' in this page' : ''))),
+      h('div', { class: 'evlist' }));
+    events.addEventListener('toggle', () => { if (events.open) fillEvents(events, tu); });
+    return h('section', { class: 'turn', id: 'turn-' + tu.index },
+      h('h3', {}, 'Turn ' + tu.index, ' ', h('span', { class: 'sub' }, tu.type + ' · ' + at(tu.start_ms) + ' · ' + dur(tu.end_ms - tu.start_ms) + (tu.runs > 1 ? ' · ' + tu.runs + ' runs' : ''))),
+      timeline(tu),
+      tu.user !== undefined && h('div', { class: 'msg-box user' }, h('div', { class: 'who' }, tu.type === 'simulated' ? 'Simulated user' : 'User'),
+        block(tu.user, { whole: tu.user_bytes }),
+        tu.attachments && h('ul', { class: 'attachments' }, tu.attachments.map((a) => h('li', {}, '📎 ' + a.name + ' (' + a.mime_type + ', ' + size(a.bytes) + ')')))),
+      (tu.calls || []).map(callCard),
+      tu.text !== undefined && h('div', { class: 'msg-box assistant' },
+        h('div', { class: 'who' }, 'Assistant', tu.first_text_ms != null && h('span', { class: 'sub' }, ' first text ' + at(tu.first_text_ms)), ' ', seqLink(tu.first_text_seq)),
+        block(tu.text, { whole: tu.text_bytes })),
+      (tu.run_errors || []).map((e) => h('div', { class: 'callout st-error' }, badge('error'), ' RUN_ERROR' + (e.code ? ' ' + e.code : '') + ': ' + clean(e.message) + ' ', seqLink(e.seq))),
+      stateEvents.length > 0 && h('div', { class: 'state' }, h('div', { class: 'label' }, 'State events'),
+        stateEvents.map((e) => h('div', {}, h('span', { class: 'sub' }, typeOf(e) + ' ' + at(e[1]) + ' '), seqLink(e[0]),
+          e[3] && e[3].bytes ? block(e[2]) : block(e[2], { json: true })))),
+      tu.state && h('div', { class: 'state' }, h('div', { class: 'label' }, 'State at the end of the turn'), block(tu.state, { json: true, whole: tu.state_bytes })),
+      tu.memory && h('div', { class: 'memory' }, h('div', { class: 'label' }, 'Memory'), tu.memory.map((m) => h('div', { class: 'item-box' },
+        h('div', { class: 'sub' }, m.op + ' ' + m.path + (m.group ? ' (group ' + m.group + ')' : '') + ' · ' + at(m.at_ms) + (m.call_id ? ' · call ' + m.call_id : ''), ' ', seqLink(m.seq)),
+        m.content && block(m.content, { whole: m.content_bytes })))),
+      tu.outbound && h('div', { class: 'outbound' }, h('div', { class: 'label' }, 'Sent out'), tu.outbound.map((o) => h('div', { class: 'item-box' },
+        h('div', { class: 'sub' }, (o.to ? 'to ' + o.to + ' · ' : '') + at(o.at_ms) + (o.call_id ? ' · call ' + o.call_id : ''), ' ', seqLink(o.seq)),
+        block(o.text, { whole: o.text_bytes })))),
+      events);
+  }
+
+  // fillEvents renders a turn's raw events the first time they are shown.
+  function fillEvents(el, tu) {
+    const list = el.querySelector('.evlist');
+    if (list.childElementCount) return;
+    const rows = [];
+    const gaps = (tu.left_out || []).slice();
+    for (const e of tu.events) {
+      while (gaps.length && gaps[0].from < e[0]) rows.push(leftOutRow(gaps.shift()));
+      rows.push(eventRow(e));
+    }
+    for (const g of gaps) rows.push(leftOutRow(g));
+    list.replaceChildren(...rows);
+  }
+  function leftOutRow(g) {
+    return h('p', { class: 'note leftout' }, g.count + ' events (#' + g.from + '–' + g.to + ') are not in this page, which keeps ' +
+      size(data.caps.events) + ' of events a test beside those pointed at; see ' + cur.trace_file + '.');
+  }
+  // typeOf returns an event's type, read from its JSON (and kept).
+  function typeOf(e) {
+    if (e.type === undefined) {
+      try {
+        const o = JSON.parse(e[2]);
+        e.type = o && typeof o.type === 'string' ? o.type : '';
+      } catch (_) { // cut at the page's cap: its type starts it, as a rule
+        const m = /"type"\s*:\s*"([^"\\]*)"/.exec(e[2]);
+        e.type = m ? m[1] : '';
+      }
+    }
+    return e.type;
+  }
+  function eventRow(e) {
+    const [seq, ms, raw] = e;
+    const row = h('details', { class: 'ev', id: 'ev-' + seq },
+      h('summary', {}, h('span', { class: 'seq' }, '#' + seq), h('span', { class: 'at' }, at(ms)), h('span', { class: 'type' }, typeOf(e) || '(no type)'),
+        h('span', { class: 'peek' }, clean(peek(raw)))));
+    row.addEventListener('toggle', () => { if (row.open) expand(row, e); });
+    row.event = e;
+    return row;
+  }
+  // peek is the start of an event's JSON without its type, which the row
+  // shows beside it.
+  function peek(raw) {
+    return raw.slice(0, 300).replace(/^\{\s*"type"\s*:\s*"[^"\\]*"\s*,?\s*/, '{').slice(0, 160);
+  }
+  // expand shows an event's JSON, the first time its row opens.
+  function expand(row, e) {
+    if (row.childElementCount > 1) return;
+    const [, , raw, extra] = e;
+    if (extra && extra.bytes) row.append(h('pre', { class: 'code' }, clean(raw)), cutNote(extra.bytes));
+    else row.append(block(raw, { json: true }));
+    if (extra && extra.origin) row.append(h('p', { class: 'sub' }, 'Read at ' + extra.origin));
+  }
+
+  // reveal opens, highlights and scrolls to the events first..last.
+  function reveal(first, last) {
+    for (const el of document.querySelectorAll('.hl')) el.classList.remove('hl');
+    let target = null;
+    document.querySelectorAll('details.events').forEach((el) => {
+      const tu = cur.turns[Number(el.dataset.turn)];
+      if (!tu.events.some((e) => e[0] >= first && e[0] <= last)) return;
+      el.open = true;
+      fillEvents(el, tu);
+      for (const e of tu.events) {
+        if (e[0] < first || e[0] > last) continue;
+        const row = document.getElementById('ev-' + e[0]);
+        row.classList.add('hl');
+        if (!target) target = row;
+      }
+    });
+    if (!target) return;
+    target.open = true;
+    expand(target, target.event);
+    target.setAttribute('tabindex', '-1');
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+  }
+
+  function renderStability(t) {
+    const s = t.stability;
+    return h('section', { class: 'stability' },
+      h('h3', {}, 'Runs ', h('span', { class: 'sub' }, s.passed_runs + ' of ' + s.runs + ' passed (' + s.pass_rate + '%, at least ' + s.min_pass_rate + '% needed)' +
+        (s.retries ? ' · up to ' + s.retries + (s.retries === 1 ? ' retry' : ' retries') : '') + (t.flaky ? ' · flaky' : ''))),
+      h('table', { class: 'attempts' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), h('th', {}, 'Failed assertions'))),
+        h('tbody', {}, s.attempts.map((a) => h('tr', { class: a.shown ? 'shown' : '' },
+          h('td', {}, a.label, a.shown && h('span', { class: 'sub' }, ' (shown below)')),
+          h('td', {}, badge(a.status)), h('td', {}, dur(a.duration_ms)),
+          h('td', {}, a.reason && h('p', { class: 'msg' }, clean(a.reason)),
+            (a.failed || []).map((f) => renderAssertion(f, { linkable: a.shown, file: a.trace_file, fold: true }))))))));
+  }
+
+  function renderTest(t) {
+    cur = t;
+    seqs = t.turns.flatMap((tu) => tu.events.map((e) => e[0])).sort((x, y) => x - y);
+    const d = document.getElementById('detail');
+    d.dataset.test = t.id;
+    const src = t.source && [t.source.adapter, t.source.version, t.source.mode, t.source.path].filter(Boolean).join(' · ');
+    fill(d, [
+      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.warned && flag('warned', 'warn')),
+      dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
+        ['Duration', dur(t.duration_ms)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
+      t.reason && h('div', { class: 'callout st-' + t.status }, h('p', { class: 'msg' }, clean(t.reason)),
+        t.reason_at && h('p', { class: 'sub' }, 'at ', h('code', {}, t.reason_at)), t.detail && block(t.detail)),
+      !t.reason && t.detail && h('div', { class: 'callout' }, block(t.detail)),
+      t.stability && renderStability(t),
+      t.checkpoints && h('section', { class: 'checkpoints' }, h('h3', {}, 'Checkpoints'), h('ul', {}, t.checkpoints.map((c) => h('li', {},
+        c.reached_at_turn == null ? flag('not reached', 'warn') : flag('reached at turn ' + c.reached_at_turn, 'ok'), ' ', h('code', {}, c.id),
+        c.description && ' ' + c.description, ' ', h('span', { class: 'sub' }, c.source.file + ':' + c.source.line))))),
+      renderAssertions(t),
+      t.warnings && h('section', { class: 'warnings' }, h('h3', {}, 'Protocol warnings'), h('ul', {}, t.warnings.map((w) => h('li', {},
+        badge('warn'), ' ', h('code', {}, w.rule), ' turn ' + w.turn + ': ' + clean(w.message) + ' ', seqLink(w.seq))))),
+      t.history && h('section', { class: 'history' }, h('h3', {}, 'History'), t.history.map((m) => h('div', { class: 'msg-box ' + m.role },
+        h('div', { class: 'who' }, m.role), block(m.content)))),
+      t.turns.length ? h('h3', { class: 'turns-head' }, 'Conversation') : null,
+      t.turns.map((tu, i) => renderTurn(t, tu, i))], true);
+    for (const a of document.querySelectorAll('#list .item')) a.setAttribute('aria-current', String(a.dataset.id === t.id));
+    window.scrollTo(0, Math.min(window.scrollY, d.offsetTop));
+  }
+
+  function renderHome() {
+    cur = null;
+    seqs = [];
+    const bad = data.tests.filter((t) => t.status === 'fail' || t.status === 'error');
+    const d = document.getElementById('detail');
+    delete d.dataset.test;
+    fill(d, [h('h2', {}, bad.length ? 'Tests to look at' : 'Every test passed or was skipped'),
+      h('p', { class: 'sub' }, 'Choose a test on the left to see its assertions, conversation, tool calls and raw events.'),
+      bad.length > 0 && h('ul', { class: 'attention' }, bad.map((t) => {
+        const first = t.assertions.find((a) => a.status === 'fail' || a.status === 'error');
+        return h('li', {}, badge(t.status), ' ', h('a', { href: '#test=' + enc(t.id) }, t.name || t.id),
+          h('div', { class: 'sub' }, clean(first ? first.message : t.reason || '')));
+      }))], true);
+    for (const a of document.querySelectorAll('#list .item')) a.setAttribute('aria-current', 'false');
+  }
+
+  function route() {
+    const q = new URLSearchParams(location.hash.slice(1));
+    const t = byId.get(q.get('test'));
+    if (!t) { renderHome(); return; }
+    if (t !== cur) renderTest(t);
+    const ev = q.get('event');
+    if (ev) {
+      const [a, b] = ev.split('-').map(Number);
+      reveal(a, b || a);
+    }
+  }
+
+  renderRun();
+  renderNav();
+  window.addEventListener('hashchange', route);
+  window.addEventListener('popstate', route);
+  route();
+})();

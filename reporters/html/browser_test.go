@@ -1,0 +1,254 @@
+package html_test
+
+import (
+	"flag"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/reporters/html/htmltest"
+	"github.com/ananke/action/reporters/internal/suitetest"
+	"github.com/ananke/action/reporters/reportdir"
+)
+
+var screenshots = flag.Bool("screenshots", false, "write PNGs of the report's main views to docs/images")
+
+// shot writes a screenshot of the page to docs/images with -screenshots.
+func shot(p *htmltest.Page, name string) {
+	if *screenshots {
+		p.Screenshot(filepath.Join("..", "..", "docs", "images", name))
+	}
+}
+
+// TestBrowser opens the fixture's report directory in a headless Chromium
+// through file:// and uses the page as a person would: it loads nothing
+// but itself, logs no error, and its filters, search, test view, evidence
+// links and masking work.
+func TestBrowser(t *testing.T) {
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, fixture()); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#totals")
+
+	var totals map[string]string
+	p.Eval(`Object.fromEntries([...document.querySelectorAll('#totals li')].map((li) => [li.dataset.total, li.querySelector('.n').textContent]))`, &totals)
+	want := map[string]string{"total": "6", "passed": "2", "failed": "2", "errored": "1", "skipped": "1", "flaky": "2", "warned": "1", "pass_rate": "40%"}
+	for k, v := range want {
+		if totals[k] != v {
+			t.Errorf("total %s = %q; want %q", k, totals[k], v)
+		}
+	}
+	if s := p.Text("#run"); !strings.Contains(s, "after_all[0] failed") || !strings.Contains(s, "https://agent.example.com/agui") {
+		t.Errorf("the run's header lacks the failed hook or the target:\n%s", s)
+	}
+	shot(p, "report-overview.png")
+
+	t.Run("filter", func(t *testing.T) {
+		p := p.For(t)
+		p.Click(`.filters button[data-filter="fail"]`)
+		if got := listed(p); !slices.Equal(got, []string{"tests/checkout", "tests/flip"}) {
+			t.Errorf("the fail filter lists %q", got)
+		}
+		if c := p.Text(`.filters button[data-filter="fail"] .count`); c != "2" {
+			t.Errorf("the fail filter's count is %q", c)
+		}
+		p.Click(`.filters button[data-filter="flaky"]`)
+		if got := listed(p); !slices.Equal(got, []string{"tests/search", "tests/flip"}) {
+			t.Errorf("the flaky filter lists %q", got)
+		}
+		p.Click(`.filters button[data-filter="all"]`)
+		if got := listed(p); len(got) != 6 {
+			t.Errorf("all lists %q", got)
+		}
+	})
+
+	t.Run("search", func(t *testing.T) {
+		p := p.For(t)
+		p.Type("#search", "weather")
+		if got := listed(p); !slices.Equal(got, []string{"tests/weather"}) {
+			t.Errorf("searching weather lists %q", got)
+		}
+		p.Eval(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); return true; })()`, nil)
+		if got := listed(p); len(got) != 6 {
+			t.Errorf("an empty search lists %q", got)
+		}
+	})
+
+	t.Run("failing test", func(t *testing.T) {
+		p := p.For(t)
+		p.Click(`#list .item[data-id="tests/checkout"]`)
+		p.WaitVisible(`#detail details.assertion.st-fail`)
+		var hash string
+		p.Eval(`location.hash`, &hash)
+		if hash != "#test="+url.PathEscape("tests/checkout") && hash != "#test=tests%2Fcheckout" {
+			t.Errorf("the address is %q; want the test's", hash)
+		}
+		if n := p.Count(`#detail details.assertion.st-fail[open]`); n != 2 {
+			t.Errorf("%d open failed assertions; want 2", n)
+		}
+		first := p.Text(`#detail .assertions details.assertion`)
+		for _, want := range []string{"forbidden call to `charge_card`", "no call to `charge_card` with result_match `declined`",
+			"1 call matching (1 call to `charge_card`)", "matches the forbidden pattern", "tests/checkout.ananke.yaml:14:13"} {
+			if !strings.Contains(first, want) {
+				t.Errorf("the first failed assertion lacks %q:\n%s", want, first)
+			}
+		}
+		// The call's arguments, pretty-printed, the secret masked.
+		args := p.Text(`#detail section.turn#turn-1 .call pre.json`)
+		if !strings.Contains(args, "\"amount\": 42,\n") || !strings.Contains(args, `"token": "***"`) {
+			t.Errorf("the call's arguments are not pretty-printed and masked:\n%s", args)
+		}
+		shot(p, "report-failing-test.png")
+	})
+
+	t.Run("evidence link", func(t *testing.T) {
+		p := p.For(t)
+		p.Click(`#detail details.assertion[data-id="turn[1].text.must_not_match[0]"] .evidence a.ev-link`)
+		var state struct {
+			Highlighted, Open, Visible, EventsOpen bool
+			Raw                                    string
+		}
+		p.Eval(`(() => {
+			const ev = document.getElementById('ev-12'), r = ev.getBoundingClientRect();
+			return { highlighted: ev.classList.contains('hl'), open: ev.open, eventsOpen: ev.closest('details.events').open,
+				visible: r.height > 0 && r.top >= 0 && r.bottom <= innerHeight, raw: ev.innerText };
+		})()`, &state)
+		if !state.Highlighted || !state.Open || !state.EventsOpen || !state.Visible {
+			t.Errorf("event 12 after its link: %+v", state)
+		}
+		if !strings.Contains(state.Raw, `"delta": "key ***"`) {
+			t.Errorf("event 12 shows %q; want its masked delta, pretty-printed", state.Raw)
+		}
+	})
+
+	t.Run("link opens a test", func(t *testing.T) {
+		p := p.For(t)
+		p.SetHash("test=" + url.QueryEscape("tests/search"))
+		p.WaitVisible(`#detail table.attempts`)
+		s := p.Text(`#detail table.attempts`)
+		for _, want := range []string{"run 1", "run 2", "run 3", "(shown below)", "`search` was never called"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("the runs table lacks %q:\n%s", want, s)
+			}
+		}
+		p.SetHash("test=" + url.QueryEscape("tests/weather"))
+		p.WaitVisible(`#detail details.assertion.st-warn[open]`)
+		p.SetHash("test=" + url.QueryEscape("tests/refund"))
+		p.WaitVisible(`#detail .callout.st-error`)
+		if s := p.Text(`#detail .callout.st-error`); !strings.Contains(s, "exited with status 3") || !strings.Contains(s, "tests/refund.ananke.yaml:5:5") {
+			t.Errorf("the errored test's reason shows %q", s)
+		}
+	})
+
+	t.Run("secret", func(t *testing.T) {
+		p := p.For(t)
+		// Each test shown with every fold open, so that all of it is in
+		// the DOM.
+		var text strings.Builder
+		for _, id := range listed(p) {
+			p.SetHash("test=" + url.QueryEscape(id))
+			p.WaitVisible(`#detail[data-test="` + id + `"]`)
+			var s string
+			p.Eval(`(() => {
+				document.querySelectorAll('#detail details').forEach((d) => { d.open = true; d.dispatchEvent(new Event('toggle')); });
+				document.querySelectorAll('#detail button.more').forEach((b) => b.click());
+				return document.body.innerText + document.body.textContent;
+			})()`, &s)
+			text.WriteString(s)
+		}
+		for _, s := range []string{reporttest.Secret, suitetest.Secret} {
+			if strings.Contains(text.String(), s) {
+				t.Errorf("the page shows the secret %q", s)
+			}
+		}
+		if !strings.Contains(text.String(), report.Mask) {
+			t.Error("the page shows no mask")
+		}
+	})
+
+	if reqs := p.Requests(); len(reqs) != 1 || !strings.HasSuffix(reqs[0], "/"+reportdir.HTMLFile) {
+		t.Errorf("the page made requests %q; want only its own document", reqs)
+	}
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// listed returns the ids of the tests the list shows.
+func listed(p *htmltest.Page) []string {
+	var ids []string
+	p.Eval(`[...document.querySelectorAll('#list .item')].map((a) => a.dataset.id)`, &ids)
+	return ids
+}
+
+// TestBrowserLarge opens the page of a 500-test suite: it loads cleanly,
+// lists every test, and a failing test's evidence link highlights the
+// run of text deltas it points at.
+func TestBrowserLarge(t *testing.T) {
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, synthetic(500)); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#list")
+	if n := p.Count("#list .item"); n != 500 {
+		t.Errorf("%d tests listed; want 500", n)
+	}
+	p.Click(`.filters button[data-filter="fail"]`)
+	if got := listed(p); len(got) != 13 || got[0] != "tests/shop/case-007" {
+		t.Errorf("the fail filter lists %d tests, first %q; want 13 from case-007", len(got), got)
+	}
+	p.Click(`#list .item[data-id="tests/shop/case-047"]`)
+	p.WaitVisible(`#detail[data-test="tests/shop/case-047"] details.assertion.st-fail`)
+	shot(p, "report-suite.png")
+	p.Click(`#detail details.assertion.st-fail .evidence a.ev-link`)
+	var hl []string
+	p.Eval(`[...document.querySelectorAll('.hl')].map((e) => e.id)`, &hl)
+	if !slices.Equal(hl, []string{"ev-65", "ev-66", "ev-67"}) {
+		t.Errorf("highlighted %q; want the three text deltas", hl)
+	}
+	shot(p, "report-evidence.png")
+	if reqs := p.Requests(); len(reqs) != 1 {
+		t.Errorf("the page made requests %q; want only its own document", reqs)
+	}
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestBrowserExtras shows every part of the extras fixture — checkpoints,
+// history, a client-answered call, state, a run error, memory, messages
+// sent out, an imported source — without an error.
+func TestBrowserExtras(t *testing.T) {
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, extras()); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#list")
+	for id, want := range map[string][]string{
+		"tests/ship": {"not reached", "reached at turn 0", "History", "I moved last month.", "Simulated user", "client-answered",
+			"RUN_ERROR 429: rate limited", "STATE_SNAPSHOT", "STATE_DELTA", "State at the end of the turn", `"items": 2`},
+		"tests/memory": {"claude-transcript · 1 · import · sessions/s1.jsonl", "write CLAUDE.md (group main)", "Shoe size: 42",
+			"to chat:main", "Saved your size.", "Read at sessions/s1.jsonl:4"},
+	} {
+		p.SetHash("test=" + url.QueryEscape(id))
+		p.WaitVisible(`#detail[data-test="` + id + `"]`)
+		p.Eval(`document.querySelectorAll('#detail details').forEach((d) => { d.open = true; d.dispatchEvent(new Event('toggle')); }); true`, nil)
+		text := strings.ToLower(p.Text("#detail")) // labels are upper case
+		for _, w := range want {
+			if !strings.Contains(text, strings.ToLower(w)) {
+				t.Errorf("%s: the page lacks %q", id, w)
+			}
+		}
+	}
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}

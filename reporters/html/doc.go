@@ -1,0 +1,21 @@
+// Package html writes the report as one self-contained page, index.html:
+// the run's totals and failed suite hooks, a list of tests with filters by
+// status and tag and a search, and for each test its assertions (failed
+// first, with expected, observed and evidence), its runs when it ran more
+// than once, and every turn of its shown attempt as a timeline — user
+// message, tool calls with their arguments and results, assistant text,
+// state, run errors — above the turn's raw events. Evidence links jump to
+// the events they rest on; the address (#test=<id>&event=<seq>) opens a
+// test, and an event, directly.
+//
+// The page loads nothing: its style, script and data are inline, and its
+// Content-Security-Policy lets the browser fetch nothing else, so it works
+// from file:// and from an unzipped artifact. The data is built here from
+// the report and its traces (not the report dumped whole) and is
+// deterministic: the same report gives the same bytes. Raw events are read
+// through each trace's Mask, as the trace files are, so a secret masked in
+// the report is masked in the page.
+//
+// Size is bounded by EventCap, TextCap and EventsCap; what a cap leaves
+// out stays in the test's trace file, which the page names beside the cut.
+package html

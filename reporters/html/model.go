@@ -1,0 +1,243 @@
+package html
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/trace"
+)
+
+// The page's data: a small tree built from the report, encoded as JSON into
+// the page. Times inside a test are milliseconds since the test started;
+// empty fields are left out to keep the page small. A string cut at a cap
+// has a *_bytes field beside it with its whole size.
+
+type page struct {
+	Version     string        `json:"version"`
+	Status      string        `json:"status"`
+	StartedAt   string        `json:"started_at"`
+	DurationMs  int64         `json:"duration_ms"`
+	Config      string        `json:"config"`
+	Target      report.Target `json:"target"`
+	Parallel    int           `json:"parallel"`
+	Shard       *report.Shard `json:"shard,omitempty"`
+	FailOnFlaky bool          `json:"fail_on_flaky,omitempty"`
+	Totals      report.Totals `json:"totals"`
+	// Hooks are the suite hooks that failed.
+	Hooks []hook `json:"hooks"`
+	Tests []test `json:"tests"`
+	// Caps are the page's size limits, for its notes.
+	Caps caps `json:"caps"`
+}
+
+type caps struct {
+	Event  int `json:"event"`
+	Text   int `json:"text"`
+	Events int `json:"events"`
+}
+
+type hook struct {
+	Name       string `json:"name"` // after_all[0]
+	Source     string `json:"source"`
+	Message    string `json:"message"`
+	Detail     string `json:"detail,omitempty"`
+	DurationMs int64  `json:"duration_ms"`
+}
+
+type test struct {
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Tags     []string `json:"tags,omitempty"`
+	Status   string   `json:"status"`
+	Flaky    bool     `json:"flaky,omitempty"`
+	Warned   bool     `json:"warned,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	ReasonAt string   `json:"reason_at,omitempty"`
+	Detail   string   `json:"detail,omitempty"`
+	// DurationMs is the first attempt's start to the last one's end.
+	DurationMs int64 `json:"duration_ms"`
+	// Source is where the trace came from, when not a live AG-UI run.
+	Source *report.Source `json:"source,omitempty"`
+	// Stability is the runs of a test run more than once.
+	Stability *stability `json:"stability,omitempty"`
+	// TraceFile is the shown attempt's trace, which holds whatever the
+	// page cut.
+	TraceFile   string              `json:"trace_file"`
+	History     []trace.Message     `json:"history,omitempty"`
+	Checkpoints []report.Checkpoint `json:"checkpoints,omitempty"`
+	Assertions  []assertion         `json:"assertions"`
+	Warnings    []report.Warning    `json:"warnings,omitempty"`
+	Turns       []turn              `json:"turns"`
+}
+
+type stability struct {
+	Runs        int       `json:"runs"`
+	PassedRuns  int       `json:"passed_runs"`
+	PassRate    float64   `json:"pass_rate"`
+	MinPassRate float64   `json:"min_pass_rate"`
+	Retries     int       `json:"retries"`
+	Attempts    []attempt `json:"attempts"`
+}
+
+type attempt struct {
+	Label      string `json:"label"` // run 1 retry 1
+	Status     string `json:"status"`
+	Reason     string `json:"reason,omitempty"`
+	DurationMs int64  `json:"duration_ms"`
+	// Shown: this attempt's turns and assertions are the test's.
+	Shown     bool        `json:"shown,omitempty"`
+	Failed    []assertion `json:"failed,omitempty"`
+	TraceFile string      `json:"trace_file"`
+}
+
+type assertion struct {
+	ID         string      `json:"id"`
+	Level      string      `json:"level"`
+	Kind       string      `json:"kind"`
+	Scope      string      `json:"scope"`
+	Source     string      `json:"source"` // file:line:col
+	Severity   string      `json:"severity"`
+	Status     string      `json:"status"`
+	Message    string      `json:"message"`
+	Expected   string      `json:"expected,omitempty"`
+	Observed   string      `json:"observed,omitempty"`
+	Evidence   []evidence  `json:"evidence,omitempty"`
+	Refs       report.Refs `json:"event_refs,omitempty"`
+	Origins    []string    `json:"origins,omitempty"`
+	FailedRuns int         `json:"failed_runs,omitempty"`
+}
+
+type evidence struct {
+	Note string `json:"note"`
+	// CallRef names a call of the shown trace (its turn and id), shown
+	// there in full; Call is a call the page does not hold otherwise.
+	CallRef   *callRef    `json:"call_ref,omitempty"`
+	Call      *call       `json:"call,omitempty"`
+	Text      string      `json:"text,omitempty"`
+	TextBytes int         `json:"text_bytes,omitempty"`
+	Gap       *report.Gap `json:"gap,omitempty"`
+	Refs      report.Refs `json:"event_refs,omitempty"`
+}
+
+type callRef struct {
+	Turn int    `json:"turn"`
+	ID   string `json:"id"`
+}
+
+type turn struct {
+	Index       int                `json:"index"`
+	Type        string             `json:"type"`
+	User        string             `json:"user,omitempty"`
+	UserBytes   int                `json:"user_bytes,omitempty"`
+	Attachments []trace.Attachment `json:"attachments,omitempty"`
+	StartMs     int64              `json:"start_ms"`
+	EndMs       int64              `json:"end_ms"`
+	Runs        int                `json:"runs"`
+	Text        string             `json:"text,omitempty"`
+	TextBytes   int                `json:"text_bytes,omitempty"`
+	// FirstTextMs is when the first assistant text arrived (FirstTextSeq
+	// its event); absent without text.
+	FirstTextMs  *int64           `json:"first_text_ms,omitempty"`
+	FirstTextSeq int64            `json:"first_text_seq,omitempty"`
+	Calls        []call           `json:"calls,omitempty"`
+	RunErrors    []trace.RunError `json:"run_errors,omitempty"`
+	State        string           `json:"state,omitempty"`
+	StateBytes   int              `json:"state_bytes,omitempty"`
+	Memory       []memory         `json:"memory,omitempty"`
+	Outbound     []outbound       `json:"outbound,omitempty"`
+	Events       []event          `json:"events"`
+	// EventCount is how many events the turn has, LeftOut the runs of
+	// them the page does not hold (beyond the test's events cap).
+	EventCount int       `json:"event_count"`
+	LeftOut    []leftOut `json:"left_out,omitempty"`
+}
+
+type call struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Turn        int     `json:"turn"`
+	Args        string  `json:"args"`
+	ArgsJSON    bool    `json:"args_json,omitempty"`
+	ArgsBytes   int     `json:"args_bytes,omitempty"`
+	Result      *string `json:"result,omitempty"`
+	ResultJSON  bool    `json:"result_json,omitempty"`
+	ResultBytes int     `json:"result_bytes,omitempty"`
+	ResultError string  `json:"result_error,omitempty"`
+	Client      bool    `json:"client,omitempty"`
+	// StartMs is the call's start, ArgsEndMs its TOOL_CALL_END (absent:
+	// none), DoneMs when it completed.
+	StartMs   int64  `json:"start_ms"`
+	ArgsEndMs *int64 `json:"args_end_ms,omitempty"`
+	DoneMs    int64  `json:"done_ms"`
+	StartSeq  int64  `json:"start_seq,omitempty"`
+	EndSeq    int64  `json:"end_seq,omitempty"`
+	ResultSeq int64  `json:"result_seq,omitempty"`
+}
+
+type memory struct {
+	Seq     int64  `json:"seq,omitempty"`
+	AtMs    int64  `json:"at_ms"`
+	Op      string `json:"op"`
+	Group   string `json:"group,omitempty"`
+	Path    string `json:"path"`
+	Content string `json:"content,omitempty"`
+	Bytes   int    `json:"content_bytes,omitempty"`
+	CallID  string `json:"call_id,omitempty"`
+}
+
+type outbound struct {
+	Seq    int64  `json:"seq,omitempty"`
+	AtMs   int64  `json:"at_ms"`
+	To     string `json:"to,omitempty"`
+	Text   string `json:"text"`
+	Bytes  int    `json:"text_bytes,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+}
+
+// leftOut is a run of events the page leaves out: From to To, Count of
+// them.
+type leftOut struct {
+	From  int64 `json:"from"`
+	To    int64 `json:"to"`
+	Count int   `json:"count"`
+}
+
+// event is one raw event, as [seq, ms, raw] — raw the event's JSON text
+// as received (masked), a string so that the page shows its bytes exactly
+// — with a fourth element {"bytes": whole size, "origin": …} when raw was
+// cut or the event was imported. Arrays rather than objects, and no type
+// beside the one raw holds (the page reads it there, as readers of trace
+// files do): a page holds tens of thousands of events.
+type event struct {
+	Seq    int64
+	Ms     int64
+	Raw    string
+	Bytes  int
+	Origin string
+}
+
+func (e event) MarshalJSON() ([]byte, error) {
+	b := []byte{'['}
+	b = strconv.AppendInt(b, e.Seq, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, e.Ms, 10)
+	raw, err := json.Marshal(e.Raw)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append(b, ','), raw...)
+	if e.Bytes > 0 || e.Origin != "" {
+		extra, err := json.Marshal(struct {
+			Bytes  int    `json:"bytes,omitempty"`
+			Origin string `json:"origin,omitempty"`
+		}{e.Bytes, e.Origin})
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, ','), extra...)
+	}
+	return append(b, ']'), nil
+}
