@@ -73,6 +73,7 @@ func init() {
 		{"action", "run as the GitHub Action (inputs from INPUT_*, results published to GitHub)", runAction},
 		{"merge", "merge report directories (e.g. of --shard jobs) into one", runMerge},
 		{"diff", "show what changed between two report directories (new failures, fixed, flaky…)", runDiff},
+		{"show", "open a report's index.html in the browser (a report directory or a downloaded artifact zip)", runShow},
 		{"trace", "export a report's traces as normalized traces (trace export)", runTrace},
 		{"generate", "ask the config's model for test files; write the valid ones", runGenerate},
 		{"validate", "check config and test files without running anything", runValidate},

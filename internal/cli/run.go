@@ -274,7 +274,8 @@ func (a *app) finish(r *report.Report, reportDir string, copts console.Options) 
 		fmt.Fprintf(a.Err, "ananke: %v\n", err)
 		res.fail()
 	} else {
-		fmt.Fprintf(a.Out, "Report: %s\n", filepath.Join(reportDir, reportdir.SummaryFile))
+		fmt.Fprintf(a.Out, "Report: %s · %s (ananke show %s)\n", filepath.Join(reportDir, reportdir.SummaryFile),
+			filepath.Join(reportDir, reportdir.HTMLFile), reportDir)
 	}
 	return res
 }
