@@ -101,6 +101,9 @@ type suite struct {
 	args     []string // more flags for ananke run
 	wantExit int
 	tests    map[string]want
+	// page: open the report's index.html in a browser and check that
+	// every failing assertion shows with its evidence (checkPage).
+	page bool
 }
 
 var suites = []suite{
@@ -119,7 +122,7 @@ var suites = []suite{
 		},
 	},
 	{
-		name: "mastra/fail", config: "mastra/ananke.config.yaml", paths: []string{"mastra/fail"}, producer: "mastra", wantExit: 1,
+		name: "mastra/fail", config: "mastra/ananke.config.yaml", paths: []string{"mastra/fail"}, producer: "mastra", wantExit: 1, page: true,
 		tests: map[string]want{
 			"fail/wrong-city": {status: "fail", fails: []failure{
 				{"turn[0].tools.require[0]", "failed args_match.city: \"Lyon\" does not match `^Paris$`"}}},
@@ -496,6 +499,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 	}
 
 	validateReports(t, reports)
+	if s.page {
+		t.Run("index.html", func(t *testing.T) { checkPage(t, reports) })
+	}
 	sum := readSummary(t, filepath.Join(reports, "summary.json"))
 	seen := map[string]bool{}
 	for _, got := range sum.Tests {
