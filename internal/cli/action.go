@@ -30,6 +30,8 @@ type actionInputs struct {
 	publish bool
 	// merge lists report directories (globs) to merge instead of running.
 	merge []string
+	// compare is auto, off or a base report directory (compare.go).
+	compare string
 	// run holds the run flags the inputs set: runs, selection, shard.
 	run runOptions
 }
@@ -142,6 +144,7 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 		return in, err
 	}
 	in.merge = lines(gha.GetInput("merge"))
+	in.compare = readCompare(gha.GetInput("compare"))
 	return in, readRunInputs(gha, &in.run)
 }
 

@@ -96,6 +96,9 @@ func TestActionPullRequest(t *testing.T) {
 	if !strings.Contains(comments[0].Body, "/actions/runs/99/artifacts/") {
 		t.Error("the comment does not link the artifact")
 	}
+	if !strings.Contains(comments[0].Body, "artifact](https://github.com/acme/shop/actions/runs/99/artifacts/1001) (open `index.html` inside, or `ananke show ananke-report.zip`)") {
+		t.Error("the comment does not say how to open the artifact's HTML report")
+	}
 
 	arts := art.Artifacts()
 	if len(arts) != 1 || arts[0].Name != "ananke-report" {
@@ -122,7 +125,7 @@ func TestActionPullRequest(t *testing.T) {
 		}
 	}
 	md, _ := os.ReadFile(summary)
-	if !strings.Contains(string(md), "6 failed of 6 tests") {
+	if !strings.Contains(string(md), "6 failed of 6 tests") || !strings.Contains(string(md), "(open `index.html` inside, or `ananke show ananke-report.zip`)") {
 		t.Errorf("job summary:\n%s", md)
 	}
 	// The ::add-mask:: line must carry the value (that is how GitHub learns

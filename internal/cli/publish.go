@@ -31,6 +31,10 @@ type publisher struct {
 
 	gctx     *github.Context
 	artifact string // link to the uploaded report, or a description
+	// open says how to see the uploaded report's index.html; "" when
+	// nothing was uploaded.
+	open string
+	cmp  *comparison // nil: nothing compared
 }
 
 func (p *publisher) publish(ctx context.Context) {
@@ -38,6 +42,7 @@ func (p *publisher) publish(ctx context.Context) {
 	gctx, err := github.ContextFrom(p.app.getenv, nil)
 	if err != nil {
 		p.gha.Warningf("cannot read the GitHub context (%v): the results are in the log and in %s only", err, p.in.reportDir)
+		p.compare(ctx, nil)
 		p.summary("")
 		return
 	}
@@ -48,15 +53,20 @@ func (p *publisher) publish(ctx context.Context) {
 		fmt.Fprintln(p.app.Out, "publish: false: no check run, comment or job summary (a later job merges and publishes)")
 		return
 	}
+	var client *github.Client
+	if p.in.token != "" {
+		if client, err = github.NewClient(gctx, p.in.token, github.ClientOptions{}); err != nil {
+			p.gha.Warningf("%v", err)
+		}
+	}
+	p.compare(ctx, client)
 	p.summary(gctx.BlobURL())
-	if p.in.token == "" {
+	switch {
+	case p.in.token == "":
 		p.gha.Warningf("no github-token: no check run and no pull request comment; annotations go to the log")
 		p.logAnnotations()
 		return
-	}
-	client, err := github.NewClient(gctx, p.in.token, github.ClientOptions{})
-	if err != nil {
-		p.gha.Warningf("%v", err)
+	case client == nil:
 		return
 	}
 	p.check(ctx, client)
@@ -82,15 +92,17 @@ func (p *publisher) upload(ctx context.Context) {
 	}
 	url := fmt.Sprintf("%s/%s/%s/actions/runs/%s/artifacts/%d", p.gctx.ServerURL, p.gctx.Owner, p.gctx.Repo, p.gctx.RunID, up.ID)
 	p.artifact = fmt.Sprintf("the [`%s` artifact](%s)", p.in.artifactName, url)
+	p.open = fmt.Sprintf(" (open `index.html` inside, or %s)", markdown.Code("ananke show "+p.in.artifactName+".zip", false))
 	fmt.Fprintf(p.app.Out, "Uploaded the report as artifact %s (%d bytes): %s\n", p.in.artifactName, up.Size, url)
 }
 
-// footer points at the full report and the run.
+// footer points at the full report — the uploaded artifact holds
+// index.html, the HTML report — and the run.
 func (p *publisher) footer() string {
 	if p.gctx == nil {
 		return ""
 	}
-	return fmt.Sprintf("Full report: %s · [workflow run](%s)", p.artifact, p.gctx.RunURL())
+	return fmt.Sprintf("Full report: %s%s · [workflow run](%s)", p.artifact, p.open, p.gctx.RunURL())
 }
 
 // summary appends the run to the job summary.
@@ -99,14 +111,15 @@ func (p *publisher) summary(linkBase string) {
 		return // go-githubactions would panic without the file
 	}
 	p.gha.AddStepSummary(markdown.Render(p.rep, markdown.Options{Budget: summaryBudget, Title: p.in.checkName, LinkBase: linkBase,
-		Artifact: orDefault(p.artifact, "the report directory"), Footer: p.footer()}))
+		Artifact: orDefault(p.artifact, "the report directory"), Footer: p.footer(), Lead: p.cmp.lead(summaryLeadBudget, linkBase)}))
 }
 
 // check publishes the check run; a read-only token falls back to
 // workflow-command annotations.
 func (p *publisher) check(ctx context.Context, client *github.Client) {
 	run := checks.Build(p.rep, checks.Options{Name: p.in.checkName, HeadSHA: p.gctx.SHA, DetailsURL: p.gctx.RunURL(),
-		LinkBase: p.gctx.BlobURL(), Artifact: p.artifact, Footer: p.footer(), Annotations: p.in.annotations})
+		LinkBase: p.gctx.BlobURL(), Artifact: p.artifact, Footer: p.footer(), Lead: p.cmp.lead(leadBudget, p.gctx.BlobURL()),
+		Annotations: p.in.annotations})
 	id, err := client.PublishCheck(ctx, run)
 	switch {
 	case github.Forbidden(err):
@@ -129,7 +142,8 @@ func (p *publisher) comment(ctx context.Context, client *github.Client) {
 	// on-failure: a new comment only for a failing run, but an existing
 	// one is always updated, so it never goes on showing a fixed failure.
 	create := p.in.comment == "true" || failed
-	body := prcomment.Body(p.rep, prcomment.Options{CheckName: p.in.checkName, LinkBase: p.gctx.BlobURL(), Artifact: p.artifact, Footer: p.footer()})
+	body := prcomment.Body(p.rep, prcomment.Options{CheckName: p.in.checkName, LinkBase: p.gctx.BlobURL(), Artifact: p.artifact,
+		Footer: p.footer(), Lead: p.cmp.lead(leadBudget, p.gctx.BlobURL())})
 	id, created, err := client.UpsertComment(ctx, p.gctx.PR, prcomment.Marker(p.in.checkName), body, create)
 	switch {
 	case github.Forbidden(err):

@@ -52,3 +52,36 @@ func TestReadSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSummary: the bytes of a summary.json (as found in an artifact's
+// zip) decode as ReadSummary decodes the file, with the same refusals.
+func TestParseSummary(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	want := reporttest.Report()
+	if err := reportdir.Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, reportdir.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reportdir.ParseSummary(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals != want.Totals || len(r.Tests) != len(want.Tests) || r.Status != want.Status {
+		t.Errorf("totals %+v, %d tests, status %s; want %+v, %d, %s", r.Totals, len(r.Tests), r.Status, want.Totals, len(want.Tests), want.Status)
+	}
+	for _, tc := range []struct{ name, data, want string }{
+		{"empty", "", "summary.json: unexpected end of JSON input"},
+		{"not JSON", "<html>", "summary.json: invalid character"},
+		{"other schema", `{"schema":"ananke.report/v9"}`, `summary.json has schema "ananke.report/v9"; this Ananke reads "ananke.report/v1"`},
+		{"no schema", `{"tests":[]}`, `summary.json has schema ""`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := reportdir.ParseSummary([]byte(tc.data)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ParseSummary(%q) err = %v; want %q", tc.data, err, tc.want)
+			}
+		})
+	}
+}
