@@ -11,13 +11,14 @@ import (
 )
 
 // Needs returns the capabilities a check of kind k needs of its trace:
-// tool checks need the tool trace, timing checks streaming timing, state
+// tool checks (tools.*, result.*, tools_list.*) need the tool trace, timing checks streaming timing, state
 // checks the agent state, memory and scheduler checks their events. Text,
 // judge and script checks read the assistant's text, which every source
 // has.
 func Needs(k spec.Kind) []string {
 	switch {
-	case strings.HasPrefix(string(k), "tools."), k == spec.KindGrounded:
+	case strings.HasPrefix(string(k), "tools."), strings.HasPrefix(string(k), "result."),
+		strings.HasPrefix(string(k), "tools_list."), k == spec.KindGrounded:
 		return []string{capability.ToolTrace}
 	case strings.HasPrefix(string(k), "timing."):
 		return []string{capability.StreamingTiming}

@@ -37,8 +37,12 @@ var categories = map[spec.Kind]string{
 	spec.KindMaxDuration: CategoryTiming, spec.KindMaxIdle: CategoryTiming,
 	spec.KindMaxFirstEvent: CategoryTiming, spec.KindMaxFirstText: CategoryTiming,
 	"run_error": CategoryProtocol, "protocol": CategoryProtocol,
-	spec.KindJudge:  CategoryJudgment,
-	spec.KindScript: CategoryScript,
+	spec.KindResultMatch: CategoryOutcome, spec.KindResultNotMatch: CategoryOutcome, spec.KindResultIsError: CategoryOutcome,
+	spec.KindResultJSONPath: CategoryFormat, spec.KindResultMaxDuration: CategoryTiming,
+	spec.KindToolsListInclude: CategoryOutcome, spec.KindToolsListExclude: CategoryOutcome,
+	spec.KindToolsListValidSchemas: CategoryFormat,
+	spec.KindJudge:                 CategoryJudgment,
+	spec.KindScript:                CategoryScript,
 }
 
 // Category is the failure category of an assertion kind ("" for a kind

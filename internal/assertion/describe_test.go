@@ -44,6 +44,15 @@ func TestDescribe(t *testing.T) {
 		{groundedCheck(true, true, "^2026$"),
 			"every number (except whole numbers 0 to 10) and every URL in the reply appears in a tool result, tool argument, user message or history, ignoring claims matching `^2026$`"},
 		{groundedCheck(false, true), "every URL in the reply appears in a tool result, tool argument, user message or history"},
+		{spec.Check{Kind: spec.KindResultMatch, Regex: re("^ok")}, "every tool result matching `^ok`"},
+		{spec.Check{Kind: spec.KindResultNotMatch, Regex: re("error")}, "every tool result not matching `error`"},
+		{resultPath("$.total", `3`), "$.total selects at least one value in each tool result's JSON, each of which equals 3"},
+		{spec.Check{Kind: spec.KindResultIsError}, "every tool result not an error"},
+		{spec.Check{Kind: spec.KindResultIsError, Flag: true}, "every tool result an error"},
+		{spec.Check{Kind: spec.KindResultMaxDuration, LimitMs: 500}, "every tool call completing within 500 ms"},
+		{spec.Check{Kind: spec.KindToolsListInclude, Tool: spec.Name{Value: "echo"}}, "`echo` in the tools/list result"},
+		{spec.Check{Kind: spec.KindToolsListExclude, Tool: spec.Name{Value: "rm"}}, "`rm` not in the tools/list result"},
+		{spec.Check{Kind: spec.KindToolsListValidSchemas}, "every listed tool's inputSchema a valid JSON Schema of an object"},
 	} {
 		if got := Describe(tc.check); got != tc.want {
 			t.Errorf("Describe(%s) = %q, want %q", tc.check.Kind, got, tc.want)

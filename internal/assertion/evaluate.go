@@ -67,6 +67,22 @@ func Evaluate(checks []spec.Check, s trace.Scope) []Result {
 			taskRuns(&r, c.Counted, s)
 		case spec.KindOutbound:
 			outbound(&r, c.Counted, s)
+		case spec.KindResultMatch:
+			resultMatch(&r, c.Regex, true, s)
+		case spec.KindResultNotMatch:
+			resultMatch(&r, c.Regex, false, s)
+		case spec.KindResultJSONPath:
+			resultJSONPath(&r, c.Path, c.Equals, s)
+		case spec.KindResultIsError:
+			resultIsError(&r, c.Flag, s)
+		case spec.KindResultMaxDuration:
+			resultMaxDuration(&r, c.LimitMs, s)
+		case spec.KindToolsListInclude:
+			toolsListInclude(&r, c.Tool.Value, true, s)
+		case spec.KindToolsListExclude:
+			toolsListInclude(&r, c.Tool.Value, false, s)
+		case spec.KindToolsListValidSchemas:
+			toolsListValidSchemas(&r, s)
 		default:
 			r.Status, r.Message = Fail, fmt.Sprintf("unknown assertion kind %q", c.Kind)
 		}

@@ -21,22 +21,30 @@ import (
 func jsonPath(r *Result, c *spec.JSONPathCheck, want json.RawMessage, s trace.Scope) {
 	vc := newValueCheck(want, c.Equals, c.Match, c.Type)
 	absent := c.Exists != nil && !*c.Exists
-	r.Expected = expectPath(c.Path, vc, absent)
+	r.Expected = expectPath(c.Path, vc, absent, "the reply's JSON")
 	doc := replyJSON(s.Text())
 	var v any
 	if err := json.Unmarshal([]byte(doc.text), &v); err != nil {
 		notJSON(r, doc, err, s, c.Path+" cannot be checked")
 		return
 	}
+	refs := textRefs(s)
+	selectPath(r, c, vc, absent, v, doc, func(note, text string) Evidence {
+		return Evidence{Note: note, Text: text, EventRefs: refs}
+	})
+}
+
+// selectPath checks what c selects in v, the decoded JSON of doc, setting
+// r's status, message, observation and evidence (made by ev).
+func selectPath(r *Result, c *spec.JSONPathCheck, vc valueCheck, absent bool, v any, doc replyDoc, ev func(note, text string) Evidence) {
 	found := selectNodes(c.Expr, v)
 	nodes := make([]any, len(found))
 	for i, n := range found {
 		nodes[i] = n.value
 	}
 	r.Observed = observedNodes(nodes)
-	refs := textRefs(s)
 	if len(nodes) > 0 {
-		r.Evidence = []Evidence{{Note: c.Path + " selects", Text: shorten(compact(nodes), 400), EventRefs: refs}}
+		r.Evidence = []Evidence{ev(c.Path+" selects", shorten(compact(nodes), 400))}
 	}
 	switch {
 	case absent && len(nodes) == 0:
@@ -44,7 +52,7 @@ func jsonPath(r *Result, c *spec.JSONPathCheck, want json.RawMessage, s trace.Sc
 	case absent:
 		r.set(Fail, "%s selects %s in %s, expected nothing: %s", c.Path, plural(len(nodes), "value"), doc.where, display(nodes[0]))
 	case len(nodes) == 0:
-		r.Evidence = []Evidence{{Note: doc.where, Text: shorten(doc.text, 400), EventRefs: refs}}
+		r.Evidence = []Evidence{ev(doc.where, shorten(doc.text, 400))}
 		r.set(Fail, "%s selects nothing in %s", c.Path, doc.where)
 	default:
 		checkNodes(r, c.Path, doc.where, found, vc)
@@ -130,11 +138,13 @@ func isNth(f jp.Frag) bool {
 	return ok
 }
 
-func expectPath(path string, vc valueCheck, absent bool) string {
+// expectPath describes a json_path check on the JSON in ("the reply's
+// JSON").
+func expectPath(path string, vc valueCheck, absent bool, in string) string {
 	if absent {
-		return path + " selects nothing in the reply's JSON"
+		return path + " selects nothing in " + in
 	}
-	e := path + " selects at least one value in the reply's JSON"
+	e := path + " selects at least one value in " + in
 	if d := vc.describe(); d != "" {
 		e += ", each of which " + d
 	}

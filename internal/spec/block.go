@@ -57,6 +57,10 @@ type Block struct {
 	Judge *Judge
 	// Scripts are commands that judge the scope's transcript.
 	Scripts []Script
+	// Result and ToolsList check tool results and tools/list listings
+	// (nil: none).
+	Result    *ResultChecks
+	ToolsList *ToolsListChecks
 	// Memory and scheduler checks, on traces that observe them.
 	MemoryReads, MemoryWrites, MemoryForbid []MemoryEntry
 	TaskRuns, Outbound                      *Counted
@@ -159,7 +163,7 @@ type Limit struct {
 func (l Limit) Active() bool { return l.Set && !l.Off }
 
 var (
-	blockFields  = []string{"severity", "extends", "requires", "tools", "timing", "text", "grounded", "state", "memory", "scheduler", "judge", "script"}
+	blockFields  = []string{"severity", "extends", "requires", "tools", "timing", "text", "grounded", "state", "memory", "scheduler", "judge", "script", "result", "tools_list"}
 	toolsFields  = []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}
 	timingFields = []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}
 	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "max_duration_ms", "severity"}
@@ -219,6 +223,12 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 	}
 	if p, ok := f["script"]; ok {
 		b.Scripts = l.scripts(p.val, what+".script")
+	}
+	if p, ok := f["result"]; ok {
+		b.Result = l.resultChecks(p.val, what+".result")
+	}
+	if p, ok := f["tools_list"]; ok {
+		b.ToolsList = l.toolsListChecks(p.val, what+".tools_list")
 	}
 	return b
 }

@@ -3,6 +3,7 @@ package spec
 import (
 	"math"
 	"net/url"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 )
@@ -44,19 +45,34 @@ type Config struct {
 	BeforeAll, AfterAll []Hook
 }
 
-// Target is the agent under test. Only type "agui" exists today.
+// Target types (seed 001, "Protocol-Specific Configuration").
+const (
+	TargetAGUI = "agui"
+	TargetA2A  = "a2a" // version 1.1
+	TargetMCP  = "mcp" // version 1.2
+)
+
+// TargetTypes lists the target types this build speaks.
+var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP}
+
+// Target is the agent under test: a flat union discriminated by Type. The
+// common fields come first; the AG-UI fields are set only for type agui,
+// A2A only for a2a and MCP only for mcp.
 type Target struct {
-	Pos            Pos
-	Type           string
-	Headers        []NamedValue // values are secrets
-	TimeoutMs      int64
-	Assert         *Block
-	Endpoint       Template
+	Pos       Pos
+	Type      string
+	Headers   []NamedValue // values are secrets
+	TimeoutMs int64
+	Assert    *Block
+	// Endpoint is the agent's URL: the AG-UI endpoint, an A2A agent's
+	// endpoint (skipping discovery), or an MCP server over HTTP.
+	Endpoint Template
+	Server   *Server
+
 	AgentID        Template
 	ThreadID       Template // zero: a fresh id per test
 	ForwardedProps Value
 	State          Value
-	Server         *Server
 	// ProtocolVersion is sent as RunAgentInput.protocolVersion; "" omits it
 	// (protocol_version: false).
 	ProtocolVersion string
@@ -64,6 +80,9 @@ type Target struct {
 	MaxFollowups    int
 	// MaxEventBytes bounds one SSE event (0: the client's default).
 	MaxEventBytes int
+
+	A2A *A2ATarget // type a2a
+	MCP *MCPTarget // type mcp
 }
 
 // NamedValue is one entry of a name-to-value mapping: a request header or
@@ -90,9 +109,12 @@ type Server struct {
 
 var (
 	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all", "on_missing_capability"}, stabilityFields...)
-	targetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "agentId", "threadId",
-		"forwardedProps", "state", "server", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
-	serverFields = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
+	// targetFields are every type's fields: the common ones, then each
+	// type's own (targetFieldType says whose).
+	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, mcpFields)
+	commonTargetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "server"}
+	aguiFields         = []string{"agentId", "threadId", "forwardedProps", "state", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
+	serverFields       = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
 )
 
 func (l *loader) config(doc *yaml.Node) *Config {
@@ -142,21 +164,17 @@ func (l *loader) config(doc *yaml.Node) *Config {
 }
 
 func (l *loader) target(n *yaml.Node) Target {
-	t := Target{TimeoutMs: DefaultRunTimeoutMs, ProtocolVersion: DefaultProtocolVersion, MaxFollowups: DefaultMaxFollowups}
-	f, ok := l.fields(n, "target", targetFields)
+	t := Target{TimeoutMs: DefaultRunTimeoutMs}
+	f, ok := l.fieldsShown(n, "target", targetFields, typeFields(peekType(n)))
 	if !ok {
 		return t
 	}
 	t.Pos = l.pos(l.derefQuiet(n))
-	l.require(n, f, "target", "type", "endpoint", "agentId")
+	l.require(n, f, "target", "type")
 	if p, ok := f["type"]; ok {
-		if s, node, ok := l.text(p.val, "target.type"); ok {
-			t.Type = s
-			if s != "agui" {
-				l.errorf(node, `target.type %q is not supported (supported: "agui")`, s)
-			}
-		}
+		t.Type = l.targetType(p.val)
 	}
+	l.foreignFields(f, t.Type)
 	if p, ok := f["headers"]; ok {
 		t.Headers = l.namedValues(p.val, "target.headers", "HTTP header name", validHeaderName)
 	}
@@ -169,6 +187,109 @@ func (l *loader) target(n *yaml.Node) Target {
 	if p, ok := f["endpoint"]; ok {
 		t.Endpoint = l.url(p.val, "target.endpoint")
 	}
+	if p, ok := f["server"]; ok {
+		t.Server = l.server(p.val)
+	}
+	switch t.Type {
+	case TargetAGUI:
+		l.require(n, f, "target", "endpoint", "agentId")
+		l.aguiTarget(f, &t)
+	case TargetA2A:
+		l.discovery(n, f)
+		t.A2A = l.a2aTarget(f)
+	case TargetMCP:
+		t.MCP = l.mcpTarget(n, f)
+	default:
+		// No type, or one Ananke does not speak: the fields written are
+		// still checked, so one run of validate shows every problem.
+		l.aguiTarget(f, &t)
+		l.a2aTarget(f)
+		l.mcpFields(f)
+	}
+	return t
+}
+
+// peekType returns a target mapping's type as written, without reporting
+// anything ("" when absent).
+func peekType(n *yaml.Node) string {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "type" && n.Content[i+1].Kind == yaml.ScalarNode {
+			return n.Content[i+1].Value
+		}
+	}
+	return ""
+}
+
+// typeFields lists the fields of a target type (every type's for one
+// Ananke does not speak).
+func typeFields(typ string) []string {
+	switch typ {
+	case TargetAGUI:
+		return slices.Concat(commonTargetFields, aguiFields)
+	case TargetA2A:
+		return slices.Concat(commonTargetFields, a2aFields)
+	case TargetMCP:
+		return slices.Concat(commonTargetFields, mcpFields)
+	}
+	return targetFields
+}
+
+// targetType reads target.type; a type newer than the file's version is
+// reported, and "" returned for a type Ananke does not speak.
+func (l *loader) targetType(n *yaml.Node) string {
+	s, node, ok := l.text(n, "target.type")
+	if !ok {
+		return ""
+	}
+	switch s {
+	case TargetAGUI:
+	case TargetA2A:
+		l.since(node, minorA2A, "target type a2a")
+	case TargetMCP:
+		l.since(node, minorMCP, "target type mcp")
+	default:
+		l.errorf(node, `target.type %q is not supported (supported: "agui", "a2a", "mcp")`, s)
+		return ""
+	}
+	return s
+}
+
+// targetFieldType says which type a type-specific target field belongs to.
+func targetFieldType(field string) string {
+	switch {
+	case slices.Contains(aguiFields, field):
+		return TargetAGUI
+	case slices.Contains(a2aFields, field):
+		return TargetA2A
+	case slices.Contains(mcpFields, field):
+		return TargetMCP
+	}
+	return ""
+}
+
+// foreignFields reports, and drops from f, the fields of another target
+// type than typ: "target: agentId is an agui field; this target is a2a".
+func (l *loader) foreignFields(f map[string]pair, typ string) {
+	if typ == "" {
+		return
+	}
+	for k, p := range f {
+		if owner := targetFieldType(k); owner != "" && owner != typ {
+			l.errorf(p.key, "target: %s is an %s field; this target is %s", k, owner, typ)
+			delete(f, k)
+		}
+	}
+}
+
+// aguiTarget reads the AG-UI fields.
+func (l *loader) aguiTarget(f map[string]pair, t *Target) {
+	t.ProtocolVersion, t.MaxFollowups = DefaultProtocolVersion, DefaultMaxFollowups
 	if p, ok := f["agentId"]; ok {
 		t.AgentID, _ = l.template(p.val, "target.agentId")
 	}
@@ -180,9 +301,6 @@ func (l *loader) target(n *yaml.Node) Target {
 	}
 	if p, ok := f["state"]; ok {
 		t.State, _ = l.value(p.val, "target.state")
-	}
-	if p, ok := f["server"]; ok {
-		t.Server = l.server(p.val)
 	}
 	if p, ok := f["protocol_version"]; ok {
 		t.ProtocolVersion = l.protocolVersion(p.val)
@@ -198,7 +316,6 @@ func (l *loader) target(n *yaml.Node) Target {
 		v, _ := l.integer(p.val, "target.max_followups", 0, 1000)
 		t.MaxFollowups = int(v)
 	}
-	return t
 }
 
 // namedValues reads a mapping of names to string values (headers, env),

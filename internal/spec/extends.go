@@ -222,6 +222,36 @@ var single = []struct {
 		return b.Grounded.Pos, true
 	}},
 	{"scheduler.task_runs", func(b *Block) (Pos, bool) { return countedPos(b.TaskRuns) }},
+	{"result.match", func(b *Block) (Pos, bool) {
+		if b.Result == nil || b.Result.Match == nil {
+			return Pos{}, false
+		}
+		return b.Result.Match.Pos, true
+	}},
+	{"result.not_match", func(b *Block) (Pos, bool) {
+		if b.Result == nil || b.Result.NotMatch == nil {
+			return Pos{}, false
+		}
+		return b.Result.NotMatch.Pos, true
+	}},
+	{"result.is_error", func(b *Block) (Pos, bool) {
+		if b.Result == nil || b.Result.IsError == nil {
+			return Pos{}, false
+		}
+		return b.Result.IsError.Pos, true
+	}},
+	{"result.max_duration_ms", func(b *Block) (Pos, bool) {
+		if b.Result == nil || b.Result.MaxDurationMs == 0 {
+			return Pos{}, false
+		}
+		return b.Result.MaxDurationPos, true
+	}},
+	{"tools_list.valid_schemas", func(b *Block) (Pos, bool) {
+		if b.ToolsList == nil || b.ToolsList.ValidSchemas == nil {
+			return Pos{}, false
+		}
+		return b.ToolsList.ValidSchemas.Pos, true
+	}},
 	{"scheduler.outbound", func(b *Block) (Pos, bool) { return countedPos(b.Outbound) }},
 }
 

@@ -85,6 +85,7 @@ func Load(opts Options) (*Suite, error) {
 	}
 	checkIDs(s.Tests, &diags)
 	checkTargets(cfg, s.Tests, &diags)
+	checkProtocols(cfg, s.Tests, &diags)
 	resolveExtends(cfg, s.Tests, &diags)
 	checkModel(cfg, s.Tests, &diags)
 	checkStaticRefs(cfg, s.Tests, &diags)

@@ -78,6 +78,8 @@ type Check struct {
 	Script     *ScriptCheck
 	Memory     *MemoryEntry // KindMemory*
 	Counted    *Counted     // KindTaskRuns, KindOutbound
+	// Flag is what KindResultIsError expects: true, an error result.
+	Flag bool
 	// Requires are the capabilities the check needs besides its kind's
 	// own (its blocks' requires:); MissingError makes a missing one an
 	// error rather than a skip.
@@ -148,7 +150,8 @@ func (lb levelBlock) declares(set func(*Block) bool) *blockPart {
 // §4.1, docs/files.md): every prohibition of every level (forbid,
 // forbid_calls, must_not_match, omits, stop_after_success, grounded; the
 // nearest max_calls), the turn's own requirements (require, order,
-// must_match, contains, equals, json_schema, json_path, state) and
+// must_match, contains, equals, json_schema, json_path, state, result,
+// tools_list) and
 // duration, and the nearest declared idle, first-event and first-text
 // limits.
 //
@@ -343,6 +346,41 @@ func (g *generator) requirements(lb levelBlock) {
 		for i := range b.Scripts {
 			s := &b.Scripts[i]
 			g.add(lb.level, &p, KindScript, s.Pos, s.Severity, true, func(c *Check) { c.Script = &ScriptCheck{Script: s, Argv: rawArgv(s.Cmd)} })
+		}
+		g.results(lb.level, &p)
+	}
+}
+
+// results adds the result and tools_list checks: requirements on the
+// calls in scope.
+func (g *generator) results(level Level, p *blockPart) {
+	if r := p.block.Result; r != nil {
+		if r.Match != nil {
+			g.add(level, p, KindResultMatch, r.Match.Pos, "", false, func(c *Check) { c.Regex = r.Match })
+		}
+		if r.NotMatch != nil {
+			g.add(level, p, KindResultNotMatch, r.NotMatch.Pos, "", false, func(c *Check) { c.Regex = r.NotMatch })
+		}
+		for i := range r.JSONPath {
+			jpc := &r.JSONPath[i]
+			g.add(level, p, KindResultJSONPath, jpc.Pos, "", true, func(c *Check) { c.Path = jpc })
+		}
+		if f := r.IsError; f != nil {
+			g.add(level, p, KindResultIsError, f.Pos, "", false, func(c *Check) { c.Flag = f.Value })
+		}
+		if r.MaxDurationMs > 0 {
+			g.add(level, p, KindResultMaxDuration, r.MaxDurationPos, "", false, func(c *Check) { c.LimitMs = r.MaxDurationMs })
+		}
+	}
+	if tl := p.block.ToolsList; tl != nil {
+		for _, name := range tl.Include {
+			g.add(level, p, KindToolsListInclude, name.Pos, "", true, func(c *Check) { c.Tool = name })
+		}
+		for _, name := range tl.Exclude {
+			g.add(level, p, KindToolsListExclude, name.Pos, "", true, func(c *Check) { c.Tool = name })
+		}
+		if f := tl.ValidSchemas; f != nil && f.Value {
+			g.add(level, p, KindToolsListValidSchemas, f.Pos, "", false, func(c *Check) {})
 		}
 	}
 }

@@ -37,6 +37,10 @@ type loader struct {
 	// regexps are the patterns compiled so far: a dataset of thousands of
 	// cases repeats a handful.
 	regexps map[string]*regexp.Regexp
+	// declared is the file's version as written and minor its minor
+	// number, once read and valid ("" until then, and in datasets).
+	declared string
+	minor    int
 }
 
 func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line, Col: n.Column} }
@@ -108,6 +112,12 @@ type pair struct{ key, val *yaml.Node }
 // its entries by key. YAML merge keys ("<<: *base") are expanded; keys written
 // in the mapping itself win over merged ones.
 func (l *loader) fields(n *yaml.Node, what string, known []string) (map[string]pair, bool) {
+	return l.fieldsShown(n, what, known, known)
+}
+
+// fieldsShown is fields, suggesting only the names in shown for an unknown
+// key (a target of one type lists that type's fields).
+func (l *loader) fieldsShown(n *yaml.Node, what string, known, shown []string) (map[string]pair, bool) {
 	n = l.deref(n)
 	if n == nil {
 		return nil, false
@@ -136,7 +146,7 @@ func (l *loader) fields(n *yaml.Node, what string, known []string) (map[string]p
 			continue
 		}
 		if !contains(known, k.Value) {
-			l.errorf(k, "unknown field %q in %s%s", k.Value, what, suggest(k.Value, known))
+			l.errorf(k, "unknown field %q in %s%s", k.Value, what, suggest(k.Value, shown))
 			continue
 		}
 		out[k.Value] = pair{k, v}
@@ -146,7 +156,7 @@ func (l *loader) fields(n *yaml.Node, what string, known []string) (map[string]p
 			continue
 		}
 		if !contains(known, p.key.Value) {
-			l.errorf(p.key, "unknown field %q in %s%s", p.key.Value, what, suggest(p.key.Value, known))
+			l.errorf(p.key, "unknown field %q in %s%s", p.key.Value, what, suggest(p.key.Value, shown))
 			continue
 		}
 		out[p.key.Value] = p

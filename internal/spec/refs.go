@@ -161,6 +161,8 @@ func (t *Test) refs() []Ref {
 	}
 	for _, turn := range t.Turns {
 		refs = append(refs, turn.User.Refs()...)
+		refs = append(refs, turn.Tool.Refs()...)
+		refs = append(refs, turn.Arguments.refs()...)
 		refs = append(refs, turn.Assert.refs()...)
 	}
 	if s := t.Simulator; s != nil {
@@ -180,6 +182,20 @@ func (t *Target) refs() []Ref {
 	}
 	refs = append(refs, t.ForwardedProps.refs()...)
 	refs = append(refs, t.State.refs()...)
+	if a := t.A2A; a != nil {
+		refs = append(refs, templateRefs(a.AgentCardURL, a.ContextID)...)
+		refs = append(refs, a.AgentCard.refs()...)
+		if a.Auth != nil {
+			refs = append(refs, templateRefs(a.Auth.Value, a.Auth.Token)...)
+		}
+	}
+	if m := t.MCP; m != nil {
+		refs = append(refs, templateRefs(m.Command...)...)
+		refs = append(refs, m.Cwd.Refs()...)
+		for _, e := range m.Env {
+			refs = append(refs, e.Value.Refs()...)
+		}
+	}
 	return append(refs, t.Assert.refs()...)
 }
 
@@ -245,6 +261,13 @@ func (b *Block) ownRefs() []Ref {
 	}
 	if b.Grounded != nil {
 		add(b.Grounded.Ignore...)
+	}
+	if r := b.Result; r != nil {
+		add(r.Match, r.NotMatch)
+		for _, c := range r.JSONPath {
+			add(c.Match)
+			refs = append(refs, c.Equals.refs()...)
+		}
 	}
 	for _, s := range b.Scripts {
 		refs = append(refs, templateRefs(s.Cmd...)...)

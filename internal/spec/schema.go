@@ -106,7 +106,7 @@ func regexDef() obj {
 }
 
 func versionSchema() obj {
-	return obj{"type": "string", "enum": []string{SupportedVersion}, "description": "Schema version (MAJOR.MINOR)."}
+	return obj{"type": "string", "enum": Versions, "description": "Schema version (MAJOR.MINOR): 1.0 AG-UI, 1.1 adds A2A, 1.2 adds MCP."}
 }
 
 func configSchema() obj {
@@ -119,23 +119,8 @@ func configSchema() obj {
 		"timeout_ms":     positive("How long to wait for readiness (default 60000)."),
 		"reuse_existing": boolean("Skip starting the server when the endpoint already answers."),
 	}, "command")
-	target := object("The agent under test.", targetFields, obj{
-		"type":             obj{"const": "agui", "description": "Protocol: only agui today."},
-		"headers":          stringMap("HTTP headers sent with every run; values are masked in all output."),
-		"timeout_ms":       positive("Bound on one run's HTTP exchange (default 60000)."),
-		"assert":           ref("assert"),
-		"endpoint":         str("AG-UI endpoint URL (http or https)."),
-		"agentId":          str("Agent identifier."),
-		"threadId":         str("Thread id; default: a fresh id per test."),
-		"forwardedProps":   obj{"type": "object", "description": "Sent as RunAgentInput.forwardedProps."},
-		"state":            obj{"description": "Initial state sent as RunAgentInput.state."},
-		"server":           server,
-		"protocol_version": obj{"oneOf": []any{obj{"type": "string", "pattern": `^\d+\.\d+$`}, obj{"const": false}}, "description": `Sent as protocolVersion (default "1.0"); false omits it.`},
-		"strict_protocol":  boolean("Turn every protocol MUST into a failure instead of a warning."),
-		"max_followups":    obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "Follow-up runs per turn for client tools (default 8)."},
-		"max_event_bytes":  obj{"type": "integer", "minimum": 1024, "maximum": 1 << 30, "description": "Largest SSE event accepted, in bytes (default 32 MiB)."},
-	}, "type", "endpoint", "agentId")
-	return document("config", "Ananke project config (ananke.config.yaml)", object("", configFields, obj{
+	target := targetSchema(server)
+	root := object("", configFields, obj{
 		"version":               versionSchema(),
 		"target":                target,
 		"tests":                 oneOrMany(obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
@@ -160,7 +145,12 @@ func configSchema() obj {
 		"retries":       ref("retries"),
 		"before_all":    list(ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),
 		"after_all":     list(ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
-	}, "version"))
+	}, "version")
+	root["allOf"] = []any{
+		versionGate(obj{"target": obj{"properties": obj{"type": obj{"const": TargetA2A}}, "required": []string{"type"}}}, []string{"target"}, minorA2A),
+		versionGate(obj{"target": obj{"properties": obj{"type": obj{"const": TargetMCP}}, "required": []string{"type"}}}, []string{"target"}, minorMCP),
+	}
+	return document("config", "Ananke project config (ananke.config.yaml)", root)
 }
 
 func testSchema() obj {
@@ -178,11 +168,7 @@ func testSchema() obj {
 			"result_file": str("A fixture file holding the answer when args_match matches."),
 		}), "The first entry whose args_match matches answers the call."),
 	}, "name")
-	turn := object("One scripted turn.", turnFields, obj{
-		"type":   obj{"enum": []string{TurnUser, TurnConnect}, "description": "user (default) sends a message; agui:connect runs without one."},
-		"user":   obj{"oneOf": []any{obj{"type": "string"}, ref("parts")}, "description": "The user message: text, or a list of parts with attachments."},
-		"assert": ref("assert"),
-	})
+	turn := turnSchema()
 	root := object("", testFields, obj{
 		"version":       versionSchema(),
 		"name":          str("Test name."),
@@ -221,6 +207,13 @@ func testSchema() obj {
 		"on_missing_capability": ref("on_missing_capability"),
 	}, "version", "name")
 	root["anyOf"] = []any{obj{"required": []string{"turns"}}, obj{"required": []string{"simulator"}}, obj{"required": []string{"source"}}}
+	turnOf := func(types ...string) obj {
+		return obj{"turns": obj{"contains": obj{"properties": obj{"type": obj{"enum": types}}, "required": []string{"type"}}}}
+	}
+	root["allOf"] = []any{
+		versionGate(turnOf(TurnA2ASend), []string{"turns"}, minorA2A),
+		versionGate(turnOf(TurnMCPCall, TurnMCPList), []string{"turns"}, minorMCP),
+	}
 	return document("test", "Ananke test file (*.ananke.yaml)", root)
 }
 
@@ -325,6 +318,19 @@ func assertSchema() obj {
 			"severity": severity,
 		}, "criteria"),
 		"script": oneOrMany(scriptSchema(severity)),
+		"result": object("The results of the tool calls in scope (an mcp:call turn's call); every call must pass each check. Version 1.2.", resultCheckFields, obj{
+			"match":     ref("regex"),
+			"not_match": ref("regex"),
+			"json_path": list(condition(jsonPathFields, obj{"path": str("JSONPath into the result's JSON, from $."),
+				"type": obj{"enum": JSONTypes}}), "Conditions on the result's JSON."),
+			"is_error":        boolean("true: the result must be an error; false: it must not be."),
+			"max_duration_ms": positive("Each call completes within this, from its start."),
+		}),
+		"tools_list": object("The tools/list results in scope (an mcp:list_tools turn's listing). Version 1.2.", toolsListFields, obj{
+			"include":       oneOrMany(obj{"type": "string", "description": "A tool the listing must have."}),
+			"exclude":       oneOrMany(obj{"type": "string", "description": "A tool the listing must not have."}),
+			"valid_schemas": boolean("true: every tool's inputSchema is a valid JSON Schema of an object."),
+		}),
 	})
 }
 

@@ -2,15 +2,31 @@ package spec
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
-// Turn types (seed 001, "Turn Types").
+// Turn types (seed 001, "Turn Types"). Each belongs to target types
+// (TurnTargets): an MCP server plays only mcp:* turns.
 const (
 	TurnUser    = "user"
 	TurnConnect = "agui:connect"
+	TurnA2ASend = "a2a:send"       // version 1.1; a user message, named for A2A
+	TurnMCPCall = "mcp:call"       // version 1.2; call one tool
+	TurnMCPList = "mcp:list_tools" // version 1.2; list the server's tools
 )
+
+// TurnTypes lists the turn types, user (the default) first.
+var TurnTypes = []string{TurnUser, TurnConnect, TurnA2ASend, TurnMCPCall, TurnMCPList}
+
+// TurnTargets maps each target type to the turn types it plays.
+var TurnTargets = map[string][]string{
+	TargetAGUI: {TurnUser, TurnConnect},
+	TargetA2A:  {TurnUser, TurnA2ASend},
+	TargetMCP:  {TurnMCPCall, TurnMCPList},
+}
 
 // Test is one test file (*.ananke.yaml). A file holds one test.
 type Test struct {
@@ -78,11 +94,17 @@ type Turn struct {
 	Pos   Pos
 	Index int
 	Type  string
-	User  Template // for TurnUser; with Parts, their text
+	User  Template // for TurnUser and TurnA2ASend; with Parts, their text
 	// Parts, when set, are the message as a list of parts: texts and
 	// attachments.
-	Parts  []Part
-	Assert *Block
+	Parts []Part
+	// Tool and Arguments are an mcp:call turn's tool and its arguments (a
+	// mapping whose strings may hold ${...}; zero: none).
+	Tool      Template
+	Arguments Value
+	Assert    *Block
+	// typePos is where the type is written (zero: the default).
+	typePos Pos
 }
 
 // ClientTool is a tool Ananke advertises to the agent and answers itself.
@@ -109,7 +131,7 @@ var (
 		"simulator", "max_turns", "timeout_ms", "checkpoints", "source", "assertions", "on_missing_capability"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
-	turnFields    = []string{"type", "user", "assert"}
+	turnFields    = []string{"type", "user", "tool", "arguments", "assert"}
 	toolFields    = []string{"name", "description", "parameters", "result", "result_file", "results"}
 	resultFields  = []string{"args_match", "result", "result_file"}
 	historyRoles  = []string{"user", "assistant", "system", "developer"}
@@ -281,26 +303,86 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 	}
 	t.Pos = l.pos(l.derefQuiet(n))
 	if p, ok := f["type"]; ok {
-		if s, node, ok := l.text(p.val, what+".type"); ok {
-			t.Type = s
-			if s != TurnUser && s != TurnConnect {
-				l.errorf(node, "%s.type %q is not supported (supported: %q, %q)", what, s, TurnUser, TurnConnect)
-			}
-		}
+		t.Type = l.turnType(p.val, what)
+		t.typePos = l.pos(l.derefQuiet(p.val))
 	}
 	p, hasUser := f["user"]
 	switch {
-	case t.Type == TurnUser && !hasUser:
+	case t.Type == "":
+	case (t.Type == TurnUser || t.Type == TurnA2ASend) && !hasUser:
 		l.errorf(l.derefQuiet(n), "%s is missing required field \"user\" (the message to send)", what)
-	case t.Type == TurnConnect && hasUser:
-		l.errorf(p.key, "%s: an %s turn sends no message; remove \"user\"", what, TurnConnect)
+	case t.Type != TurnUser && t.Type != TurnA2ASend && hasUser:
+		l.errorf(p.key, "%s: an %s turn sends no message; remove \"user\"", what, t.Type)
 	case hasUser:
 		t.User, t.Parts = l.userMessage(p.val, what+".user")
 	}
+	l.mcpCall(n, f, what, &t)
 	if p, ok := f["assert"]; ok {
 		t.Assert = l.block(p.val, what+".assert")
 	}
 	return t
+}
+
+// turnType reads a turn's type: one of TurnTypes, within the file's
+// version ("" when it is none).
+func (l *loader) turnType(n *yaml.Node, what string) string {
+	s, node, ok := l.text(n, what+".type")
+	if !ok {
+		return ""
+	}
+	switch s {
+	case TurnUser, TurnConnect:
+	case TurnA2ASend:
+		l.since(node, minorA2A, "turn type "+s)
+	case TurnMCPCall, TurnMCPList:
+		l.since(node, minorMCP, "turn type "+s)
+	default:
+		l.errorf(node, "%s.type %q is not supported (supported: %s)", what, s, quoteAll(TurnTypes))
+		return ""
+	}
+	return s
+}
+
+// mcpCall reads an mcp:call turn's tool and arguments, which no other
+// turn takes.
+func (l *loader) mcpCall(n *yaml.Node, f map[string]pair, what string, t *Turn) {
+	if t.Type != TurnMCPCall {
+		for _, k := range []string{"tool", "arguments"} {
+			if p, ok := f[k]; ok && t.Type != "" {
+				l.errorf(p.key, "%s: %s is for mcp:call turns; this turn is %s%s", what, k, t.Type, typeHint(t))
+			}
+		}
+		return
+	}
+	l.require(n, f, what+" (mcp:call)", "tool")
+	if p, ok := f["tool"]; ok {
+		if tool, ok := l.template(p.val, what+".tool"); ok {
+			if tool.Raw == "" {
+				l.errorf(l.derefQuiet(p.val), "%s.tool must name a tool", what)
+			}
+			t.Tool = tool
+		}
+	}
+	if p, ok := f["arguments"]; ok {
+		t.Arguments = l.object(p.val, what+".arguments")
+	}
+}
+
+// typeHint suggests the type of a turn that left it out.
+func typeHint(t *Turn) string {
+	if t.typePos.IsValid() {
+		return ""
+	}
+	return " (the default); write type: mcp:call"
+}
+
+// quoteAll renders strings as a quoted, comma-separated list.
+func quoteAll(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
 }
 
 // result reads a result or a result_file (not both).

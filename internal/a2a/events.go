@@ -1,0 +1,225 @@
+package a2a
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/ananke/action/internal/trace"
+)
+
+// run records one turn's exchange: every event as received, then what it
+// says — the assistant's text, tool calls, the task's state.
+type run struct {
+	s    *Session
+	rec  *trace.Recorder
+	sent string // the id of the message the turn sent
+
+	frames    int
+	final     bool // a message, or a task in a terminal or interrupted state
+	state     a2a.TaskState
+	taskID    a2a.TaskID
+	contextID string
+	failed    bool   // a RunError was recorded
+	polled    []byte // the last polled task, to record only changes
+	// The turn's calls in order, and their names.
+	open      []string
+	callNames map[string]string
+}
+
+// record keeps one raw event and returns its time and sequence number.
+func (r *run) record(typ string, raw json.RawMessage) (time.Time, int64) {
+	at := r.s.now()
+	r.frames++
+	return at, r.rec.Record(typ, raw, at)
+}
+
+// kind names an event as A2A 0.3 did: message, task, status-update,
+// artifact-update.
+func kind(ev a2a.Event) string {
+	switch ev.(type) {
+	case *a2a.Message:
+		return "message"
+	case *a2a.Task:
+		return "task"
+	case *a2a.TaskStatusUpdateEvent:
+		return "status-update"
+	case *a2a.TaskArtifactUpdateEvent:
+		return "artifact-update"
+	}
+	return fmt.Sprintf("%T", ev)
+}
+
+// event records an event and applies it.
+func (r *run) event(ev a2a.Event) {
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		raw, _ = json.Marshal(err.Error())
+	}
+	if _, ok := ev.(*a2a.Task); ok {
+		r.polled = raw
+	}
+	at, seq := r.record("a2a:"+kind(ev), raw)
+	r.apply(ev, at, seq)
+}
+
+// poll records a polled task when it changed, and applies it.
+func (r *run) poll(t *a2a.Task) {
+	raw, err := json.Marshal(t)
+	if err == nil && string(raw) == string(r.polled) {
+		return
+	}
+	r.polled = raw
+	at, seq := r.record("a2a:task", raw)
+	r.apply(t, at, seq)
+}
+
+func (r *run) apply(ev a2a.Event, at time.Time, seq int64) {
+	info := ev.TaskInfo()
+	if info.ContextID != "" {
+		r.contextID = info.ContextID
+	}
+	if info.TaskID != "" {
+		r.taskID = info.TaskID
+	}
+	switch e := ev.(type) {
+	case *a2a.Message:
+		r.message(e, at, seq)
+		r.final = true // a message answers the turn
+	case *a2a.Task:
+		r.history(e.History, at, seq)
+		if e.Status.Message != nil {
+			r.message(e.Status.Message, at, seq)
+		}
+		for _, a := range e.Artifacts {
+			r.artifact(e.ID, a, false, at, seq)
+		}
+		r.status(e.Status, seq)
+	case *a2a.TaskStatusUpdateEvent:
+		if e.Status.Message != nil {
+			r.message(e.Status.Message, at, seq)
+		}
+		r.status(e.Status, seq)
+	case *a2a.TaskArtifactUpdateEvent:
+		r.artifact(e.TaskID, e.Artifact, e.Append, at, seq)
+	}
+}
+
+// history applies the agent messages of a task's history that came after
+// the message this turn sent (all of them when the history lacks it).
+func (r *run) history(h []*a2a.Message, at time.Time, seq int64) {
+	from := 0
+	for i, m := range h {
+		if m != nil && m.ID == r.sent {
+			from = i + 1
+		}
+	}
+	for _, m := range h[from:] {
+		if m != nil {
+			r.message(m, at, seq)
+		}
+	}
+}
+
+// message records an agent message once: its text parts as assistant text,
+// its ADK data parts as tool calls.
+func (r *run) message(m *a2a.Message, at time.Time, seq int64) {
+	if m.Role == a2a.MessageRoleUser {
+		return
+	}
+	id := m.ID
+	if id == "" {
+		id = fmt.Sprintf("message-%d", seq)
+	} else if r.s.seenMsgs[id] {
+		return
+	}
+	r.s.seenMsgs[id] = true
+	if text := textOf(m.Parts); text != "" {
+		r.rec.Text(id, text, at, seq)
+	}
+	for _, p := range m.Parts {
+		if c, ok := adkPart(p); ok {
+			r.call(c, at, seq)
+		}
+	}
+}
+
+// artifact records an artifact's text parts as assistant text: appended
+// (append), or as far as it grew since it was last seen.
+func (r *run) artifact(task a2a.TaskID, a *a2a.Artifact, appended bool, at time.Time, seq int64) {
+	if a == nil {
+		return
+	}
+	text := textOf(a.Parts)
+	key := string(task) + "/" + string(a.ID)
+	before := r.s.artifacts[key]
+	delta := text
+	switch {
+	case appended:
+		r.s.artifacts[key] = before + text
+	case strings.HasPrefix(text, before):
+		delta = text[len(before):]
+		r.s.artifacts[key] = text
+	default: // replaced: its new text follows the old
+		r.s.artifacts[key] = before + text
+	}
+	if delta != "" {
+		r.rec.Text(string(a.ID), delta, at, seq)
+	}
+}
+
+// status applies a task's state: a terminal or interrupted state ends the
+// turn; failed, rejected and canceled are the agent's errors.
+func (r *run) status(st a2a.TaskStatus, seq int64) {
+	r.state = st.State
+	switch st.State {
+	case a2a.TaskStateCompleted, a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
+		r.final = true
+	case a2a.TaskStateFailed, a2a.TaskStateRejected, a2a.TaskStateCanceled:
+		r.final = true
+		if !r.failed {
+			r.failed = true
+			msg := stateName(st.State)
+			if st.Message != nil {
+				if t := textOf(st.Message.Parts); t != "" {
+					msg = t
+				}
+			}
+			r.rec.RunError(msg, stateName(st.State), seq)
+		}
+	}
+}
+
+// lastState describes the last state seen, for errors.
+func (r *run) lastState() string {
+	if r.state == a2a.TaskStateUnspecified {
+		if r.frames == 0 {
+			return " (no events)"
+		}
+		return fmt.Sprintf(" (%d events, no task state)", r.frames)
+	}
+	return fmt.Sprintf(" (last state: %s)", stateName(r.state))
+}
+
+// stateName is a task state as A2A 0.3 spelled it: "input-required".
+func stateName(s a2a.TaskState) string {
+	n := strings.TrimPrefix(string(s), "TASK_STATE_")
+	return strings.ReplaceAll(strings.ToLower(n), "_", "-")
+}
+
+// textOf joins the text parts of a message or an artifact.
+func textOf(parts a2a.ContentParts) string {
+	var out []string
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		if t, ok := p.Content.(a2a.Text); ok && t != "" {
+			out = append(out, string(t))
+		}
+	}
+	return strings.Join(out, "\n")
+}

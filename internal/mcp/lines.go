@@ -1,0 +1,70 @@
+package mcp
+
+import (
+	"bytes"
+	"io"
+)
+
+// maxLine bounds a line the taps and the stderr tail hold; the SDK has its
+// own, larger limit for the messages it decodes (DefaultMaxLineLength). A
+// longer line is dropped from the tap, not from the session.
+const maxLine = 16 << 20
+
+// lineTap calls fn with each complete line of what passes through it.
+type lineTap struct {
+	buf  []byte
+	skip bool // the current line passed maxLine
+	fn   func([]byte)
+}
+
+func (t *lineTap) feed(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			t.add(p)
+			return
+		}
+		t.add(p[:i])
+		if !t.skip {
+			t.fn(t.buf)
+		}
+		t.buf, t.skip, p = t.buf[:0], false, p[i+1:]
+	}
+}
+
+func (t *lineTap) add(p []byte) {
+	if t.skip || len(t.buf)+len(p) > maxLine {
+		t.buf, t.skip = t.buf[:0], true
+		return
+	}
+	t.buf = append(t.buf, p...)
+}
+
+// tapReader passes a stream on and taps its lines.
+type tapReader struct {
+	r   io.ReadCloser
+	tap lineTap
+}
+
+func (r *tapReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.tap.feed(p[:n])
+	return n, err
+}
+
+func (r *tapReader) Close() error { return r.r.Close() }
+
+// tapWriter taps the lines written to a stream. The SDK serializes its
+// writes, so the tap needs no lock.
+type tapWriter struct {
+	w   io.WriteCloser
+	tap lineTap
+}
+
+func (w *tapWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.tap.feed(p[:n])
+	return n, err
+}
+
+func (w *tapWriter) Close() error { return w.w.Close() }

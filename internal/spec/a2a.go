@@ -1,0 +1,210 @@
+package spec
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A2ATarget is an A2A agent (target type a2a, version 1.1). Exactly one of
+// AgentCardURL, AgentCard and the target's Endpoint says where it is.
+type A2ATarget struct {
+	// AgentCardURL is fetched for the agent card (typically
+	// https://host/.well-known/agent-card.json).
+	AgentCardURL Template
+	// AgentCard is an inline agent card (a mapping).
+	AgentCard Value
+	// ContextID groups a test's messages into one conversation (zero: the
+	// agent's first reply sets it).
+	ContextID Template
+	// Blocking, when set, is sent as configuration.blocking.
+	Blocking *bool
+	// AcceptedOutputModes are sent as configuration.acceptedOutputModes
+	// (MIME types).
+	AcceptedOutputModes []string
+	Auth                *Auth
+	// ToolTrace (tool_trace) declares that the agent shows its tool calls
+	// (ADK's function_call / function_response data parts): tool
+	// assertions are then evaluated, and fail when no call was seen.
+	// Without it they are skipped: A2A has no tool-call events.
+	ToolTrace bool
+}
+
+// Auth schemes an A2A target may use.
+const (
+	AuthAPIKey = "apiKey"
+	AuthBearer = "bearer"
+	// DefaultAPIKeyName is the header an apiKey goes in by default.
+	DefaultAPIKeyName = "X-API-Key"
+)
+
+// Auth is how Ananke authenticates to an A2A agent. Value and Token are
+// secrets, masked in every output once resolved.
+type Auth struct {
+	Pos    Pos
+	Scheme string // AuthAPIKey or AuthBearer
+	// Name is the apiKey's header or query parameter (default
+	// DefaultAPIKeyName); In is "header" (default) or "query".
+	Name string
+	In   string
+	// Value is the apiKey; Token the bearer token (sent as
+	// "Authorization: Bearer <token>").
+	Value Template
+	Token Template
+}
+
+var (
+	a2aFields   = []string{"agentCardUrl", "agentCard", "contextId", "blocking", "acceptedOutputModes", "auth", "tool_trace"}
+	authFields  = []string{"scheme", "name", "in", "value", "token"}
+	authSchemes = []string{AuthAPIKey, AuthBearer}
+	authPlaces  = []string{"header", "query"}
+	// discovery are the fields that say where an A2A agent is.
+	discovery = []string{"agentCardUrl", "agentCard", "endpoint"}
+)
+
+// a2aTarget reads the A2A fields.
+func (l *loader) a2aTarget(f map[string]pair) *A2ATarget {
+	a := &A2ATarget{}
+	if p, ok := f["agentCardUrl"]; ok {
+		a.AgentCardURL = l.url(p.val, "target.agentCardUrl")
+	}
+	if p, ok := f["agentCard"]; ok {
+		a.AgentCard = l.object(p.val, "target.agentCard")
+	}
+	if p, ok := f["contextId"]; ok {
+		a.ContextID, _ = l.template(p.val, "target.contextId")
+	}
+	if p, ok := f["blocking"]; ok {
+		if b, ok := l.boolean(p.val, "target.blocking"); ok {
+			a.Blocking = &b
+		}
+	}
+	if p, ok := f["acceptedOutputModes"]; ok {
+		a.AcceptedOutputModes = l.nonEmpty(p.val, "target.acceptedOutputModes")
+	}
+	if p, ok := f["auth"]; ok {
+		a.Auth = l.auth(p.val)
+	}
+	if p, ok := f["tool_trace"]; ok {
+		a.ToolTrace, _ = l.boolean(p.val, "target.tool_trace")
+	}
+	return a
+}
+
+// discovery checks that exactly one field says where the agent is.
+func (l *loader) discovery(n *yaml.Node, f map[string]pair) {
+	var set []pair
+	for _, k := range discovery {
+		if p, ok := f[k]; ok {
+			set = append(set, p)
+		}
+	}
+	if len(set) == 0 {
+		l.errorf(l.derefQuiet(n), "target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint")
+		return
+	}
+	slices.SortFunc(set, func(a, b pair) int {
+		return cmp.Or(cmp.Compare(a.key.Line, b.key.Line), cmp.Compare(a.key.Column, b.key.Column))
+	})
+	for _, p := range set[1:] {
+		l.errorf(p.key, "target: %s and %s both say where the agent is; set one of agentCardUrl, agentCard or endpoint", set[0].key.Value, p.key.Value)
+	}
+}
+
+// auth reads target.auth.
+func (l *loader) auth(n *yaml.Node) *Auth {
+	f, ok := l.fields(n, "target.auth", authFields)
+	if !ok {
+		return nil
+	}
+	a := &Auth{Pos: l.pos(l.derefQuiet(n))}
+	l.require(n, f, "target.auth", "scheme")
+	if p, ok := f["scheme"]; ok {
+		if s, node, ok := l.text(p.val, "target.auth.scheme"); ok {
+			if slices.Contains(authSchemes, s) {
+				a.Scheme = s
+			} else {
+				l.errorf(node, "auth scheme %s is not supported (%s)%s", s, strings.Join(authSchemes, ", "), authHint(s))
+			}
+		}
+	}
+	switch a.Scheme {
+	case AuthAPIKey:
+		a.Name, a.In = DefaultAPIKeyName, "header"
+		l.require(n, f, "target.auth (scheme apiKey)", "value")
+		l.notFor(f, a.Scheme, "token")
+		if p, ok := f["in"]; ok {
+			if s, node, ok := l.text(p.val, "target.auth.in"); ok {
+				a.In = s
+				if !slices.Contains(authPlaces, s) {
+					l.errorf(node, "target.auth.in %q is not one of header, query", s)
+				}
+			}
+		}
+		if p, ok := f["name"]; ok {
+			if s, node, ok := l.text(p.val, "target.auth.name"); ok {
+				a.Name = s
+				if s == "" || (a.In == "header" && !validHeaderName(s)) {
+					l.errorf(node, "target.auth.name %q is not a valid %s name", s, a.In)
+				}
+			}
+		}
+		if p, ok := f["value"]; ok {
+			a.Value, _ = l.template(p.val, "target.auth.value")
+		}
+	case AuthBearer:
+		l.require(n, f, "target.auth (scheme bearer)", "token")
+		l.notFor(f, a.Scheme, "name", "in", "value")
+		if p, ok := f["token"]; ok {
+			a.Token, _ = l.template(p.val, "target.auth.token")
+		}
+	}
+	return a
+}
+
+// notFor reports fields another auth scheme takes.
+func (l *loader) notFor(f map[string]pair, scheme string, fields ...string) {
+	for _, k := range fields {
+		if p, ok := f[k]; ok {
+			other := AuthAPIKey
+			if scheme == AuthAPIKey {
+				other = AuthBearer
+			}
+			l.errorf(p.key, "target.auth: %s is for scheme %s; this auth is %s", k, other, scheme)
+		}
+	}
+}
+
+// authHint says what to do instead of an unsupported scheme.
+func authHint(scheme string) string {
+	switch strings.ToLower(scheme) {
+	case "oauth2", "openidconnect", "oidc":
+		return "; get a token in a before_all hook and send it with scheme: bearer"
+	case "apikey":
+		return `; write "apiKey"`
+	}
+	return ""
+}
+
+// nonEmpty reads a list of non-empty strings.
+func (l *loader) nonEmpty(n *yaml.Node, what string) []string {
+	items, ok := l.list(n, what)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for i, item := range items {
+		s, node, ok := l.text(item, index(what, i))
+		if !ok {
+			continue
+		}
+		if strings.TrimSpace(s) == "" {
+			l.errorf(node, "%s must not be empty", index(what, i))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package spec
+
+import (
+	"gopkg.in/yaml.v3"
+)
+
+// MCP transports.
+const (
+	// MCPStdio starts the server as a subprocess and speaks JSON-RPC over
+	// its stdin and stdout.
+	MCPStdio = "stdio"
+	// MCPHTTP is MCP's Streamable HTTP transport, at the target's
+	// endpoint; the file may also say "streamable-http".
+	MCPHTTP = "http"
+	// MCPSSE is the legacy HTTP+SSE transport (MCP 2024-11-05), which
+	// Streamable HTTP replaced: an event stream from the endpoint names
+	// the URL messages are posted to. The seed's "sse".
+	MCPSSE = "sse"
+)
+
+// MCPTarget is an MCP server (target type mcp, version 1.2). Its turns call
+// tools and list them: mcp:call and mcp:list_tools.
+type MCPTarget struct {
+	// Transport is MCPStdio, or MCPHTTP or MCPSSE (at the target's
+	// Endpoint).
+	Transport string
+	// Command, Env and Cwd start a stdio server: the program and its
+	// arguments (no shell), extra environment variables (values may be
+	// secrets) and the working directory, relative to the config file.
+	Command []Template
+	Env     []NamedValue
+	Cwd     Template
+}
+
+var (
+	mcpFields = []string{"transport", "command", "env", "cwd"}
+	// stdioFields and httpFields are the fields only one transport takes
+	// (a stdio server is started by its command, so it has no server).
+	stdioFields = []string{"command", "env", "cwd"}
+	httpFields  = []string{"endpoint", "headers", "server"}
+	// MCPTransports are the values of target.transport.
+	MCPTransports = []string{MCPStdio, MCPHTTP, "streamable-http", MCPSSE}
+)
+
+// mcpTarget reads the MCP fields.
+func (l *loader) mcpTarget(n *yaml.Node, f map[string]pair) *MCPTarget {
+	m := &MCPTarget{}
+	l.require(n, f, "target (type mcp)", "transport")
+	if p, ok := f["transport"]; ok {
+		m.Transport = l.transport(p.val)
+	}
+	var foreign []string // the fields of the other transport
+	switch m.Transport {
+	case MCPStdio:
+		l.require(n, f, "target (transport stdio)", "command")
+		foreign = httpFields
+	case MCPHTTP, MCPSSE:
+		l.require(n, f, "target (transport "+m.Transport+")", "endpoint")
+		foreign = stdioFields
+	}
+	for _, k := range foreign {
+		if p, ok := f[k]; ok {
+			l.errorf(p.key, "target: %s is for transport %s; this target's transport is %s", k, otherTransport(m.Transport), m.Transport)
+		}
+	}
+	m.Command, m.Env, m.Cwd = l.mcpFields(f)
+	return m
+}
+
+// mcpFields reads a stdio server's command, env and cwd.
+func (l *loader) mcpFields(f map[string]pair) (command []Template, env []NamedValue, cwd Template) {
+	if p, ok := f["command"]; ok {
+		command = l.argv(p.val, "target.command")
+	}
+	if p, ok := f["env"]; ok {
+		env = l.namedValues(p.val, "target.env", "environment variable name", identRE.MatchString)
+	}
+	if p, ok := f["cwd"]; ok {
+		cwd, _ = l.template(p.val, "target.cwd")
+	}
+	return command, env, cwd
+}
+
+func otherTransport(t string) string {
+	if t == MCPStdio {
+		return "http and sse"
+	}
+	return MCPStdio
+}
+
+// transport reads target.transport: stdio, http (or streamable-http) or
+// sse. The seed's sse is MCP's legacy HTTP+SSE transport: a server that
+// speaks both is tested as http.
+func (l *loader) transport(n *yaml.Node) string {
+	s, node, ok := l.text(n, "target.transport")
+	if !ok {
+		return ""
+	}
+	switch s {
+	case MCPStdio, MCPHTTP, MCPSSE:
+		return s
+	case "streamable-http":
+		return MCPHTTP
+	}
+	l.errorf(node, `target.transport %q is not supported (supported: "stdio", "http", "sse")`, s)
+	return ""
+}

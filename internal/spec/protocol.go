@@ -1,0 +1,68 @@
+package spec
+
+import (
+	"slices"
+	"strings"
+)
+
+// checkProtocols reports what a test asks of its target that the target's
+// protocol cannot do: a turn type of another protocol ("turn type mcp:call
+// needs an mcp target; the config's target is agui"), and on targets other
+// than AG-UI, client tools; on an MCP server, which plays only mcp:* turns,
+// also history and a simulated user.
+func checkProtocols(cfg *Config, tests []*Test, diags *Diagnostics) {
+	typ := cfg.Target.Type
+	plays, ok := TurnTargets[typ]
+	if !ok {
+		return // no target, or one already reported
+	}
+	for _, t := range tests {
+		if t.Source != nil {
+			continue
+		}
+		for _, turn := range t.Turns {
+			if slices.Contains(plays, turn.Type) {
+				continue
+			}
+			at := turn.typePos
+			if !at.IsValid() {
+				at = turn.Pos
+			}
+			diags.add(at, "turn type %s needs %s target; the config's target is %s%s", turn.Type, targetsPlaying(turn.Type), typ, playsHint(typ))
+		}
+		if typ != TargetAGUI {
+			for _, ct := range t.Tools {
+				diags.add(ct.Pos, "client tools need an agui target; the config's target is %s", typ)
+			}
+		}
+		if typ != TargetMCP {
+			continue
+		}
+		for _, m := range t.History {
+			diags.add(m.Pos, "history needs an agui or a2a target; an mcp server holds no conversation")
+		}
+		if t.Simulator != nil {
+			diags.add(t.Simulator.Pos, "a simulated user needs an agui or a2a target; an mcp server plays only mcp:call and mcp:list_tools turns")
+		}
+	}
+}
+
+// targetsPlaying names the target types that play a turn type: "an mcp",
+// "an agui or a2a".
+func targetsPlaying(turn string) string {
+	var types []string
+	for _, typ := range TargetTypes {
+		if slices.Contains(TurnTargets[typ], turn) {
+			types = append(types, typ)
+		}
+	}
+	return "an " + strings.Join(types, " or ")
+}
+
+// playsHint adds, for an MCP target, the turns it plays.
+func playsHint(typ string) string {
+	if typ != TargetMCP {
+		return ""
+	}
+	return " (it plays mcp:call and mcp:list_tools turns)"
+}

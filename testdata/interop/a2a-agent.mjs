@@ -1,0 +1,208 @@
+// A scripted A2A agent written with @a2a-js/sdk (no model): its replies are
+// keyed on the user's text. internal/a2a runs its tests against it.
+//
+//   node a2a-agent.mjs [--port N]      (or PORT=N; default: a free port)
+//
+// It prints "listening on http://127.0.0.1:PORT" when ready and serves three
+// agents on that port, each with its card at <base>/.well-known/agent-card.json
+// and its JSON-RPC endpoint at <base>/rpc:
+//
+//   /v1        A2A 1.0, streaming
+//   /v03       A2A 0.3 through the SDK's compatibility layer, streaming
+//   /nostream  A2A 1.0 without streaming (send, then poll GetTask)
+//
+// Requests carrying an "x-required-key" header must carry the value the
+// A2A_REQUIRED_KEY environment variable names, when it is set (an auth test).
+//
+// Replies:
+//   hello               a message: "Hello! How can I help?"
+//   weather in Paris    a task: working (text), a get_weather call and its
+//                       response as data parts in ADK's convention, an
+//                       artifact "It is 21°C and sunny in Paris", completed
+//   book a table        input-required: "For how many people?"; the next
+//                       message in that task (e.g. "4") completes it:
+//                       "Booked a table for 4."
+//   fail                failed, with the message "The kitchen is on fire."
+//   reject              rejected, with the message "I only talk about food."
+//   hang                working, then nothing (a task that never finishes)
+//   bad                 a streaming request is answered with a plain JSON-RPC
+//                       error (application/json, not an event stream)
+//   anything else       a message echoing it: "You said: …"
+import express from "express";
+import { setTimeout as sleep } from "node:timers/promises";
+import { randomUUID } from "node:crypto";
+import {
+  AgentEvent, DefaultRequestHandler, InMemoryTaskStore,
+} from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+
+const STATE = {
+  working: 2, completed: 3, failed: 4, inputRequired: 6, rejected: 7,
+};
+const ROLE_AGENT = 2;
+// The pause between streamed events, so that their timing is observable.
+const STEP_MS = 40;
+
+const text = (value) => ({ content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "" });
+// ADK's convention: a data part holding the call, marked by metadata adk_type.
+const adkData = (type, value) => ({ content: { $case: "data", value }, metadata: { adk_type: type }, filename: "", mediaType: "" });
+
+function message(parts, ctx) {
+  return {
+    messageId: randomUUID(), contextId: ctx.contextId, taskId: ctx.taskId ?? "", role: ROLE_AGENT,
+    parts, metadata: undefined, extensions: [], referenceTaskIds: [],
+  };
+}
+
+function status(ctx, state, msg) {
+  return {
+    taskId: ctx.taskId, contextId: ctx.contextId, metadata: undefined,
+    status: { state, message: msg, timestamp: new Date().toISOString() },
+  };
+}
+
+function task(ctx, state, history) {
+  return {
+    id: ctx.taskId, contextId: ctx.contextId, artifacts: [], history, metadata: undefined,
+    status: { state, message: undefined, timestamp: new Date().toISOString() },
+  };
+}
+
+function userText(ctx) {
+  return (ctx.userMessage.parts ?? [])
+    .filter((p) => p.content?.$case === "text")
+    .map((p) => p.content.value)
+    .join(" ")
+    .trim();
+}
+
+const executor = {
+  async execute(rc, bus) {
+    const said = userText(rc);
+    const ctx = { taskId: rc.taskId, contextId: rc.contextId };
+    const say = (state, words) => bus.publish(AgentEvent.statusUpdate(status(ctx, state, message([text(words)], ctx))));
+    // A message in a task waiting for input answers it.
+    if (rc.task) {
+      bus.publish(AgentEvent.task(rc.task));
+      say(STATE.completed, `Booked a table for ${said}.`);
+      bus.finished();
+      return;
+    }
+    const lower = said.toLowerCase();
+    if (lower === "hello") {
+      bus.publish(AgentEvent.message(message([text("Hello! How can I help?")], { contextId: rc.contextId })));
+      bus.finished();
+      return;
+    }
+    if (!["weather in paris", "book a table", "fail", "reject", "hang"].includes(lower)) {
+      bus.publish(AgentEvent.message(message([text(`You said: ${said}`)], { contextId: rc.contextId })));
+      bus.finished();
+      return;
+    }
+    bus.publish(AgentEvent.task(task(ctx, STATE.working, [rc.userMessage])));
+    switch (lower) {
+      case "weather in paris": {
+        await sleep(STEP_MS);
+        say(STATE.working, "Checking the weather…");
+        await sleep(STEP_MS);
+        const id = "call-weather-1";
+        bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.working, message(
+          [adkData("function_call", { id, name: "get_weather", args: { city: "Paris" } })], ctx))));
+        await sleep(STEP_MS);
+        bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.working, message(
+          [adkData("function_response", { id, name: "get_weather", response: { temp_c: 21 } })], ctx))));
+        await sleep(STEP_MS);
+        bus.publish(AgentEvent.artifactUpdate({
+          taskId: ctx.taskId, contextId: ctx.contextId, append: false, lastChunk: true, metadata: undefined,
+          artifact: {
+            artifactId: "forecast", name: "forecast", description: "", metadata: undefined, extensions: [],
+            parts: [text("It is 21°C and sunny in Paris")],
+          },
+        }));
+        await sleep(STEP_MS);
+        bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.completed, undefined)));
+        break;
+      }
+      case "book a table":
+        say(STATE.inputRequired, "For how many people?");
+        break;
+      case "fail":
+        say(STATE.failed, "The kitchen is on fire.");
+        break;
+      case "reject":
+        say(STATE.rejected, "I only talk about food.");
+        break;
+      case "hang":
+        say(STATE.working, "Thinking…");
+        // Never finished: the SDK ends the stream when execute returns.
+        await new Promise(() => {});
+        return;
+    }
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+
+function card(base, version, streaming) {
+  return {
+    name: "ananke-scripted-agent",
+    description: "A scripted A2A agent for Ananke's tests",
+    version: "1.0.0",
+    supportedInterfaces: [{ url: `${base}/rpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: version }],
+    provider: undefined,
+    capabilities: { streaming, pushNotifications: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain", "application/json"],
+    skills: [{
+      id: "scripted", name: "scripted", description: "Scripted replies", tags: ["test"],
+      examples: ["hello", "weather in Paris"], inputModes: [], outputModes: [], securityRequirements: [],
+    }],
+    signatures: [],
+  };
+}
+
+// badStream answers a streaming request whose text is "bad" with a plain
+// JSON-RPC error, as some servers do, instead of an event stream.
+function badStream(req, res, next) {
+  const body = req.body ?? {};
+  const streaming = body.method === "SendStreamingMessage" || body.method === "message/stream";
+  const parts = body.params?.message?.parts ?? [];
+  const bad = parts.some((p) => p.text === "bad");
+  if (streaming && bad) {
+    res.status(200).json({ jsonrpc: "2.0", id: body.id ?? null, error: { code: -32603, message: "scripted failure" } });
+    return;
+  }
+  next();
+}
+
+function requireKey(req, res, next) {
+  const want = process.env.A2A_REQUIRED_KEY;
+  if (want && req.get("x-required-key") !== want) {
+    res.status(401).json({ error: "missing or wrong x-required-key" });
+    return;
+  }
+  next();
+}
+
+const app = express();
+const argv = process.argv.slice(2);
+const flag = argv.indexOf("--port");
+const port = Number(flag >= 0 ? argv[flag + 1] : process.env.PORT ?? 0);
+const server = app.listen(port, "127.0.0.1", () => {
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const agents = [
+    { path: "/v1", version: "1.0", streaming: true, legacy: false },
+    { path: "/v03", version: "0.3", streaming: true, legacy: true },
+    { path: "/nostream", version: "1.0", streaming: false, legacy: false },
+  ];
+  for (const a of agents) {
+    const handler = new DefaultRequestHandler(card(origin + a.path, a.version, a.streaming), new InMemoryTaskStore(), executor);
+    const compat = a.legacy ? { legacyCompat: { enabled: true } } : {};
+    app.use(`${a.path}/.well-known/agent-card.json`, requireKey, agentCardHandler({ agentCardProvider: handler, ...compat }));
+    app.use(`${a.path}/rpc`, requireKey, express.json(), badStream,
+      jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...compat }));
+  }
+  console.log(`listening on ${origin}`);
+});
