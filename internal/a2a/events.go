@@ -25,6 +25,11 @@ type run struct {
 	contextID string
 	failed    bool   // a RunError was recorded
 	polled    []byte // the last polled task, to record only changes
+	// asked is the status message of the interrupted state the turn
+	// answers, and said the last status message seen: a task polled
+	// before the agent took the answer still shows the question, which
+	// does not end the turn.
+	asked, said string
 	// The turn's calls in order, and their names.
 	open      []string
 	callNames map[string]string
@@ -175,8 +180,15 @@ func (r *run) artifact(task a2a.TaskID, a *a2a.Artifact, appended bool, at time.
 // turn; failed, rejected and canceled are the agent's errors.
 func (r *run) status(st a2a.TaskStatus, seq int64) {
 	r.state = st.State
+	asking := ""
+	if st.Message != nil {
+		asking = string(st.Message.ID)
+		r.said = asking
+	}
 	switch st.State {
-	case a2a.TaskStateCompleted, a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
+	case a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
+		r.final = r.asked == "" || asking != r.asked
+	case a2a.TaskStateCompleted:
 		r.final = true
 	case a2a.TaskStateFailed, a2a.TaskStateRejected, a2a.TaskStateCanceled:
 		r.final = true

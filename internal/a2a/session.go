@@ -36,7 +36,10 @@ type Session struct {
 	seenMsgs  map[string]bool
 	artifacts map[string]string // task/artifact id → its text so far
 	seenCalls map[string]bool
-	results   map[string]bool
+	// asked is the status message of the input-required task the next
+	// turn answers.
+	asked   string
+	results map[string]bool
 }
 
 var _ target.Session = (*Session)(nil)

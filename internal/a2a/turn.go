@@ -46,7 +46,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	}
 	request, _ := json.Marshal(req)
 
-	r := &run{s: s, rec: rec, sent: msg.ID}
+	r := &run{s: s, rec: rec, sent: msg.ID, asked: s.asked}
 	rec.StartRun(msg.ID, s.now())
 	var err error
 	if s.streaming {
@@ -65,9 +65,9 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	if r.taskID != "" {
 		s.lastTask = r.taskID
 	}
-	s.taskID = ""
+	s.taskID, s.asked = "", ""
 	if r.state == a2a.TaskStateInputRequired || r.state == a2a.TaskStateAuthRequired {
-		s.taskID = r.taskID
+		s.taskID, s.asked = r.taskID, r.said
 	}
 	return err
 }

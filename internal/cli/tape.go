@@ -15,6 +15,8 @@ func (a *app) tape(o runOptions, suite *spec.Suite) (tape engine.Tape, done func
 	switch {
 	case o.record != "" && o.replay != "":
 		return nil, nil, fmt.Errorf("--record and --replay cannot be used together")
+	case (o.record != "" || o.replay != "") && suite.Config.Target.Type != "" && suite.Config.Target.Type != "agui":
+		return nil, nil, fmt.Errorf("--record and --replay work with agui targets; this target is %s", suite.Config.Target.Type)
 	case o.record != "":
 		rec, err := replay.NewRecorder(o.record, a.now)
 		if err != nil {

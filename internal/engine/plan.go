@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -17,6 +18,10 @@ import (
 type plan struct {
 	test   *spec.Test
 	client *agui.Client
+	// dial opens the session of an A2A or MCP target (nil: AG-UI), and
+	// calls are its turns, resolved.
+	dial  dialer
+	calls []target.Turn
 	// now is the attempt's clock (replayed runs keep their recorded time).
 	now             func() time.Time
 	runTimeout      time.Duration
@@ -259,6 +264,12 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, aio AttemptIO) (*plan, e
 	p.now = aio.Now
 	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: aio.HTTP, MaxEventSize: tg.MaxEventBytes,
 		Strict: tg.StrictProtocol, Now: aio.Now}
+	if tg.A2A != nil || tg.MCP != nil {
+		e.sessionPlan(p, r, header, endpoint)
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
 	return p, nil
 }
 

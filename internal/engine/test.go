@@ -14,6 +14,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -159,6 +160,8 @@ type conversation struct {
 	messages []agui.Message
 	state    json.RawMessage
 	rec      *trace.Recorder
+	// session is an A2A or MCP target's, opened at the first turn.
+	session target.Session
 	// checkpoints, in a dynamic test, follows its checkpoints.
 	checkpoints *checkpoints
 }
@@ -170,6 +173,12 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	conv := &conversation{messages: p.history, state: p.state, rec: e.newRecorder()}
 	conv.rec.SetHistory(p.given)
 	defer func() {
+		if conv.session != nil {
+			conv.rec.SetSource(conv.session.Source()) // with the ids the turns learnt
+			if err := conv.session.Close(); err != nil && r.Status == Pass {
+				r.Status, r.Reason = Error, "close the session: "+err.Error()
+			}
+		}
 		r.Trace = conv.rec.Trace()
 		if err := conv.rec.Close(); err != nil && r.Status != Error {
 			// The events are lost: the report could not show them.
@@ -278,6 +287,9 @@ type turnOutcome struct {
 // playTurn sends the turn's message (if any) and runs until the agent no
 // longer waits for client tools.
 func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation) turnOutcome {
+	if p.dial != nil {
+		return e.playSessionTurn(ctx, i, turn, user, p, conv)
+	}
 	conv.rec.StartTurn(i, turn.Type, user, p.now())
 	if turn.Type != spec.TurnConnect {
 		content := agui.StringContent(user)
