@@ -320,6 +320,78 @@ var suites = []suite{
 			"error/no-fixture": {status: "error", reason: `the agent answered HTTP 404: {"error":"No matching AG-UI fixture"}`},
 		},
 	},
+	// The scripted A2A agent (a2a-agent.mjs on @a2a-js/sdk): A2A 1.0 with
+	// tool_trace, 0.3 without it (tool assertions skipped), and the agent
+	// whose card does not stream (send-and-poll: timing skipped).
+	{
+		name: "a2a/pass", config: "a2a/ananke.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
+		tests: map[string]want{
+			"pass/hello":   {status: "pass"},
+			"pass/weather": {status: "pass"},
+			"pass/booking": {status: "pass"},
+		},
+	},
+	{
+		name: "a2a/fail", config: "a2a/ananke.config.yaml", paths: []string{"a2a/fail"}, producer: "a2a", wantExit: 1, page: true,
+		tests: map[string]want{
+			"fail/wrong-city": {status: "fail", fails: []failure{
+				{"turn[0].tools.require[0]", `failed args_match.city: "Paris" does not match ` + "`^London$`"}}},
+			"fail/failed-task": {status: "fail", fails: []failure{
+				{"turn[0].run_error", "the agent reported an error: The kitchen is on fire. (failed)"}}},
+			"fail/rejected": {status: "fail", fails: []failure{
+				{"turn[0].run_error", "the agent reported an error: I only talk about food. (rejected)"}}},
+		},
+	},
+	{
+		name: "a2a/error", config: "a2a/ananke.config.yaml", paths: []string{"a2a/error"}, producer: "a2a", wantExit: 2,
+		tests: map[string]want{
+			"error/bad-stream": {status: "error", reason: "the stream ended without a final task state (no events): the agent answered the streaming request with JSON-RPC error -32603"},
+			"error/hang":       {status: "error", reason: "no answer within target.timeout_ms (4000 ms)"},
+		},
+	},
+	{
+		name: "a2a 0.3", config: "a2a/v03.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
+		tests: map[string]want{
+			"pass/hello":   {status: "pass"},
+			"pass/weather": {status: "pass", skips: []string{"turn[0].tools.require[0]"}},
+			"pass/booking": {status: "pass"},
+		},
+	},
+	{
+		name: "a2a send-and-poll", config: "a2a/poll.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
+		tests: map[string]want{
+			"pass/hello":   {status: "pass"},
+			"pass/weather": {status: "pass", skips: []string{"turn[0].timing.max_duration_ms"}},
+			"pass/booking": {status: "pass"},
+		},
+	},
+	// The reference MCP server, over stdio (a server per test) and over
+	// streamable HTTP (one server), and a server that exits at once.
+	{
+		name: "mcp/pass", config: "mcp/ananke.config.yaml", paths: []string{"mcp/pass"}, producer: "everything", wantExit: 0,
+		tests: mcpPass(),
+	},
+	{
+		name: "mcp/fail", config: "mcp/ananke.config.yaml", paths: []string{"mcp/fail"}, producer: "everything", wantExit: 1, page: true,
+		tests: map[string]want{
+			"fail/wrong-sum": {status: "fail", fails: []failure{
+				{"turn[0].result.match", "result does not match `\\b6\\b`: \"{\\\"content\\\":[{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"The sum of 2 and 3 is 5."}}},
+			"fail/error-result": {status: "fail", fails: []failure{
+				{"turn[0].result.is_error", "the result is an error"}}},
+			"fail/missing-tool": {status: "fail", fails: []failure{
+				{"turn[0].tools_list.include[0]", "`teleport` is not listed"}}},
+		},
+	},
+	{
+		name: "mcp streamable HTTP", config: "mcp/http.config.yaml", paths: []string{"mcp/pass"}, producer: "everything", wantExit: 0,
+		tests: mcpPass(),
+	},
+	{
+		name: "mcp server exits", config: "mcp/exit.config.yaml", paths: []string{"mcp/pass/echo.ananke.yaml"}, producer: "everything", wantExit: 2,
+		tests: map[string]want{
+			"pass/echo": {status: "error", reason: "mcp: the server exited during initialize (exit status 3; stderr: out of memory (scripted))"},
+		},
+	},
 	{
 		name: "aimock-strict", config: "aimock-strict/ananke.config.yaml", producer: "aimock", wantExit: 1,
 		tests: map[string]want{
@@ -329,6 +401,15 @@ var suites = []suite{
 				{"turn[0].protocol", floatStamp}}},
 		},
 	},
+}
+
+// mcpPass is what the passing MCP suite must give.
+func mcpPass() map[string]want {
+	out := map[string]want{}
+	for _, id := range []string{"echo", "sum", "structured", "list", "unknown-tool"} {
+		out["pass/"+id] = want{status: "pass"}
+	}
+	return out
 }
 
 // TestProducers runs every suite against the real producers.
@@ -363,6 +444,11 @@ func TestProducers(t *testing.T) {
 		"mastra": {node, "mastra-server.mjs", "--port", "0"},
 		"aimock": {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
 		"agent":  {agent, "-addr", "127.0.0.1:0"},
+		"a2a":    {node, "a2a-agent.mjs", "--port", "0"},
+		// server-everything listens on every interface: the preload binds
+		// it to loopback and prints the port it got.
+		"everything": {node, "--import", filepath.Join(root, "internal", "mcp", "testdata", "loopback.mjs"),
+			filepath.Join("node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"), "streamableHttp"},
 	} {
 		wg.Add(1)
 		go func() {
@@ -399,7 +485,7 @@ func TestProducers(t *testing.T) {
 // producers from.
 func producerEnv(urls map[string]string) []string {
 	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
-		"AIMOCK_KEY="+aimockKey)
+		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke")
 }
 
 // aimockKey is sent as the model's api_key: masked in every output.
@@ -414,7 +500,7 @@ func startProducer(t *testing.T, dir string, argv []string) (string, error) {
 	cmd.Dir = dir
 	// aimock serves a simulated user's turns by turnIndex: strictly, or a
 	// later turn could get an earlier turn's fixture.
-	cmd.Env = append(os.Environ(), "AIMOCK_STRICT_TURN_INDEX=1")
+	cmd.Env = append(os.Environ(), "AIMOCK_STRICT_TURN_INDEX=1", "PORT=0") // PORT: server-everything's
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = 5 * time.Second
