@@ -64,7 +64,7 @@ func (p *printer) header(s *spec.Suite, o Options) {
 	}
 	p.line(0, "Dry run: nothing is sent to the agent and no hook or server runs.")
 	p.line(0, "Config:  %s", s.Config.Path)
-	p.line(0, "Target:  %s %s (agentId %s), each run bounded by %d ms", tg.Type, tg.Endpoint.Raw, tg.AgentID.Raw, tg.TimeoutMs)
+	p.line(0, "Target:  %s, each run bounded by %d ms", targetLine(tg), tg.TimeoutMs)
 	if srv := tg.Server; srv != nil {
 		var argv []string
 		for _, a := range srv.Command {
@@ -79,7 +79,32 @@ func (p *printer) header(s *spec.Suite, o Options) {
 	p.line(0, "Plan:    %s", plan)
 	hooks(p, 0, "before_all", s.Config.BeforeAll)
 	hooks(p, 0, "after_all", s.Config.AfterAll)
-	p.line(0, "Every turn also checks that the agent sent no RUN_ERROR and followed the protocol.")
+	if tg.Type == spec.TargetAGUI || tg.Type == "" {
+		p.line(0, "Every turn also checks that the agent sent no RUN_ERROR and followed the protocol.")
+	} else {
+		p.line(0, "Every turn also checks that the agent reported no error.")
+	}
+}
+
+// targetLine says where the target is, in its type's terms.
+func targetLine(tg spec.Target) string {
+	switch {
+	case tg.A2A != nil && !tg.A2A.AgentCardURL.IsZero():
+		return fmt.Sprintf("%s, agent card %s", tg.Type, tg.A2A.AgentCardURL.Raw)
+	case tg.A2A != nil && tg.Endpoint.IsZero():
+		return fmt.Sprintf("%s, inline agent card", tg.Type)
+	case tg.MCP != nil && tg.MCP.Transport == spec.MCPStdio:
+		var argv []string
+		for _, a := range tg.MCP.Command {
+			argv = append(argv, a.Raw)
+		}
+		return fmt.Sprintf("%s over stdio: %s", tg.Type, strings.Join(argv, " "))
+	case tg.MCP != nil:
+		return fmt.Sprintf("%s over %s: %s", tg.Type, tg.MCP.Transport, tg.Endpoint.Raw)
+	case tg.A2A != nil:
+		return fmt.Sprintf("%s %s", tg.Type, tg.Endpoint.Raw)
+	}
+	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, tg.Endpoint.Raw, tg.AgentID.Raw)
 }
 
 func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
@@ -107,9 +132,19 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 		p.line(1, "history: %s before the first turn", count(len(t.History), "message"))
 	}
 	for i, turn := range t.Turns {
-		msg := "(agui:connect: a run without a new message)"
-		if turn.Type == spec.TurnUser {
+		var msg string
+		switch turn.Type {
+		case spec.TurnUser, spec.TurnA2ASend:
 			msg = fmt.Sprintf("%q", turn.User.Raw) + attachments(turn.Parts)
+		case spec.TurnMCPCall:
+			msg = fmt.Sprintf("mcp:call %s", turn.Tool.Raw)
+			if !turn.Arguments.IsZero() {
+				msg += " with arguments"
+			}
+		case spec.TurnMCPList:
+			msg = "mcp:list_tools"
+		default:
+			msg = "(agui:connect: a run without a new message)"
 		}
 		p.line(1, "turn[%d] %s", i, msg)
 		p.checks(spec.TurnChecks(cfg, t, i))

@@ -63,3 +63,36 @@ func TestPlanHidesSecrets(t *testing.T) {
 		t.Errorf("plan:\n%s", b.String())
 	}
 }
+
+// TestPlanProtocols prints the plans of the A2A and MCP interop suites in
+// their own terms: where the target is, the turns' messages and calls.
+func TestPlanProtocols(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	for _, tc := range []struct {
+		config string
+		want   []string
+	}{
+		{"testdata/interop/a2a/ananke.config.yaml", []string{"Target:  a2a, agent card ${ENV.A2A_URL}/v1, each run bounded by 4000 ms",
+			"checks that the agent reported no error", `turn[1] "4"`}},
+		{"testdata/interop/mcp/ananke.config.yaml", []string{"Target:  mcp over stdio: node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio",
+			"turn[0] mcp:call get-sum with arguments", "turn[0] mcp:list_tools", "(turn[0].tools_list.valid_schemas)"}},
+		{"testdata/interop/mcp/http.config.yaml", []string{"Target:  mcp over http: ${ENV.EVERYTHING_URL}/mcp"}},
+	} {
+		s, err := spec.Load(spec.Options{ConfigPath: tc.config, Paths: []string{filepath.Join(filepath.Dir(tc.config), "pass")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: the plan has no %q:\n%s", tc.config, w, b.String())
+			}
+		}
+		if strings.Contains(b.String(), "agui:connect") || strings.Contains(b.String(), "RUN_ERROR") {
+			t.Errorf("%s: the plan speaks AG-UI:\n%s", tc.config, b.String())
+		}
+	}
+}

@@ -51,6 +51,9 @@ func (e *engine) startServer(ctx context.Context) (*server, error) {
 	if readyURL == "" {
 		readyURL = r.str(cfg.Target.Endpoint)
 	}
+	if a := cfg.Target.A2A; readyURL == "" && a != nil {
+		readyURL = r.str(a.AgentCardURL) // an agent found by its card is up when the card is served
+	}
 	env := append([]string(nil), e.opts.Env...)
 	for _, v := range s.Env {
 		env = append(env, v.Name+"="+r.str(v.Value))
