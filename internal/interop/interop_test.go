@@ -351,8 +351,9 @@ var suites = []suite{
 	},
 	{
 		name: "a2a 0.3", config: "a2a/v03.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
+		args: []string{"--runs", "2"},
 		tests: map[string]want{
-			"pass/hello":   {status: "pass"},
+			"pass/hello":   {status: "pass", stability: &stability{runs: 2, passedRuns: 2, attempts: 2, passRate: 100}},
 			"pass/weather": {status: "pass", skips: []string{"turn[0].tools.require[0]"}},
 			"pass/booking": {status: "pass"},
 		},
