@@ -41,7 +41,7 @@ type actionInputs struct {
 // reported and never change the verdict; the exit code follows fail-on.
 func runAction(ctx context.Context, a *app, args []string) int {
 	fs := a.flags("action", "")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	gha := githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.Out))

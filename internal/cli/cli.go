@@ -6,7 +6,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,6 +39,9 @@ type app struct {
 	// onSignal arranges for cancel to be called on SIGINT/SIGTERM and
 	// returns a function undoing it; nil in tests.
 	onSignal func(cancel func()) (stop func())
+	// probe, when set, is given each command's flag set instead of
+	// running the command (shell completion lists the flags).
+	probe func(fs *flag.FlagSet)
 }
 
 // Main runs the command line args (without the program name) with the
@@ -91,6 +93,8 @@ func (a *app) main(ctx context.Context, args []string) int {
 	case "help", "-h", "-help", "--help":
 		a.usage(a.Out)
 		return ExitPass
+	case "--version", "-version":
+		return runVersion(ctx, a, nil)
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -108,7 +112,7 @@ func (a *app) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'ananke <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'ananke <command> -h' for a command's flags; 'ananke --version' prints the version.")
 	fmt.Fprintln(w, "Exit codes: 0 passed, 1 a test failed, 2 a test errored, 3 invalid files or flags.")
 }
 
@@ -117,21 +121,9 @@ func (a *app) flags(name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(a.Err)
 	fs.Usage = func() {
-		fmt.Fprintf(a.Err, "Usage: ananke %s [flags] %s\n\nFlags:\n", name, args)
-		fs.PrintDefaults()
+		fmt.Fprintf(a.Err, "Usage: ananke %s [flags] %s\n\nFlags (anywhere among the arguments; -- ends them):\n", name, args)
+		printFlags(a.Err, fs)
 	}
 	return fs
 }
 
-// parse parses flags; it returns an exit code when the command must stop
-// (help asked: 0; bad flags: 3).
-func parse(fs *flag.FlagSet, args []string) (int, bool) {
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return ExitPass, false
-	case err != nil:
-		return ExitInvalid, false
-	}
-	return 0, true
-}

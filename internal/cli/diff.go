@@ -24,7 +24,7 @@ func runDiff(_ context.Context, a *app, args []string) int {
 	label := fs.String("base-label", "", "describe the base as `label`, e.g. \"main (run 41)\" (markdown with --format markdown; default: BASE_DIR)")
 	linkBase := fs.String("link-base", "", "with --format markdown, link tests to their lines at `URL` + file + \"#L\" + line")
 	failOnNew := fs.Bool("fail-on-new", false, "exit 1 when a test fails in HEAD_DIR that passed, was skipped or did not exist in BASE_DIR")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 2 {

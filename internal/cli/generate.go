@@ -22,11 +22,12 @@ const maxExamples = 3
 func runGenerate(ctx context.Context, a *app, args []string) int {
 	fs := a.flags("generate", `"what to test"`)
 	configFlag := fs.String("config", "", "project config `file` (default: ananke.config.yaml here or in a parent)")
+	alias(fs, "c", "config")
 	count := fs.Int("count", 3, "how many test files to ask for (1 to 20)")
 	out := fs.String("out", "", "write the files into `dir` (default: the config's directory)")
 	dryRun := fs.Bool("dry-run", false, "print the files instead of writing them")
 	noCache := fs.Bool("no-cache", false, "send every model request, ignoring model.cache")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	what := strings.TrimSpace(strings.Join(fs.Args(), " "))

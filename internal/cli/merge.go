@@ -17,9 +17,11 @@ import (
 func runMerge(_ context.Context, a *app, args []string) int {
 	fs := a.flags("merge", "DIR...")
 	out := fs.String("report-dir", "ananke-report", "write the merged report into `dir`")
+	alias(fs, "o", "report-dir")
 	summary := fs.String("summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
-	verbose := fs.Bool("v", false, "print every test as a tree, not only failures")
-	if code, ok := parse(fs, args); !ok {
+	verbose := fs.Bool("verbose", false, "print every test as a tree, not only failures")
+	alias(fs, "v", "verbose")
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() == 0 {

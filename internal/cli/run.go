@@ -56,11 +56,14 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	o.runs = intFlag{lo: 1, hi: spec.MaxRuns}
 	o.retries = intFlag{lo: 0, hi: spec.MaxRetries}
 	fs.StringVar(&o.config, "config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
+	alias(fs, "c", "config")
 	fs.IntVar(&o.parallel, "parallel", 1, "run up to `N` attempts at once")
 	fs.Var(&o.timeout, "timeout", "bound each attempt of a test to `duration`, e.g. 2m (default: none beyond target.timeout_ms per run)")
 	fs.StringVar(&o.reportDir, "report-dir", "ananke-report", "write reports into `dir`")
+	alias(fs, "o", "report-dir")
 	fs.StringVar(&o.summary, "summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
-	fs.BoolVar(&o.verbose, "v", false, "print every test as a tree of turns, tool calls and assertions, and protocol warnings")
+	fs.BoolVar(&o.verbose, "verbose", false, "print every test as a tree of turns, tool calls and assertions, and protocol warnings")
+	alias(fs, "v", "verbose")
 	fs.Var(&o.runs, "runs", "run each test `N` times; its pass rate decides (a test file's runs: wins; default: the config's, else 1)")
 	fs.Var(&o.minPassRate, "min-pass-rate", "`percent` of runs a test must pass (a test file's min_pass_rate: wins; default: the config's, else 100)")
 	fs.Var(&o.retries, "retries", "run a failing run again up to `N` times; passing on a retry passes, flaky (default: the config's, else 0)")
@@ -71,7 +74,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.failFast, "fail-fast", false, "start no new test after a test failed or errored; the rest are skipped")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan (tests, turns, assertions, runs) and exit; nothing is sent, no hook runs")
 	fs.BoolVar(&o.noCache, "no-cache", false, "send every language-model request, ignoring model.cache")
-	fs.StringVar(&o.input, "i", "", "send `input` to the agent and print its reply: a message, or a dataset file (*.jsonl) to run")
+	fs.StringVar(&o.input, "input", "", "send `input` to the agent and print its reply: a message, or a dataset file (*.jsonl) to run")
+	alias(fs, "i", "input")
 	fs.StringVar(&o.endpoint, "endpoint", "", "send to `URL` instead of target.endpoint (without a config: an AG-UI agent there)")
 	fs.StringVar(&o.record, "record", "", "record every exchange with the agent into `dir`, to replay later")
 	fs.StringVar(&o.replay, "replay", "", "answer every run from the recording in `dir`, without the agent")
@@ -83,7 +87,7 @@ func runRun(ctx context.Context, a *app, args []string) int {
 	var o runOptions
 	fs := a.flags("run", "[PATH...]")
 	addRunFlags(fs, &o)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	if o.parallel < 1 {

@@ -13,7 +13,7 @@ import (
 func runSchema(_ context.Context, a *app, args []string) int {
 	kinds := strings.Join(slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace"}), "|")
 	fs := a.flags("schema", kinds)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

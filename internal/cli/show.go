@@ -27,7 +27,7 @@ import (
 func runShow(ctx context.Context, a *app, args []string) int {
 	fs := a.flags("show", "[DIR | index.html | ARTIFACT.zip]")
 	printOnly := fs.Bool("print", false, "print the page's path; do not open a browser")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 1 {

@@ -41,10 +41,11 @@ func traceUsage(w io.Writer) {
 // --test and no -o one document on stdout.
 func runTraceExport(_ context.Context, a *app, args []string) int {
 	fs := a.flags("trace export", "REPORT_DIR")
-	out := fs.String("o", "ananke-traces", "write the traces into `dir`, one <test>.trace.json per test; with --test and no -o, print the one trace instead")
+	out := fs.String("output", "ananke-traces", "write the traces into `dir`, one <test>.trace.json per test; with --test and no -o, print the one trace instead")
+	alias(fs, "o", "output")
 	test := fs.String("test", "", "export only the test with this `id`")
 	all := fs.Bool("all-attempts", false, "export every attempt of a test that ran more than once (<test>.attempt-<k>.trace.json), not only its shown one")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
@@ -62,7 +63,7 @@ func runTraceExport(_ context.Context, a *app, args []string) int {
 		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
 		return ExitInvalid
 	}
-	if *test != "" && !isSet(fs, "o") {
+	if *test != "" && !isSet(fs, "o") && !isSet(fs, "output") {
 		return a.printTrace(r, items)
 	}
 	if sameDir(*out, filepath.Join(dir, "tests")) {

@@ -14,7 +14,8 @@ import (
 func runValidate(_ context.Context, a *app, args []string) int {
 	fs := a.flags("validate", "[PATH...]")
 	configFlag := fs.String("config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
-	if code, ok := parse(fs, args); !ok {
+	alias(fs, "c", "config")
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	suite, code := a.load(*configFlag, fs.Args())

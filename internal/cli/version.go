@@ -63,7 +63,7 @@ func resolveVersion(stampedVersion, stampedCommit string, bi *debug.BuildInfo) (
 
 func runVersion(_ context.Context, a *app, args []string) int {
 	fs := a.flags("version", "")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
 	fmt.Fprintln(a.Out, versionLine(resolveVersion(version, commit, readBuildInfo())))

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// parse parses a command's flags wherever they stand among its arguments
+// (`ananke run tests/ -v --parallel 4`); after `--` every argument is an
+// operand, even one that starts with "-". The operands are left in
+// fs.Args(). It returns an exit code when the command must stop: help
+// asked (0), or a bad flag (3), said with the nearest flag's name when one
+// is close.
+func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
+	if a.probe != nil { // completion: the command's flags are all it wants
+		a.probe(fs)
+		return ExitPass, false
+	}
+	usage, out := fs.Usage, fs.Output()
+	var msg bytes.Buffer
+	fs.Usage = func() {}
+	fs.SetOutput(&msg)
+	defer func() { fs.Usage = usage; fs.SetOutput(out) }()
+
+	var operands []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			fs.SetOutput(out)
+			if errors.Is(err, flag.ErrHelp) {
+				usage()
+				return ExitPass, false
+			}
+			io.Copy(out, &msg)
+			if hint := nearestFlag(fs, err); hint != "" {
+				fmt.Fprintf(out, "did you mean %s?\n", hint)
+			}
+			fmt.Fprintf(out, "Run 'ananke %s -h' for its flags.\n", fs.Name())
+			return ExitInvalid, false
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			break
+		}
+		if used := len(rest) - len(left); used > 0 && rest[used-1] == "--" {
+			operands = append(operands, left...)
+			break
+		}
+		operands = append(operands, left[0])
+		rest = left[1:]
+	}
+	// Parsing "--" and the operands leaves them as fs.Args().
+	fs.Parse(append([]string{"--"}, operands...))
+	return 0, true
+}
+
+// nearestFlag names the defined flag closest to the unknown one of err,
+// e.g. "--verbose" for "--verbos"; "" when none is close.
+func nearestFlag(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimLeft(name, "-")
+	best, bestD := "", 3 // at most two edits away, or a prefix
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		if d < bestD || d == bestD && f.Name < best {
+			best, bestD = f.Name, d
+		}
+	})
+	if best == "" {
+		return ""
+	}
+	return dashes(best)
+}
+
+// dashes writes a flag as users type it: -v, --verbose.
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// alias makes short another name of the long flag already defined.
+func alias(fs *flag.FlagSet, short, long string) {
+	fs.Var(fs.Lookup(long).Value, short, "")
+}
+
+// printFlags writes a flag set's help: each flag once, its short and long
+// names together (-v, --verbose), as flag.PrintDefaults lays it out.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	type entry struct {
+		names []string
+		f     *flag.Flag
+	}
+	var entries []*entry
+	byValue := map[flag.Value]*entry{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if e, ok := byValue[f.Value]; ok {
+			e.names = append(e.names, f.Name)
+			if f.Usage != "" {
+				e.f = f
+			}
+			return
+		}
+		e := &entry{names: []string{f.Name}, f: f}
+		byValue[f.Value] = e
+		entries = append(entries, e)
+	})
+	for _, e := range entries {
+		slices.SortFunc(e.names, func(x, y string) int { return len(x) - len(y) })
+	}
+	// In the order of the long names, as a reader looks them up.
+	slices.SortFunc(entries, func(x, y *entry) int { return strings.Compare(x.names[len(x.names)-1], y.names[len(y.names)-1]) })
+	for _, e := range entries {
+		var names []string
+		for _, n := range e.names {
+			names = append(names, dashes(n))
+		}
+		kind, usage := flag.UnquoteUsage(e.f)
+		line := "  " + strings.Join(names, ", ")
+		if kind != "" {
+			line += " " + kind
+		}
+		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+		switch d := e.f.DefValue; {
+		case d == "" || d == "false" || d == "0":
+		case fmt.Sprintf("%T", e.f.Value) == "*flag.stringValue":
+			fmt.Fprintf(w, " (default %q)", d)
+		default:
+			fmt.Fprintf(w, " (default %s)", d)
+		}
+		fmt.Fprintln(w)
+	}
+}
