@@ -126,4 +126,3 @@ func (a *app) flags(name, args string) *flag.FlagSet {
 	}
 	return fs
 }
-
