@@ -92,7 +92,7 @@ func (a *app) actionMerge(in actionInputs) *pipelineResult {
 	if r == nil {
 		return &pipelineResult{exit: code}
 	}
-	return a.finish(r, in.reportDir, console.Options{})
+	return a.finish(r, in.reportDir, console.Options{Color: a.colored("")})
 }
 
 // failOn turns the run's exit code into the action's: "error" (default)

@@ -21,6 +21,8 @@ func runMerge(_ context.Context, a *app, args []string) int {
 	summary := fs.String("summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
 	verbose := fs.Bool("verbose", false, "print every test as a tree, not only failures")
 	alias(fs, "v", "verbose")
+	var color colorMode
+	addColorFlag(fs, &color)
 	if code, ok := a.parse(fs, args); !ok {
 		return code
 	}
@@ -32,7 +34,7 @@ func runMerge(_ context.Context, a *app, args []string) int {
 	if r == nil {
 		return code
 	}
-	res := a.finish(r, *out, console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: *verbose})
+	res := a.finish(r, *out, console.Options{Color: a.colored(color), Verbose: *verbose})
 	if *summary != "" {
 		md := markdown.Render(r, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + *out + ")"})
 		if err := os.WriteFile(*summary, []byte(md), 0o644); err != nil {

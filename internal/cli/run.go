@@ -28,6 +28,7 @@ type runOptions struct {
 	reportDir string
 	summary   string
 	verbose   bool
+	color     colorMode
 	paths     []string
 	// Repeated runs: unset flags leave the decision to the test files and
 	// the config.
@@ -64,6 +65,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.summary, "summary", "", "also write a markdown summary to `file` (e.g. $GITHUB_STEP_SUMMARY)")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every test as a tree of turns, tool calls and assertions, and protocol warnings")
 	alias(fs, "v", "verbose")
+	addColorFlag(fs, &o.color)
 	fs.Var(&o.runs, "runs", "run each test `N` times; its pass rate decides (a test file's runs: wins; default: the config's, else 1)")
 	fs.Var(&o.minPassRate, "min-pass-rate", "`percent` of runs a test must pass (a test file's min_pass_rate: wins; default: the config's, else 100)")
 	fs.Var(&o.retries, "retries", "run a failing run again up to `N` times; passing on a retry passes, flaky (default: the config's, else 0)")
@@ -234,7 +236,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if a.onSignal != nil {
 		defer a.onSignal(cancel)()
 	}
-	copts := console.Options{Color: a.OutIsTerminal && !a.has("NO_COLOR"), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests),
+	copts := console.Options{Color: a.colored(o.color), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests),
 		Transcript: o.message != ""}
 	var serverLog io.Writer // target.server's output, shown with -v
 	if o.verbose {
