@@ -29,25 +29,48 @@ func builtin(i int, turn spec.Turn, kind spec.Kind) assertion.Result {
 
 // runErrorResult fails when the agent sent RUN_ERROR during the turn.
 func runErrorResult(i int, turn spec.Turn, errs []runError) assertion.Result {
+	return errorResult(i, turn, errs, aguiErrors)
+}
+
+// errorWords say what an agent's error is called in a protocol.
+type errorWords struct {
+	none, noneMessage string // expected and observed when there was none; the passing message
+	name              string // one error, as counted and in evidence notes
+	message           string // the failing message's head
+	code              string // how a code is appended: " (code %s)"
+}
+
+var (
+	// aguiErrors: an AG-UI agent's RUN_ERROR events.
+	aguiErrors = errorWords{none: "no RUN_ERROR", noneMessage: "the agent sent no RUN_ERROR", name: "RUN_ERROR",
+		message: "the agent sent RUN_ERROR: ", code: " (code %s)"}
+	// sessionErrors: the errors an A2A or MCP session reports (a failed,
+	// rejected or canceled task).
+	sessionErrors = errorWords{none: "no error from the agent", noneMessage: "the agent reported no error", name: "error",
+		message: "the agent reported an error: ", code: " (%s)"}
+)
+
+// errorResult fails when the agent reported errors during the turn.
+func errorResult(i int, turn spec.Turn, errs []runError, w errorWords) assertion.Result {
 	r := builtin(i, turn, KindRunError)
-	r.Expected = "no RUN_ERROR"
+	r.Expected = w.none
 	if len(errs) == 0 {
-		r.Observed, r.Message = "no RUN_ERROR", "the agent sent no RUN_ERROR"
+		r.Observed, r.Message = w.none, w.noneMessage
 		return r
 	}
 	var parts []string
 	for _, e := range errs {
 		s := e.message
 		if e.code != "" {
-			s += " (code " + e.code + ")"
+			s += fmt.Sprintf(w.code, e.code)
 		}
 		parts = append(parts, s)
-		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("RUN_ERROR at event #%d", e.seq), Text: s, EventRefs: eventRef(e.seq)})
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("%s at event #%d", w.name, e.seq), Text: s, EventRefs: eventRef(e.seq)})
 	}
 	r.Status = assertion.Fail
 	r.Finish()
-	r.Observed = fmt.Sprintf("%d RUN_ERROR", len(errs))
-	r.Message = "the agent sent RUN_ERROR: " + strings.Join(parts, "; ")
+	r.Observed = fmt.Sprintf("%d %s", len(errs), w.name)
+	r.Message = w.message + strings.Join(parts, "; ")
 	return r
 }
 

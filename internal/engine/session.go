@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ananke/action/internal/a2a"
-	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/mcp"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
@@ -120,32 +118,6 @@ func (e *engine) playSessionTurn(ctx context.Context, i int, turn spec.Turn, use
 	for _, re := range conv.rec.Trace().Turns[i].RunErrors {
 		errs = append(errs, runError{seq: re.Seq, message: re.Message, code: re.Code})
 	}
-	out.builtins = append(out.builtins, agentErrorResult(i, turn, errs))
+	out.builtins = append(out.builtins, errorResult(i, turn, errs, sessionErrors))
 	return out
-}
-
-// agentErrorResult fails when the agent reported an error during the turn
-// (a failed, rejected or canceled A2A task): RUN_ERROR's counterpart, in
-// words that fit every protocol.
-func agentErrorResult(i int, turn spec.Turn, errs []runError) assertion.Result {
-	r := builtin(i, turn, KindRunError)
-	r.Expected = "no error from the agent"
-	if len(errs) == 0 {
-		r.Observed, r.Message = "no error", "the agent reported no error"
-		return r
-	}
-	var parts []string
-	for _, e := range errs {
-		s := e.message
-		if e.code != "" {
-			s += " (" + e.code + ")"
-		}
-		parts = append(parts, s)
-		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("error at event #%d", e.seq), Text: s, EventRefs: eventRef(e.seq)})
-	}
-	r.Status = assertion.Fail
-	r.Finish()
-	r.Observed = fmt.Sprintf("%d error(s)", len(errs))
-	r.Message = "the agent reported an error: " + strings.Join(parts, "; ")
-	return r
 }
