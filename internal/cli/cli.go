@@ -21,13 +21,20 @@ type Stdio struct {
 	Err io.Writer
 	// OutIsTerminal is true when Out is an interactive terminal.
 	OutIsTerminal bool
+	// InIsTerminal is true when In is an interactive terminal: only then
+	// may a command ask questions (ananke init); scripts and CI never wait.
+	InIsTerminal bool
 }
 
 // OSStdio returns the real standard streams.
 func OSStdio() Stdio {
-	st, err := os.Stdout.Stat()
-	tty := err == nil && st.Mode()&os.ModeCharDevice != 0
-	return Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutIsTerminal: tty}
+	return Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutIsTerminal: isTerminal(os.Stdout), InIsTerminal: isTerminal(os.Stdin)}
+}
+
+// isTerminal reports whether f is a character device, as terminals are.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // app is one invocation's view of the process.
@@ -71,6 +78,7 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{"init", "start a project: config, a first test and a GitHub workflow", runInit},
 		{"run", "run the tests against the agent", runRun},
 		{"action", "run as the GitHub Action (inputs from INPUT_*, results published to GitHub)", runAction},
 		{"merge", "merge report directories (e.g. of --shard jobs) into one", runMerge},
@@ -81,6 +89,7 @@ func init() {
 		{"validate", "check config and test files without running anything", runValidate},
 		{"schema", "print a JSON Schema: config, test, or report (summary.json)", runSchema},
 		{"version", "print the version", runVersion},
+		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
 }
 
@@ -95,6 +104,8 @@ func (a *app) main(ctx context.Context, args []string) int {
 		return ExitPass
 	case "--version", "-version":
 		return runVersion(ctx, a, nil)
+	case "__complete": // for the completion scripts; not in the help
+		return runComplete(ctx, a, args[1:])
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -109,8 +120,12 @@ func (a *app) main(ctx context.Context, args []string) int {
 func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "Ananke tests tool-using AI agents over AG-UI.")
 	fmt.Fprintln(w, "\nUsage:\n  ananke <command> [flags] [PATH...]\n\nCommands:")
+	width := 0
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'ananke <command> -h' for a command's flags; 'ananke --version' prints the version.")
 	fmt.Fprintln(w, "Exit codes: 0 passed, 1 a test failed, 2 a test errored, 3 invalid files or flags.")

@@ -296,9 +296,3 @@ func exitCode(r *report.Report) int {
 	}
 	return ExitPass
 }
-
-// has reports whether an environment variable is set (to anything).
-func (a *app) has(name string) bool {
-	_, ok := a.lookupEnv(name)
-	return ok
-}

@@ -11,7 +11,7 @@ import (
 )
 
 func runSchema(_ context.Context, a *app, args []string) int {
-	kinds := strings.Join(slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace"}), "|")
+	kinds := strings.Join(schemaKinds(), "|")
 	fs := a.flags("schema", kinds)
 	if code, ok := a.parse(fs, args); !ok {
 		return code
@@ -36,4 +36,9 @@ func runSchema(_ context.Context, a *app, args []string) int {
 	}
 	a.Out.Write(b)
 	return ExitPass
+}
+
+// schemaKinds are the operands of `ananke schema`.
+func schemaKinds() []string {
+	return slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace"})
 }

@@ -12,6 +12,12 @@ import (
 	"github.com/ananke/action/internal/normalized"
 )
 
+// traceCommands are the commands of `ananke trace` (shell completion
+// lists them too).
+var traceCommands = []command{
+	{"export", "write a report's traces as normalized traces, one JSON file per test", runTraceExport},
+}
+
 // runTrace is `ananke trace`: commands on a report's traces.
 func runTrace(ctx context.Context, a *app, args []string) int {
 	if len(args) == 0 {
@@ -19,11 +25,14 @@ func runTrace(ctx context.Context, a *app, args []string) int {
 		return ExitInvalid
 	}
 	switch args[0] {
-	case "export":
-		return runTraceExport(ctx, a, args[1:])
 	case "help", "-h", "-help", "--help":
 		traceUsage(a.Err)
 		return ExitPass
+	}
+	for _, c := range traceCommands {
+		if c.name == args[0] {
+			return c.run(ctx, a, args[1:])
+		}
 	}
 	fmt.Fprintf(a.Err, "ananke trace: unknown command %q\n\n", args[0])
 	traceUsage(a.Err)

@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ananke/action/internal/agui"
+	"github.com/ananke/action/internal/scaffold"
+)
+
+// probeTimeout bounds the probe's run, as the written config's
+// target.timeout_ms bounds every run.
+const probeTimeout = 60 * time.Second
+
+// initOptions are `ananke init`'s flags and operand.
+type initOptions struct {
+	dir, endpoint, agentID, typ, message string
+	force, noProbe, example              bool
+	set                                  map[string]bool // flags given on the command line
+}
+
+// runInit is `ananke init [DIR]`: it writes a config, a first test built
+// from a probe of the agent, and a GitHub workflow — or, with --example,
+// the quickstart suite and the example agent. It overwrites nothing
+// without --force. Exit 0 when the files were written (also when the probe
+// failed: the test is then generic), 3 on bad flags or existing files, 2
+// when writing failed.
+func runInit(ctx context.Context, a *app, args []string) int {
+	fs := a.flags("init", "[DIR]")
+	o := initOptions{}
+	fs.StringVar(&o.endpoint, "endpoint", "", "the agent's AG-UI endpoint `url`, e.g. http://localhost:8000/agent (asked on a terminal);\nwith --example, where the example agent listens (default "+scaffold.ExampleEndpoint+")")
+	fs.StringVar(&o.agentID, "agent-id", "my-agent", "the target's agentId (asked on a terminal)")
+	fs.StringVar(&o.typ, "type", "agui", "the agent's protocol: agui (a2a and mcp targets are written by hand: docs/a2a.md, docs/mcp.md)")
+	fs.StringVar(&o.message, "probe-message", "Hello", "the first test's message, sent to the agent to see what it does")
+	fs.BoolVar(&o.noProbe, "no-probe", false, "send nothing: write a generic first test")
+	fs.BoolVar(&o.force, "force", false, "overwrite files that exist")
+	fs.BoolVar(&o.example, "example", false, "write the bundled example instead: the quickstart suite and the example agent (needs Go to run)")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	switch fs.NArg() {
+	case 0:
+		o.dir = "."
+	case 1:
+		o.dir = fs.Arg(0)
+	default:
+		fmt.Fprintf(a.Err, "ananke init: one directory at most, got %d: %s\n", fs.NArg(), strings.Join(fs.Args(), " "))
+		return ExitInvalid
+	}
+	if o.typ != "agui" {
+		fmt.Fprintf(a.Err, "ananke init: --type %s: init writes AG-UI projects only (type agui); write an a2a or mcp target by hand (docs/a2a.md, docs/mcp.md)\n", o.typ)
+		return ExitInvalid
+	}
+	var files []scaffold.File
+	var code int
+	if o.example {
+		files, code = a.initExample(o)
+	} else {
+		files, code = a.initProject(ctx, o)
+	}
+	if files == nil {
+		return code
+	}
+	return a.writeProject(o, files)
+}
+
+// initExample returns the example's files.
+func (a *app) initExample(o initOptions) ([]scaffold.File, int) {
+	for _, name := range []string{"agent-id", "no-probe", "probe-message"} {
+		if o.set[name] {
+			fmt.Fprintf(a.Err, "ananke init: --%s does not apply to --example (it copies the example as it is)\n", name)
+			return nil, ExitInvalid
+		}
+	}
+	endpoint := o.endpoint
+	if endpoint == "" {
+		endpoint = scaffold.ExampleEndpoint
+	}
+	files, err := scaffold.Example(endpoint)
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+		return nil, ExitInvalid
+	}
+	if existing := scaffold.Existing(o.dir, files); len(existing) > 0 && !o.force {
+		return nil, a.refuse(existing)
+	}
+	return files, ExitPass
+}
+
+// initProject asks for what the flags left out (on a terminal), checks no
+// file would be overwritten, probes the agent and renders the files.
+func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, int) {
+	if strings.TrimSpace(o.message) == "" {
+		fmt.Fprintln(a.Err, "ananke init: --probe-message is empty; the first test needs a message")
+		return nil, ExitInvalid
+	}
+	p := scaffold.Project{InRepo: repoPath(o.dir)}
+	files, err := p.Files() // the paths, before anything is asked or sent
+	if err != nil {
+		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+		return nil, ExitError
+	}
+	if existing := scaffold.Existing(o.dir, files); len(existing) > 0 && !o.force {
+		return nil, a.refuse(existing)
+	}
+	if err := a.ask(&o); err != nil {
+		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+		return nil, ExitInvalid
+	}
+	if err := checkURL(o.endpoint); err != nil {
+		fmt.Fprintf(a.Err, "ananke init: --endpoint %v\n", err)
+		return nil, ExitInvalid
+	}
+	if strings.TrimSpace(o.agentID) == "" {
+		fmt.Fprintln(a.Err, "ananke init: --agent-id is empty; target.agentId is required")
+		return nil, ExitInvalid
+	}
+	p.Endpoint, p.AgentID, p.Message = o.endpoint, o.agentID, o.message
+	if o.noProbe {
+		p.NotProbed = "the agent was not probed (--no-probe)"
+	} else {
+		obs := a.probeAgent(ctx, o.endpoint, o.message)
+		p.Probe = &obs
+	}
+	if files, err = p.Files(); err != nil {
+		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+		return nil, ExitError
+	}
+	return files, ExitPass
+}
+
+// refuse names the files that exist; nothing is written.
+func (a *app) refuse(existing []string) int {
+	for _, p := range existing {
+		fmt.Fprintf(a.Err, "ananke init: %s exists; use --force to overwrite\n", p)
+	}
+	fmt.Fprintln(a.Err, "ananke init: nothing was written")
+	return ExitInvalid
+}
+
+// ask fills the endpoint and the agent id from the terminal when their
+// flags were not given; without a terminal a missing endpoint is an error
+// naming the flag, so scripts and CI never wait for an answer.
+func (a *app) ask(o *initOptions) error {
+	if !a.InIsTerminal {
+		if o.endpoint == "" {
+			return errors.New("--endpoint URL is needed when stdin is not a terminal (the agent's AG-UI endpoint, e.g. http://localhost:8000/agent); or --example for the bundled example")
+		}
+		return nil
+	}
+	in := bufio.NewReader(a.In)
+	for o.endpoint == "" || !o.set["endpoint"] && checkURL(o.endpoint) != nil {
+		if o.endpoint != "" {
+			fmt.Fprintf(a.Err, "  %v\n", checkURL(o.endpoint))
+		}
+		s, err := prompt(a.Err, in, "The agent's AG-UI endpoint (e.g. http://localhost:8000/agent): ")
+		if err != nil {
+			return fmt.Errorf("read the endpoint: %w", err)
+		}
+		o.endpoint = s
+	}
+	if !o.set["agent-id"] {
+		s, err := prompt(a.Err, in, fmt.Sprintf("Agent id [%s]: ", o.agentID))
+		if err != nil {
+			return fmt.Errorf("read the agent id: %w", err)
+		}
+		if s != "" {
+			o.agentID = s
+		}
+	}
+	return nil
+}
+
+// prompt writes question and reads one line of answer, trimmed.
+func prompt(w io.Writer, in *bufio.Reader, question string) (string, error) {
+	fmt.Fprint(w, question)
+	line, err := in.ReadString('\n')
+	if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
+		if errors.Is(err, io.EOF) {
+			err = errors.New("no answer (end of input)")
+		}
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// checkURL says what is wrong with an endpoint, as the config's loader
+// would.
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http:// or https:// URL", s)
+	}
+	return nil
+}
+
+// probeAgent sends the first test's message to the agent and says on stderr
+// what came of it.
+func (a *app) probeAgent(ctx context.Context, endpoint, message string) scaffold.Observation {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	if a.onSignal != nil {
+		defer a.onSignal(cancel)()
+	}
+	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	defer hc.CloseIdleConnections()
+	fmt.Fprintf(a.Err, "probing %s with %q …\n", endpoint, message)
+	obs := scaffold.Probe(ctx, &agui.Client{Endpoint: endpoint, HTTP: hc, Now: a.now}, message)
+	if obs.Err != nil {
+		fmt.Fprintf(a.Err, "ananke init: warning: the agent did not answer the probe: %v\n  the first test is generic: edit it\n", obs.Err)
+		return obs
+	}
+	tools := "no tool"
+	if len(obs.Tools) > 0 {
+		tools = strings.Join(obs.Tools, ", ")
+	}
+	fmt.Fprintf(a.Err, "the agent answered (%d characters of text) and called %s\n", len([]rune(obs.Reply)), tools)
+	return obs
+}
+
+// repoPath is dir relative to the root of the git repository holding it
+// (the nearest directory with a .git), slash-separated; "." when dir is
+// the root or in no repository.
+func repoPath(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "."
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "."
+			}
+			return filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "."
+		}
+		d = parent
+	}
+}
+
+// writeProject writes the files and says what comes next.
+func (a *app) writeProject(o initOptions, files []scaffold.File) int {
+	if err := scaffold.Write(o.dir, files, o.force); err != nil {
+		var exists *scaffold.ExistsError
+		if errors.As(err, &exists) { // created since the check
+			return a.refuse([]string{exists.Path})
+		}
+		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+		return ExitError
+	}
+	for _, f := range files {
+		fmt.Fprintf(a.Out, "wrote %s\n", filepath.Join(o.dir, filepath.FromSlash(f.Path)))
+	}
+	run := "ananke run"
+	if filepath.Clean(o.dir) != "." {
+		run = "ananke run --config " + filepath.Join(o.dir, scaffold.ConfigFile)
+	}
+	fmt.Fprintln(a.Out, "\nNext:")
+	if o.example {
+		fmt.Fprintf(a.Out, "  %-38s  run the quickstart: Ananke starts the example agent (go run)\n", run)
+		return ExitPass
+	}
+	fmt.Fprintf(a.Out, "  %-38s  run the first test against the agent\n", run)
+	fmt.Fprintf(a.Out, "  %-38s  make it check what the agent must do (docs/files.md)\n", "edit "+filepath.Join(o.dir, filepath.FromSlash(scaffold.TestFile)))
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, scaffold.WorkflowFile) {
+			fmt.Fprintf(a.Out, "  %-38s  your agent's image, then commit and push it\n", "edit "+filepath.Join(o.dir, filepath.FromSlash(f.Path)))
+		}
+	}
+	return ExitPass
+}

@@ -1,0 +1,167 @@
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/template"
+	"unicode"
+
+	"github.com/ananke/action/internal/spec"
+)
+
+// The files a project starts with, relative to its directory (the workflow
+// to the repository's root).
+const (
+	ConfigFile   = "ananke.config.yaml"
+	TestFile     = "tests/first.ananke.yaml"
+	WorkflowFile = ".github/workflows/agent-tests.yml"
+)
+
+// maxReplyQuote bounds the reply quoted in the first test's comment.
+const maxReplyQuote = 200
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+var templates = template.Must(template.New("").Funcs(template.FuncMap{"quote": quote, "plain": plain}).ParseFS(templateFS, "templates/*.tmpl"))
+
+// Project says what `ananke init` writes for an agent.
+type Project struct {
+	Endpoint, AgentID string
+	// Message is the first test's user message.
+	Message string
+	// Probe is what the agent did with Message; nil when it was not
+	// probed, NotProbed then saying why ("not probed (--no-probe)").
+	Probe     *Observation
+	NotProbed string
+	// InRepo is the project directory relative to its repository's root,
+	// slash-separated ("" or "." for the root itself): GitHub reads
+	// workflows only from the root's .github/workflows.
+	InRepo string
+}
+
+// Files renders the config, the first test and the workflow.
+func (p Project) Files() ([]File, error) {
+	inRepo := path.Clean("./" + p.InRepo)
+	up := ""
+	if inRepo != "." {
+		up = strings.Repeat("../", strings.Count(inRepo, "/")+1)
+	}
+	service := serviceEndpoint(p.Endpoint)
+	data := map[string]any{
+		"ConfigSchema":    spec.SchemaBaseURL + spec.SchemaFile("config"),
+		"TestSchema":      spec.SchemaBaseURL + spec.SchemaFile("test"),
+		"Endpoint":        p.Endpoint,
+		"AgentID":         p.AgentID,
+		"Message":         strings.ReplaceAll(p.Message, "${", "$${"), // the message is sent as written
+		"ServiceEndpoint": service.String(),
+		"ServiceURL":      (&url.URL{Scheme: service.Scheme, Host: service.Host}).String(),
+		"WorkflowConfig":  plainOrQuoted(path.Join(inRepo, ConfigFile)),
+	}
+	switch o := p.Probe; {
+	case o == nil:
+		data["Why"], data["Text"] = excerpt(p.NotProbed, maxReplyQuote), true
+	case o.Err != nil:
+		data["Why"], data["Text"] = excerpt("the agent did not answer the probe: "+o.Err.Error(), maxReplyQuote), true
+	default:
+		called := "no tool"
+		if len(o.Tools) > 0 {
+			called = strings.Join(o.Tools, ", ")
+		}
+		reply := "(no text)"
+		if o.Reply != "" {
+			reply = strconv.Quote(excerpt(o.Reply, maxReplyQuote))
+		}
+		data["Observed"], data["Reply"], data["Called"] = true, reply, excerpt(called, maxReplyQuote)
+		data["Text"], data["Tools"] = o.Reply != "", o.Tools
+	}
+	var files []File
+	for _, f := range []struct{ tmpl, path string }{
+		{"ananke.config.yaml.tmpl", ConfigFile},
+		{"first.ananke.yaml.tmpl", TestFile},
+		{"agent-tests.yml.tmpl", up + WorkflowFile},
+	} {
+		var b bytes.Buffer
+		if err := templates.ExecuteTemplate(&b, f.tmpl, data); err != nil {
+			return nil, fmt.Errorf("render %s: %w", f.path, err)
+		}
+		files = append(files, File{Path: f.path, Data: b.Bytes()})
+	}
+	return files, nil
+}
+
+// serviceEndpoint is endpoint as the action reaches a service container
+// labelled "agent" in CI: plain HTTP to the same port and path on host
+// "agent".
+func serviceEndpoint(endpoint string) *url.URL {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return &url.URL{Scheme: "http", Host: "agent:8000", Path: "/agent"}
+	}
+	s := *u
+	s.Scheme, s.User, s.Host = "http", nil, "agent"
+	if port := u.Port(); port != "" {
+		s.Host = net.JoinHostPort("agent", port)
+	}
+	return &s
+}
+
+// quote writes s as a YAML double-quoted scalar (JSON's string syntax is
+// YAML's).
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+var (
+	plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+	plainPath = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]*$`)
+)
+
+// plain writes a name without quotes when YAML reads it back as the same
+// string (not as true, null or a number), else quoted.
+func plain(s string) string {
+	switch strings.ToLower(s) {
+	case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
+		return quote(s)
+	}
+	if plainName.MatchString(s) {
+		return s
+	}
+	return quote(s)
+}
+
+// plainOrQuoted writes a path plain when YAML reads it back unchanged.
+func plainOrQuoted(s string) string {
+	if plainPath.MatchString(s) {
+		return s
+	}
+	return quote(s)
+}
+
+// excerpt is s on one line (every run of white space one space, other
+// control characters dropped), cut to max characters.
+func excerpt(s string, max int) string {
+	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	s = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
+}

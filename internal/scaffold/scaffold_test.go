@@ -1,0 +1,160 @@
+package scaffold
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/golden"
+	"github.com/ananke/action/internal/spec"
+)
+
+// load writes files into a temp dir and loads the suite as `ananke
+// validate` does; it fails the test on any diagnostic.
+func load(t *testing.T, files []File) (string, *spec.Suite) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo", "agents", "shop") // a workflow may go up to repo
+	if err := Write(dir, files, false); err != nil {
+		t.Fatal(err)
+	}
+	suite, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, ConfigFile)})
+	if err != nil {
+		t.Fatalf("spec.Load: %v", err)
+	}
+	return dir, suite
+}
+
+func TestProjectFiles(t *testing.T) {
+	base := Project{Endpoint: "http://localhost:8000/agent", AgentID: "shop", Message: "Hello"}
+	tests := []struct {
+		name    string
+		project func(p Project) Project
+	}{
+		{"answered", func(p Project) Project {
+			p.Probe = &Observation{Message: "Hello", Reply: "Hi!\nI can look up\tthe weather.", Tools: []string{"get_weather", "true"}}
+			return p
+		}},
+		{"tools-only", func(p Project) Project {
+			p.Probe = &Observation{Message: "Hello", Tools: []string{"search"}}
+			return p
+		}},
+		{"probe-failed", func(p Project) Project {
+			p.Probe = &Observation{Message: "Hello", Err: errors.New("dial tcp 127.0.0.1:8000: connect: connection refused\nsecond line")}
+			return p
+		}},
+		{"not-probed", func(p Project) Project {
+			p.NotProbed, p.Message = "the agent was not probed (--no-probe)", `say "${HI}"`
+			return p
+		}},
+		{"in-repo", func(p Project) Project {
+			p.NotProbed, p.InRepo, p.Endpoint = "not probed", "agents/shop", "https://shop.example.com/api/agui"
+			return p
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files, err := tc.project(base).Files()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all strings.Builder
+			for _, f := range files {
+				all.WriteString("==> " + f.Path + " <==\n")
+				all.Write(f.Data)
+			}
+			golden.Assert(t, filepath.Join("testdata", tc.name+".golden"), all.String())
+			_, suite := load(t, files)
+			if len(suite.Tests) != 1 || suite.Tests[0].Turns[0].User.Raw != strings.ReplaceAll(tc.project(base).Message, "${", "$${") {
+				t.Errorf("loaded %d tests; want the first test with the message", len(suite.Tests))
+			}
+		})
+	}
+}
+
+func TestWriteNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	files := []File{{Path: "a.yaml", Data: []byte("new")}, {Path: "sub/b.yaml", Data: []byte("new")}}
+	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Existing(dir, files); !slices.Equal(got, []string{filepath.Join(dir, "a.yaml")}) {
+		t.Errorf("Existing = %q; want a.yaml", got)
+	}
+	var exists *ExistsError
+	if err := Write(dir, files, false); !errors.As(err, &exists) {
+		t.Errorf("Write without overwrite = %v; want an ExistsError", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.yaml")); string(b) != "old" {
+		t.Errorf("a.yaml = %q after a refused write; want old", b)
+	}
+	if err := Write(dir, files, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if b, _ := os.ReadFile(filepath.Join(dir, f.Path)); string(b) != "new" {
+			t.Errorf("%s = %q after an overwrite; want new", f.Path, b)
+		}
+	}
+}
+
+func TestExample(t *testing.T) {
+	files, err := Example("http://127.0.0.1:9100/agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+		if strings.HasSuffix(f.Path, "_test.go") || strings.Contains(string(f.Data), "$schema=../") {
+			t.Errorf("%s: a test file, or a relative schema modeline", f.Path)
+		}
+		if strings.HasSuffix(f.Path, ".sh") && f.Mode != 0o755 {
+			t.Errorf("%s: mode %v; want executable", f.Path, f.Mode)
+		}
+	}
+	for _, want := range []string{ConfigFile, "agent/go.mod", "agent/main.go", "hooks/city.sh", "weather.ananke.yaml"} {
+		if !slices.Contains(paths, want) {
+			t.Errorf("Example lacks %s: %q", want, paths)
+		}
+	}
+	dir, suite := load(t, files)
+	if len(suite.Tests) != 6 {
+		t.Errorf("loaded %d tests; want the quickstart's 6", len(suite.Tests))
+	}
+	srv := suite.Config.Target.Server
+	if srv == nil || suite.Config.Target.Endpoint.Raw != "http://127.0.0.1:9100/agent" {
+		t.Fatalf("target: %+v; want the endpoint and a server", suite.Config.Target)
+	}
+	var argv []string
+	for _, a := range srv.Command {
+		argv = append(argv, a.Raw)
+	}
+	if want := []string{"go", "run", ".", "-addr", "127.0.0.1:9100"}; !slices.Equal(argv, want) || srv.Cwd.Raw != "agent" {
+		t.Errorf("server command %q in %q; want %q in agent", argv, srv.Cwd.Raw, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "agent", "doc.go")); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"https://127.0.0.1:9100/agent", "http://127.0.0.1/agent", "http://127.0.0.1:9100/other"} {
+		if _, err := Example(bad); err == nil {
+			t.Errorf("Example(%q) = nil error; want one", bad)
+		}
+	}
+}
+
+func TestExcerptAndPlain(t *testing.T) {
+	if got := excerpt("a\n\tb\u2028c\x00d  ", 200); got != "a b cd" {
+		t.Errorf("excerpt = %q; want %q", got, "a b cd")
+	}
+	if got := excerpt(strings.Repeat("é", 250), 200); got != strings.Repeat("é", 200)+"…" {
+		t.Errorf("excerpt of 250 runes = %d runes", len([]rune(got)))
+	}
+	for in, want := range map[string]string{"get_weather": "get_weather", "yes": `"yes"`, "12": `"12"`, "a b": `"a b"`, "ns.tool-1": "ns.tool-1"} {
+		if got := plain(in); got != want {
+			t.Errorf("plain(%q) = %s; want %s", in, got, want)
+		}
+	}
+}
