@@ -168,6 +168,7 @@ func readRunInputs(gha *githubactions.Action, o *runOptions) error {
 	o.run = gha.GetInput("run")
 	o.tags = lines(gha.GetInput("tags"))
 	o.record, o.replay = gha.GetInput("record"), gha.GetInput("replay")
+	o.endpoint = gha.GetInput("endpoint")
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -137,5 +138,28 @@ func unzip(t *testing.T, data []byte, dir string) {
 		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestActionEndpoint: the endpoint input sends to the agent in place of
+// the config's target.endpoint (a service container's address in CI).
+func TestActionEndpoint(t *testing.T) {
+	gh, art := githubtest.New(t), artifacttest.New(t)
+	dir := copySuite(t, "quickstart")
+	cfg := filepath.Join(dir, "ananke.config.yaml")
+	b, _ := os.ReadFile(cfg)
+	m := regexp.MustCompile(`endpoint: "(http://[^"]+)"`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no endpoint in %s", b)
+	}
+	os.WriteFile(cfg, bytes.Replace(b, m[0], []byte(`endpoint: "http://127.0.0.1:9/agent"`), 1), 0o644)
+	env, _, _ := actionEnv(t, dir, "push", `{}`, gh, art)
+	env["INPUT_ENDPOINT"] = string(m[1])
+	if r := run(t, dir, env, "action"); r.code != ExitPass {
+		t.Errorf("exit %d with the endpoint input; want 0\n%s%s", r.code, r.out, r.errOut)
+	}
+	delete(env, "INPUT_ENDPOINT")
+	if r := run(t, dir, env, "action"); r.code == ExitPass {
+		t.Errorf("exit 0 without the endpoint input: the config's dead endpoint was not used\n%s", r.out)
 	}
 }
