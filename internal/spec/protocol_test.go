@@ -54,6 +54,12 @@ target:
 	if tg.Endpoint.Raw != "http://localhost:9999/a2a" || tg.A2A.Auth.Name != DefaultAPIKeyName || tg.A2A.Auth.In != "header" {
 		t.Errorf("a2a endpoint/auth defaults = %q %+v", tg.Endpoint.Raw, tg.A2A.Auth)
 	}
+	if tg.A2A.ToolTrace {
+		t.Error("tool_trace is on by default")
+	}
+	if tg = mustConfig(t, "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x/a2a\", tool_trace: true}\n").Target; !tg.A2A.ToolTrace {
+		t.Error("tool_trace: true not read")
+	}
 }
 
 func TestMCPTarget(t *testing.T) {
@@ -97,6 +103,10 @@ func TestTargetErrors(t *testing.T) {
 			[]string{"6:3: target: transport is an mcp field; this target is agui"}},
 		{"a2a fields on mcp", "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: stdio\n  command: [srv]\n  contextId: c\n",
 			[]string{"6:3: target: contextId is an a2a field; this target is mcp"}},
+		{"tool_trace on agui", "version: \"1.2\"\ntarget:\n  type: agui\n  endpoint: \"http://x/agent\"\n  agentId: a\n  tool_trace: true\n",
+			[]string{"6:3: target: tool_trace is an a2a field; this target is agui"}},
+		{"tool_trace not a boolean", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x/a2a\", tool_trace: yes please}\n",
+			[]string{"2:59: target.tool_trace must be true or false, not a string"}},
 		{"unknown field lists the type's", "version: \"1.2\"\ntarget: {type: mcp, transport: stdio, command: [srv], zzz: 1}\n",
 			[]string{`2:55: unknown field "zzz" in target; known fields: type, headers, timeout_ms, assert, endpoint, server, transport, command, env, cwd`}},
 		{"a2a without discovery", "version: \"1.1\"\ntarget:\n  type: a2a\n",
