@@ -80,6 +80,9 @@ type want struct {
 	checkpoints []int
 	// model: the test used the language model.
 	model bool
+	// source, when set, is the trace's adapter and protocol version
+	// ("a2a 0.3").
+	source string
 }
 
 // stability is a test's verdict over repeated runs.
@@ -326,9 +329,9 @@ var suites = []suite{
 	{
 		name: "a2a/pass", config: "a2a/ananke.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
 		tests: map[string]want{
-			"pass/hello":   {status: "pass"},
-			"pass/weather": {status: "pass"},
-			"pass/booking": {status: "pass"},
+			"pass/hello":   {status: "pass", source: "a2a 1.0"},
+			"pass/weather": {status: "pass", source: "a2a 1.0"},
+			"pass/booking": {status: "pass", source: "a2a 1.0"},
 		},
 	},
 	{
@@ -353,7 +356,7 @@ var suites = []suite{
 		name: "a2a 0.3", config: "a2a/v03.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
 		args: []string{"--runs", "2"},
 		tests: map[string]want{
-			"pass/hello":   {status: "pass", stability: &stability{runs: 2, passedRuns: 2, attempts: 2, passRate: 100}},
+			"pass/hello":   {status: "pass", source: "a2a 0.3", stability: &stability{runs: 2, passedRuns: 2, attempts: 2, passRate: 100}},
 			"pass/weather": {status: "pass", skips: []string{"turn[0].tools.require[0]"}},
 			"pass/booking": {status: "pass"},
 		},
@@ -408,7 +411,7 @@ var suites = []suite{
 func mcpPass() map[string]want {
 	out := map[string]want{}
 	for _, id := range []string{"echo", "sum", "structured", "list", "unknown-tool"} {
-		out["pass/"+id] = want{status: "pass"}
+		out["pass/"+id] = want{status: "pass", source: "mcp 2025-11-25"}
 	}
 	return out
 }
@@ -618,6 +621,10 @@ type summary struct {
 }
 
 type testResult struct {
+	Source struct {
+		Adapter string `json:"adapter"`
+		Version string `json:"version"`
+	} `json:"source"`
 	ID         string `json:"id"`
 	Status     string `json:"status"`
 	Reason     string `json:"reason"`
@@ -664,6 +671,9 @@ func readSummary(t *testing.T, path string) summary {
 func checkTest(t *testing.T, got testResult, w want) {
 	if got.Status != w.status {
 		t.Errorf("status %s, want %s (reason %q)", got.Status, w.status, got.Reason)
+	}
+	if src := got.Source.Adapter + " " + got.Source.Version; w.source != "" && src != w.source {
+		t.Errorf("source %q, want %q", src, w.source)
 	}
 	if w.reason != "" && !strings.Contains(got.Reason, w.reason) {
 		t.Errorf("reason %q, want it to contain %q", got.Reason, w.reason)
