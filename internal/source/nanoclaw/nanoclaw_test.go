@@ -161,17 +161,12 @@ func mkroot(t *testing.T, files map[string]string) string {
 	return root
 }
 
-// withDB adds store/messages.db, built from SQL run after the test root's
-// schema, to root.
+// withDB adds store/messages.db, built from NanoClaw's schema and rows, to
+// root.
 func withDB(t *testing.T, root, rows string) string {
 	t.Helper()
-	text, err := os.ReadFile(filepath.Join(testRoot, "store", "messages.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema, _, _ := strings.Cut(string(text), "-- setRegisteredGroup")
 	sqlPath := filepath.Join(t.TempDir(), "messages.sql")
-	if err := os.WriteFile(sqlPath, []byte(schema+rows), 0o644); err != nil {
+	if err := os.WriteFile(sqlPath, []byte(rows), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(root, "store"), 0o755); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -21,10 +22,15 @@ func updating() bool {
 // buildDB writes the database that the SQL file describes to dbPath.
 func buildDB(t testing.TB, sqlPath, dbPath string) {
 	t.Helper()
-	text, err := os.ReadFile(sqlPath)
+	schema, err := os.ReadFile(schemaSQL)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rows, err := os.ReadFile(sqlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := append(schema, rows...)
 	tmp := dbPath + ".tmp"
 	os.Remove(tmp)
 	db, err := sql.Open("sqlite", tmp)
@@ -102,6 +108,15 @@ func dumpDB(t testing.TB, db *sql.DB) string {
 		rows.Close()
 	}
 	return b.String()
+}
+
+// schemaSQL is NanoClaw's schema, which every messages.sql's rows follow.
+var schemaSQL = filepath.Join(testdataDir(), "schema.sql")
+
+// testdataDir is this package's testdata, wherever the test runs from.
+func testdataDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata")
 }
 
 // sqlFiles are the messages.sql files the tests keep a messages.db beside.
