@@ -3,11 +3,9 @@
 package interop
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,23 +13,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ananke/action/internal/interop/peer"
 )
 
-const (
-	// readyTimeout bounds a producer's start: Mastra loads @mastra/core,
-	// which takes a few seconds on a cold disk.
-	readyTimeout = 45 * time.Second
-	// runTimeout bounds one `ananke run`; the slowest suite takes ~2 s.
-	runTimeout = 60 * time.Second
-)
-
-// readyRE matches the line both producers print when they accept
-// connections ("listening on http://…" and "aimock server listening on
-// http://…"); the trailing newline makes sure the port is complete.
-var readyRE = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)(?:/agent)?\r?\n`)
+// runTimeout bounds one `ananke run`; the slowest suite takes ~2 s.
+const runTimeout = 60 * time.Second
 
 // Message substrings shared by many expectations.
 const (
@@ -422,14 +411,8 @@ func TestProducers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(root, "testdata", "interop")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is required to run the AG-UI producers in %s: %v", dir, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@ag-ui", "mastra")); err != nil {
-		t.Fatalf("the producers are not installed (%v): run `npm ci` in testdata/interop (bash .ci/run does)", err)
-	}
+	dir := peer.Dir()
+	node := peer.Node(t, filepath.Join("@ag-ui", "mastra"))
 
 	bin := filepath.Join(t.TempDir(), "ananke")
 	agent := filepath.Join(t.TempDir(), "agent")
@@ -457,13 +440,16 @@ func TestProducers(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			url, err := startProducer(t, dir, argv)
+			// aimock serves a simulated user's turns by turnIndex: strictly,
+			// or a later turn could get an earlier turn's fixture. PORT is
+			// server-everything's.
+			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0"}, argv...)
 			if err != nil {
 				t.Errorf("start %s: %v", name, err)
 				return
 			}
 			mu.Lock()
-			urls[name] = url
+			urls[name] = p.URL
 			mu.Unlock()
 		}()
 	}
@@ -494,69 +480,6 @@ func producerEnv(urls map[string]string) []string {
 
 // aimockKey is sent as the model's api_key: masked in every output.
 const aimockKey = "sk-aimock-interop-0123456789"
-
-// startProducer starts argv in dir in its own process group, waits for its
-// ready line and returns the URL it printed. The group is killed when the
-// test ends.
-func startProducer(t *testing.T, dir string, argv []string) (string, error) {
-	out := &readyWriter{ready: make(chan string, 1)}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	// aimock serves a simulated user's turns by turnIndex: strictly, or a
-	// later turn could get an earlier turn's fixture.
-	cmd.Env = append(os.Environ(), "AIMOCK_STRICT_TURN_INDEX=1", "PORT=0") // PORT: server-everything's
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		// The negative pid names the whole group: node and anything it spawned.
-		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("kill %s: %v", argv[1], err)
-		}
-		<-exited
-	})
-	timer := time.NewTimer(readyTimeout)
-	defer timer.Stop()
-	select {
-	case url := <-out.ready:
-		return url, nil
-	case err := <-exited:
-		exited <- err // for the cleanup
-		return "", fmt.Errorf("%s exited before it was ready (%v):\n%s", argv[1], err, out)
-	case <-timer.C:
-		return "", fmt.Errorf("%s printed no ready line within %v:\n%s", argv[1], readyTimeout, out)
-	}
-}
-
-// readyWriter keeps a producer's output and reports the URL of its ready line.
-type readyWriter struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	ready chan string
-	sent  bool
-}
-
-func (w *readyWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if m := readyRE.FindSubmatch(w.buf.Bytes()); m != nil && !w.sent {
-		w.sent = true
-		w.ready <- string(m[1])
-	}
-	return len(p), nil
-}
-
-func (w *readyWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
-}
 
 // runSuite runs one suite through the binary and checks its exit code and
 // every test's entry in summary.json.
