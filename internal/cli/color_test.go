@@ -24,9 +24,9 @@ func TestColor(t *testing.T) {
 		color bool
 	}{
 		{"piped", map[string]string{"NO_COLOR": "", "GITHUB_ACTIONS": ""}, nil, false},
-		{"GitHub Actions", map[string]string{"NO_COLOR": "", "GITHUB_ACTIONS": "true"}, nil, true},
+		// An empty NO_COLOR is as good as none (no-color.org).
+		{"GitHub Actions, NO_COLOR empty", map[string]string{"NO_COLOR": "", "GITHUB_ACTIONS": "true"}, nil, true},
 		{"NO_COLOR in GitHub Actions", map[string]string{"NO_COLOR": "1", "GITHUB_ACTIONS": "true"}, nil, false},
-		{"empty NO_COLOR", map[string]string{"NO_COLOR": "", "GITHUB_ACTIONS": "true"}, nil, true},
 		{"always", map[string]string{"NO_COLOR": "1", "GITHUB_ACTIONS": ""}, []string{"--color=always"}, true},
 		{"never", map[string]string{"NO_COLOR": "", "GITHUB_ACTIONS": "true"}, []string{"--color", "never"}, false},
 	} {

@@ -262,14 +262,15 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, aio AttemptIO) (*plan, e
 	}
 	p.secrets = append(p.secrets, vars.Secrets()...)
 	p.now = aio.Now
-	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: aio.HTTP, MaxEventSize: tg.MaxEventBytes,
-		Strict: tg.StrictProtocol, Now: aio.Now}
 	if tg.A2A != nil || tg.MCP != nil {
 		e.sessionPlan(p, r, header, endpoint)
 		if r.err != nil {
 			return nil, r.err
 		}
+		return p, nil
 	}
+	p.client = &agui.Client{Endpoint: endpoint, Header: header, HTTP: aio.HTTP, MaxEventSize: tg.MaxEventBytes,
+		Strict: tg.StrictProtocol, Now: aio.Now}
 	return p, nil
 }
 
