@@ -14,6 +14,7 @@ require (
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/ohler55/ojg v1.28.5
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sethvargo/go-githubactions v1.4.0
 	github.com/tmaxmax/go-sse v0.11.0
@@ -43,7 +44,6 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/rhysd/actionlint v1.7.12 // indirect
-	github.com/robfig/cron/v3 v3.0.1 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/trace"
@@ -114,7 +113,14 @@ func (r *reader) read() (*trace.Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nanoclaw: %w", err)
 	}
-	t.Source = r.source(session, t)
+	zone := ""
+	if r.task != nil {
+		zone = r.zone(t)
+		if t, err = r.taskRun(t, session); err != nil {
+			return nil, fmt.Errorf("nanoclaw: %w", err)
+		}
+	}
+	t.Source = r.source(session, t, zone)
 	r.memory(t)
 	r.outbound(t)
 	return t, nil
@@ -267,8 +273,8 @@ func (r *reader) storeSession() (string, error) {
 	return id, nil
 }
 
-// source is the trace's source.
-func (r *reader) source(session string, tr *trace.Trace) *trace.Source {
+// source is the trace's source; zone is NanoClaw's timezone, when known.
+func (r *reader) source(session string, tr *trace.Trace, zone string) *trace.Source {
 	s := &trace.Source{
 		Adapter:      Adapter,
 		Version:      Version,
@@ -285,7 +291,8 @@ func (r *reader) source(session string, tr *trace.Trace) *trace.Source {
 			Trigger:       "scheduler",
 			ScheduleType:  t.ScheduleType,
 			ScheduleValue: t.ScheduleValue,
-			ScheduledFor:  t.NextRun,
+			ScheduledFor:  dueTime(t, r.runOf(tr), zone),
+			Timezone:      zone,
 			ContextMode:   t.ContextMode,
 			Prompt:        t.Prompt,
 			Runs:          []trace.TaskRun{},
@@ -299,31 +306,52 @@ func (r *reader) source(session string, tr *trace.Trace) *trace.Source {
 				Error:      run.Error,
 			})
 		}
-		if run := r.runOf(tr); run != nil {
-			sc.ScheduledFor = run.RunAt
-		}
 		s.Scheduler = sc
 	}
 	return s
 }
 
-// runOf is the task's run log of the trace's run: for an isolated run, the
-// first log written after the transcript started (NanoClaw logs a run when
-// it ends); else, and when none is, the latest.
-func (r *reader) runOf(t *trace.Trace) *taskRun {
-	n := len(r.runs)
-	if n == 0 {
-		return nil
+// taskRun is the task's run in the session's trace t: its last turn whose
+// prompt is NanoClaw's scheduled-task prefix and the task's prompt. A task
+// with context_mode group resumes the group's session, so the turns before
+// and after it are the group's chat, not the task's run.
+func (r *reader) taskRun(t *trace.Trace, session string) (*trace.Trace, error) {
+	i := lastTurn(t, func(p string) bool { return isTaskPrompt(p, r.task.Prompt) })
+	if i < 0 {
+		return nil, fmt.Errorf("task %s: session %s has no run of the task (no prompt is NanoClaw's scheduled-task prefix and the task's prompt)", r.Task, session)
 	}
-	if r.task.ContextMode != "group" && len(t.Turns) > 0 {
-		for i := range r.runs {
-			at, err := time.Parse(time.RFC3339Nano, r.runs[i].RunAt)
-			if err == nil && at.UnixMilli() >= t.Turns[0].StartMs {
-				return &r.runs[i]
+	return sliceTurns(t, i, i+1), nil
+}
+
+// runOf is the task's run log of the run in t: the first log written after
+// the run started (NanoClaw logs a run when it ends), or nil when the run
+// has none yet.
+func (r *reader) runOf(t *trace.Trace) *taskRun {
+	for i := range r.runs {
+		if at, ok := parseTime(r.runs[i].RunAt); ok && at.UnixMilli() >= t.TestStartMs {
+			return &r.runs[i]
+		}
+	}
+	return nil
+}
+
+// zone is NanoClaw's timezone as its prompts declare it: in the session t,
+// else in the group's other transcripts (a task's isolated session has
+// only the task's prompt, which declares none).
+func (r *reader) zone(t *trace.Trace) string {
+	if z := promptZone(t); z != "" {
+		return z
+	}
+	rel := transcriptDir(r.Group)
+	ids, _ := transcripts(r.host(rel))
+	for _, id := range ids {
+		if other, err := r.transcript(rel, id); err == nil {
+			if z := promptZone(other); z != "" {
+				return z
 			}
 		}
 	}
-	return &r.runs[n-1]
+	return ""
 }
 
 // chatJID is where the run's messages went: the task's chat, else the

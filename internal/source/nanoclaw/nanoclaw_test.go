@@ -117,7 +117,7 @@ func TestReadFacts(t *testing.T) {
 		if tr.Source.SessionID != digestApr8 || sc == nil || sc.TaskID != "task-morning-digest" || sc.Trigger != "scheduler" ||
 			sc.ScheduleType != "cron" || sc.ScheduleValue != "0 8 * * *" || sc.ContextMode != "isolated" ||
 			len(sc.Runs) != 3 || sc.Runs[0].Status != "error" || sc.Runs[2].Status != "success" ||
-			sc.ScheduledFor != sc.Runs[2].RunAt {
+			sc.Timezone != "America/New_York" {
 			t.Errorf("session %s, scheduler = %+v", tr.Source.SessionID, sc)
 		}
 		out := tr.Turns[0].Outbound
@@ -125,12 +125,49 @@ func TestReadFacts(t *testing.T) {
 			t.Errorf("outbound = %+v, want the one send_message (the result is all <internal>)", out)
 		}
 	})
+	t.Run("scheduled for", func(t *testing.T) {
+		// The run of April 8 was due at 8:00 New York time; it ended
+		// (run_at) 14 s later.
+		tr := read(t, Options{Group: "family", Task: "task-morning-digest"})
+		if sc := tr.Source.Scheduler; sc.ScheduledFor != "2026-04-08T12:00:00.000Z" || sc.Runs[2].RunAt != "2026-04-08T12:00:14.146Z" {
+			t.Errorf("scheduled_for = %q (the run ended at %s), want 2026-04-08T12:00:00.000Z", sc.ScheduledFor, sc.Runs[2].RunAt)
+		}
+		tr = read(t, Options{Group: "family", Task: "task-morning-digest", Session: digestApr7})
+		if sc := tr.Source.Scheduler; sc.ScheduledFor != "2026-04-07T12:00:00.000Z" {
+			t.Errorf("April 7: scheduled_for = %q, want 2026-04-07T12:00:00.000Z", sc.ScheduledFor)
+		}
+	})
 	t.Run("group context task", func(t *testing.T) {
+		// The weekly recap resumes the family's session, after two chat
+		// turns: its run is the last turn, and only the recap is its
+		// message (the chat answer before it is not).
 		tr := read(t, Options{Group: "family", Task: "task-weekly-recap"})
 		sc := tr.Source.Scheduler
-		if tr.Source.SessionID != editSession || sc.ContextMode != "group" || len(sc.Runs) != 0 ||
-			sc.ScheduledFor != "2026-04-10T22:00:00.000Z" {
+		if tr.Source.SessionID != editSession || sc.ContextMode != "group" || len(sc.Runs) != 1 ||
+			sc.ScheduledFor != "2026-04-10T22:00:00.000Z" || sc.Runs[0].RunAt != "2026-04-10T22:01:02.843Z" {
 			t.Errorf("session %s, scheduler = %+v", tr.Source.SessionID, sc)
+		}
+		if len(tr.Turns) != 1 || tr.Turns[0].Index != 0 || tr.Turns[0].UserText != ScheduledPrefix+sc.Prompt ||
+			tr.TestStartMs != tr.Turns[0].StartMs || tr.Turns[0].ToolCalls[0].Turn != 0 {
+			t.Fatalf("%d turns, first %q: want the task's turn alone", len(tr.Turns), tr.Turns[0].UserText)
+		}
+		var sent []string
+		for _, turn := range tr.Turns {
+			for _, o := range turn.Outbound {
+				sent = append(sent, o.Text)
+			}
+		}
+		if len(sent) != 1 || !strings.HasPrefix(sent[0], "This week:") {
+			t.Errorf("outbound = %q, want the recap only", sent)
+		}
+		if ev := tr.Turns[0].Events[0]; ev.Seq != 9 || ev.Origin != "nanoclaw/"+transcriptsRel+editSession+".jsonl:9" {
+			t.Errorf("first event seq %d origin %q: want the transcript's line 9", ev.Seq, ev.Origin)
+		}
+		// The run's container loaded the memory again when it resumed
+		// the session.
+		if m := tr.Turns[0].Memory; len(m) != 3 || m[0].Path != "groups/family/CLAUDE.md" || m[0].Seq != 9 ||
+			m[2].Path != "groups/family/notes/vet.md" || m[2].CallID == "" {
+			t.Errorf("memory = %+v, want the start's reads at line 9, then the run's read of notes/vet.md", m)
 		}
 	})
 	t.Run("outbound", func(t *testing.T) {
@@ -241,6 +278,11 @@ func TestReadErrors(t *testing.T) {
 			return withDB(t, mkroot(t, two), `INSERT INTO scheduled_tasks (id, group_folder, chat_jid, prompt, schedule_type, schedule_value, context_mode, created_at)
 				VALUES ('t1', 'family', 'j', 'p', 'once', '2026-04-01T09:00:00', 'group', '2026-03-01T00:00:00.000Z');`)
 		}, Options{Group: "family", Task: "t1"}, []string{"task t1 runs in the group's session, and group family has no session in r/store/messages.db"}},
+		{"group context task with no run in the session", func(t *testing.T) string {
+			return withDB(t, mkroot(t, two), `INSERT INTO sessions (group_folder, session_id) VALUES ('family', 'bbb');
+				INSERT INTO scheduled_tasks (id, group_folder, chat_jid, prompt, schedule_type, schedule_value, context_mode, created_at)
+				VALUES ('t1', 'family', 'j', 'Water the plants.', 'once', '2026-04-01T09:00:00', 'group', '2026-03-01T00:00:00.000Z');`)
+		}, Options{Group: "family", Task: "t1"}, []string{"task t1: session bbb has no run of the task (no prompt is NanoClaw's scheduled-task prefix and the task's prompt)"}},
 		{"isolated task without its transcript", func(t *testing.T) string {
 			return withDB(t, mkroot(t, two), `INSERT INTO scheduled_tasks (id, group_folder, chat_jid, prompt, schedule_type, schedule_value, created_at)
 				VALUES ('t1', 'family', 'j', 'Water the plants.', 'once', '2026-04-01T09:00:00', '2026-03-01T00:00:00.000Z');`)

@@ -71,6 +71,19 @@ INSERT INTO task_run_logs (task_id, run_at, duration_ms, status, result, error)
 UPDATE scheduled_tasks
     SET next_run = '2026-04-09T12:00:00.000Z', last_run = '2026-04-08T12:00:14.146Z', last_result = '<internal>Sent the morning digest.</internal>', status = CASE WHEN '2026-04-09T12:00:00.000Z' IS NULL THEN 'completed' ELSE status END
     WHERE id = 'task-morning-digest';
+-- logTaskRun
+INSERT INTO task_run_logs (task_id, run_at, duration_ms, status, result, error)
+    VALUES ('task-weekly-recap', '2026-04-10T22:01:02.843Z', 21636, 'success', 'This week:
+• Biscuit''s vet visit moved to Friday 10am with Dr. Okafor
+• Bring the vaccination card to the check-up
+• Nothing else on the family calendar', NULL);
+-- updateTaskAfterRun
+UPDATE scheduled_tasks
+    SET next_run = '2026-04-17T22:00:00.000Z', last_run = '2026-04-10T22:01:02.843Z', last_result = 'This week:
+• Biscuit''s vet visit moved to Friday 10am with Dr. Okafor
+• Bring the vaccination card to the check-up
+• Nothing else on the family calendar', status = CASE WHEN '2026-04-17T22:00:00.000Z' IS NULL THEN 'completed' ELSE status END
+    WHERE id = 'task-weekly-recap';
 -- setSession
 INSERT OR REPLACE INTO sessions (group_folder, session_id) VALUES ('family', '21a044ec-f09d-4513-9a75-eebfa1bf1818');
 -- setRouterState
