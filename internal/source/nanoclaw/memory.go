@@ -11,10 +11,11 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
-// memory adds the run's memory events to the trace's turns: the CLAUDE.md
-// files the session loaded when it started, and every tool call that read
-// or wrote a file of a group folder (every file there is the group's
-// memory: CLAUDE.md, notes, conversations/).
+// memory adds the run's memory events to the trace's turns: the memory
+// Claude Code loaded when the run's session started, and every tool call
+// that read or wrote a file of a group folder (every file there is the
+// group's memory: CLAUDE.md, notes, conversations/) or of the group's
+// auto-memory.
 func (r *reader) memory(t *trace.Trace) {
 	if len(t.Turns) > 0 {
 		r.startMemory(&t.Turns[0])
@@ -28,9 +29,14 @@ func (r *reader) memory(t *trace.Trace) {
 	}
 }
 
+// autoMemoryLines is how much of MEMORY.md Claude Code loads.
+const autoMemoryLines = 200
+
 // startMemory adds what Claude Code loads at session start: the group's
-// CLAUDE.md (the working directory's), and for a group other than the main
-// one, the global CLAUDE.md, which NanoClaw appends to the system prompt.
+// memory file in its working directory (NanoClaw 1's CLAUDE.md, NanoClaw
+// 2's CLAUDE.local.md); for a NanoClaw 1 group other than main, the global
+// CLAUDE.md, which NanoClaw appends to the system prompt; and the first
+// lines of the auto-memory's MEMORY.md.
 func (r *reader) startMemory(turn *trace.Turn) {
 	seq := int64(0)
 	turn.EachEvent(func(s int64, _ string) {
@@ -38,21 +44,39 @@ func (r *reader) startMemory(turn *trace.Turn) {
 			seq = s
 		}
 	})
-	add := func(group string) {
-		rel := path.Join("groups", group, "CLAUDE.md")
+	add := func(group, rel string, lines int) {
 		b, err := os.ReadFile(r.host(rel))
 		if err != nil {
 			return
 		}
+		content := string(b)
+		if lines > 0 {
+			content = firstLines(content, lines)
+		}
 		turn.Memory = append(turn.Memory, trace.MemoryEvent{
 			Seq: seq, TimestampMs: turn.StartMs, Op: trace.MemoryRead,
-			Group: group, Path: rel, Content: string(b),
+			Group: group, Path: rel, Content: content,
 		})
 	}
-	add(r.Group)
-	if !r.isMain {
-		add(GlobalGroup)
+	lay := r.layout()
+	add(r.Group, path.Join("groups", r.Group, lay.memory), 0)
+	if lay.global && !r.isMain {
+		add(GlobalGroup, path.Join("groups", GlobalGroup, "CLAUDE.md"), 0)
 	}
+	add(r.Group, path.Join(r.autoMemoryDir(), "MEMORY.md"), autoMemoryLines)
+}
+
+// firstLines is the first n lines of s.
+func firstLines(s string, n int) string {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return s
+		}
+		i += j + 1
+	}
+	return s[:i]
 }
 
 // callArgs are the arguments of the file tools that memory reads.
@@ -123,7 +147,7 @@ func (r *reader) callMemory(c *trace.ToolCall) []trace.MemoryEvent {
 	}
 	var out []trace.MemoryEvent
 	for _, p := range paths {
-		group, rel, ok := hostPath(p, r.Group)
+		group, rel, ok := r.hostPath(p)
 		if !ok {
 			continue
 		}
@@ -138,7 +162,7 @@ func (r *reader) callMemory(c *trace.ToolCall) []trace.MemoryEvent {
 // existsInGroup reports whether a path relative to the working directory
 // names a file or folder of the group.
 func (r *reader) existsInGroup(rel string) bool {
-	_, host, ok := hostPath(rel, r.Group)
+	_, host, ok := r.hostPath(rel)
 	if !ok {
 		return false
 	}

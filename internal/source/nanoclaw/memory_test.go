@@ -84,3 +84,82 @@ func TestCallMemory(t *testing.T) {
 }
 
 func jsonValid(s string) bool { return strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") }
+
+// TestStartMemory checks what each layout loads when a session starts:
+// the group's memory file, NanoClaw 1's global memory for a group other
+// than main, and the first 200 lines of the auto-memory's MEMORY.md.
+func TestStartMemory(t *testing.T) {
+	var index strings.Builder
+	for i := 1; i <= 250; i++ {
+		fmt.Fprintf(&index, "- note %d\n", i)
+	}
+	for _, tc := range []struct {
+		name string
+		r    reader
+		want []string // path: first line … last line
+	}{
+		{"1", reader{Options: Options{Group: "family"}}, []string{
+			"groups/family/CLAUDE.md: # Family",
+			"groups/global/CLAUDE.md: # Andy",
+			"data/sessions/family/.claude/projects/-workspace-group/memory/MEMORY.md: - note 1 … - note 200",
+		}},
+		{"1, main", reader{Options: Options{Group: "family"}, isMain: true}, []string{
+			"groups/family/CLAUDE.md: # Family",
+			"data/sessions/family/.claude/projects/-workspace-group/memory/MEMORY.md: - note 1 … - note 200",
+		}},
+		{"2", reader{Options: Options{Group: "family"}, lay: layoutV2, agentGroup: "ag-1"}, []string{
+			"groups/family/CLAUDE.local.md: # Family (local)",
+			"data/v2-sessions/ag-1/.claude-shared/projects/-workspace-agent/memory/MEMORY.md: - note 1 … - note 200",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.r.Root = mkroot(t, map[string]string{
+				"groups/family/CLAUDE.md":       "# Family\n",
+				"groups/family/CLAUDE.local.md": "# Family (local)\n",
+				"groups/global/CLAUDE.md":       "# Andy\n",
+				"data/sessions/family/.claude/projects/-workspace-group/memory/MEMORY.md":         index.String(),
+				"data/v2-sessions/ag-1/.claude-shared/projects/-workspace-agent/memory/MEMORY.md": index.String(),
+			})
+			turn := &trace.Turn{StartMs: 5, Events: []trace.Event{{Seq: 3}}}
+			tc.r.startMemory(turn)
+			var got []string
+			for _, m := range turn.Memory {
+				lines := strings.Split(strings.TrimSuffix(m.Content, "\n"), "\n")
+				s := m.Path + ": " + lines[0]
+				if len(lines) > 1 {
+					s += " … " + lines[len(lines)-1]
+				}
+				if m.Seq != 3 || m.TimestampMs != 5 || m.Op != trace.MemoryRead || m.Group == "" {
+					t.Errorf("event %+v", m)
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("start memory:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestAutoMemoryCalls checks that tool calls on the auto-memory are the
+// group's memory, by absolute path, ~ and in shell commands.
+func TestAutoMemoryCalls(t *testing.T) {
+	root := mkroot(t, map[string]string{"groups/family/CLAUDE.md": "x"})
+	const dir = "data/sessions/family/.claude/projects/-workspace-group/memory/"
+	for _, tc := range []struct{ tool, args, want string }{
+		{"Read", `{"file_path":"/home/node/.claude/projects/-workspace-group/memory/vet.md"}`, "read family " + dir + "vet.md"},
+		{"Write", `{"file_path":"~/.claude/projects/-workspace-group/memory/vet.md","content":"Fri"}`, "write family " + dir + "vet.md"},
+		{"Bash", `{"command":"cat ~/.claude/projects/-workspace-group/memory/MEMORY.md"}`, "read family " + dir + "MEMORY.md"},
+		{"Bash", `{"command":"grep -r vet /home/node/.claude/projects/-workspace-group/memory/"}`, "read family " + strings.TrimSuffix(dir, "/")},
+	} {
+		r := &reader{Options: Options{Root: root, Group: "family"}}
+		c := &trace.ToolCall{ID: "toolu_1", Name: tc.tool, Args: tc.args, ArgsJSON: true, Result: &trace.Result{Content: "ok"}}
+		var got []string
+		for _, m := range r.callMemory(c) {
+			got = append(got, m.Op+" "+m.Group+" "+m.Path)
+		}
+		if strings.Join(got, "\n") != tc.want {
+			t.Errorf("%s %s: memory %q, want %q", tc.tool, tc.args, got, tc.want)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func TestReadFacts(t *testing.T) {
 	t.Run("source", func(t *testing.T) {
 		tr := read(t, Options{Group: "family"})
 		s := tr.Source
-		if s.Adapter != Adapter || s.Version != Version || s.Mode != "import" || s.Path != "nanoclaw" ||
+		if s.Adapter != Adapter || s.Version != "1" || s.Mode != "import" || s.Path != "nanoclaw" ||
 			s.GroupID != "family" || s.SessionID != editSession || s.TaskID != "" || s.Scheduler != nil {
 			t.Errorf("source = %+v", s)
 		}

@@ -6,15 +6,6 @@ import (
 	"strings"
 )
 
-// Container paths (src/container-runner.ts, buildVolumeMounts): the group's
-// folder is the agent's working directory, the global memory is mounted
-// beside it, and the main group also sees the project root read-only.
-const (
-	containerGroup   = "/workspace/group"
-	containerGlobal  = "/workspace/global"
-	containerProject = "/workspace/project"
-)
-
 // GlobalGroup is the folder of the memory every group shares.
 const GlobalGroup = "global"
 
@@ -27,26 +18,35 @@ func validGroupFolder(folder string) bool {
 	return groupFolderPattern.MatchString(folder) && !strings.EqualFold(folder, GlobalGroup)
 }
 
-// hostPath maps a path as the agent of group saw it in its container to the
-// group folder it lies in and its path on the host, relative to the NanoClaw
-// root ("groups/family/CLAUDE.md"). A relative path is relative to the
-// working directory, /workspace/group. ok is false for a path outside every
-// group folder (the project's source, the store, /tmp, ...).
-func hostPath(p, group string) (owner, rel string, ok bool) {
+// hostPath maps a path as the group's agent saw it in its container to
+// the group folder it lies in and its path on the host, relative to the
+// NanoClaw root ("groups/family/CLAUDE.md"). A relative path is relative to
+// the working directory, the group's folder. The group's Claude Code
+// auto-memory (~/.claude/projects/<workdir>/memory) is the group's too. ok
+// is false for a path outside every group's memory (the project's source,
+// the databases, /tmp, ...).
+func (r *reader) hostPath(p string) (owner, rel string, ok bool) {
 	if p == "" {
 		return "", "", false
 	}
+	lay := r.layout()
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		p = path.Join(path.Dir(containerClaude), rest)
+	}
 	if !path.IsAbs(p) {
-		p = path.Join(containerGroup, p)
+		p = path.Join(lay.workdir, p)
 	}
 	p = path.Clean(p)
-	if rest, ok := under(p, containerGroup); ok {
-		return group, path.Join("groups", group, rest), true
+	if rest, ok := under(p, lay.workdir); ok {
+		return r.Group, path.Join("groups", r.Group, rest), true
 	}
 	if rest, ok := under(p, containerGlobal); ok {
 		return GlobalGroup, path.Join("groups", GlobalGroup, rest), true
 	}
-	if rest, ok := under(p, containerProject+"/groups"); ok && rest != "" {
+	if rest, ok := under(p, path.Join(containerClaude, "projects", claudeProject(lay.workdir), "memory")); ok {
+		return r.Group, path.Join(r.autoMemoryDir(), rest), true
+	}
+	if rest, ok := under(p, containerProject+"/groups"); ok && rest != "" && lay.project {
 		g, _, _ := strings.Cut(rest, "/")
 		if g == GlobalGroup || validGroupFolder(g) {
 			return g, path.Join("groups", rest), true
@@ -85,11 +85,12 @@ func globRoot(pattern string) string {
 	return pattern
 }
 
-// workspacePath finds the container paths a shell command names.
-var workspacePath = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])(/workspace/[^\s'"` + "`" + `;|&<>()$]*)`)
+// workspacePath finds the container paths a shell command names: under
+// /workspace, and under the agent's ~/.claude.
+var workspacePath = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./~-])((?:/workspace/|/home/node/\.claude/|~/\.claude/)[^\s'"` + "`" + `;|&<>()$]*)`)
 
 // commandPaths returns the paths a shell command names: every absolute path
-// under /workspace, and every relative word that names a file or folder of
+// under /workspace or ~/.claude, and every relative word that names a file or folder of
 // the working directory (exists reports whether one does). Glob patterns
 // stand for the folder they search.
 func commandPaths(command string, exists func(rel string) bool) []string {

@@ -34,11 +34,57 @@ func TestHostPath(t *testing.T) {
 		{"/workspace/groupie/x", "family", "", "", false},
 		{"/tmp/notes.md", "family", "", "", false},
 		{"/home/node/.claude/settings.json", "family", "", "", false},
+		{"/home/node/.claude/projects/-workspace-group/memory/MEMORY.md", "family", "family", "data/sessions/family/.claude/projects/-workspace-group/memory/MEMORY.md", true},
+		{"~/.claude/projects/-workspace-group/memory/vet.md", "family", "family", "data/sessions/family/.claude/projects/-workspace-group/memory/vet.md", true},
+		{"/home/node/.claude/projects/-workspace-group/memory", "work", "work", "data/sessions/work/.claude/projects/-workspace-group/memory", true},
+		{"/home/node/.claude/projects/-workspace-group/s1.jsonl", "family", "", "", false},
+		{"/home/node/.claude/projects/-workspace-agent/memory/MEMORY.md", "family", "", "", false},
+		{"/workspace/agent/CLAUDE.local.md", "family", "", "", false},
 		{"", "family", "", "", false},
 	} {
-		owner, rel, ok := hostPath(tc.path, tc.group)
+		r := &reader{Options: Options{Group: tc.group}}
+		owner, rel, ok := r.hostPath(tc.path)
 		if owner != tc.owner || rel != tc.rel || ok != tc.ok {
 			t.Errorf("hostPath(%q, %q) = %q, %q, %v; want %q, %q, %v", tc.path, tc.group, owner, rel, ok, tc.owner, tc.rel, tc.ok)
+		}
+	}
+}
+
+// TestHostPathV2 maps NanoClaw 2's container paths: the group's folder is
+// /workspace/agent, the session's folder /workspace, and no group sees
+// the project.
+func TestHostPathV2(t *testing.T) {
+	const claude = "data/v2-sessions/ag-1/.claude-shared/projects/-workspace-agent/memory"
+	for _, tc := range []struct {
+		path, owner, rel string
+		ok               bool
+	}{
+		{"/workspace/agent/CLAUDE.local.md", "family", "groups/family/CLAUDE.local.md", true},
+		{"/workspace/agent/CLAUDE.md", "family", "groups/family/CLAUDE.md", true},
+		{"CLAUDE.local.md", "family", "groups/family/CLAUDE.local.md", true},
+		{"notes/vet.md", "family", "groups/family/notes/vet.md", true},
+		{"/workspace/global/CLAUDE.md", "global", "groups/global/CLAUDE.md", true},
+		{"/home/node/.claude/projects/-workspace-agent/memory/MEMORY.md", "family", claude + "/MEMORY.md", true},
+		{"~/.claude/projects/-workspace-agent/memory/biscuit.md", "family", claude + "/biscuit.md", true},
+		{"/home/node/.claude/projects/-workspace-group/memory/MEMORY.md", "", "", false},
+		{"/workspace/inbound.db", "", "", false},
+		{"/workspace/outbox/x.png", "", "", false},
+		{"/workspace/group/CLAUDE.md", "", "", false},
+		{"/workspace/project/groups/work/CLAUDE.md", "", "", false},
+		{"/workspace/extra/docs/a.md", "", "", false},
+	} {
+		r := &reader{Options: Options{Group: "family"}, lay: layoutV2, agentGroup: "ag-1"}
+		owner, rel, ok := r.hostPath(tc.path)
+		if owner != tc.owner || rel != tc.rel || ok != tc.ok {
+			t.Errorf("hostPath(%q) = %q, %q, %v; want %q, %q, %v", tc.path, owner, rel, ok, tc.owner, tc.rel, tc.ok)
+		}
+	}
+}
+
+func TestClaudeProject(t *testing.T) {
+	for in, want := range map[string]string{"/workspace/group": "-workspace-group", "/workspace/agent": "-workspace-agent", "/home/me/my_app.v2": "-home-me-my-app-v2"} {
+		if got := claudeProject(in); got != want {
+			t.Errorf("claudeProject(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

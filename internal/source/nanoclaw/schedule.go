@@ -119,7 +119,7 @@ func cronDue(expr, next, zone string, start time.Time) (time.Time, bool) {
 // lastFire is the last time s fires at or before at, looking back up to
 // five years.
 func lastFire(s cron.Schedule, at time.Time) (time.Time, bool) {
-	for _, back := range []time.Duration{time.Hour, 25 * time.Hour, 8 * 24 * time.Hour, 32 * 24 * time.Hour, 367 * 24 * time.Hour, 5 * 366 * 24 * time.Hour} {
+	for _, back := range []time.Duration{time.Minute, time.Hour, 25 * time.Hour, 8 * 24 * time.Hour, 32 * 24 * time.Hour, 367 * 24 * time.Hour, 5 * 366 * 24 * time.Hour} {
 		var last time.Time
 		for t := s.Next(at.Add(-back)); !t.IsZero() && !t.After(at); t = s.Next(t) {
 			last = t

@@ -8,18 +8,17 @@ import (
 	"os"
 	"path/filepath"
 
-	_ "modernc.org/sqlite" // NanoClaw keeps its state in SQLite (store/messages.db).
+	_ "modernc.org/sqlite" // NanoClaw keeps its state in SQLite.
 )
 
-// StorePath is where NanoClaw keeps its database, relative to the root.
-const StorePath = "store/messages.db"
-
-// store is NanoClaw's database (src/db.ts), opened read-only.
+// store is one of NanoClaw's SQLite databases, opened read-only: NanoClaw
+// 1's store/messages.db (src/db.ts), NanoClaw 2's data/v2.db or a
+// session's inbound.db and outbound.db.
 type store struct {
 	db *sql.DB
 }
 
-// openStore opens root's store/messages.db read-only and immutable, so that
+// openStore opens a database read-only and immutable, so that
 // a copy kept in git is never modified (no journal, no WAL, no lock). It
 // returns nil without an error when the file does not exist.
 func openStore(path string) (*store, error) {
@@ -28,6 +27,12 @@ func openStore(path string) (*store, error) {
 			return nil, nil
 		}
 		return nil, err
+	}
+	// Opened immutable, the database is read without its write-ahead log:
+	// what the log holds would be silently missing.
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		return nil, fmt.Errorf("%s-wal holds changes not yet in the database (NanoClaw is running, or stopped without a checkpoint): "+
+			"stop NanoClaw, or copy the database with sqlite3's .backup, before reading it", filepath.Base(path))
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -3,7 +3,6 @@ package nanoclaw
 import (
 	"errors"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
@@ -14,13 +13,6 @@ import (
 // ScheduledPrefix is what NanoClaw's agent runner puts before a scheduled
 // task's prompt (container/agent-runner/src/index.ts).
 const ScheduledPrefix = "[SCHEDULED TASK - The following message was sent automatically and is not coming directly from the user or group.]\n\n"
-
-// transcriptDir is where Claude Code keeps a group's transcripts, relative to
-// the root: each group has its own .claude (mounted at /home/node/.claude) and
-// the agent's working directory is /workspace/group.
-func transcriptDir(group string) string {
-	return path.Join("data/sessions", group, ".claude/projects/-workspace-group")
-}
 
 // transcripts lists the session ids of the group's transcripts, sorted.
 func transcripts(dir string) ([]string, error) {
