@@ -9,21 +9,26 @@ import (
 	"testing"
 )
 
-// TestNanoClawExamples runs seed 004's NanoClaw suite over its recordings:
-// the five tests pass with no agent, a capability-gated assertion is
-// skipped with its reason, and each broken recording fails on the check
-// that catches it, with evidence at the transcript's lines.
+// TestNanoClawExamples runs seed 004's NanoClaw suite over its recordings,
+// and a test over a NanoClaw 2 recording: the six tests pass with no
+// agent, a capability-gated assertion is skipped with its reason, and each
+// broken recording fails on the check that catches it, with evidence at
+// the transcript's lines.
 func TestNanoClawExamples(t *testing.T) {
 	dir := filepath.Join(repoRoot(), "examples", "nanoclaw")
 	out := t.TempDir()
 	r := run(t, dir, nil, "run", "--report-dir", filepath.Join(out, "pass"))
-	if r.code != ExitPass || !strings.Contains(r.out, "Tests: 5 total, 5 passed") {
+	if r.code != ExitPass || !strings.Contains(r.out, "Tests: 6 total, 6 passed") {
 		t.Fatalf("passing recordings: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
 	sum := readSummary(t, filepath.Join(out, "pass"))
 	for _, tc := range sum.Tests {
-		if tc.Source.Adapter != "nanoclaw" || tc.Source.Mode != "import" || !slices.Contains(tc.Source.Capabilities, "supports_memory_events") {
-			t.Errorf("%s: source = %+v", tc.ID, tc.Source)
+		layout := "1"
+		if strings.HasPrefix(tc.ID, "nanoclaw.v2.") {
+			layout = "2"
+		}
+		if tc.Source.Adapter != "nanoclaw" || tc.Source.Version != layout || tc.Source.Mode != "import" || !slices.Contains(tc.Source.Capabilities, "supports_memory_events") {
+			t.Errorf("%s: source = %+v, want nanoclaw %s", tc.ID, tc.Source, layout)
 		}
 	}
 	news := findTest(t, sum, "nanoclaw.tools.current-news.web-sourced")
@@ -55,7 +60,7 @@ func TestNanoClawExamples(t *testing.T) {
 	broken, _ := filepath.Glob(filepath.Join(dir, "*", "broken.ananke.yaml"))
 	args := append([]string{"run", "--report-dir", filepath.Join(out, "fail")}, broken...)
 	r = run(t, dir, nil, args...)
-	if r.code != ExitFail || !strings.Contains(r.out, "Tests: 5 total, 0 passed, 5 failed") {
+	if r.code != ExitFail || !strings.Contains(r.out, "Tests: 6 total, 0 passed, 6 failed") {
 		t.Fatalf("broken recordings: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
 	sum = readSummary(t, filepath.Join(out, "fail"))
@@ -65,6 +70,7 @@ func TestNanoClawExamples(t *testing.T) {
 		"nanoclaw.memory.isolation.no-cross-group-leak.broken":       {"test.memory.forbid[0]", "test.text.omits[1]"},
 		"nanoclaw.scheduler.daily-digest.single-outbound.broken":     {"test.scheduler.outbound"},
 		"nanoclaw.scheduler.digest-timeout.graceful-recovery.broken": {"test.tools.require[0]", "test.text.must_match[0]", "test.scheduler.task_runs", "test.scheduler.outbound"},
+		"nanoclaw.v2.scheduler.pill-reminder.single-outbound.broken": {"test.scheduler.outbound"},
 	}
 	for id, ids := range want {
 		tc := findTest(t, sum, id)
@@ -111,6 +117,7 @@ type summaryTest struct {
 	ID     string `json:"id"`
 	Source struct {
 		Adapter      string   `json:"adapter"`
+		Version      string   `json:"version"`
 		Mode         string   `json:"mode"`
 		Capabilities []string `json:"capabilities"`
 	} `json:"source"`
