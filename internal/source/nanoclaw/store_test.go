@@ -171,6 +171,7 @@ func TestStoreMatchesSQL(t *testing.T) {
 	for _, sqlPath := range files {
 		dbPath := strings.TrimSuffix(sqlPath, ".sql") + ".db"
 		t.Run(sqlPath, func(t *testing.T) {
+			t.Parallel() // each builds its own files
 			if updating() {
 				buildDB(t, sqlPath, dbPath)
 			}

@@ -228,6 +228,7 @@ func TestReadV2Errors(t *testing.T) {
 		}, Options{Group: "family"}, []string{"read r/data/v2.db: v2.db-wal holds changes not yet in the database"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each reads its own copy
 			root := copyRoot(t, testRootV2)
 			if tc.edit != nil {
 				tc.edit(t, root)
