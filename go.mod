@@ -19,6 +19,7 @@ require (
 	github.com/sethvargo/go-githubactions v1.4.0
 	github.com/tmaxmax/go-sse v0.11.0
 	go.uber.org/goleak v1.3.0
+	golang.org/x/term v0.47.0
 	gopkg.in/yaml.v3 v3.0.1
 	modernc.org/sqlite v1.61.1
 )

@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // Stdio holds the process's standard streams.
@@ -31,10 +33,11 @@ func OSStdio() Stdio {
 	return Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutIsTerminal: isTerminal(os.Stdout), InIsTerminal: isTerminal(os.Stdin)}
 }
 
-// isTerminal reports whether f is a character device, as terminals are.
+// isTerminal reports whether f is an interactive terminal. Being a
+// character device is not enough: /dev/null is one too, and a script's
+// `</dev/null` must never be asked anything.
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
 
 // app is one invocation's view of the process.
