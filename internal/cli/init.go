@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -27,6 +26,7 @@ type initOptions struct {
 	dir, endpoint, agentID, typ, message string
 	force, noProbe, example              bool
 	set                                  map[string]bool // flags given on the command line
+	in                                   *bufio.Reader   // the terminal's answers, once read
 }
 
 // runInit is `ananke init [DIR]`: it writes a config, a first test built
@@ -100,7 +100,9 @@ func (a *app) initExample(o initOptions) ([]scaffold.File, int) {
 }
 
 // initProject asks for what the flags left out (on a terminal), checks no
-// file would be overwritten, probes the agent and renders the files.
+// file would be overwritten, probes the agent and renders the files. An
+// endpoint where a server answers but no agent is (HTTP 404 or 405) writes
+// nothing: on a terminal it is asked again, elsewhere init exits 3.
 func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, int) {
 	if strings.TrimSpace(o.message) == "" {
 		fmt.Fprintln(a.Err, "ananke init: --probe-message is empty; the first test needs a message")
@@ -119,26 +121,55 @@ func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, 
 		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
 		return nil, ExitInvalid
 	}
-	if err := checkURL(o.endpoint); err != nil {
-		fmt.Fprintf(a.Err, "ananke init: --endpoint %v\n", err)
-		return nil, ExitInvalid
-	}
 	if strings.TrimSpace(o.agentID) == "" {
 		fmt.Fprintln(a.Err, "ananke init: --agent-id is empty; target.agentId is required")
 		return nil, ExitInvalid
 	}
-	p.Endpoint, p.AgentID, p.Message = o.endpoint, o.agentID, o.message
-	if o.noProbe {
-		p.NotProbed = "the agent was not probed (--no-probe)"
-	} else {
+	p.AgentID, p.Message = o.agentID, o.message
+	if root := gitRoot(o.dir); root != "" {
+		p.Branch = a.defaultBranch(ctx, root)
+	}
+	for {
+		if err := checkURL(o.endpoint); err != nil {
+			fmt.Fprintf(a.Err, "ananke init: --endpoint %v\n", err)
+			return nil, ExitInvalid
+		}
+		p.Endpoint = o.endpoint
+		if o.noProbe {
+			p.NotProbed = "the agent was not probed (--no-probe)"
+			break
+		}
 		obs := a.probeAgent(ctx, o.endpoint, o.message)
-		p.Probe = &obs
+		if !scaffold.WrongPath(obs.Err) {
+			p.Probe = &obs
+			break
+		}
+		a.noAgentThere(o.endpoint, obs.Err)
+		if !a.InIsTerminal {
+			fmt.Fprintln(a.Err, "ananke init: nothing was written: give the agent's endpoint with --endpoint (or --no-probe to write the files without asking the agent)")
+			return nil, ExitInvalid
+		}
+		o.endpoint, o.set["endpoint"] = "", false
+		if err := a.askEndpoint(&o); err != nil {
+			fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+			return nil, ExitInvalid
+		}
 	}
 	if files, err = p.Files(); err != nil {
 		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
 		return nil, ExitError
 	}
 	return files, ExitPass
+}
+
+// noAgentThere says that a server answered at the endpoint but serves no
+// agent at its path, and where servers usually mount one.
+func (a *app) noAgentThere(endpoint string, err error) {
+	fmt.Fprintf(a.Err, "ananke init: %s: %v\n", endpoint, err)
+	fmt.Fprintln(a.Err, "  a server answered, but no agent is at that path; AG-UI fixes no path, and servers commonly mount an agent at")
+	for _, u := range scaffold.UsualEndpoints(endpoint) {
+		fmt.Fprintf(a.Err, "    %s\n", u)
+	}
 }
 
 // refuse names the files that exist; nothing is written.
@@ -160,19 +191,11 @@ func (a *app) ask(o *initOptions) error {
 		}
 		return nil
 	}
-	in := bufio.NewReader(a.In)
-	for o.endpoint == "" || !o.set["endpoint"] && checkURL(o.endpoint) != nil {
-		if o.endpoint != "" {
-			fmt.Fprintf(a.Err, "  %v\n", checkURL(o.endpoint))
-		}
-		s, err := prompt(a.Err, in, "The agent's AG-UI endpoint (e.g. http://localhost:8000/agent): ")
-		if err != nil {
-			return fmt.Errorf("read the endpoint: %w", err)
-		}
-		o.endpoint = s
+	if err := a.askEndpoint(o); err != nil {
+		return err
 	}
 	if !o.set["agent-id"] {
-		s, err := prompt(a.Err, in, fmt.Sprintf("Agent id [%s]: ", o.agentID))
+		s, err := prompt(a.Err, a.answers(o), fmt.Sprintf("Agent id [%s]: ", o.agentID))
 		if err != nil {
 			return fmt.Errorf("read the agent id: %w", err)
 		}
@@ -181,6 +204,30 @@ func (a *app) ask(o *initOptions) error {
 		}
 	}
 	return nil
+}
+
+// askEndpoint asks for the endpoint until it is a URL, unless the flag
+// gave one.
+func (a *app) askEndpoint(o *initOptions) error {
+	for o.endpoint == "" || !o.set["endpoint"] && checkURL(o.endpoint) != nil {
+		if o.endpoint != "" {
+			fmt.Fprintf(a.Err, "  %v\n", checkURL(o.endpoint))
+		}
+		s, err := prompt(a.Err, a.answers(o), "The agent's AG-UI endpoint (e.g. http://localhost:8000/agent): ")
+		if err != nil {
+			return fmt.Errorf("read the endpoint: %w", err)
+		}
+		o.endpoint = s
+	}
+	return nil
+}
+
+// answers reads the terminal through one buffer, however often init asks.
+func (a *app) answers(o *initOptions) *bufio.Reader {
+	if o.in == nil {
+		o.in = bufio.NewReader(a.In)
+	}
+	return o.in
 }
 
 // prompt writes question and reads one line of answer, trimmed.
@@ -218,6 +265,9 @@ func (a *app) probeAgent(ctx context.Context, endpoint, message string) scaffold
 	defer hc.CloseIdleConnections()
 	fmt.Fprintf(a.Err, "probing %s with %q …\n", endpoint, message)
 	obs := scaffold.Probe(ctx, &agui.Client{Endpoint: endpoint, HTTP: hc, Now: a.now}, message)
+	if scaffold.WrongPath(obs.Err) {
+		return obs // the caller says so
+	}
 	if obs.Err != nil {
 		fmt.Fprintf(a.Err, "ananke init: warning: the agent did not answer the probe: %v\n  the first test is generic: edit it\n", obs.Err)
 		return obs
@@ -230,28 +280,17 @@ func (a *app) probeAgent(ctx context.Context, endpoint, message string) scaffold
 	return obs
 }
 
-// repoPath is dir relative to the root of the git repository holding it
-// (the nearest directory with a .git), slash-separated; "." when dir is
-// the root or in no repository.
-func repoPath(dir string) string {
-	abs, err := filepath.Abs(dir)
+// rel is path relative to the working directory, as init's other paths
+// are written.
+func (a *app) rel(path string) string {
+	wd, err := a.getwd()
 	if err != nil {
-		return "."
+		return path
 	}
-	for d := abs; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			rel, err := filepath.Rel(d, abs)
-			if err != nil {
-				return "."
-			}
-			return filepath.ToSlash(rel)
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "."
-		}
-		d = parent
+	if r, err := filepath.Rel(wd, path); err == nil {
+		return r
 	}
+	return path
 }
 
 // writeProject writes the files and says what comes next.
@@ -266,6 +305,16 @@ func (a *app) writeProject(o initOptions, files []scaffold.File) int {
 	}
 	for _, f := range files {
 		fmt.Fprintf(a.Out, "wrote %s\n", filepath.Join(o.dir, filepath.FromSlash(f.Path)))
+	}
+	if root := gitRoot(o.dir); root != "" {
+		changed, err := scaffold.Ignore(root)
+		if err != nil {
+			fmt.Fprintf(a.Err, "ananke init: %v\n", err)
+			return ExitError
+		}
+		if changed {
+			fmt.Fprintf(a.Out, "added %s/ to %s\n", scaffold.ReportDir, a.rel(filepath.Join(root, scaffold.IgnoreFile)))
+		}
 	}
 	run := "ananke run"
 	if filepath.Clean(o.dir) != "." {

@@ -322,3 +322,160 @@ func TestInitExample(t *testing.T) {
 		t.Errorf("run exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
 	}
 }
+
+// TestInitNoAgentAtPath: a server that answers 404 or 405 at the endpoint
+// has no agent there. Without a terminal init writes nothing, exits 3 and
+// names the usual paths; on a terminal it asks again; --no-probe sends
+// nothing and writes the files.
+func TestInitNoAgentAtPath(t *testing.T) {
+	endpoint := startExampleAgent(t)
+	base := strings.TrimSuffix(endpoint, "/agent")
+	for path, status := range map[string]string{"/api/agent": "HTTP 404", "/health": "HTTP 405"} {
+		t.Run(path, func(t *testing.T) {
+			dir := newRepo(t)
+			r := run(t, dir, nil, "init", "--endpoint", base+path)
+			if r.code != ExitInvalid {
+				t.Fatalf("exit %d; want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
+			}
+			for _, want := range []string{base + path + ": the agent answered " + status, "no agent is at that path",
+				"\n    " + base + "/agent\n", "\n    " + base + "/agui\n", "\n    " + base + "/\n", "nothing was written", "--no-probe"} {
+				if !strings.Contains(r.errOut, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.errOut)
+				}
+			}
+			if strings.Contains(r.errOut, "\n    "+base+path+"\n") {
+				t.Errorf("suggests the path that failed:\n%s", r.errOut)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("%d entries in the project; want only .git", len(entries))
+			}
+		})
+	}
+	t.Run("terminal", func(t *testing.T) {
+		dir := newRepo(t)
+		r := runTerminal(t, dir, "\n"+endpoint+"\n", true, "init", "--endpoint", base+"/api/agent")
+		if r.code != ExitPass {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
+		}
+		if n := strings.Count(r.errOut, "Agent id [my-agent]: "); n != 1 {
+			t.Errorf("asked for the agent id %d times; want once:\n%s", n, r.errOut)
+		}
+		if !strings.Contains(r.errOut, "HTTP 404") || !strings.Contains(r.errOut, "The agent's AG-UI endpoint") || !strings.Contains(r.errOut, "the agent answered (") {
+			t.Errorf("stderr does not show the 404, the question and the answered probe:\n%s", r.errOut)
+		}
+		files := readFiles(t, dir)
+		if !strings.Contains(files["ananke.config.yaml"], `endpoint: "`+endpoint+`"`) {
+			t.Errorf("the config does not have the endpoint answered:\n%s", files["ananke.config.yaml"])
+		}
+	})
+	t.Run("no probe", func(t *testing.T) {
+		dir := newRepo(t)
+		if r := run(t, dir, nil, "init", "--no-probe", "--endpoint", base+"/api/agent"); r.code != ExitPass {
+			t.Errorf("--no-probe: exit %d %q", r.code, r.errOut)
+		}
+	})
+}
+
+// gitEnv keeps the machine's git configuration out of the tests.
+var gitEnv = map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+// git runs git in dir for a test's set-up.
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	for k, v := range gitEnv {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestInitBranch: the workflow runs on pushes to the repository's default
+// branch: the remote's, else main or master where they exist, else the
+// current one.
+func TestInitBranch(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed (a clone of this repository has it)")
+	}
+	tests := []struct {
+		name  string
+		setup [][]string
+		want  string
+	}{
+		{"a fresh repository on master", [][]string{{"init", "-q", "-b", "master"}}, "master"},
+		{"a fresh repository on trunk", [][]string{{"init", "-q", "-b", "trunk"}}, "trunk"},
+		{"a feature branch beside master", [][]string{{"init", "-q", "-b", "master"}, {"commit", "-q", "--allow-empty", "-m", "x"}, {"checkout", "-q", "-b", "feature"}}, "master"},
+		{"a clone: origin's HEAD", [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "x"},
+			{"update-ref", "refs/remotes/origin/develop", "HEAD"}, {"symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/develop"}}, "develop"},
+		{"init.defaultBranch", [][]string{{"init", "-q", "-b", "work"}, {"commit", "-q", "--allow-empty", "-m", "x"},
+			{"branch", "stable"}, {"config", "init.defaultBranch", "stable"}}, "stable"},
+		{"a name YAML would misread", [][]string{{"init", "-q", "-b", "release/1.0"}}, `"release/1.0"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, args := range tc.setup {
+				git(t, dir, args...)
+			}
+			r := run(t, dir, gitEnv, "init", "--no-probe", "--endpoint", "http://localhost:8000/agent")
+			if r.code != ExitPass {
+				t.Fatalf("exit %d %q", r.code, r.errOut)
+			}
+			wf := readFiles(t, dir)[".github/workflows/agent-tests.yml"]
+			if !strings.Contains(wf, "branches: ["+tc.want+"]") {
+				t.Errorf("the workflow does not run on %s:\n%s", tc.want, wf)
+			}
+			actionlint(t, filepath.Join(dir, ".github", "workflows", "agent-tests.yml"))
+		})
+	}
+	// Not a repository git reads (an empty .git): main, as before.
+	dir := newRepo(t)
+	if r := run(t, dir, gitEnv, "init", "--no-probe", "--endpoint", "http://localhost:8000/agent"); r.code != ExitPass {
+		t.Fatalf("exit %d %q", r.code, r.errOut)
+	}
+	if wf := readFiles(t, dir)[".github/workflows/agent-tests.yml"]; !strings.Contains(wf, "branches: [main]") {
+		t.Errorf("without a repository git reads, the workflow does not run on main:\n%s", wf)
+	}
+}
+
+// TestInitGitignore: in a git work tree init makes the repository's root
+// .gitignore ignore the report directory, once; elsewhere it writes none.
+func TestInitGitignore(t *testing.T) {
+	const entry = "# Ananke's reports (ananke run)\nananke-report/\n"
+	args := []string{"init", "--no-probe", "--endpoint", "http://localhost:8000/agent"}
+	root := newRepo(t)
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, root, nil, append(args, "agents/shop")...)
+	if r.code != ExitPass || !strings.Contains(r.out, "added ananke-report/ to .gitignore\n") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != "node_modules/\n"+entry {
+		t.Errorf(".gitignore = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(root, "agents", "shop", ".gitignore")); err == nil {
+		t.Error("a .gitignore in the project directory; want the root's only")
+	}
+	r = run(t, root, nil, append(args, "--force", "agents/shop")...)
+	if r.code != ExitPass || strings.Contains(r.out, "added") {
+		t.Errorf("a second init: exit %d\n%s", r.code, r.out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, ".gitignore")); string(b) != "node_modules/\n"+entry {
+		t.Errorf(".gitignore after a second init = %q", b)
+	}
+
+	dir := t.TempDir()
+	if gitRoot(dir) != "" {
+		t.Skipf("the temporary directory %s is inside a git work tree", dir)
+	}
+	if r := run(t, dir, nil, args...); r.code != ExitPass || strings.Contains(r.out, "added") {
+		t.Errorf("outside a repository: exit %d\n%s", r.code, r.out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); err == nil {
+		t.Error("a .gitignore outside any git work tree")
+	}
+}

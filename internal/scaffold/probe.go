@@ -3,7 +3,10 @@ package scaffold
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -80,4 +83,33 @@ func unusable(res *agui.Result, o Observation) error {
 		return fmt.Errorf("the agent sent no text and called no tool")
 	}
 	return nil
+}
+
+// WrongPath reports whether err says that a server answered at the
+// endpoint's host but serves no agent at its path (HTTP 404 Not Found or
+// 405 Method Not Allowed): the endpoint is wrong, not the agent away.
+func WrongPath(err error) bool {
+	var te *agui.TransportError
+	return errors.As(err, &te) && te.Op == "status" && (te.Status == http.StatusNotFound || te.Status == http.StatusMethodNotAllowed)
+}
+
+// usualPaths are where AG-UI servers commonly mount an agent: AG-UI fixes
+// no path (docs/init.md names the servers behind each).
+var usualPaths = []string{"/agent", "/agui", "/"}
+
+// UsualEndpoints are endpoint's scheme and host with the usual paths,
+// endpoint's own path left out.
+func UsualEndpoints(endpoint string) []string {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	var out []string
+	for _, p := range usualPaths {
+		if p == u.Path || p == "/" && u.Path == "" {
+			continue
+		}
+		out = append(out, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: p}).String())
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"slices"
@@ -83,4 +84,39 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestWrongPath: a server that answers 404 or 405 serves no agent at the
+// path; other failures say nothing about the path.
+func TestWrongPath(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   bool
+	}{{http.StatusNotFound, true}, {http.StatusMethodNotAllowed, true}, {http.StatusInternalServerError, false}, {http.StatusUnauthorized, false}} {
+		srv := aguitest.New(t, func(*aguitest.Request) aguitest.Response {
+			return aguitest.Response{Status: tc.status, ContentType: "text/plain", Raw: "no"}
+		})
+		hc := &http.Client{Transport: &http.Transport{}}
+		o := Probe(context.Background(), &agui.Client{Endpoint: srv.Endpoint(), HTTP: hc}, "Hello")
+		hc.CloseIdleConnections()
+		if got := WrongPath(o.Err); got != tc.want {
+			t.Errorf("HTTP %d: WrongPath(%v) = %v; want %v", tc.status, o.Err, got, tc.want)
+		}
+	}
+	if WrongPath(nil) || WrongPath(errors.New("connection refused")) {
+		t.Error("WrongPath of no error, or of another error, is true")
+	}
+}
+
+func TestUsualEndpoints(t *testing.T) {
+	for endpoint, want := range map[string][]string{
+		"http://localhost:8000/api/agent": {"http://localhost:8000/agent", "http://localhost:8000/agui", "http://localhost:8000/"},
+		"https://shop.example.com/agent":  {"https://shop.example.com/agui", "https://shop.example.com/"},
+		"http://127.0.0.1:8000":           {"http://127.0.0.1:8000/agent", "http://127.0.0.1:8000/agui"},
+		"not a url":                       nil,
+	} {
+		if got := UsualEndpoints(endpoint); !slices.Equal(got, want) {
+			t.Errorf("UsualEndpoints(%q) = %q; want %q", endpoint, got, want)
+		}
+	}
 }

@@ -46,7 +46,15 @@ type Project struct {
 	// slash-separated ("" or "." for the root itself): GitHub reads
 	// workflows only from the root's .github/workflows.
 	InRepo string
+	// Branch is the repository's default branch, whose pushes the workflow
+	// runs on (its reports are what pull requests are compared with);
+	// "" means DefaultBranch.
+	Branch string
 }
+
+// DefaultBranch is the workflow's branch when the repository's default
+// branch is not known.
+const DefaultBranch = "main"
 
 // Files renders the config, the first test and the workflow.
 func (p Project) Files() ([]File, error) {
@@ -56,7 +64,12 @@ func (p Project) Files() ([]File, error) {
 		up = strings.Repeat("../", strings.Count(inRepo, "/")+1)
 	}
 	service := serviceEndpoint(p.Endpoint)
+	branch := p.Branch
+	if branch == "" {
+		branch = DefaultBranch
+	}
 	data := map[string]any{
+		"Branch":          branch,
 		"ConfigSchema":    spec.SchemaBaseURL + spec.SchemaFile("config"),
 		"TestSchema":      spec.SchemaBaseURL + spec.SchemaFile("test"),
 		"Endpoint":        p.Endpoint,

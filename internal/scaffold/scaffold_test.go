@@ -158,3 +158,60 @@ func TestExcerptAndPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowBranch: the workflow runs on pushes to the branch it is
+// given, quoted when YAML needs it, and main when none is known.
+func TestWorkflowBranch(t *testing.T) {
+	for branch, want := range map[string]string{"": "branches: [main]", "master": "branches: [master]", "release/v1": `branches: ["release/v1"]`, "on": `branches: ["on"]`} {
+		files, err := Project{Endpoint: "http://localhost:8000/agent", AgentID: "a", Message: "Hello", NotProbed: "x", Branch: branch}.Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wf := string(files[2].Data)
+		if !strings.Contains(wf, want) {
+			t.Errorf("branch %q: the workflow lacks %q:\n%s", branch, want, wf)
+		}
+		if branch != "" && strings.Contains(wf, "main") {
+			t.Errorf("branch %q: the workflow still says main:\n%s", branch, wf)
+		}
+	}
+}
+
+func TestIgnore(t *testing.T) {
+	const entry = "# Ananke's reports (ananke run)\nananke-report/\n"
+	tests := []struct {
+		name, old string
+		exists    bool
+		want      string
+		changed   bool
+	}{
+		{"no file", "", false, entry, true},
+		{"empty file", "", true, entry, true},
+		{"a file ending in a newline", "node_modules/\n", true, "node_modules/\n" + entry, true},
+		{"a file without a final newline", "node_modules/", true, "node_modules/\n" + entry, true},
+		{"already ignored", "dist/\nananke-report/\n", true, "dist/\nananke-report/\n", false},
+		{"already ignored, anchored", "/ananke-report\n", true, "/ananke-report\n", false},
+		{"a longer name is another directory", "ananke-report-old/\n", true, "ananke-report-old/\n" + entry, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, ".gitignore")
+			if tc.exists {
+				if err := os.WriteFile(path, []byte(tc.old), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			changed, err := Ignore(dir)
+			if err != nil || changed != tc.changed {
+				t.Fatalf("Ignore = %v, %v; want %v", changed, err, tc.changed)
+			}
+			if b, _ := os.ReadFile(path); string(b) != tc.want {
+				t.Errorf(".gitignore = %q; want %q", b, tc.want)
+			}
+			if changed, err := Ignore(dir); changed || err != nil {
+				t.Errorf("a second Ignore = %v, %v; want no change", changed, err)
+			}
+		})
+	}
+}
