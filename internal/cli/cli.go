@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,6 +53,9 @@ type app struct {
 	// probe, when set, is given each command's flag set instead of
 	// running the command (shell completion lists the flags).
 	probe func(fs *flag.FlagSet)
+	// cmd is the command running ("run"), for messages that show a
+	// command line.
+	cmd string
 }
 
 // Main runs the command line args (without the program name) with the
@@ -90,7 +94,7 @@ func init() {
 		{"trace", "export a report's traces as normalized traces (trace export)", runTrace},
 		{"generate", "ask the config's model for test files; write the valid ones", runGenerate},
 		{"validate", "check config and test files without running anything", runValidate},
-		{"schema", "print a JSON Schema: config, test, or report (summary.json)", runSchema},
+		{"schema", "print a JSON Schema: config, test, report (summary.json) or normalized-trace", runSchema},
 		{"version", "print the version", runVersion},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}
@@ -102,9 +106,15 @@ func (a *app) main(ctx context.Context, args []string) int {
 		return ExitInvalid
 	}
 	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	case "-h", "-help", "--help":
 		a.usage(a.Out)
 		return ExitPass
+	case "help": // help, or help COMMAND: its flags, as COMMAND -h prints them
+		if len(args) == 1 || args[1] == "help" {
+			a.usage(a.Out)
+			return ExitPass
+		}
+		args = append(slices.Clone(args[1:]), "-h")
 	case "--version", "-version":
 		return runVersion(ctx, a, nil)
 	case "__complete": // for the completion scripts; not in the help
@@ -112,16 +122,49 @@ func (a *app) main(ctx context.Context, args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			a.cmd = c.name
 			return c.run(ctx, a, args[1:])
 		}
 	}
-	fmt.Fprintf(a.Err, "ananke: unknown command %q\n\n", args[0])
+	fmt.Fprintf(a.Err, "ananke: unknown command %q", args[0])
+	if near := nearestCommand(args[0]); near != "" {
+		fmt.Fprintf(a.Err, "; did you mean %s?\nRun 'ananke help' for the commands.\n", near)
+		return ExitInvalid
+	}
+	fmt.Fprint(a.Err, "\n\n")
 	a.usage(a.Err)
 	return ExitInvalid
 }
 
+// nearestCommand names the command closest to name, e.g. run for rnu;
+// "" when none is close.
+func nearestCommand(name string) string {
+	best, bestD := "", 3 // at most two edits away, or a prefix
+	for _, c := range commands {
+		d := editDistance(name, c.name)
+		if strings.HasPrefix(c.name, name) && len(name) >= 2 {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// summary is a command's line of the help, as a sentence: "Run the tests
+// against the agent."; "" for a command not listed.
+func summary(name string) string {
+	for _, c := range slices.Concat(commands, traceCommands) {
+		if c.name == name || "trace "+c.name == name {
+			return strings.ToUpper(c.summary[:1]) + c.summary[1:] + "."
+		}
+	}
+	return ""
+}
+
 func (a *app) usage(w io.Writer) {
-	fmt.Fprintln(w, "Ananke tests tool-using AI agents over AG-UI.")
+	fmt.Fprintln(w, "Ananke tests AI agents the way CI tests code: over AG-UI, A2A and MCP, or from their recorded sessions.")
 	fmt.Fprintln(w, "\nUsage:\n  ananke <command> [flags] [PATH...]\n\nCommands:")
 	width := 0
 	for _, c := range commands {
@@ -130,17 +173,34 @@ func (a *app) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'ananke <command> -h' for a command's flags; 'ananke --version' prints the version.")
+	fmt.Fprintln(w, "\nStart with 'ananke init' in your repository (docs/init.md), then 'ananke run'.")
+	fmt.Fprintln(w, "Run 'ananke help <command>' (or 'ananke <command> -h') for a command's flags; 'ananke --version' prints the version.")
 	fmt.Fprintln(w, "Exit codes: 0 passed, 1 a test failed, 2 a test errored, 3 invalid files or flags.")
 }
 
-// flags makes a command's flag set, writing errors and help to stderr.
+// flags makes a command's flag set. Its help, asked for with -h or
+// --help, goes to stdout; errors go to stderr (parse writes them).
 func (a *app) flags(name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(a.Err)
 	fs.Usage = func() {
-		fmt.Fprintf(a.Err, "Usage: ananke %s [flags] %s\n\nFlags (anywhere among the arguments; -- ends them):\n", name, args)
-		printFlags(a.Err, fs)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		line := "Usage: ananke " + name
+		if n > 0 {
+			line += " [flags]"
+		}
+		if args != "" {
+			line += " " + args
+		}
+		fmt.Fprintln(a.Out, line)
+		if s := summary(name); s != "" {
+			fmt.Fprintf(a.Out, "\n%s\n", s)
+		}
+		if n > 0 {
+			fmt.Fprintln(a.Out, "\nFlags (anywhere among the arguments; -- ends them):")
+			printFlags(a.Out, fs)
+		}
 	}
 	return fs
 }

@@ -62,10 +62,10 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("help exit = %d", r.code)
 	}
 	assertGolden(t, "help.golden", r.out)
-	if r := run(t, "", nil, "run", "-h"); r.code != ExitPass {
-		t.Errorf("run -h exit = %d", r.code)
+	if r := run(t, "", nil, "run", "-h"); r.code != ExitPass || r.errOut != "" {
+		t.Errorf("run -h exit = %d, stderr %q; want 0 and the help on stdout", r.code, r.errOut)
 	} else {
-		assertGolden(t, "help-run.golden", r.errOut)
+		assertGolden(t, "help-run.golden", r.out)
 	}
 	if r := run(t, "", nil); r.code != ExitInvalid || !strings.Contains(r.errOut, "Usage:") {
 		t.Errorf("no args = %d %q; want usage on stderr and exit 3", r.code, r.errOut)
@@ -73,11 +73,11 @@ func TestHelp(t *testing.T) {
 	if r := run(t, "", nil, "frobnicate"); r.code != ExitInvalid || !strings.Contains(r.errOut, `unknown command "frobnicate"`) {
 		t.Errorf("unknown command = %d %q", r.code, r.errOut)
 	}
-	if r := run(t, "", nil, "validate", "--nope"); r.code != ExitInvalid || !strings.Contains(r.errOut, "flag provided but not defined: -nope") {
+	if r := run(t, "", nil, "validate", "--nope"); r.code != ExitInvalid || !strings.Contains(r.errOut, "ananke validate: unknown flag --nope\n") {
 		t.Errorf("bad flag = %d %q", r.code, r.errOut)
 	}
-	if r := run(t, "", nil, "validate", "-h"); r.code != ExitPass || !strings.Contains(r.errOut, "-config file") {
-		t.Errorf("validate -h = %d %q", r.code, r.errOut)
+	if r := run(t, "", nil, "validate", "-h"); r.code != ExitPass || !strings.Contains(r.out, "-config file") {
+		t.Errorf("validate -h = %d %q", r.code, r.out)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestColor(t *testing.T) {
 			}
 		})
 	}
-	if r := run(t, dir, nil, "run", "--color=sometimes"); r.code != ExitInvalid || !strings.Contains(r.errOut, "want auto, always or never") {
+	if r := run(t, dir, nil, "run", "--color=sometimes"); r.code != ExitInvalid || !strings.Contains(r.errOut, `--color: "sometimes" is not auto, always or never`) {
 		t.Errorf("bad --color: exit %d %q", r.code, r.errOut)
 	}
 }

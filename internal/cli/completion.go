@@ -108,8 +108,14 @@ var valueNames = map[string]values{
 	"input": {Kind: "files", Suffixes: []string{".jsonl"}}, // a message or a dataset
 }
 
-// subcommands are the commands that take a command of their own.
-var subcommands = map[string][]command{"trace": traceCommands}
+// subcommands are the commands of a command that takes a command of its
+// own (read when asked: the tables are filled by init functions).
+func subcommands(name string) ([]command, bool) {
+	if name == "trace" {
+		return traceCommands, true
+	}
+	return nil, false
+}
 
 // completionCommands describes cmds and their commands, each command's
 // flags found by running it with a probing app, which hands over the flag
@@ -119,7 +125,7 @@ func (a *app) completionCommands(ctx context.Context, prefix string, cmds []comm
 	var out []compCommand
 	for _, c := range cmds {
 		cc := compCommand{Name: prefix + c.name, Word: c.name, Summary: c.summary}
-		if sub, ok := subcommands[cc.Name]; ok {
+		if sub, ok := subcommands(cc.Name); ok {
 			cc.Sub = a.completionCommands(ctx, cc.Name+" ", sub)
 			out = append(out, cc)
 			continue

@@ -268,7 +268,7 @@ func TestCompletionArgs(t *testing.T) {
 		{nil, "name one shell: bash, zsh or fish"},
 		{[]string{"tcsh"}, `unknown shell "tcsh"; want bash, zsh or fish`},
 		{[]string{"bash", "zsh"}, "name one shell: bash, zsh or fish"},
-		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--nope"}, "ananke completion: unknown flag --nope"},
 	} {
 		r := run(t, "", nil, append([]string{"completion"}, tc.args...)...)
 		if r.code != ExitInvalid || !strings.Contains(r.errOut, tc.want) || r.out != "" {

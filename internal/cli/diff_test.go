@@ -103,7 +103,7 @@ func TestDiffInvalid(t *testing.T) {
 		{"one dir", []string{good}, "name two report directories"},
 		{"three dirs", []string{good, good, good}, "name two report directories"},
 		{"bad format", []string{"--format", "html", good, good}, `ananke diff: --format "html": want text or markdown`},
-		{"bad flag", []string{"--nope", good, good}, "flag provided but not defined: -nope"},
+		{"bad flag", []string{"--nope", good, good}, "ananke diff: unknown flag --nope"},
 		{"missing base", []string{missing, good}, "ananke diff: base: read report " + missing + ": "},
 		{"foreign head", []string{good, foreign}, `ananke diff: head: read report ` + foreign + `: summary.json has schema "ananke.report/v9"`},
 	} {
@@ -114,8 +114,8 @@ func TestDiffInvalid(t *testing.T) {
 			}
 		})
 	}
-	if r := run(t, "", nil, "diff", "-h"); r.code != ExitPass || !strings.Contains(r.errOut, "Usage: ananke diff [flags] BASE_DIR HEAD_DIR") {
-		t.Errorf("diff -h: exit %d %q", r.code, r.errOut)
+	if r := run(t, "", nil, "diff", "-h"); r.code != ExitPass || !strings.Contains(r.out, "Usage: ananke diff [flags] BASE_DIR HEAD_DIR") {
+		t.Errorf("diff -h: exit %d %q", r.code, r.out)
 	}
 }
 

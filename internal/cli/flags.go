@@ -28,6 +28,21 @@ func (d *durationFlag) Set(s string) error {
 	return nil
 }
 
+// numberFlag is a whole-number flag with a default: unlike flag.Int's, its
+// error says what it wants.
+type numberFlag int
+
+func (f *numberFlag) String() string { return strconv.Itoa(int(*f)) }
+
+func (f *numberFlag) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want a whole number")
+	}
+	*f = numberFlag(v)
+	return nil
+}
+
 // intFlag is an optional whole-number flag within [lo, hi]; set tells an
 // explicit value from the default, so that a test file's or the config's
 // value applies when the flag is not given.

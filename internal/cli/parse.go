@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -14,17 +14,16 @@ import (
 // (`ananke run tests/ -v --parallel 4`); after `--` every argument is an
 // operand, even one that starts with "-". The operands are left in
 // fs.Args(). It returns an exit code when the command must stop: help
-// asked (0), or a bad flag (3), said with the nearest flag's name when one
-// is close.
+// asked (0, the help on stdout), or a bad flag (3), said as it was typed,
+// with the nearest flag's name when one is close.
 func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	if a.probe != nil { // completion: the command's flags are all it wants
 		a.probe(fs)
 		return ExitPass, false
 	}
 	usage, out := fs.Usage, fs.Output()
-	var msg bytes.Buffer
 	fs.Usage = func() {}
-	fs.SetOutput(&msg)
+	fs.SetOutput(io.Discard) // parse says what went wrong, once
 	defer func() { fs.Usage = usage; fs.SetOutput(out) }()
 
 	var operands []string
@@ -36,10 +35,7 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
 				usage()
 				return ExitPass, false
 			}
-			io.Copy(out, &msg)
-			if hint := nearestFlag(fs, err); hint != "" {
-				fmt.Fprintf(out, "did you mean %s?\n", hint)
-			}
+			fmt.Fprintf(out, "ananke %s: %s\n", fs.Name(), flagProblem(fs, err, rest))
 			fmt.Fprintf(out, "Run 'ananke %s -h' for its flags.\n", fs.Name())
 			return ExitInvalid, false
 		}
@@ -59,13 +55,60 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
-// nearestFlag names the defined flag closest to the unknown one of err,
-// e.g. "--verbose" for "--verbos"; "" when none is close.
-func nearestFlag(fs *flag.FlagSet, err error) string {
-	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
-	if !ok {
-		return ""
+// The flag package's errors, which name a flag with one dash however it
+// was typed.
+var (
+	invalidValue = regexp.MustCompile(`^invalid value (".*") for flag -([^\s:]+): (.*)$`)
+	invalidBool  = regexp.MustCompile(`^invalid boolean value (".*") for -([^\s:]+): (.*)$`)
+)
+
+// flagProblem says what is wrong with a flag of args, named as it was
+// typed: "unknown flag --verbos; did you mean --verbose?", `--parallel: "x"
+// is not a whole number`. A value's error that says what it wants ("want
+// a whole number") becomes what the value is not.
+func flagProblem(fs *flag.FlagSet, err error, args []string) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		problem := "unknown flag " + typed(args, name)
+		if hint := nearestFlag(fs, name); hint != "" {
+			problem += "; did you mean " + hint + "?"
+		}
+		return problem
 	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return typed(args, name) + " needs a value"
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		value, name, why := m[1], typed(args, m[2]), m[3]
+		if what, ok := strings.CutPrefix(why, "want "); ok {
+			return fmt.Sprintf("%s: %s is not %s", name, value, what)
+		}
+		return fmt.Sprintf("%s %s: %s", name, value, why)
+	}
+	if m := invalidBool.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s: %s is not true or false", typed(args, m[2]), m[1])
+	}
+	return msg
+}
+
+// typed is flag name as args spell it (-v, --verbos); dashes(name) when
+// they do not.
+func typed(args []string, name string) string {
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		flagPart, _, _ := strings.Cut(arg, "=")
+		if n := len(flagPart) - len(strings.TrimLeft(flagPart, "-")); n > 0 && n <= 2 && flagPart[n:] == name {
+			return flagPart
+		}
+	}
+	return dashes(name)
+}
+
+// nearestFlag names the defined flag closest to the unknown flag name,
+// e.g. "--verbose" for "verbos"; "" when none is close.
+func nearestFlag(fs *flag.FlagSet, name string) string {
 	name = strings.TrimLeft(name, "-")
 	best, bestD := "", 3 // at most two edits away, or a prefix
 	fs.VisitAll(func(f *flag.Flag) {

@@ -37,7 +37,7 @@ func TestUnknownFlag(t *testing.T) {
 		{[]string{"run", "--zzzzzz"}, ""},
 	} {
 		r := run(t, "", nil, tc.args...)
-		if r.code != ExitInvalid || !strings.Contains(r.errOut, "flag provided but not defined") {
+		if r.code != ExitInvalid || !strings.Contains(r.errOut, "ananke "+tc.args[0]+": unknown flag ") {
 			t.Errorf("%q: exit %d %q", tc.args, r.code, r.errOut)
 			continue
 		}
@@ -62,12 +62,12 @@ func TestVersionFlag(t *testing.T) {
 func TestHelpPairsNames(t *testing.T) {
 	r := run(t, "", nil, "run", "-h")
 	for _, want := range []string{"  -v, --verbose\n", "  -o, --report-dir dir\n", "  -c, --config file\n", "  --parallel N\n", "(default \"ananke-report\")", "(default 1)"} {
-		if !strings.Contains(r.errOut, want) {
-			t.Errorf("run -h lacks %q:\n%s", want, r.errOut)
+		if !strings.Contains(r.out, want) {
+			t.Errorf("run -h lacks %q:\n%s", want, r.out)
 		}
 	}
-	if strings.Count(r.errOut, "verbose") != 1 {
-		t.Errorf("--verbose listed more than once:\n%s", r.errOut)
+	if strings.Count(r.out, "verbose") != 1 {
+		t.Errorf("--verbose listed more than once:\n%s", r.out)
 	}
 }
 

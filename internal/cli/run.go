@@ -58,7 +58,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	o.retries = intFlag{lo: 0, hi: spec.MaxRetries}
 	fs.StringVar(&o.config, "config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
 	alias(fs, "c", "config")
-	fs.IntVar(&o.parallel, "parallel", 1, "run up to `N` attempts at once")
+	o.parallel = 1
+	fs.Var((*numberFlag)(&o.parallel), "parallel", "run up to `N` attempts at once")
 	fs.Var(&o.timeout, "timeout", "bound each attempt of a test to `duration`, e.g. 2m (default: none beyond target.timeout_ms per run)")
 	fs.StringVar(&o.reportDir, "report-dir", "ananke-report", "write reports into `dir`")
 	alias(fs, "o", "report-dir")

@@ -191,9 +191,9 @@ func TestRunSelection(t *testing.T) {
 		{"excluded tag", []string{"--tag", "!shopping", "--run", "weather|shopping"}, ExitPass, []string{"weather"}, ""},
 		{"no match", []string{"--run", "nothing-is-called-this"}, ExitInvalid, nil, `no test matches --run "nothing-is-called-this" (of 6 tests); nothing was run`},
 		{"bad regexp", []string{"--run", "("}, ExitInvalid, nil, `--run "(": error parsing regexp`},
-		{"bad shard", []string{"--shard", "4/3"}, ExitInvalid, nil, `invalid value "4/3" for flag -shard: want i/n with 1 <= i <= n <= 1000, e.g. 2/3`},
-		{"bad runs", []string{"--runs", "0"}, ExitInvalid, nil, `invalid value "0" for flag -runs: want a whole number from 1 to 1000`},
-		{"bad rate", []string{"--min-pass-rate", "120"}, ExitInvalid, nil, `invalid value "120" for flag -min-pass-rate: want a percentage from 0 to 100`},
+		{"bad shard", []string{"--shard", "4/3"}, ExitInvalid, nil, `ananke run: --shard: "4/3" is not i/n with 1 <= i <= n <= 1000, e.g. 2/3`},
+		{"bad runs", []string{"--runs", "0"}, ExitInvalid, nil, `ananke run: --runs: "0" is not a whole number from 1 to 1000`},
+		{"bad rate", []string{"--min-pass-rate", "120"}, ExitInvalid, nil, `ananke run: --min-pass-rate: "120" is not a percentage from 0 to 100`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "report")

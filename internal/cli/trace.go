@@ -14,8 +14,12 @@ import (
 
 // traceCommands are the commands of `ananke trace` (shell completion
 // lists them too).
-var traceCommands = []command{
-	{"export", "write a report's traces as normalized traces, one JSON file per test", runTraceExport},
+var traceCommands []command
+
+func init() { // not an initializer: the commands' help reads the table
+	traceCommands = []command{
+		{"export", "write a report's traces as normalized traces, one JSON file per test", runTraceExport},
+	}
 }
 
 // runTrace is `ananke trace`: commands on a report's traces.
@@ -26,7 +30,7 @@ func runTrace(ctx context.Context, a *app, args []string) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		traceUsage(a.Err)
+		traceUsage(a.Out)
 		return ExitPass
 	}
 	for _, c := range traceCommands {
@@ -41,7 +45,7 @@ func runTrace(ctx context.Context, a *app, args []string) int {
 
 func traceUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: ananke trace export [-o DIR] [--test ID] [--all-attempts] REPORT_DIR")
-	fmt.Fprintln(w, "\nCommands:\n  export    write a report's traces as normalized traces (seed 004 §16), one JSON file per test")
+	fmt.Fprintln(w, "\nCommands:\n  export    write a report's traces as normalized traces (docs/traces.md), one JSON file per test")
 	fmt.Fprintln(w, "\nRun 'ananke trace export -h' for its flags.")
 }
 

@@ -94,8 +94,8 @@ func TestTraceExport(t *testing.T) {
 		{[]string{"trace", "export", "-o", filepath.Join(report, "tests"), report}, ExitInvalid, "would overwrite the report's trace files"},
 	} {
 		r := run(t, dir, nil, tc.args...)
-		if r.code != tc.code || !strings.Contains(r.errOut, tc.want) {
-			t.Errorf("%v = %d %q; want %d and %q", tc.args, r.code, r.errOut, tc.code, tc.want)
+		if got := r.errOut + r.out; r.code != tc.code || !strings.Contains(got, tc.want) || tc.code == ExitPass && r.errOut != "" {
+			t.Errorf("%v = %d %q; want %d and %q (help asked for on stdout)", tc.args, r.code, got, tc.code, tc.want)
 		}
 	}
 }

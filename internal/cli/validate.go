@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,11 +34,11 @@ func (a *app) load(configFlag string, paths []string) (*spec.Suite, int) {
 }
 
 // loadSuite loads what o names, finding the config as findConfig does:
-// with an endpoint, a missing config is not a mistake (Ananke then uses a
-// default target at the endpoint).
+// with an endpoint, a config found nowhere is not a mistake (Ananke then
+// uses a default target at the endpoint); a --config that is not one is.
 func (a *app) loadSuite(o spec.Options) (*spec.Suite, int) {
 	cfg, paths, err := a.findConfig(o.ConfigPath, o.Paths)
-	if err != nil && o.Endpoint == "" {
+	if err != nil && (o.Endpoint == "" || o.ConfigPath != "") {
 		fmt.Fprintf(a.Err, "ananke: %v\n", err)
 		return nil, ExitInvalid
 	}
@@ -63,7 +64,7 @@ func (a *app) loadSuite(o spec.Options) (*spec.Suite, int) {
 // in the first path's directory, the working directory, or their parents.
 func (a *app) findConfig(flagVal string, paths []string) (string, []string, error) {
 	if flagVal != "" {
-		return flagVal, paths, nil
+		return flagVal, paths, a.checkConfigFlag(flagVal)
 	}
 	for i, p := range paths {
 		if slices.Contains(spec.ConfigNames, filepath.Base(p)) {
@@ -83,7 +84,7 @@ func (a *app) findConfig(flagVal string, paths []string) (string, []string, erro
 	}
 	found := spec.FindConfig(start)
 	if found == "" {
-		return "", nil, fmt.Errorf("no %s found in %s or its parents; pass --config FILE", spec.ConfigNames[0], start)
+		return "", nil, fmt.Errorf("no %s found in %s or its parents; pass --config FILE, or start a project with 'ananke init' (docs/init.md)", spec.ConfigNames[0], start)
 	}
 	// `ananke run examples/quickstart` means that suite: its own directory
 	// is not a list of tests but the suite, discovered as its config says.
@@ -96,6 +97,27 @@ func (a *app) findConfig(flagVal string, paths []string) (string, []string, erro
 		}
 	}
 	return found, paths, nil
+}
+
+// checkConfigFlag says, once, why --config names no config: a file that
+// does not exist, a directory, or a test file given where its config goes.
+func (a *app) checkConfigFlag(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--config %s: no such file", path)
+	case err != nil:
+		return fmt.Errorf("--config %w", err)
+	case st.IsDir():
+		return fmt.Errorf("--config %s is a directory; name the config file in it (%s)", path, filepath.Join(path, spec.ConfigNames[0]))
+	case spec.IsTestFile(path):
+		cmd := a.cmd
+		if cmd == "" {
+			cmd = "run"
+		}
+		return fmt.Errorf("--config %s is a test file, not a project config: pass it as a path, 'ananke %s %s' (its config, %s, is found by itself)", path, cmd, path, spec.ConfigNames[0])
+	}
+	return nil
 }
 
 func plural(n int, noun string) string {

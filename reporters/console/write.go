@@ -114,7 +114,7 @@ func (p *printer) header(t *report.Test) {
 	}
 	p.runs(t)
 	if t.Status == report.StatusFail && len(t.FailureCategories) > 0 {
-		p.line(1, p.o.paint("dim", "failure categories:")+" "+clean(strings.Join(t.FailureCategories, ", ")))
+		p.line(1, p.o.paint("dim", "what went wrong:")+" "+clean(whatWentWrong(t.FailureCategories)))
 	}
 }
 

@@ -109,7 +109,7 @@ func TestWarnings(t *testing.T) {
 				"Tests: 1 total, 1 passed, 0 failed, 0 errored, 0 skipped, 1 with warnings (pass rate 100.0%)\n",
 			},
 			// A warning never reads as a failure, nor fails the run.
-			[]string{"FAIL", "✗", "failure categories", "--fail-on-flaky", "must_match"}},
+			[]string{"FAIL", "✗", "what went wrong", "--fail-on-flaky", "must_match"}},
 		{"colour", reporttest.Pick(false, reporttest.Passing), console.Options{Color: true},
 			[]string{"\x1b[33mWARN\x1b[0m", "\x1b[33m⚠\x1b[0m tests/weather.ananke.yaml:7:17", "\x1b[33m1 with warnings\x1b[0m"}, []string{"\x1b[31m"}},
 		{"verbose", reporttest.Pick(false, reporttest.Passing), console.Options{Verbose: true},
@@ -124,7 +124,7 @@ func TestWarnings(t *testing.T) {
 		{"failed test with warnings", failedRun, console.Options{},
 			[]string{
 				"FAIL checkout  t.yaml\n" +
-					"  failure categories: process, groundedness\n" +
+					"  what went wrong: the tool calls (process), claims the conversation does not back (groundedness)\n" +
 					"  turn[1] \"pay\"\n" +
 					"    ✗ t.yaml:8:7: forbidden call\n" +
 					"      assertion: turn[1].tools.forbid[0]\n" +
@@ -154,7 +154,7 @@ func TestWarnings(t *testing.T) {
 				"FLAKY search finds shoes  tests/search.ananke.yaml\n",
 				"  turn[0] \"find red shoes\" (run 2)\n    ✗ tests/search.ananke.yaml:9:13",
 				"  turn[0] \"find red shoes\" (run 3)\n    ⚠ t.yaml:12:7: 1 claim appears in no input",
-			}, []string{"WARN", "failure categories"}},
+			}, []string{"WARN", "what went wrong"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
