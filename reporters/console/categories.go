@@ -12,7 +12,7 @@ var categoryWords = map[string]string{
 	"groundedness": "claims the conversation does not back",
 	"state":        "the agent's state",
 	"timing":       "timing",
-	"protocol":     "the protocol",
+	"protocol":     "a RUN_ERROR or a broken stream",
 	"judgment":     "a judge's criteria",
 	"script":       "a script's verdict",
 }
