@@ -245,7 +245,7 @@ var suites = []suite{
 		tests: map[string]want{
 			"pass/buy-dynamic": {status: "pass", checkpoints: []int{0, 1, 2}, model: true},
 			"pass/judges": {status: "pass", model: true, warns: []failure{
-				{"test.judge", `the judge found 1 of 1 criteria not met in test: "mentions the humidity" (false: The reply gives conditions and temperature, no humidity.)`}}},
+				{"test.judge", `the judge found 1 of 1 criterion not met in test: "mentions the humidity" (false: The reply gives conditions and temperature, no humidity.)`}}},
 		},
 	},
 	{
@@ -254,7 +254,7 @@ var suites = []suite{
 			"fail/missing-checkpoint": {status: "fail", checkpoints: []int{0, -1}, model: true, fails: []failure{
 				{"test.checkpoints", "missing checkpoints: searched (after asked); the simulated user declared its goal achieved before turn[1]"}}},
 			"fail/judge-critical": {status: "fail", categories: []string{"judgment"}, model: true, fails: []failure{
-				{"turn[0].judge", `the judge found 1 of 1 criteria not met in turn[0]: "mentions the humidity" (false:`}}},
+				{"turn[0].judge", `the judge found 1 of 1 criterion not met in turn[0]: "mentions the humidity" (false:`}}},
 			"fail/deterministic": {status: "fail", categories: []string{"process"}, skips: []string{"turn[0].judge"}, fails: []failure{
 				{"turn[0].tools.require[0]", "expected `search_products` at least 1 time, saw 0"}}},
 		},

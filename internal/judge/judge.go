@@ -17,6 +17,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -70,7 +71,7 @@ func Evaluate(ctx context.Context, m model.Completer, prompt string, c spec.Chec
 		r.Message = fmt.Sprintf("the judge found every criterion of %s met (%d)", s.Name, len(criteria))
 	} else {
 		r.Status = assertion.Fail
-		r.Message = fmt.Sprintf("the judge found %d of %d criteria not met in %s: %s", len(missed), len(criteria), s.Name, strings.Join(missed, "; "))
+		r.Message = fmt.Sprintf("the judge found %d of %s not met in %s: %s", len(missed), plural.Count(len(criteria), "criterion"), s.Name, strings.Join(missed, "; "))
 	}
 	r.Finish()
 	return r, usage
@@ -109,7 +110,7 @@ func parse(content string, n int) (map[string]Verdict, error) {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	if len(answer.Verdicts) != n {
-		return nil, fmt.Errorf("%d verdicts for %d criteria", len(answer.Verdicts), n)
+		return nil, fmt.Errorf("%s for %s", plural.Count(len(answer.Verdicts), "verdict"), plural.Count(n, "criterion"))
 	}
 	for i := range n {
 		v, ok := answer.Verdicts[key(i)]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ananke/action/internal/plural"
 )
 
 // Kind says what went wrong in a call to the model, so callers can decide
@@ -77,15 +79,15 @@ func phrase(e *Error, timeout time.Duration) string {
 	case KindUnauthorized:
 		return fmt.Sprintf("%s: check model.api_key", statusPhrase(e.Status))
 	case KindRateLimited:
-		what = fmt.Sprintf("rate limited (%d) after %s", e.Status, plural(e.Attempts, "attempt"))
+		what = fmt.Sprintf("rate limited (%d) after %s", e.Status, plural.Count(e.Attempts, "attempt"))
 	case KindServer:
-		what = fmt.Sprintf("server error (%d) after %s", e.Status, plural(e.Attempts, "attempt"))
+		what = fmt.Sprintf("server error (%d) after %s", e.Status, plural.Count(e.Attempts, "attempt"))
 	case KindBadRequest:
 		what = statusPhrase(e.Status)
 	case KindUnreachable:
 		what = "unreachable"
 		if e.Attempts > 1 {
-			what += " after " + plural(e.Attempts, "attempt")
+			what += " after " + plural.Count(e.Attempts, "attempt")
 		}
 	case KindTimeout:
 		return "no answer within " + seconds(timeout)
@@ -106,13 +108,6 @@ func statusPhrase(status int) string {
 		return fmt.Sprintf("%d %s", status, text)
 	}
 	return fmt.Sprintf("status %d", status)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // seconds writes whole-second durations as "60s" rather than "1m0s", the
