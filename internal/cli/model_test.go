@@ -108,3 +108,31 @@ func TestGenerate(t *testing.T) {
 		t.Errorf("no subject: %d %q", r.code, r.errOut)
 	}
 }
+
+// TestJudgeProseThenVerdict: a judge whose model first answers in prose is
+// asked once more, and the verdict that follows decides the test — through
+// the real model client, end to end.
+func TestJudgeProseThenVerdict(t *testing.T) {
+	agent := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", "Hello.")...)}
+	})
+	test := "turns: [{user: hi, assert: {judge: {criteria: [polite], severity: critical}}}]\n"
+	for _, tc := range []struct {
+		verdict string
+		code    int
+		want    string
+	}{
+		{"true", ExitPass, "1 passed"},
+		{"false", ExitFail, `the judge found 1 of 1 criterion not met in turn[0]: "polite" (false: terse)`},
+	} {
+		t.Run(tc.verdict, func(t *testing.T) {
+			srv := modeltest.New(t, modeltest.Answer("Yes, the agent was polite."),
+				modeltest.Answer(`{"verdicts": {"c1": {"verdict": "`+tc.verdict+`", "reasoning": "terse"}}}`))
+			dir := modelSuite(t, agent.Endpoint(), srv.URL, test)
+			r := run(t, dir, map[string]string{"CLI_MODEL_KEY": modelKey}, "run", "--report-dir", filepath.Join(dir, "report"))
+			if r.code != tc.code || !strings.Contains(r.out, tc.want) || !strings.Contains(r.out, "Model: 2 requests") {
+				t.Fatalf("exit %d, want %d and %q and 2 model requests:\n%s%s", r.code, tc.code, tc.want, r.out, r.errOut)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/model/modeltest"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -60,7 +61,7 @@ func TestEvaluate(t *testing.T) {
 		{"inconclusive is not met", spec.Critical, []string{undecided}, nil, assertion.Fail, "(inconclusive: no confirmation step shown)", 1},
 		{"re-asked once", spec.Critical, []string{"Sure! Both hold.", bothTrue}, nil, assertion.Pass, "met (2)", 2},
 		{"wrong keys twice", spec.Critical, []string{`{"verdicts": {"a": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
-			"the judge gave no verdict: its answer did not fit the required JSON, twice: 1 verdicts for 2 criteria", 2},
+			"the judge gave no verdict: its answer did not fit the required JSON, twice: 1 verdict for 2 criteria", 2},
 		{"unknown verdict", spec.Critical, []string{`{"verdicts": {"c1": {"verdict": "yes", "reasoning": ""}, "c2": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
 			`verdict "yes" for c1 is not true, false or inconclusive`, 2},
 		{"model error", spec.Critical, nil, errors.New("model m at http://x: 401 unauthorized"), assertion.Error, "the judge gave no verdict: model m at http://x: 401 unauthorized", 1},
@@ -101,5 +102,49 @@ func TestRequest(t *testing.T) {
 	verdicts := req.Schema["properties"].(map[string]any)["verdicts"].(map[string]any)
 	if req.SchemaName != "verdicts" || strings.Join(verdicts["required"].([]string), ",") != "c1,c2" || verdicts["additionalProperties"] != false {
 		t.Errorf("schema %+v", req.Schema)
+	}
+}
+
+// TestEvaluateRealClient judges through *model.Client and a model
+// endpoint: an answer in prose is asked for once more and the verdict that
+// follows decides; an answer that does not fit twice errors with a message
+// naming the model and counting criteria in words.
+func TestEvaluateRealClient(t *testing.T) {
+	const prose = "The agent was polite, so I would say yes."
+	verdict := func(v string) string {
+		return `{"verdicts": {"c1": {"verdict": "` + v + `", "reasoning": "it said please"}}}`
+	}
+	for _, tc := range []struct {
+		name    string
+		answers []string
+		status  assertion.Status
+		msg     string // the whole message; URL stands for the endpoint
+	}{
+		{"prose, then true", []string{prose, verdict("true")}, assertion.Pass, "the judge found every criterion of test met (1)"},
+		{"prose, then false", []string{prose, verdict("false")}, assertion.Fail,
+			`the judge found 1 of 1 criterion not met in test: "stays polite" (false: it said please)`},
+		{"no verdicts twice", []string{`{"verdicts": {}}`}, assertion.Error,
+			"the judge gave no verdict: model judge-m at URL: its answer did not fit the required JSON, twice: 0 verdicts for 1 criterion"},
+		{"prose twice", []string{prose}, assertion.Error,
+			"the judge gave no verdict: model judge-m at URL: its answer did not fit the required JSON, twice: the reply is not JSON: invalid character 'T' looking for beginning of value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var script []modeltest.Responder
+			for _, a := range tc.answers {
+				script = append(script, modeltest.Answer(a))
+			}
+			srv := modeltest.New(t, script...)
+			c, err := model.New(model.Config{Endpoint: srv.URL, Name: "judge-m", HTTP: srv.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, usage := Evaluate(context.Background(), c, "", check(spec.Critical, "stays polite"), scope)
+			if want := strings.ReplaceAll(tc.msg, "URL", srv.URL); r.Status != tc.status || r.Message != want {
+				t.Errorf("Evaluate = %s %q\nwant %s %q", r.Status, r.Message, tc.status, want)
+			}
+			if n := len(srv.Requests()); n != 2 || usage.Requests != 2 {
+				t.Errorf("%d requests (usage %d), want 2", n, usage.Requests)
+			}
+		})
 	}
 }

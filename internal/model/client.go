@@ -80,7 +80,9 @@ func New(cfg Config) (*Client, error) {
 
 // Complete sends req to the model, or answers it from the cache. On error the
 // Reply still carries the usage of the call (requests sent, tokens of a
-// malformed reply); on a KindCache error it also carries the content.
+// malformed reply); on a KindCache error, and on an answer to a request
+// with a schema that is not JSON (errors.Is ErrNotJSON), it also carries
+// the content.
 func (c *Client) Complete(ctx context.Context, req Request) (Reply, error) {
 	params, err := c.params(req)
 	if err != nil {

@@ -112,22 +112,35 @@ func (c *Client) reply(comp *chatCompletion, structured bool, usage Usage) (Repl
 		return r, c.newError(&failure{kind: KindMalformed, detail: "the model refused: " + truncate(msg.Refusal)}, usage.Requests)
 	}
 	if err := checkContent(msg.Content, structured); err != nil {
-		return r, c.newError(&failure{kind: KindMalformed, detail: err.Error(), err: errors.Unwrap(err)}, usage.Requests)
+		if errors.Is(err, ErrNotJSON) {
+			// Returned with the error, so that CompleteJSON can show the
+			// model its answer and ask once more.
+			r.Content = msg.Content
+		}
+		return r, c.newError(&failure{kind: KindMalformed, detail: err.Error(), err: err}, usage.Requests)
 	}
 	r.Content = msg.Content
 	return r, nil
 }
 
+// ErrNotJSON is the cause of a KindMalformed error for a reply to a request
+// with a schema whose content is not JSON (or is empty): an answer that
+// does not fit, which CompleteJSON asks for once more. The Reply returned
+// with it carries the content.
+var ErrNotJSON = errors.New("the reply is not JSON")
+
 // checkContent applies what the caller relies on: some content, and JSON
 // when a schema was sent. Cached entries go through it too.
 func checkContent(content string, structured bool) error {
-	if content == "" {
+	switch {
+	case content == "" && structured:
+		return fmt.Errorf("%w: it is empty", ErrNotJSON)
+	case content == "":
 		return errors.New("the reply is empty")
-	}
-	if structured {
+	case structured:
 		var v any
 		if err := json.Unmarshal([]byte(content), &v); err != nil {
-			return fmt.Errorf("the reply is not JSON: %w", err)
+			return fmt.Errorf("%w: %w", ErrNotJSON, err)
 		}
 	}
 	return nil

@@ -2,11 +2,13 @@ package model_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/model/modeltest"
 )
 
 // scripted answers each request with the next of its replies or errors,
@@ -66,6 +68,66 @@ func TestCompleteJSON(t *testing.T) {
 				if len(tt.m.got[0].Messages) != 2 {
 					t.Fatalf("the first request's messages were changed: %+v", tt.m.got[0].Messages)
 				}
+			}
+		})
+	}
+}
+
+// TestCompleteJSONRealClient goes through *model.Client and a model
+// endpoint: an answer that is not JSON at all is refused inside Complete,
+// and must be asked for once more like JSON of the wrong shape, with the
+// answer and what was wrong; twice, the error names the model.
+func TestCompleteJSONRealClient(t *testing.T) {
+	schema := map[string]any{"type": "object"}
+	accept := func(content string) error {
+		if content != `{"ok":true}` {
+			return errors.New("want ok: " + content)
+		}
+		return nil
+	}
+	const prose = "I think the agent was polite."
+	tests := []struct {
+		name          string
+		first, second string
+		wantErr       string // after "model gpt-test at URL: "
+	}{
+		{"prose, then JSON", prose, `{"ok":true}`, ""},
+		{"empty, then JSON", "", `{"ok":true}`, ""},
+		{"wrong JSON, then JSON", `{"ok":false}`, `{"ok":true}`, ""},
+		{"prose twice", prose, "Still prose.",
+			"its answer did not fit the required JSON, twice: the reply is not JSON: invalid character 'S' looking for beginning of value"},
+		{"prose, then wrong JSON", prose, `{"ok":false}`,
+			`its answer did not fit the required JSON, twice: want ok: {"ok":false}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := modeltest.New(t, modeltest.Answer(tc.first), modeltest.Answer(tc.second))
+			c, _ := newClient(t, srv, nil)
+			req := model.Request{Messages: []model.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}, SchemaName: "x", Schema: schema}
+			usage, err := model.CompleteJSON(context.Background(), c, req, accept, "Answer again.")
+			if tc.wantErr == "" && err != nil {
+				t.Fatalf("CompleteJSON: %v", err)
+			}
+			if tc.wantErr != "" {
+				merr := asError(t, err)
+				if want := "model gpt-test at " + srv.URL + ": " + tc.wantErr; err.Error() != want || merr.Kind != model.KindMalformed {
+					t.Fatalf("err = %v (%s)\nwant %s", err, merr.Kind, want)
+				}
+			}
+			reqs := srv.Requests()
+			if usage.Requests != 2 || len(reqs) != 2 {
+				t.Fatalf("usage.Requests = %d, requests sent = %d, want 2", usage.Requests, len(reqs))
+			}
+			var second struct {
+				Messages []model.Message `json:"messages"`
+			}
+			if err := json.Unmarshal(reqs[1].Body, &second); err != nil {
+				t.Fatal(err)
+			}
+			m := second.Messages
+			if len(m) != 4 || m[2] != (model.Message{Role: "assistant", Content: tc.first}) || m[3].Role != "user" ||
+				!strings.HasPrefix(m[3].Content, "That answer does not fit the required JSON (") || !strings.HasSuffix(m[3].Content, "Answer again.") {
+				t.Fatalf("the second request does not carry the first answer and what was wrong with it: %+v", m)
 			}
 		})
 	}
