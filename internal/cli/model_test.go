@@ -136,3 +136,58 @@ func TestJudgeProseThenVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestWarningJudgeNotMade: a warning judge whose model fails leaves its
+// test passing (exit 0), but never silently: the default console's test
+// line and summary say a check was not made and why, summary.json counts
+// it, and JUnit lists it beside the passing testcase.
+func TestWarningJudgeNotMade(t *testing.T) {
+	agent := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", "Hello.")...)}
+	})
+	srv := modeltest.New(t, modeltest.Respond(500, `{"error": {"message": "upstream down"}}`, "Retry-After", "0"))
+	dir := modelSuite(t, agent.Endpoint(), srv.URL, "turns: [{user: hi, assert: {judge: {criteria: [polite], severity: warning}}}]\n")
+	out := filepath.Join(dir, "report")
+	r := run(t, dir, map[string]string{"CLI_MODEL_KEY": modelKey}, "run", "--report-dir", out)
+	reason := "the judge gave no verdict: model m at " + srv.URL + ": server error (500) after 3 attempts: upstream down"
+	for _, want := range []string{"✓ t (", "· 1 check not made\n", reason, "1 passed, 0 failed, 0 errored, 0 skipped, 1 check not made (pass rate 100.0%)"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("the console lacks %q", want)
+		}
+	}
+	if r.code != ExitPass {
+		t.Errorf("exit %d; want 0: a warning never fails the test", r.code)
+	}
+	var sum struct {
+		Totals map[string]any `json:"totals"`
+		Tests  []struct {
+			Status     string
+			Assertions []struct{ Kind, Severity, Status, Message string }
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	judged := false
+	for _, a := range sum.Tests[0].Assertions {
+		judged = judged || a.Kind == "judge" && a.Severity == "warning" && a.Status == "error" && a.Message == reason
+	}
+	if sum.Totals["passed"] != 1.0 || sum.Totals["not_made"] != 1.0 || sum.Tests[0].Status != "pass" || !judged {
+		t.Errorf("summary.json: totals %v, tests %+v", sum.Totals, sum.Tests)
+	}
+	junit, err := os.ReadFile(filepath.Join(out, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := string(junit); !strings.Contains(j, "checks not made (of severity warning, they do not fail the test):") || !strings.Contains(j, reason) ||
+		strings.Contains(j, "<failure") || strings.Contains(j, "<error") {
+		t.Errorf("junit.xml:\n%s", j)
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s%s", r.out, r.errOut)
+	}
+}

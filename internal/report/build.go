@@ -121,6 +121,7 @@ func totals(tests []Test) Totals {
 		if len(x.Warned()) > 0 {
 			t.Warned++
 		}
+		t.NotMade += len(x.NotMade())
 		t.Model.Add(x.Model)
 	}
 	if judged := t.Total - t.Skipped; judged > 0 {

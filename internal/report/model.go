@@ -92,6 +92,12 @@ type Totals struct {
 	Flaky int `json:"flaky"`
 	// Warned counts tests whose shown attempt has a failing warning.
 	Warned int `json:"warned"`
+	// NotMade counts the checks that could not be made (status error) in
+	// the tests' shown attempts, whatever their tests' status: a critical
+	// one errors its test, while a warning one (a warning judge whose model
+	// failed) leaves its test passing, and is told by this count and its
+	// own status, never hidden.
+	NotMade int `json:"not_made"`
 	// Model is what the run's judges and simulated users cost.
 	Model Usage `json:"model"`
 	// PassRate is passed / (total - skipped), in percent.
@@ -107,8 +113,16 @@ const (
 )
 
 // StatusWarn is the status of a failing warning assertion (assertions are
-// also pass, fail or skip).
+// also pass, fail, skip, and error for a check that could not be made).
 const StatusWarn = "warn"
+
+// Assertion severities: a critical check that fails fails its test, and
+// one that could not be made errors it; a warning never changes its test's
+// status, and is reported all the same.
+const (
+	SeverityCritical = "critical"
+	SeverityWarning  = "warning"
+)
 
 // Test is one test's result.
 type Test struct {
@@ -286,6 +300,21 @@ func (t *Test) Warned() []Assertion {
 	var out []Assertion
 	for _, a := range t.Assertions {
 		if a.Status == StatusWarn {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// NotMade returns the checks of the shown attempt that could not be made
+// (status error): a judge whose model failed or never answered in the form
+// asked, a script that crashed, an after hook that failed. Of severity
+// warning they leave the test's status as it was; reporters show them all
+// the same, since a check not made must never read as one that passed.
+func (t *Test) NotMade() []Assertion {
+	var out []Assertion
+	for _, a := range t.Assertions {
+		if a.Status == StatusError {
 			out = append(out, a)
 		}
 	}

@@ -52,7 +52,9 @@ func TestBuildMasksEverything(t *testing.T) {
 
 func TestBuildTotalsAndShape(t *testing.T) {
 	rep := reporttest.Report()
-	want := report.Totals{Total: 6, Passed: 2, Failed: 2, Errored: 1, Skipped: 1, Flaky: 2, Warned: 1, PassRate: 40}
+	// The passing test's warning judge could not be made: counted, while
+	// the test passes.
+	want := report.Totals{Total: 6, Passed: 2, Failed: 2, Errored: 1, Skipped: 1, Flaky: 2, Warned: 1, NotMade: 1, PassRate: 40}
 	if rep.Totals != want {
 		t.Errorf("totals = %+v; want %+v", rep.Totals, want)
 	}
@@ -62,6 +64,9 @@ func TestBuildTotalsAndShape(t *testing.T) {
 	ft := rep.Tests[0]
 	if ft.Status != "fail" || len(ft.Failed()) != 2 || ft.Turns[1].ToolCalls[0].AtMs != 1300 || ft.Turns[1].ToolCalls[0].DurationMs != 150 {
 		t.Errorf("failing test = %+v", ft)
+	}
+	if pt := rep.Tests[1]; pt.Status != report.StatusPass || len(pt.NotMade()) != 1 || pt.NotMade()[0].ID != "turn[0].judge" {
+		t.Errorf("passing test: %s, checks not made %+v", pt.Status, pt.NotMade())
 	}
 	if at := rep.Tests[2].At; at == nil || at.String() != "tests/refund.ananke.yaml:5:5" {
 		t.Errorf("error location = %v", at)

@@ -4,9 +4,10 @@
 // check that could not be made, every failed before_all or after_all hook
 // at its line in the config), so a reviewer sees which assertion on which
 // line failed, in the diff; an assertion that failed only in some runs of
-// a test, and a failing assertion of severity warning, get a warning
-// there. Warnings never fail the check run: its conclusion follows the
-// run's status alone, which a failed suite hook makes an error.
+// a test, a failing assertion of severity warning and a check of severity
+// warning that could not be made get a warning there. Warnings never fail
+// the check run: its conclusion follows the run's status alone, which a
+// failed suite hook makes an error.
 package checks
 
 import (
@@ -15,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/github"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/textsafe"
@@ -53,8 +55,9 @@ func Build(r *report.Report, o Options) github.CheckRun {
 // status, so that under fail-on-flaky a flaky test fails the check though
 // it passed; and any failed or errored test fails it whatever the status
 // says, so a report without one is never a false pass. A run of skipped
-// tests is skipped, an empty run neutral. Warnings play no part: a
-// warning is what the test's author chose not to fail on.
+// tests is skipped, an empty run neutral. Warnings play no part, nor do
+// checks of severity warning that could not be made: a warning is what the
+// test's author chose not to fail on.
 func Conclusion(r *report.Report) string {
 	t := r.Totals
 	switch {
@@ -69,10 +72,10 @@ func Conclusion(r *report.Report) string {
 }
 
 // Title is the check run's one-line title: "1 failed of 6 tests, 2 flaky,
-// 1 with warnings", or, when flaky tests alone failed the run, "1 flaky
-// test failed the run (fail-on-flaky); 5 of 6 tests passed". A failed
-// suite hook comes first, as it errors the run whatever the tests did:
-// "after_all[0] failed; 6 of 6 tests passed".
+// 1 with warnings, 1 check not made", or, when flaky tests alone failed
+// the run, "1 flaky test failed the run (fail-on-flaky); 5 of 6 tests
+// passed". A failed suite hook comes first, as it errors the run whatever
+// the tests did: "after_all[0] failed; 6 of 6 tests passed".
 func Title(r *report.Report) string {
 	t := r.Totals
 	var parts []string
@@ -95,6 +98,9 @@ func Title(r *report.Report) string {
 	if t.Warned > 0 {
 		s += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
+	if t.NotMade > 0 {
+		s += ", " + plural.Count(t.NotMade, "check") + " not made"
+	}
 	if h := format.HooksFailed(r.FailedHooks()); h != "" {
 		s = h + "; " + s
 	}
@@ -102,12 +108,13 @@ func Title(r *report.Report) string {
 }
 
 // Annotations returns a failure annotation per failed suite hook (at its
-// line in the config, first), per failing assertion and check that could
-// not be made (at its YAML position) and per errored test, or failed test
-// without a failing assertion to show (at its cause, or where the test is
-// declared: its file, or its line in a dataset); a warning per assertion
-// that failed in some runs but not in the one shown (a flaky test's) and
-// per failing warning (of any test, at its YAML position), and one per
+// line in the config, first), per failing assertion and critical check
+// that could not be made (at its YAML position) and per errored test, or
+// failed test without a failing assertion to show (at its cause, or where
+// the test is declared: its file, or its line in a dataset); a warning per
+// assertion that failed in some runs but not in the one shown (a flaky
+// test's), per failing warning and per check of severity warning not made
+// (of any test, at its YAML position), and one per
 // test with protocol warnings. A test that errored because a suite hook
 // failed is counted in the hook's annotation rather than given one of its
 // own at the same line. Positions outside the repository cannot be

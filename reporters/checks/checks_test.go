@@ -27,8 +27,8 @@ func TestBuild(t *testing.T) {
 			t.Errorf("annotation %q holds a raw control character", a.Title)
 		}
 	}
-	if run.Conclusion != "failure" || len(run.Annotations) != 7 {
-		t.Errorf("conclusion %s, %d annotations; want failure and 7 (3 assertions, 1 error, 1 protocol warning, 1 flaky, 1 failing warning)", run.Conclusion, len(run.Annotations))
+	if run.Conclusion != "failure" || len(run.Annotations) != 8 {
+		t.Errorf("conclusion %s, %d annotations; want failure and 8 (3 assertions, 1 error, 1 protocol warning, 1 flaky, 1 failing warning, 1 warning not made)", run.Conclusion, len(run.Annotations))
 	}
 	if run := checks.Build(reporttest.Report(), checks.Options{Annotations: false}); len(run.Annotations) != 0 {
 		t.Error("annotations: false still annotates")
@@ -88,18 +88,19 @@ func TestFailOnFlaky(t *testing.T) {
 		conclusion  string
 		title       string
 	}{
-		{false, "success", "2 of 3 tests passed, 1 flaky, 1 with warnings"},
-		{true, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 with warnings"},
+		{false, "success", "2 of 3 tests passed, 1 flaky, 1 with warnings, 1 check not made"},
+		{true, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 with warnings, 1 check not made"},
 	} {
 		run := checks.Build(reporttest.Pick(tc.failOnFlaky, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly), checks.Options{Name: "ananke", Annotations: true})
 		if run.Conclusion != tc.conclusion || run.Title != tc.title {
 			t.Errorf("fail-on-flaky %v: %s %q; want %s %q", tc.failOnFlaky, run.Conclusion, run.Title, tc.conclusion, tc.title)
 		}
 		// Flaky or not failing the run, the assertion that wobbled is a
-		// warning: it passed in the run the report shows. So is the
-		// passing test's failing warning.
-		if len(run.Annotations) != 2 || run.Annotations[0].Level != github.LevelWarning || run.Annotations[1].Level != github.LevelWarning {
-			t.Errorf("fail-on-flaky %v: annotations %+v; want two warnings", tc.failOnFlaky, run.Annotations)
+		// warning: it passed in the run the report shows. So are the
+		// passing test's failing warning and its warning judge not made.
+		if len(run.Annotations) != 3 || run.Annotations[0].Level != github.LevelWarning || run.Annotations[1].Level != github.LevelWarning ||
+			run.Annotations[2].Level != github.LevelWarning {
+			t.Errorf("fail-on-flaky %v: annotations %+v; want three warnings", tc.failOnFlaky, run.Annotations)
 		}
 	}
 }
@@ -110,6 +111,9 @@ func TestFailOnFlaky(t *testing.T) {
 func TestFlakyAnnotations(t *testing.T) {
 	got := checks.Annotations(reporttest.Pick(false, reporttest.Passing, reporttest.Wobbly, reporttest.Flips))
 	want := []github.Annotation{
+		{Path: "tests/weather.ananke.yaml", Line: 8, Level: github.LevelWarning, Title: "weather in Paris: turn[0].judge (could not be checked; warning)",
+			Message: "the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded\n" +
+				"expected: the judge finds every criterion true: \"answers in the user's units\"\nobserved: no verdict"},
 		{Path: "tests/weather.ananke.yaml", Line: 7, Level: github.LevelWarning, Title: "weather in Paris: turn[0].grounded (warning)",
 			Message: "1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: \"23\" (char 7)\n" +
 				"expected: every number in the reply found in a tool result, tool argument, user message or history\n" +
@@ -189,10 +193,12 @@ func TestWarnings(t *testing.T) {
 		conclusion string
 		levels     string // of the annotations, in order
 	}{
-		{"passed", passed, "success", "warning"},
+		// The warning judge that could not be made, then the failing
+		// warning.
+		{"passed", passed, "success", "warning warning"},
 		// The failures first, then the failing test's warning (and its
-		// protocol warning), then the passing test's.
-		{"failed", failed, "failure", "failure failure warning warning warning"},
+		// protocol warning), then the passing test's two.
+		{"failed", failed, "failure", "failure failure warning warning warning warning"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := checks.Build(tc.r, checks.Options{Name: "ananke", Annotations: true})

@@ -24,7 +24,7 @@ func TestBuildSuite(t *testing.T) {
 	if strings.Contains(string(b), suitetest.Secret) {
 		t.Error("the secret is in the check run")
 	}
-	if !strings.HasPrefix(run.Summary, "### ✗ ananke: after_all\\[0\\] failed; 1 failed, 1 errored of 3 tests\n") {
+	if !strings.HasPrefix(run.Summary, "### ✗ ananke: after_all\\[0\\] failed; 1 failed, 1 errored of 3 tests, 1 check not made\n") {
 		t.Errorf("the summary does not name the hook:\n%s", run.Summary)
 	}
 }

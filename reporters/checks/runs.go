@@ -77,13 +77,19 @@ func attemptLines(t *report.Test) []string {
 }
 
 // errored annotates each check of the shown attempt that could not be made
-// — a script that crashed, an after hook that failed — at its YAML line,
-// but the one the test's reason (annotated already) tells of: of a failed
-// test nothing else would show a cleanup that failed.
+// — a judge whose model failed, a script that crashed, an after hook that
+// failed — at its YAML line, but the one the test's reason (annotated
+// already) tells of: of a failed test nothing else would show a cleanup
+// that failed. A critical one is a failure; one of severity warning, which
+// leaves its test passing, a warning that says so.
 func errored(out []github.Annotation, t *report.Test) []github.Annotation {
 	for _, a := range format.Errored(t) {
-		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelFailure,
-			Title: t.Name + ": " + a.ID + " (could not be checked)", Message: assertionText(a), RawDetails: evidenceText(a)})
+		level, title := github.LevelFailure, " (could not be checked)"
+		if a.Severity == report.SeverityWarning {
+			level, title = github.LevelWarning, " (could not be checked; warning)"
+		}
+		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: level,
+			Title: t.Name + ": " + a.ID + title, Message: assertionText(a), RawDetails: evidenceText(a)})
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/reporters/internal/format"
@@ -109,8 +110,9 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 
 // line is a finished test's line: "✓ weather in Paris (420ms)", for a
 // test run several times "✓ search finds shoes (1.3s) · 2/3 runs (66.7%) ·
-// flaky", and "· 1 warning" when warnings failed in the attempt the report
-// will show: the ✓ alone would hide them until the summary.
+// flaky", "· 1 warning" when warnings failed in the attempt the report
+// will show, and "· 1 check not made" when checks could not be made there:
+// the ✓ alone would hide them until the summary.
 func (l *Live) line(r *engine.TestResult) string {
 	st := string(r.Status)
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
@@ -122,6 +124,10 @@ func (l *Live) line(r *engine.TestResult) string {
 	}
 	if n := warned(r); n > 0 {
 		parts = append(parts, l.opts.paint(string(assertion.Warn), stability.Count(n, "warning")))
+	}
+	if n := withStatus(r, assertion.Error); n > 0 {
+		// A check that could not be made must not hide behind a ✓.
+		parts = append(parts, l.opts.paint(string(assertion.Error), plural.Count(n, "check")+" not made"))
 	}
 	if a := r.Shown(); a != nil && len(a.Checkpoints) > 0 {
 		reached := 0
@@ -141,14 +147,17 @@ func (l *Live) line(r *engine.TestResult) string {
 }
 
 // warned counts the failing warnings of the attempt reports show.
-func warned(r *engine.TestResult) int {
+func warned(r *engine.TestResult) int { return withStatus(r, assertion.Warn) }
+
+// withStatus counts the results of status st in the attempt reports show.
+func withStatus(r *engine.TestResult, st assertion.Status) int {
 	a := r.Shown()
 	if a == nil {
 		return 0
 	}
 	n := 0
 	for _, res := range a.Results {
-		if res.Status == assertion.Warn {
+		if res.Status == st {
 			n++
 		}
 	}

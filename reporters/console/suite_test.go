@@ -108,7 +108,8 @@ func TestTranscript(t *testing.T) {
 			{ID: "test.after[0]", Scope: "test", Status: report.StatusError, Message: `after[0]: hook "./reset.sh" exited with status 2`, Source: report.Location{File: "tests/refund.ananke.yaml", Line: 14, Col: 5}},
 		}}
 	r := &report.Report{Status: report.StatusPass, Totals: report.Totals{Total: 1, Passed: 1, PassRate: 100}, Tests: []report.Test{tt}}
-	want := "\nPASS refund  tests/refund.ananke.yaml\n" +
+	// WARN, not PASS: a check that could not be made is not a pass.
+	want := "\nWARN refund  tests/refund.ananke.yaml\n" +
 		"  user: (agui:connect)\n" +
 		"  agent: Welcome back.\n" +
 		"  user: refund order 42 + [receipt.png (image/png, 2.1 KiB), \\x1b[31mnote.txt (text/plain, 12 B)]\n" +

@@ -5,12 +5,14 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
-// Write prints a tree per failed, errored or flaky test and per test with
-// failing warnings (every test with -v), and the summary.
+// Write prints a tree per failed, errored or flaky test, per test with
+// failing warnings and per test with a check that could not be made (every
+// test with -v), and the summary.
 func Write(w io.Writer, r *report.Report, opts Options) error {
 	p := &printer{w: w, o: opts, hookErrors: map[string]bool{}}
 	for _, h := range r.FailedHooks() {
@@ -18,7 +20,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 	}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
+		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -70,21 +72,23 @@ func (p *printer) test(t *report.Test) {
 		return
 	}
 	scope := p.listed(t, t.Failed(), "")
-	// Checks that could not be made (a crashed script, a failed after
-	// hook) beside the failures, unless the reason above says it already.
-	scope = p.listed(t, format.Errored(t), scope)
 	if t.Status == report.StatusPass {
+		// A passing test has no failures; its flaky assertions come first.
 		p.wobbly(t)
 		scope = "" // wobbly named the turns of other attempts
 	}
+	// Checks that could not be made (a judge whose model failed, a crashed
+	// script, a failed after hook) beside the failures, unless the reason
+	// above says it already.
+	scope = p.listed(t, format.Errored(t), scope)
 	p.listed(t, t.Warned(), scope)
 }
 
 // header prints the test's status and name, why it errored, failed or was
 // skipped, how its runs went and, when it failed, the kinds of failure.
 // A passing test is FLAKY when some attempt failed, else WARN when a
-// warning failed: either way it passed, and the tree below says why it is
-// shown.
+// warning failed or a check of severity warning could not be made: either
+// way it passed, and the tree below says why it is shown.
 func (p *printer) header(t *report.Test) {
 	p.line(0, "")
 	head := map[string]string{report.StatusFail: "FAIL", report.StatusError: "ERROR", report.StatusPass: "PASS", report.StatusSkipped: "SKIP"}[t.Status]
@@ -92,7 +96,7 @@ func (p *printer) header(t *report.Test) {
 	switch {
 	case t.Status == report.StatusPass && t.Flaky:
 		head, color = "FLAKY", "flaky"
-	case t.Status == report.StatusPass && len(t.Warned()) > 0:
+	case t.Status == report.StatusPass && (len(t.Warned()) > 0 || len(t.NotMade()) > 0):
 		head, color = "WARN", report.StatusWarn
 	}
 	where := t.File
@@ -179,6 +183,11 @@ func (p *printer) summary(r *report.Report) {
 		// Counted apart from the statuses: a test with warnings passed (or
 		// failed) all the same.
 		parts = append(parts, p.o.paint(report.StatusWarn, fmt.Sprintf("%d with warnings", t.Warned)))
+	}
+	if t.NotMade > 0 {
+		// Checks, not tests: a warning judge whose model failed leaves its
+		// test passing, and this is where the run says it was not made.
+		parts = append(parts, p.o.paint(report.StatusError, plural.Count(t.NotMade, "check")+" not made"))
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
 	for _, h := range r.FailedHooks() {

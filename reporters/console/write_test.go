@@ -97,16 +97,20 @@ func TestWarnings(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"passing test with a warning", reporttest.Pick(false, reporttest.Passing), console.Options{},
+		// The warning judge that could not be made (its model failed) is
+		// shown with why, and counted; the test passes all the same.
+		{"passing test with a warning and a check not made", reporttest.Pick(false, reporttest.Passing), console.Options{},
 			[]string{
 				"\nWARN weather in Paris  tests/weather.ananke.yaml\n" +
 					"  turn[0] \"weather?\"\n" +
+					"    ! tests/weather.ananke.yaml:8:15: the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded" +
+					" (not made; severity warning, which never fails the test)\n" +
 					"    ⚠ tests/weather.ananke.yaml:7:17: 1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: \"23\" (char 7)\n" +
 					"      assertion: turn[0].grounded\n" +
 					"      expected:  every number in the reply found in a tool result, tool argument, user message or history\n" +
 					"      observed:  1 ungrounded claim: \"23\"\n" +
 					"      ungrounded claim: \"Sunny, 23 °C.\"\n",
-				"Tests: 1 total, 1 passed, 0 failed, 0 errored, 0 skipped, 1 with warnings (pass rate 100.0%)\n",
+				"Tests: 1 total, 1 passed, 0 failed, 0 errored, 0 skipped, 1 with warnings, 1 check not made (pass rate 100.0%)\n",
 			},
 			// A warning never reads as a failure, nor fails the run.
 			[]string{"FAIL", "✗", "what went wrong", "--fail-on-flaky", "must_match"}},
@@ -117,8 +121,9 @@ func TestWarnings(t *testing.T) {
 				"WARN weather in Paris  tests/weather.ananke.yaml\n" +
 					"  └─ turn[0] \"weather?\" → \"Sunny, 23 °C.\"\n" +
 					"     ├─ ✓ tests/weather.ananke.yaml:6:21: assistant text matches `Sunny`\n" +
-					"     └─ ⚠ tests/weather.ananke.yaml:7:17: 1 claim in turn[0]'s reply",
-				"          assertion: turn[0].grounded\n          expected:  every number",
+					"     ├─ ⚠ tests/weather.ananke.yaml:7:17: 1 claim in turn[0]'s reply",
+				"     │    assertion: turn[0].grounded\n     │    expected:  every number",
+				"     └─ ! tests/weather.ananke.yaml:8:15: the judge gave no verdict: model gpt-4o-mini",
 			}, nil},
 		// Warnings follow the failures, each under its turn.
 		{"failed test with warnings", failedRun, console.Options{},

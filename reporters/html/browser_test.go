@@ -38,7 +38,7 @@ func TestBrowser(t *testing.T) {
 
 	var totals map[string]string
 	p.Eval(`Object.fromEntries([...document.querySelectorAll('#totals li')].map((li) => [li.dataset.total, li.querySelector('.n').textContent]))`, &totals)
-	want := map[string]string{"total": "6", "passed": "2", "failed": "2", "errored": "1", "skipped": "1", "flaky": "2", "warned": "1", "pass_rate": "40%"}
+	want := map[string]string{"total": "6", "passed": "2", "failed": "2", "errored": "1", "skipped": "1", "flaky": "2", "warned": "1", "not_made": "1", "pass_rate": "40%"}
 	for k, v := range want {
 		if totals[k] != v {
 			t.Errorf("total %s = %q; want %q", k, totals[k], v)
@@ -144,6 +144,29 @@ func TestBrowser(t *testing.T) {
 		if s := p.Text(`#detail .callout.st-error`); !strings.Contains(s, "exited with status 3") || !strings.Contains(s, "tests/refund.ananke.yaml:5:5") {
 			t.Errorf("the errored test's reason shows %q", s)
 		}
+	})
+
+	// The passing test whose warning judge could not be made says so in
+	// the list, its header and its assertions; the check is open.
+	t.Run("check not made", func(t *testing.T) {
+		p := p.For(t)
+		p.Click(`.filters button[data-filter="not made"]`)
+		if got := listed(p); !slices.Equal(got, []string{"tests/weather"}) {
+			t.Errorf("the not made filter lists %q", got)
+		}
+		if s := p.Text(`#list .item[data-id="tests/weather"]`); !strings.Contains(s, "1 check not made") {
+			t.Errorf("the list item says %q", s)
+		}
+		p.Click(`#list .item[data-id="tests/weather"]`)
+		p.WaitVisible(`#detail details.assertion.st-error[open]`)
+		head, list := p.Text(`#detail .test-head`), p.Text(`#detail section.assertions h3`)
+		if !strings.Contains(head, "PASS") || !strings.Contains(head, "1 check not made") || !strings.Contains(list, "0 failed · 1 not made · 1 warned") {
+			t.Errorf("header %q, assertions %q", head, list)
+		}
+		if s := p.Text(`#detail details.assertion.st-error`); !strings.Contains(s, "the judge gave no verdict: model gpt-4o-mini") {
+			t.Errorf("the check not made says %q", s)
+		}
+		p.Click(`.filters button[data-filter="all"]`)
 	})
 
 	t.Run("secret", func(t *testing.T) {

@@ -34,7 +34,7 @@ func build(r *report.Report) (*page, error) {
 
 func buildTest(rt *report.Test) (test, error) {
 	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky,
-		Warned: len(rt.Warned()) > 0, Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
+		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
 	t.Detail, _ = cut(rt.Detail, TextCap)
 	if rt.At != nil {

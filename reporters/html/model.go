@@ -46,17 +46,20 @@ type hook struct {
 }
 
 type test struct {
-	ID       string   `json:"id"`
-	Name     string   `json:"name"`
-	File     string   `json:"file"`
-	Line     int      `json:"line"`
-	Tags     []string `json:"tags,omitempty"`
-	Status   string   `json:"status"`
-	Flaky    bool     `json:"flaky,omitempty"`
-	Warned   bool     `json:"warned,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
-	ReasonAt string   `json:"reason_at,omitempty"`
-	Detail   string   `json:"detail,omitempty"`
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	File   string   `json:"file"`
+	Line   int      `json:"line"`
+	Tags   []string `json:"tags,omitempty"`
+	Status string   `json:"status"`
+	Flaky  bool     `json:"flaky,omitempty"`
+	Warned bool     `json:"warned,omitempty"`
+	// NotMade counts the checks of the shown attempt that could not be
+	// made.
+	NotMade  int    `json:"not_made,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	ReasonAt string `json:"reason_at,omitempty"`
+	Detail   string `json:"detail,omitempty"`
 	// DurationMs is the first attempt's start to the last one's end.
 	DurationMs int64 `json:"duration_ms"`
 	// Source is where the trace came from, when not a live AG-UI run.

@@ -7,9 +7,11 @@
 // <testsuite> of their own named after the config: a <testcase> per hook,
 // with an <error type="hook"> when it failed, so that a failed after_all
 // shows even when every test passed. The conversation, with the files
-// each user message carried, is in <system-out>. A failing warning never makes a <failure>: it is
-// listed in <system-out>, after the conversation, whatever the test's
-// status. A test run
+// each user message carried, is in <system-out>. A failing warning never
+// makes a <failure>: it is listed in <system-out>, after the conversation,
+// whatever the test's status; so is a check of severity warning that could
+// not be made, of a test that passed (a failed or errored test lists its
+// checks not made in its <failure> or <error>). A test run
 // several times also lists its other attempts that did not pass, in
 // Surefire's elements for reruns: <flakyFailure>/<flakyError> under a test
 // that passed, <rerunFailure>/<rerunError> under one that failed or
@@ -76,7 +78,7 @@ func caseOf(t *report.Test) testcase {
 	switch t.Status {
 	case report.StatusPass:
 		tc.Reruns = reruns(t, t.Others(), "flaky")
-		if len(t.Warned()) > 0 {
+		if len(t.Warned()) > 0 || len(t.NotMade()) > 0 {
 			tc.SystemOut = systemOut(t)
 		}
 	case report.StatusFail:

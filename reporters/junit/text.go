@@ -103,12 +103,19 @@ func erroredText(t *report.Test) string {
 	return "\ncould not be checked:\n" + failureText(t, errs)
 }
 
-// systemOut is the conversation and then the failing warnings, for
-// <system-out>; nil when there is neither. A warning has no element of its
-// own in JUnit — a <failure> would fail the test — and CI UIs show the
+// systemOut is the conversation, then — of a test that passed — the checks
+// that could not be made, then the failing warnings, for <system-out>; nil
+// when there is none of them. Neither has an element of its own in JUnit —
+// a <failure> or an <error> would fail the test — and CI UIs show the
 // output beside the testcase.
 func systemOut(t *report.Test) *junit.Output {
 	s := transcript(t)
+	if n := t.NotMade(); len(n) > 0 && t.Status == report.StatusPass {
+		if s != "" {
+			s += "\n"
+		}
+		s += "checks not made (of severity warning, they do not fail the test):\n" + failureText(t, n)
+	}
 	if w := t.Warned(); len(w) > 0 {
 		if s != "" {
 			s += "\n"

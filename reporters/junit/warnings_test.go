@@ -20,6 +20,10 @@ func TestWarnings(t *testing.T) {
 		"  observed:  1 ungrounded claim: \"23\"\n" +
 		"  - ungrounded claim: \"Sunny, 23 °C.\"\n"
 	passed := reporttest.Pick(false, reporttest.Passing)
+	passed.Tests[0].Assertions = passed.Tests[0].Assertions[:2] // without the judge not made
+	notMade := reporttest.Pick(false, reporttest.Passing)
+	nt := &notMade.Tests[0]
+	nt.Assertions = []report.Assertion{nt.Assertions[0], nt.Assertions[2]}
 	failed := reporttest.Pick(false, reporttest.Failing)
 	ft := &failed.Tests[0]
 	warn := passed.Tests[0].Warned()[0]
@@ -37,6 +41,15 @@ func TestWarnings(t *testing.T) {
 		{name: "passed with a warning", r: passed,
 			out: "turn[0] user: weather?\n  assistant: Sunny, 23 °C.\n\n" + warning},
 		{name: "passed without", r: steady},
+		// A warning judge whose model failed: no <failure>, no <error>, and
+		// not silent either.
+		{name: "passed with a check not made", r: notMade,
+			out: "turn[0] user: weather?\n  assistant: Sunny, 23 °C.\n\n" +
+				"checks not made (of severity warning, they do not fail the test):\n" +
+				"tests/weather.ananke.yaml:8:15: the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded\n" +
+				"  assertion: turn[0].judge (turn[0] \"weather?\", declared at turn level)\n" +
+				"  expected:  the judge finds every criterion true: \"answers in the user's units\"\n" +
+				"  observed:  no verdict\n"},
 		{name: "failed with a warning", r: failed, failures: 1,
 			failure: "failure categories: process, outcome\n\ntests/checkout.ananke.yaml:14:13: forbidden call",
 			out: "  assistant: Payment \\x1b[31mdeclined\\x1b[0m ]]> <b>&amp;</b> key ***\n\n" +

@@ -68,9 +68,10 @@ func details(t *report.Test, o Options, open, suite bool) string {
 
 // summary is the always-visible line of the block; it is raw HTML, where
 // markdown escapes would show. A failed test names its kinds of failure, a
-// repeated test adds its runs, a flaky one says so, and failing warnings
-// are counted: "✗ <b>search</b> — 1 failed assertion (process), 1/2 runs
-// passed, flaky, 1 warning".
+// repeated test adds its runs, a flaky one says so, and the checks not
+// made (of a test that did not error) and failing warnings are counted:
+// "✗ <b>search</b> — 1 failed assertion (process), 1/2 runs passed, flaky,
+// 1 check not made, 1 warning".
 func summary(t *report.Test) string {
 	var parts []string
 	switch n := len(t.Failed()); {
@@ -86,6 +87,10 @@ func summary(t *report.Test) string {
 	}
 	if t.Flaky {
 		parts = append(parts, "flaky")
+	}
+	if n := len(t.NotMade()); n > 0 && t.Status != report.StatusError {
+		// An errored test says "errored", and its reason why.
+		parts = append(parts, count(n, "check")+" not made")
 	}
 	if n := len(t.Warned()); n > 0 {
 		parts = append(parts, count(n, "warning"))
@@ -121,13 +126,19 @@ func warnings(b *strings.Builder, t *report.Test, o Options) {
 
 // failures lists the failing assertions of the shown attempt, grouped by
 // scope; of a repeated test each says in how many attempts it failed.
-// Among them, marked !, are the checks that could not be made — a script
-// that crashed, an after hook that failed — but the one the test's reason
-// tells of: of a failed test nothing else would show them.
+// Among them, marked !, are the checks that could not be made — a judge
+// whose model failed, a script that crashed, an after hook that failed —
+// but the one the test's reason tells of: of a failed test nothing else
+// would show them. One of severity warning says that it leaves the test's
+// status as it is.
 func failures(b *strings.Builder, t *report.Test, o Options) {
 	grouped(b, t, failing(t), "failed assertions", o, func(a report.Assertion) {
 		if a.Status == report.StatusError {
-			assertion(b, a, o, symbol(report.StatusError), "")
+			note := ""
+			if a.Severity == report.SeverityWarning {
+				note = "not made; severity: warning, which never fails the test"
+			}
+			assertion(b, a, o, symbol(report.StatusError), note)
 			return
 		}
 		runs := ""

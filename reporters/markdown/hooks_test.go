@@ -91,7 +91,7 @@ func TestHooks(t *testing.T) {
 		}, nil},
 		{"attachments and checks not made", suitetest.Report(), markdown.Options{}, []string{
 			"**turn\\[0\\]** “What is the total on this receipt?” + receipt.png (image/png, 2.1 KiB)\n",
-			"<summary>✗ <b>reads the receipt total</b> — 2 failed assertions (outcome, script)</summary>",
+			"<summary>✗ <b>reads the receipt total</b> — 2 failed assertions (outcome, script), 1 check not made</summary>",
 			// The after hook that failed follows the failures of its scope,
 			// which is named once.
 			"  - observed: exit status 1\n\n```text\nstdout of `./check_total.py`: \"total 12.00 is not the receipt's 42.00\"\n```\n\n" +

@@ -63,7 +63,7 @@ type unit struct {
 // considers, so a huge run costs only what fits.
 func (u *unit) render(o Options, wide bool) {
 	u.row = row(u.test, o, wide)
-	if bad(u.test) || u.test.Flaky || warned(u.test) {
+	if bad(u.test) || u.test.Flaky || warned(u.test) || notMade(u.test) {
 		u.details = details(u.test, o, u.open, u.suite)
 	}
 }
@@ -77,6 +77,10 @@ func bad(t *report.Test) bool {
 // warned reports a test whose shown attempt has failing warnings.
 func warned(t *report.Test) bool { return len(t.Warned()) > 0 }
 
+// notMade reports a test whose shown attempt has checks that could not be
+// made.
+func notMade(t *report.Test) bool { return len(t.NotMade()) > 0 }
+
 // Render returns the report as markdown, never longer than opts.Budget bytes.
 //
 // The heading and totals always come first — with the lead between them
@@ -85,7 +89,8 @@ func warned(t *report.Test) bool { return len(t.Warned()) > 0 }
 // heading names them all the same). Then tests are added whole, in
 // priority order — failed and errored tests (row and block) in the
 // report's order, then flaky tests that passed (row and closed block),
-// then tests that passed with failing warnings (row and closed block),
+// then tests that passed with failing warnings or checks not made (row and
+// closed block),
 // then the other tests' rows — until the next one would not fit beside the
 // note saying how many were left out. If even the heading and totals do not
 // fit, they are cut on a rune boundary.
@@ -173,7 +178,8 @@ func leftOut(units []unit) []tally {
 }
 
 // plan orders the tests: failed and errored first, then the flaky ones
-// that passed, then those that passed with warnings, then the others, each
+// that passed, then those that passed with warnings or with checks not
+// made, then the others, each
 // group in the report's order. A flaky pass matters less than a failure
 // but more than a steady pass: it is what fails next time. A warning is
 // what the test's author chose not to fail on: worth a look, after those.
@@ -186,7 +192,7 @@ func plan(r *report.Report) []unit {
 			failing = append(failing, unit{test: t})
 		case t.Flaky:
 			flaky = append(flaky, unit{test: t})
-		case warned(t):
+		case warned(t) || notMade(t):
 			warning = append(warning, unit{test: t})
 		default:
 			rest = append(rest, unit{test: t})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/reporters/internal/format"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
 )
@@ -32,7 +33,8 @@ const (
 // whose tests all passed fails, and the heading says which tests failed
 // it. A failed or errored test shows all the same, as in the check's
 // conclusion, so a report without a status never reads as a pass.
-// Warnings never change it: they are counted after the verdict. A failed
+// Warnings and checks not made never change it: they are counted after
+// the verdict. A failed
 // before_all or after_all hook is named first, as it errors the run
 // whatever the tests did: "### ! Ananke: after_all[0] failed; all 3 tests
 // passed".
@@ -58,6 +60,9 @@ func heading(r *report.Report, title string) string {
 	}
 	if t.Warned > 0 {
 		what += fmt.Sprintf(", %d with warnings", t.Warned)
+	}
+	if t.NotMade > 0 {
+		what += ", " + count(t.NotMade, "check") + " not made"
 	}
 	if h := format.HooksFailed(r.FailedHooks()); h != "" {
 		// First: it is why a run whose tests passed is an error.
@@ -130,11 +135,15 @@ func thead(wide bool) string {
 }
 
 // row is a test's line in the table; wide adds its runs and flaky mark.
-// A test that did not fail or error says what warnings it has, failing
-// warnings first: nothing else in its row would show them.
+// A test that did not fail or error says what checks it could not make
+// and what warnings it has, failing warnings before protocol ones: nothing
+// else in its row would show them.
 func row(t *report.Test, o Options, wide bool) string {
 	name := text(format.Short(t.Name, maxName))
 	var warns []string
+	if n := len(t.NotMade()); n > 0 {
+		warns = append(warns, count(n, "check")+" not made")
+	}
 	if n := len(t.Warned()); n > 0 {
 		warns = append(warns, count(n, "warning"))
 	}
@@ -231,9 +240,4 @@ func symbol(status string) string {
 }
 
 // count is "1 test", "2 tests".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func count(n int, noun string) string { return plural.Count(n, noun) }

@@ -32,18 +32,18 @@ func TestRunsColumns(t *testing.T) {
 		wantRows []string
 	}{
 		{"no test repeated", reporttest.Pick(false, reporttest.Failing, reporttest.Passing, reporttest.Errored, reporttest.Skipped), false, []string{
-			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |",
 			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |",
 		}},
 		{"flaky tests", reporttest.Pick(false, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips), true, []string{
 			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%) | ⚠ flaky |",
 			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%) | ⚠ flaky |",
-			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | - |  |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | - |  |",
 			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |  |",
 		}},
 		{"repeated, steady", repeatedSteady, true, []string{
 			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 | - |  |",
-			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  |",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,14 +69,15 @@ func TestRunsColumns(t *testing.T) {
 
 // TestFailOnFlaky: when flaky tests alone fail the run, the heading reads
 // as a failure and says why; without fail-on-flaky the same tests pass.
-// The passing test's warning is counted either way and decides nothing.
+// The passing test's warning and its check not made are counted either
+// way and decide nothing.
 func TestFailOnFlaky(t *testing.T) {
 	for _, tc := range []struct {
 		failOnFlaky bool
 		want        string
 	}{
-		{false, "### ✓ Ananke: 2 of 3 tests passed, 1 skipped, 1 flaky, 1 with warnings\n"},
-		{true, "### ✗ Ananke: 1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 skipped, 1 with warnings\n"},
+		{false, "### ✓ Ananke: 2 of 3 tests passed, 1 skipped, 1 flaky, 1 with warnings, 1 check not made\n"},
+		{true, "### ✗ Ananke: 1 flaky test failed the run (fail-on-flaky); 2 of 3 tests passed, 1 skipped, 1 with warnings, 1 check not made\n"},
 	} {
 		r := reporttest.Pick(tc.failOnFlaky, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly)
 		out := markdown.Render(r, markdown.Options{})
@@ -206,7 +207,7 @@ func rank(row string) int {
 		return 0
 	case strings.HasSuffix(row, "| ⚠ flaky |"):
 		return 1
-	case strings.Contains(row, " (⚠ 1 warning) |"):
+	case strings.Contains(row, " (⚠ 1 check not made, 1 warning) |"):
 		return 2
 	}
 	return 3

@@ -27,11 +27,17 @@ func TestWarnings(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"passing test with a warning", reporttest.Pick(false, reporttest.Passing), []string{
-			"### ✓ Ananke: 1 test passed, 1 with warnings\n",
-			"| ✓ | weather in Paris (⚠ 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |\n",
-			"<details>\n<summary>✓ <b>weather in Paris</b> — 1 warning</summary>\n\n" +
+		// Its warning judge could not be made: listed with !, saying it
+		// leaves the test passing, and counted.
+		{"passing test with a warning and a check not made", reporttest.Pick(false, reporttest.Passing), []string{
+			"### ✓ Ananke: 1 test passed, 1 with warnings, 1 check not made\n",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |\n",
+			"<details>\n<summary>✓ <b>weather in Paris</b> — 1 check not made, 1 warning</summary>\n\n" +
 				"**turn\\[0\\]** “weather?”\n\n" +
+				"- ! `tests/weather.ananke.yaml:8`: the judge gave no verdict: model gpt-4o-mini at https:⁠//models.example.com/v1: server error (500) after 3 attempts: upstream overloaded\n" +
+				"  - assertion: `turn[0].judge`\n" +
+				"  - not made; severity: warning, which never fails the test\n",
+			"**turn\\[0\\]** “weather?”\n\n" +
 				"- ⚠ `tests/weather.ananke.yaml:7`: 1 claim in turn\\[0\\]'s reply appears in no tool result, tool argument, user message or history: \"23\" (char 7)\n" +
 				"  - assertion: `turn[0].grounded`\n" +
 				"  - severity: warning, which never fails the test\n" +
@@ -40,7 +46,7 @@ func TestWarnings(t *testing.T) {
 				"```text\nungrounded claim: \"Sunny, 23 °C.\"\n```\n\n</details>\n",
 		}, []string{"✗", "<details open>", "failed", "must_match"}},
 		{"with protocol warnings", withProtocol, []string{
-			"| ✓ | weather in Paris (⚠ 1 warning, 1 protocol warning) |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning, 1 protocol warning) |",
 			"- ⚠ `tests/weather.ananke.yaml:7`",
 			"⚠ 1 protocol warning; see the report directory.\n\n</details>",
 		}, nil},
@@ -48,7 +54,7 @@ func TestWarnings(t *testing.T) {
 		// the failed test's row keeps its count of failed assertions and
 		// no warning mark.
 		{"failed test with a warning", failing, []string{
-			"### ✗ Ananke: 1 failed of 2 tests, 2 with warnings\n",
+			"### ✗ Ananke: 1 failed of 2 tests, 2 with warnings, 1 check not made\n",
 			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 |\n",
 			"<summary>✗ <b>checkout declines the card</b> — 2 failed assertions (process, outcome), 1 warning</summary>",
 			"  - observed: match \"declined\"\n\n```text\nforbidden match: \"Payment \\x1b[31mdeclined\\x1b[0m ]]> <b>&amp;</b> key ***\"\n```\n\n" +

@@ -60,7 +60,7 @@ func TestBodyHooks(t *testing.T) {
 func TestBodyLead(t *testing.T) {
 	lead := "**1 new failure**\n\nCompared with [run #41](https://github.com/o/r/actions/runs/41)."
 	body := prcomment.Body(reporttest.Report(), prcomment.Options{CheckName: "agent tests", Lead: lead})
-	want := "<!-- ananke:report:agent tests -->\n### ✗ agent tests: 2 failed, 1 errored of 6 tests, 2 flaky, 1 with warnings\n\n" + lead + "\n\n| Total |"
+	want := "<!-- ananke:report:agent tests -->\n### ✗ agent tests: 2 failed, 1 errored of 6 tests, 2 flaky, 1 with warnings, 1 check not made\n\n" + lead + "\n\n| Total |"
 	if !strings.HasPrefix(body, want) {
 		t.Errorf("body starts\n%s\nwant\n%s", body[:min(len(body), len(want)+40)], want)
 	}

@@ -2,7 +2,8 @@
 // a passing, a failing, an erroring and a skipped test, a flaky test that
 // passes over three runs and one that fails over two runs with a retry,
 // evidence of every shape, protocol warnings, a failing warning-severity
-// assertion on the passing test, event references, a planted secret and
+// assertion and a warning judge that could not be made (its model failed)
+// on the passing test, event references, a planted secret and
 // agent text full of control characters, built through report.Build so
 // that masking is exercised too.
 package reporttest
@@ -78,7 +79,8 @@ func Outcome() *engine.Outcome {
 		Secrets:  []string{Secret},
 	})
 	// The reply's temperature is in no input: a grounded check of warning
-	// severity fails, which is reported but leaves the test passing.
+	// severity fails, which is reported but leaves the test passing; so
+	// does a warning judge whose model failed, a check not made.
 	passing := once(&spec.Test{Path: "tests/weather.ananke.yaml", ID: "tests/weather", Name: name("weather in Paris")}, &engine.Attempt{
 		Status: engine.Pass, Start: ms(0), End: ms(420),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 420, Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "weather?", StartMs: base, EndMs: base + 420,
@@ -96,6 +98,10 @@ func Outcome() *engine.Outcome {
 				Message:  `1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: "23" (char 7)`,
 				Expected: "every number in the reply found in a tool result, tool argument, user message or history", Observed: `1 ungrounded claim: "23"`,
 				Evidence: []assertion.Evidence{{Note: "ungrounded claim", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
+			{ID: "turn[0].judge", Level: spec.LevelTurn, Kind: spec.KindJudge, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 8, 15),
+				Severity: spec.Warning, Status: assertion.Error,
+				Message:  "the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded",
+				Expected: `the judge finds every criterion true: "answers in the user's units"`, Observed: "no verdict"},
 		},
 	})
 	errored := once(&spec.Test{Path: "tests/refund.ananke.yaml", ID: "tests/refund", Name: name("refund needs a seeded order")}, &engine.Attempt{

@@ -5,7 +5,7 @@
   const data = JSON.parse(document.getElementById('data').textContent);
   const byId = new Map(data.tests.map((t) => [t.id, t]));
   const LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skipped: 'SKIP', skip: 'SKIP', warn: 'WARN' };
-  const FILTERS = ['all', 'pass', 'fail', 'error', 'skipped', 'flaky', 'warned'];
+  const FILTERS = ['all', 'pass', 'fail', 'error', 'skipped', 'flaky', 'warned', 'not made'];
   const FOLD_LINES = 12;
   const view = { filter: 'all', tag: '', query: '' };
   let cur = null; // the test shown
@@ -84,6 +84,8 @@
     return h('span', { class: 'badge st-' + status }, LABEL[status] || status.toUpperCase());
   }
   function flag(text, cls) { return h('span', { class: 'flag ' + (cls || '') }, text); }
+  // count is '1 check', '2 checks'.
+  function count(n, noun) { return n + ' ' + noun + (n === 1 ? '' : 's'); }
 
   // cutNote says what a cap left out and where the whole is.
   function cutNote(whole) {
@@ -128,7 +130,7 @@
     const tgt = data.target;
     const totals = [['total', 'Total', t.total], ['passed', 'Passed', t.passed], ['failed', 'Failed', t.failed],
       ['errored', 'Errored', t.errored], ['skipped', 'Skipped', t.skipped], ['flaky', 'Flaky', t.flaky],
-      ['warned', 'Warned', t.warned], ['pass_rate', 'Pass rate', t.pass_rate + '%']];
+      ['warned', 'Warned', t.warned], ['not_made', 'Checks not made', t.not_made || 0], ['pass_rate', 'Pass rate', t.pass_rate + '%']];
     const run = document.getElementById('run');
     fill(run, [
       h('div', { class: 'title' }, h('h1', {}, 'Ananke report'), badge(data.status),
@@ -152,6 +154,7 @@
     if (f === 'all') return true;
     if (f === 'flaky') return !!t.flaky;
     if (f === 'warned') return !!t.warned;
+    if (f === 'not made') return !!t.not_made;
     return t.status === f;
   }
   function selected(t) {
@@ -189,7 +192,7 @@
     document.getElementById('list').replaceChildren(...shown.map((t) => h('li', {},
       h('a', { href: '#test=' + enc(t.id), class: 'item', 'data-id': t.id, 'aria-current': cur === t ? 'true' : null },
         badge(t.status), h('span', { class: 'name' }, t.name || t.id),
-        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned')))));
+        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned', t.not_made && ' · ' + count(t.not_made, 'check') + ' not made')))));
   }
 
   // Event references: [seq, [first, last], …] as links that reveal them.
@@ -238,11 +241,12 @@
   const ORDER = { fail: 0, error: 0, warn: 1, pass: 2, skip: 3 };
   function renderAssertions(t) {
     const list = t.assertions.slice().sort((x, y) => (ORDER[x.status] ?? 2) - (ORDER[y.status] ?? 2));
-    const failed = list.filter((a) => a.status === 'fail' || a.status === 'error').length;
+    const failed = list.filter((a) => a.status === 'fail').length;
+    const notMade = list.filter((a) => a.status === 'error').length;
     const warned = list.filter((a) => a.status === 'warn').length;
     const ctx = { linkable: true, file: t.trace_file };
     return h('section', { class: 'assertions' },
-      h('h3', {}, 'Assertions ', h('span', { class: 'sub' }, list.length + ' · ' + failed + ' failed' + (warned ? ' · ' + warned + ' warned' : ''))),
+      h('h3', {}, 'Assertions ', h('span', { class: 'sub' }, list.length + ' · ' + failed + ' failed' + (notMade ? ' · ' + notMade + ' not made' : '') + (warned ? ' · ' + warned + ' warned' : ''))),
       list.length ? list.map((a) => renderAssertion(a, ctx)) : h('p', { class: 'sub' }, 'None.'));
   }
 
@@ -411,7 +415,8 @@
     d.dataset.test = t.id;
     const src = t.source && [t.source.adapter, t.source.version, t.source.mode, t.source.path].filter(Boolean).join(' · ');
     fill(d, [
-      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.warned && flag('warned', 'warn')),
+      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.warned && flag('warned', 'warn'),
+        t.not_made > 0 && flag(count(t.not_made, 'check') + ' not made', 'warn')),
       dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
         ['Duration', dur(t.duration_ms)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
       t.reason && h('div', { class: 'callout st-' + t.status }, h('p', { class: 'msg' }, clean(t.reason)),
