@@ -64,7 +64,7 @@ func runAction(ctx context.Context, a *app, args []string) int {
 		// is printed; header values and the rest follow once the report is
 		// built.
 		res = a.pipeline(ctx, o, func(s *spec.Suite) {
-			for _, v := range envSecrets(s, a.lookupEnv) {
+			for _, v := range spec.EnvSecrets(s, a.lookupEnv) {
 				gha.AddMask(v)
 			}
 		})
@@ -235,19 +235,6 @@ func expandDirs(globs []string) ([]string, error) {
 		}
 	}
 	return dirs, nil
-}
-
-// envSecrets returns the values of every ${ENV.*} the suite references.
-func envSecrets(s *spec.Suite, lookup func(string) (string, bool)) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range spec.EnvRefs(s) {
-		if v, ok := lookup(r); ok && v != "" && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func (a *app) getenv(name string) string {

@@ -29,7 +29,9 @@ func (a *app) newModel(cfg *spec.Config, noCache bool) (*languageModel, error) {
 		return &languageModel{}, nil
 	}
 	vars := spec.NewVars(a.lookupEnv)
-	endpoint, err := m.Endpoint.Resolve(vars)
+	// A URL field: its password is a secret, not the whole URL, which
+	// model errors name (docs/files.md, "Variables").
+	endpoint, err := m.Endpoint.ResolveURL(vars)
 	if err != nil {
 		return nil, fmt.Errorf("model.endpoint: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/scriptcheck"
+	"github.com/ananke/action/internal/secret"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/textsafe"
@@ -86,11 +87,12 @@ func (p *printer) header(s *spec.Suite, o Options) {
 	}
 }
 
-// targetLine says where the target is, in its type's terms.
+// targetLine says where the target is, in its type's terms, its URL's
+// password and query values masked (docs/reports.md, "Secrets").
 func targetLine(tg spec.Target) string {
 	switch {
 	case tg.A2A != nil && !tg.A2A.AgentCardURL.IsZero():
-		return fmt.Sprintf("%s, agent card %s", tg.Type, tg.A2A.AgentCardURL.Raw)
+		return fmt.Sprintf("%s, agent card %s", tg.Type, secret.URL(tg.A2A.AgentCardURL.Raw))
 	case tg.A2A != nil && tg.Endpoint.IsZero():
 		return fmt.Sprintf("%s, inline agent card", tg.Type)
 	case tg.MCP != nil && tg.MCP.Transport == spec.MCPStdio:
@@ -100,11 +102,11 @@ func targetLine(tg spec.Target) string {
 		}
 		return fmt.Sprintf("%s over stdio: %s", tg.Type, strings.Join(argv, " "))
 	case tg.MCP != nil:
-		return fmt.Sprintf("%s over %s: %s", tg.Type, tg.MCP.Transport, tg.Endpoint.Raw)
+		return fmt.Sprintf("%s over %s: %s", tg.Type, tg.MCP.Transport, secret.URL(tg.Endpoint.Raw))
 	case tg.A2A != nil:
-		return fmt.Sprintf("%s %s", tg.Type, tg.Endpoint.Raw)
+		return fmt.Sprintf("%s %s", tg.Type, secret.URL(tg.Endpoint.Raw))
 	}
-	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, tg.Endpoint.Raw, tg.AgentID.Raw)
+	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.AgentID.Raw)
 }
 
 func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {

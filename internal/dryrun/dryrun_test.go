@@ -43,7 +43,9 @@ func TestPlanHidesSecrets(t *testing.T) {
 	t.Setenv("PLAN_TOKEN", "tok-secret-value")
 	dir := t.TempDir()
 	files := map[string]string{
-		"ananke.config.yaml": "version: \"1.0\"\ntarget: {type: agui, endpoint: \"http://x/${ENV.PLAN_TOKEN}\", agentId: a, headers: {Authorization: \"${ENV.PLAN_TOKEN}\"}}\n",
+		// A key written in the endpoint's query is masked as in every URL
+		// Ananke prints.
+		"ananke.config.yaml": "version: \"1.0\"\ntarget: {type: agui, endpoint: \"http://x/${ENV.PLAN_TOKEN}?key=sk-literal-key\", agentId: a, headers: {Authorization: \"${ENV.PLAN_TOKEN}\"}}\n",
 		"t.ananke.yaml":      "version: \"1.0\"\nname: t\nturns: [{user: \"key ${ENV.PLAN_TOKEN}\", assert: {text: {must_match: \"${ENV.PLAN_TOKEN}\"}}}]\n",
 	}
 	for name, body := range files {
@@ -59,7 +61,7 @@ func TestPlanHidesSecrets(t *testing.T) {
 	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "tok-secret-value") || !strings.Contains(b.String(), "${ENV.PLAN_TOKEN}") {
+	if strings.Contains(b.String(), "tok-secret-value") || !strings.Contains(b.String(), "${ENV.PLAN_TOKEN}?key=***") || strings.Contains(b.String(), "sk-literal-key") {
 		t.Errorf("plan:\n%s", b.String())
 	}
 }

@@ -138,7 +138,7 @@ func Run(ctx context.Context, opts Options) *Outcome {
 	var srv *server
 	var err error
 	if opts.Tape == nil || opts.Tape.Live() {
-		srv, err = e.startServer(ctx)
+		srv, err = e.startServer(ctx, out)
 	}
 	if err != nil {
 		for i, t := range opts.Suite.Tests {

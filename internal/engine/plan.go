@@ -132,6 +132,17 @@ func (r *resolver) str(t spec.Template) string {
 	return s
 }
 
+// url resolves a URL field: its password and query values are its
+// secrets, not a whole ${ENV.NAME} that fills it (spec.Template.ResolveURL).
+func (r *resolver) url(t spec.Template) string {
+	if r.err != nil || t.IsZero() {
+		return ""
+	}
+	s, err := t.ResolveURL(r.vars)
+	r.err = err
+	return s
+}
+
 func (r *resolver) json(v spec.Value, def string) json.RawMessage {
 	if r.err != nil {
 		return nil
@@ -213,7 +224,7 @@ func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, aio AttemptIO) (*plan, e
 		header.Set(h.Name, v)
 		p.secrets = append(p.secrets, v)
 	}
-	endpoint := r.str(tg.Endpoint)
+	endpoint := r.url(tg.Endpoint)
 	for _, m := range t.History {
 		// A fresh id per test, as for every message: producers with memory
 		// store messages by id, and a shared id would merge the histories

@@ -134,7 +134,8 @@ type Outcome struct {
 	Tests []*TestResult // in the suite's order
 	// Hooks are the before_all and after_all hooks that ran, in order.
 	Hooks []SuiteHook
-	// Secrets are values the suite hooks read from the environment.
+	// Secrets are values the suite hooks and target.server read from the
+	// environment.
 	Secrets    []string
 	Start, End time.Time
 }

@@ -34,25 +34,28 @@ type server struct {
 	log    *tail
 }
 
-// startServer starts target.server and waits until it is ready.
-func (e *engine) startServer(ctx context.Context) (*server, error) {
+// startServer starts target.server and waits until it is ready. What it
+// reads from the environment joins the run's secrets: its output may reach
+// a test's reason.
+func (e *engine) startServer(ctx context.Context, out *Outcome) (*server, error) {
 	cfg := e.opts.Suite.Config
 	s := cfg.Target.Server
 	if s == nil {
 		return nil, nil
 	}
 	vars := spec.NewVars(e.opts.LookupEnv)
+	defer func() { out.Secrets = append(out.Secrets, vars.Secrets()...) }()
 	r := &resolver{vars: vars}
 	argv := make([]string, len(s.Command))
 	for i, a := range s.Command {
 		argv[i] = r.str(a)
 	}
-	readyURL := r.str(s.ReadyURL)
+	readyURL := r.url(s.ReadyURL)
 	if readyURL == "" {
-		readyURL = r.str(cfg.Target.Endpoint)
+		readyURL = r.url(cfg.Target.Endpoint)
 	}
 	if a := cfg.Target.A2A; readyURL == "" && a != nil {
-		readyURL = r.str(a.AgentCardURL) // an agent found by its card is up when the card is served
+		readyURL = r.url(a.AgentCardURL) // an agent found by its card is up when the card is served
 	}
 	env := append([]string(nil), e.opts.Env...)
 	for _, v := range s.Env {

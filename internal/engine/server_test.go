@@ -1,9 +1,11 @@
 package engine_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -72,5 +74,28 @@ func TestServer(t *testing.T) {
 				t.Errorf("the server's child %d outlived the run", pid)
 			}
 		})
+	}
+}
+
+// TestServerSecrets: what target.server reads from the environment is a
+// secret of the run, masked like any other — its output can reach a
+// test's reason.
+func TestServerSecrets(t *testing.T) {
+	const key = "sk-server-0123456789"
+	agent := aguitest.New(t, textAgent)
+	s := suite(t, agent.Endpoint(), serverConfig("echo \"bad key $SERVER_KEY\" >&2; exit 3",
+		"    ready_log: \"listening\"\n    env: {SERVER_KEY: \"${ENV.SERVER_KEY}\"}\n"), map[string]string{"t": "turns: [{user: hi}]\n"})
+	out := engine.Run(context.Background(), engine.Options{Suite: s, NewID: ids(), Env: os.Environ(),
+		LookupEnv: func(k string) (string, bool) {
+			if k == "SERVER_KEY" {
+				return key, true
+			}
+			return os.LookupEnv(k)
+		}})
+	if r := out.Tests[0]; r.Status != engine.Error || !strings.Contains(r.Reason, "bad key "+key) {
+		t.Fatalf("status %s %q; want an error quoting the server's output", r.Status, r.Reason)
+	}
+	if !slices.Contains(out.Secrets, key) {
+		t.Errorf("Outcome.Secrets = %q; want the server's key among them", out.Secrets)
 	}
 }

@@ -31,7 +31,7 @@ func (e *engine) sessionPlan(p *plan, r *resolver, header http.Header, endpoint 
 	switch {
 	case tg.A2A != nil:
 		a := tg.A2A
-		o := a2a.Options{CardURL: r.str(a.AgentCardURL), Endpoint: endpoint, Headers: header, Timeout: timeout,
+		o := a2a.Options{CardURL: r.url(a.AgentCardURL), Endpoint: endpoint, Headers: header, Timeout: timeout,
 			ContextID: r.str(a.ContextID), Blocking: a.Blocking, AcceptedOutputModes: a.AcceptedOutputModes,
 			ToolTrace: a.ToolTrace, HTTP: e.opts.HTTP, Now: p.now}
 		if !a.AgentCard.IsZero() {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ananke/action/internal/capability"
+	urlsecret "github.com/ananke/action/internal/secret"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
@@ -203,13 +203,9 @@ type quoted struct {
 func (e quoted) Error() string { return e.err.Error() + e.stderr }
 func (e quoted) Unwrap() error { return e.err }
 
-// redactURL drops a URL's password for messages.
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return s
-}
+// redactURL masks a URL's password and query values for messages, as
+// every URL Ananke prints (docs/reports.md, "Secrets").
+func redactURL(s string) string { return urlsecret.URL(s) }
 
 // nextID returns a fresh id for a turn's run and call.
 func (s *Session) nextID() string {

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ananke/action/internal/secret"
 )
 
 // Client calls the configured model. It is safe for concurrent use.
 type Client struct {
 	name     string
-	display  string // the endpoint for messages, password redacted
+	display  string // the endpoint for messages, password masked
 	cacheURL string // the endpoint as it enters cache keys
 	apiKey   string // kept only to redact it from errors
 
@@ -45,7 +47,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		name:       name,
-		display:    strings.TrimSuffix(u.Redacted(), "/"),
+		display:    secret.URL(strings.TrimSuffix(u.String(), "/")),
 		cacheURL:   strings.TrimSuffix(u.String(), "/"),
 		apiKey:     cfg.APIKey,
 		timeout:    orDefault(cfg.Timeout, defaultTimeout),

@@ -208,10 +208,11 @@ func TestNew(t *testing.T) {
 		{"not http", "ftp://example.com/v1", "m", `model.endpoint "ftp://example.com/v1": want an http:// or https:// URL`},
 		{"no scheme", "localhost:8080", "m", `model.endpoint "localhost:8080": want an http:// or https:// URL`},
 		{"no host", "https:///v1", "m", `model.endpoint "https:///v1": want an http:// or https:// URL`},
-		{"query", "https://proxy.example/v1?api-version=2024", "m",
-			`model.endpoint "https://proxy.example/v1?api-version=2024": query parameters are not supported`},
+		// Query values and a password are where URLs carry keys: masked.
+		{"query", "https://proxy.example/v1?api-key=sk-0123", "m",
+			`model.endpoint "https://proxy.example/v1?api-key=***": query parameters are not supported`},
 		{"password hidden", "https://me:hunter2@proxy.example/v1?x=1", "m",
-			`model.endpoint "https://me:xxxxx@proxy.example/v1?x=1": query parameters are not supported`},
+			`model.endpoint "https://me:***@proxy.example/v1?x=***": query parameters are not supported`},
 		{"unparsable", "http://[::1", "m", "model.endpoint is not a valid URL: missing ']' in host"},
 		{"empty name", "https://api.openai.com/v1", "  ", "model.name is empty"},
 	}

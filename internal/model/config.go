@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/ananke/action/internal/secret"
 )
 
 // Defaults for the zero values of Config.
@@ -62,11 +64,11 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 	}
 	switch {
 	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return nil, fmt.Errorf("model.endpoint %q: want an http:// or https:// URL", u.Redacted())
+		return nil, fmt.Errorf("model.endpoint %q: want an http:// or https:// URL", secret.URL(u.String()))
 	case u.RawQuery != "" || u.ForceQuery:
-		return nil, fmt.Errorf("model.endpoint %q: query parameters are not supported", u.Redacted())
+		return nil, fmt.Errorf("model.endpoint %q: query parameters are not supported", secret.URL(u.String()))
 	case u.Fragment != "":
-		return nil, fmt.Errorf("model.endpoint %q: a fragment is not supported", u.Redacted())
+		return nil, fmt.Errorf("model.endpoint %q: a fragment is not supported", secret.URL(u.String()))
 	}
 	return u, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/plural"
+	"github.com/ananke/action/internal/secret"
 )
 
 // Kind says what went wrong in a call to the model, so callers can decide
@@ -125,5 +126,5 @@ func (c *Client) redact(s string) string {
 	if c.apiKey == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, c.apiKey, "[redacted]")
+	return strings.ReplaceAll(s, c.apiKey, secret.Mask)
 }

@@ -52,7 +52,7 @@ func TestCompleteFailures(t *testing.T) {
 			wantKind:     model.KindBadRequest,
 			wantStatus:   400,
 			wantRequests: 1,
-			wantMsg:      "400 bad request: Incorrect API key provided: [redacted]",
+			wantMsg:      "400 bad request: Incorrect API key provided: ***",
 		},
 		{
 			name:         "404 in Ollama's shape",
@@ -170,6 +170,15 @@ func TestCompleteFailures(t *testing.T) {
 			wantMsg:      "the reply is not a chat completion: it is text/html, not JSON: <html>hi</html>",
 		},
 		{
+			// A signed URL carries its token in the query.
+			name:         "redirect to a signed URL",
+			script:       []modeltest.Responder{modeltest.Respond(http.StatusTemporaryRedirect, "", "Location", "https://u:pw-1234@cdn.example/v1/chat/completions?sig=abc123&exp=99")},
+			wantKind:     model.KindMalformed,
+			wantStatus:   307,
+			wantRequests: 1,
+			wantMsg:      "the endpoint answered 307 temporary redirect to https://u:***@cdn.example/v1/chat/completions?sig=***&exp=***: set model.endpoint to the final URL",
+		},
+		{
 			name:         "redirect is not followed",
 			script:       []modeltest.Responder{modeltest.Respond(http.StatusFound, "", "Location", "/v2/chat/completions"), ok},
 			wantKind:     model.KindMalformed,
@@ -225,7 +234,7 @@ func TestErrorRedactsEchoedKey(t *testing.T) {
 	c, _ := newClient(t, srv, nil)
 	_, err := c.Complete(context.Background(), user("hi"))
 	merr := asError(t, fmt.Errorf("judge: %w", err))
-	if want := "bad credentials: Bearer [redacted]"; merr.Detail != want {
+	if want := "bad credentials: Bearer ***"; merr.Detail != want {
 		t.Errorf("Detail = %q, want %q", merr.Detail, want)
 	}
 	if s := fmt.Sprintf("%+v %#v", err, merr); strings.Contains(s, testKey) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ananke/action/internal/secret"
 )
 
 // maxDetail caps how much of a server's error message goes into an Error:
@@ -36,7 +38,7 @@ func httpFailure(res *http.Response, body []byte, now time.Time) *failure {
 		f.kind = KindMalformed
 		f.detail = "the endpoint answered " + statusPhrase(code)
 		if loc := res.Header.Get("Location"); loc != "" {
-			f.detail += " to " + loc
+			f.detail += " to " + secret.URL(loc) // a signed URL's query holds its token
 		}
 		f.detail += ": set model.endpoint to the final URL"
 	}

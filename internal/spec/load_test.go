@@ -304,6 +304,46 @@ func TestCheckEnv(t *testing.T) {
 	}
 }
 
+// TestEnvSecrets: what the action masks before anything is printed — the
+// environment values outside URL fields, and the secrets of URL fields
+// (their passwords and query values), not a whole URL from the
+// environment; a URL field a hook fills too counts its ENV values whole.
+func TestEnvSecrets(t *testing.T) {
+	env := map[string]string{"AGENT_URL": "https://agent.example/agui?key=sk-from-url", "TOKEN": "tok-123", "GREETING": "hello there",
+		"CARD_HOST": "cards.example", "SKIPPED": "never-read"}
+	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, tc := range []struct {
+		name, target string
+		want         []string
+	}{
+		{"the endpoint from the environment", "  endpoint: \"${ENV.AGENT_URL}\"\n  agentId: a\n", []string{"hello there", "sk-from-url", "tok-123"}},
+		{"a card URL with a literal key", "  agentCardUrl: \"https://${ENV.CARD_HOST}/card?sig=literal-sig\"\n",
+			[]string{"hello there", "literal-sig", "tok-123"}},
+		{"an endpoint a hook fills too", "  endpoint: \"${ENV.AGENT_URL}/${ORDER}\"\n  agentId: a\n",
+			[]string{"hello there", "https://agent.example/agui?key=sk-from-url", "tok-123"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			typ, version := "agui", "1.0"
+			if strings.Contains(tc.target, "agentCardUrl") {
+				typ, version = "a2a", "1.2"
+			}
+			dir := writeFiles(t, map[string]string{
+				"ananke.config.yaml": "version: \"" + version + "\"\nbefore_all: [{cmd: [\"true\"]}]\ntarget:\n  type: " + typ + "\n" + tc.target +
+					"  headers: {Authorization: \"Bearer ${ENV.TOKEN}\"}\n",
+				"a.ananke.yaml": "version: \"" + version + "\"\nname: a\nturns: [{user: \"${ENV.GREETING}\"}]\n",
+				"s.ananke.yaml": "version: \"" + version + "\"\nname: s\nskip: later\nturns: [{user: \"${ENV.SKIPPED}\"}]\n",
+			})
+			s, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := EnvSecrets(s, getenv); !slices.Equal(got, tc.want) {
+				t.Errorf("EnvSecrets = %q; want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestDiagnosticsSorted(t *testing.T) {
 	ds := Diagnostics{
 		{Pos{"b", 1, 1}, "x"}, {Pos{"a", 2, 1}, "y"}, {Pos{"a", 1, 9}, "z"}, {Pos{"a", 1, 9}, "z"}, {Pos{"a", 1, 2}, "w"},

@@ -92,15 +92,44 @@ func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
 	return diags.Sorted()
 }
 
-// EnvRefs returns the names of the environment variables the suite reads,
-// sorted, without duplicates (skipped tests excluded).
-func EnvRefs(s *Suite) []string {
-	var names []string
-	for _, r := range envRefs(s) {
-		names = append(names, r.Name)
+// EnvSecrets returns the secrets the suite reads from the environment
+// (skipped tests excluded), for masking before anything is printed: the
+// value of every ${ENV.NAME} outside a URL field, and the secrets of each
+// URL field (Template.ResolveURL). A URL field that a hook variable fills
+// too cannot be resolved before the run: its environment values count
+// whole. An unset variable is left to CheckEnv.
+func EnvSecrets(s *Suite, getenv func(string) (string, bool)) []string {
+	vars := NewVars(getenv)
+	inURL := map[Pos]bool{}
+	for _, t := range urlFields(s.Config) {
+		refs := t.Refs()
+		if slices.ContainsFunc(refs, func(r Ref) bool { return !r.Env }) {
+			continue
+		}
+		for _, r := range refs {
+			inURL[r.Pos] = true
+		}
+		_, _ = t.ResolveURL(vars)
 	}
-	slices.Sort(names)
-	return slices.Compact(names)
+	for _, r := range envRefs(s) {
+		if !inURL[r.Pos] {
+			_, _ = vars.lookup(r)
+		}
+	}
+	return vars.Secrets()
+}
+
+// urlFields are the config's URL fields: their ${ENV.NAME} values are not
+// secrets as a whole, their passwords and query values are.
+func urlFields(c *Config) []Template {
+	out := []Template{c.Target.Endpoint}
+	if s := c.Target.Server; s != nil {
+		out = append(out, s.ReadyURL)
+	}
+	if a := c.Target.A2A; a != nil {
+		out = append(out, a.AgentCardURL)
+	}
+	return out
 }
 
 // envRefs lists every ${ENV.NAME} of the config and of the tests that run.

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/secret"
 )
 
 // Name is an identifier-like value (a test name, a tool name) with its
@@ -152,6 +154,43 @@ func (t Template) IsZero() bool { return t.Raw == "" && t.parts == nil && !t.Pos
 
 // Resolve substitutes every reference.
 func (t Template) Resolve(v *Vars) (string, error) { return t.resolve(v.lookup, nil) }
+
+// ResolveURL substitutes every reference of a URL field (target.endpoint,
+// target.agentCardUrl, target.server.ready_url, model.endpoint), which
+// messages and reports show so that a failure says where it happened: the
+// secrets it adds to v are the URL's userinfo password and query values,
+// whatever they came from, and the whole value of an ${ENV.NAME} that lies
+// in the userinfo or the query — not an ${ENV.NAME} that fills the host or
+// path, or the whole URL (docs/files.md, "Variables").
+func (t Template) ResolveURL(v *Vars) (string, error) {
+	var b strings.Builder
+	type span struct{ from, to int }
+	var env []span
+	for _, p := range t.parts {
+		if p.ref == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		val, err := v.get(*p.ref)
+		if err != nil {
+			return "", err
+		}
+		if p.ref.Env {
+			env = append(env, span{b.Len(), b.Len() + len(val)})
+		}
+		b.WriteString(val)
+	}
+	u := b.String()
+	for _, e := range env {
+		if secret.Private(u, e.from, e.to) {
+			v.secret(u[e.from:e.to])
+		}
+	}
+	for _, s := range secret.In(u) {
+		v.secret(s)
+	}
+	return u, nil
+}
 
 func (t Template) resolve(lookup func(Ref) (string, error), quote func(string) string) (string, error) {
 	var b strings.Builder

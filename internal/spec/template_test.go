@@ -49,6 +49,50 @@ func TestTemplateResolve(t *testing.T) {
 	}
 }
 
+// TestTemplateResolveURL: in a URL field the secrets are the URL's
+// password and query values, and a whole ${ENV.…} only when it lies in the
+// userinfo or the query — not the host or path a failure must name.
+func TestTemplateResolveURL(t *testing.T) {
+	env := map[string]string{
+		"AGENT_URL": "https://agent.example/agui?key=sk-in-url", "HOST": "agent.example", "KEY": "sk-key-1",
+		"CREDS": "ops:pw-1234", "PATH_PART": "/v1/agui", "SHORT": "ab",
+	}
+	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, tc := range []struct {
+		in, want string
+		secrets  []string
+	}{
+		{"${ENV.AGENT_URL}", "https://agent.example/agui?key=sk-in-url", []string{"sk-in-url"}},
+		{"https://${ENV.HOST}${ENV.PATH_PART}", "https://agent.example/v1/agui", nil},
+		{"https://agent.example/agui?key=${ENV.KEY}", "https://agent.example/agui?key=sk-key-1", []string{"sk-key-1"}},
+		{"https://${ENV.CREDS}@agent.example/", "https://ops:pw-1234@agent.example/", []string{"ops:pw-1234", "pw-1234"}},
+		{"https://agent.example/agui?token=lit%2Fval&v=${ENV.SHORT}", "https://agent.example/agui?token=lit%2Fval&v=ab",
+			[]string{"ab", "lit%2Fval", "lit/val"}}, // the redactor leaves "ab" alone: too short
+		{"${ORDER_URL}", "https://shop.example/o?sig=from-hook", []string{"from-hook"}},
+	} {
+		tmpl, diags := parseTemplate(tc.in, func(off int) Pos { return Pos{File: "t.yaml", Line: 1, Col: 1 + off} })
+		if len(diags) > 0 {
+			t.Fatalf("parse: %v", diags)
+		}
+		v := NewVars(getenv)
+		v.Set("ORDER_URL", "https://shop.example/o?sig=from-hook")
+		got, err := tmpl.ResolveURL(v)
+		if err != nil || got != tc.want {
+			t.Errorf("ResolveURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+		want := slices.Sorted(slices.Values(tc.secrets))
+		if s := v.Secrets(); !slices.Equal(s, want) {
+			t.Errorf("ResolveURL(%q): Secrets() = %q; want %q", tc.in, s, want)
+		}
+	}
+	// Outside a URL field the same value is a secret as a whole.
+	v := NewVars(getenv)
+	tmpl, _ := parseTemplate("${ENV.AGENT_URL}", func(int) Pos { return Pos{} })
+	if _, err := tmpl.Resolve(v); err != nil || !slices.Equal(v.Secrets(), []string{env["AGENT_URL"]}) {
+		t.Errorf("Resolve: Secrets() = %q, %v", v.Secrets(), err)
+	}
+}
+
 func TestTemplateSyntaxErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"${", `1:1: unterminated "${"`},

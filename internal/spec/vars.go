@@ -10,7 +10,9 @@ import (
 
 // Vars is the variable map of one test run: values set by hooks, and the
 // process environment for ${ENV.NAME}. Every value read from the environment
-// is remembered as a secret, to be masked in every output.
+// is remembered as a secret, to be masked in every output — but where it
+// fills a URL field (Template.ResolveURL), whose password and query values
+// are the secrets instead.
 type Vars struct {
 	getenv func(string) (string, bool)
 
@@ -35,8 +37,8 @@ func (v *Vars) Set(name, value string) {
 	v.values[name] = value
 }
 
-// Secrets returns every non-empty value read from the environment so far,
-// sorted.
+// Secrets returns the secrets met so far, sorted: every non-empty value
+// read from the environment outside a URL field, and those of URL fields.
 func (v *Vars) Secrets() []string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -51,16 +53,32 @@ type ResolveError struct {
 
 func (e *ResolveError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
+// lookup resolves r, remembering an environment variable's value as a
+// secret.
 func (v *Vars) lookup(r Ref) (string, error) {
+	val, err := v.get(r)
+	if err == nil && r.Env {
+		v.secret(val)
+	}
+	return val, err
+}
+
+// secret remembers val as a secret (an empty value is none).
+func (v *Vars) secret(val string) {
+	if val == "" {
+		return
+	}
+	v.mu.Lock()
+	v.secrets[val] = true
+	v.mu.Unlock()
+}
+
+// get resolves r without remembering anything.
+func (v *Vars) get(r Ref) (string, error) {
 	if r.Env {
 		val, ok := v.getenv(r.Name)
 		if !ok {
 			return "", &ResolveError{r.Pos, fmt.Sprintf("environment variable %s is not set (referenced as %s)", r.Name, r)}
-		}
-		if val != "" {
-			v.mu.Lock()
-			v.secrets[val] = true
-			v.mu.Unlock()
 		}
 		return val, nil
 	}
