@@ -5,10 +5,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ananke/action/internal/secret"
 )
 
-// Mask replaces every secret in every output.
-const Mask = "***"
+// Mask replaces every secret in every output: the same as a URL's masked
+// parts (internal/secret).
+const Mask = secret.Mask
 
 // minSecretLen is the shortest value masked: masking a one- or two-letter
 // value would rewrite every word containing it and hide the whole report,

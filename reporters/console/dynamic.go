@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/internal/format"
 )
@@ -57,9 +58,4 @@ func ModelLine(u report.Usage) string {
 		count(u.Requests, "request"), count(u.CacheHits, "answer"), format.Thousands(u.PromptTokens), format.Thousands(u.CompletionTokens))
 }
 
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func count(n int, noun string) string { return plural.Count(n, noun) }
