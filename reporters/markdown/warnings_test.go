@@ -34,7 +34,7 @@ func TestWarnings(t *testing.T) {
 			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |\n",
 			"<details>\n<summary>✓ <b>weather in Paris</b> — 1 check not made, 1 warning</summary>\n\n" +
 				"**turn\\[0\\]** “weather?”\n\n" +
-				"- ! `tests/weather.ananke.yaml:8`: the judge gave no verdict: model gpt-4o-mini at https:⁠//models.example.com/v1: server error (500) after 3 attempts: upstream overloaded\n" +
+				"- ! `tests/weather.ananke.yaml:8`: the judge gave no verdict: model gpt-4o-mini at https:\u2060//models.example.com/v1: server error (500) after 3 attempts: upstream overloaded\n" +
 				"  - assertion: `turn[0].judge`\n" +
 				"  - not made; severity: warning, which never fails the test\n",
 			"**turn\\[0\\]** “weather?”\n\n" +
