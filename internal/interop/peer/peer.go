@@ -140,3 +140,24 @@ func (w *readyWriter) String() string {
 	defer w.mu.Unlock()
 	return w.buf.String()
 }
+
+// GoBuild builds the Go peer in testdata/interop/dir — a module of its own,
+// so that Ananke's go.mod does not grow with the peer's dependencies (the
+// go command downloads them through the module proxy on the first build) —
+// and returns the path of its binary, in the test's temporary directory.
+func GoBuild(t testing.TB, dir string) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not installed (%v): the Go peers of testdata/interop are built with it", err)
+	}
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir))
+	cmd := exec.Command(gobin, "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join(Dir(), dir)
+	// The peer's own go.mod, whatever workspace the tests run in.
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build the peer in testdata/interop/%s: %v\n%s", dir, err, out)
+	}
+	return bin
+}
