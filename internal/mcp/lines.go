@@ -61,10 +61,13 @@ type tapWriter struct {
 	tap lineTap
 }
 
+// Write taps p before writing it: a fast server can answer a request
+// before the write returns, and the wire must know the request by then.
+// (A failed write leaves a request the wire waits on in vain: the turn
+// fails on the write's error anyway.)
 func (w *tapWriter) Write(p []byte) (int, error) {
-	n, err := w.w.Write(p)
-	w.tap.feed(p[:n])
-	return n, err
+	w.tap.feed(p)
+	return w.w.Write(p)
 }
 
 func (w *tapWriter) Close() error { return w.w.Close() }

@@ -91,3 +91,28 @@ func TestStderrTail(t *testing.T) {
 		t.Errorf("a long line is quoted in %d bytes", len(got))
 	}
 }
+
+// instant is a server that answers a tools/call the moment it is written,
+// before the write returns: a fast stdio server can.
+type instant struct{ w *wire }
+
+func (s instant) Write(p []byte) (int, error) {
+	s.w.in([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unknown tool"}}`))
+	return len(p), nil
+}
+
+func (instant) Close() error { return nil }
+
+// TestTapBeforeWrite: a request is known to the wire before it reaches the
+// server, so that an answer faster than the write's return is kept.
+func TestTapBeforeWrite(t *testing.T) {
+	w := newWire(time.Now)
+	tw := &tapWriter{w: instant{w}, tap: lineTap{fn: w.out}}
+	if _, err := tw.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, pending := w.take()
+	if len(got) != 1 || got[0].err == nil || len(pending) != 0 {
+		t.Errorf("took %d answers (%+v), %d pending; want the error answering the call", len(got), got, len(pending))
+	}
+}
