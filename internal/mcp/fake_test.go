@@ -25,7 +25,7 @@ const secret = "s3cret-token-value"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeEnv) != "" {
-		err := fakeServer().Run(context.Background(), &sdk.StdioTransport{})
+		err := fakeServer(nil).Run(context.Background(), &sdk.StdioTransport{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -36,9 +36,10 @@ func TestMain(m *testing.M) {
 }
 
 // fakeServer has the tools the reference server lacks for faults: one that
-// answers late, one that kills its server. An unknown tool gets the Go
-// SDK's JSON-RPC error (-32602), where server-everything answers isError.
-func fakeServer() *sdk.Server {
+// answers late (or once release is closed), one that kills its server. An
+// unknown tool gets the Go SDK's JSON-RPC error (-32602), where
+// server-everything answers isError.
+func fakeServer(release <-chan struct{}) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "fake", Version: "1"}, nil)
 	object := map[string]any{"type": "object"}
 	s.AddTool(&sdk.Tool{Name: "ok", InputSchema: object}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -47,6 +48,7 @@ func fakeServer() *sdk.Server {
 	s.AddTool(&sdk.Tool{Name: "slow", InputSchema: object}, func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		select {
 		case <-ctx.Done():
+		case <-release:
 		case <-time.After(10 * time.Second):
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil
@@ -72,10 +74,26 @@ func fakeStdio(t *testing.T) Options {
 // fakeHTTP serves the fake server over streamable HTTP.
 func fakeHTTP(t *testing.T) Options {
 	t.Helper()
-	srv := fakeServer()
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	return serveFake(t, nil)
+}
+
+// fakeStateless serves the fake server over stateless streamable HTTP,
+// where the Go SDK speaks protocol 2026-07-28 and answers a JSON-RPC error
+// -32602 with HTTP 400.
+func fakeStateless(t *testing.T) Options {
+	t.Helper()
+	return serveFake(t, &sdk.StreamableHTTPOptions{Stateless: true})
+}
+
+func serveFake(t *testing.T, o *sdk.StreamableHTTPOptions) Options {
+	release := make(chan struct{})
+	srv := fakeServer(release)
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, o)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
+	// Before the server closes (cleanups run last first): a stateless
+	// server's tool does not see the client give up.
+	t.Cleanup(func() { close(release) })
 	return Options{Transport: TransportHTTP, Endpoint: ts.URL}
 }
 

@@ -93,7 +93,7 @@ func TestTurnFaults(t *testing.T) {
 	for _, tr := range []struct {
 		name string
 		opts func(t *testing.T) Options
-	}{{"stdio", fakeStdio}, {"http", fakeHTTP}} {
+	}{{"stdio", fakeStdio}, {"http", fakeHTTP}, {"http stateless", fakeStateless}} {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
 			o := tr.opts(t)

@@ -16,7 +16,7 @@ import (
 // TestHeadersSentNotRecorded checks that every request carries the
 // configured headers and that the trace holds none of their values.
 func TestHeadersSentNotRecorded(t *testing.T) {
-	srv := fakeServer()
+	srv := fakeServer(nil)
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
 	var mu sync.Mutex
 	var requests, missing int

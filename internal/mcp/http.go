@@ -44,13 +44,20 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		rt.mu.Lock()
 		rt.status = resp.Status
 		rt.mu.Unlock()
+		if ct == "application/json" {
+			// A JSON-RPC error can come with a status outside 2xx (400 for
+			// -32602 at protocol 2026-07-28): it is the server's answer to
+			// the request, and the status no failure of the session.
+			status := resp.Status
+			resp.Body = &bodyTap{r: resp.Body, whole: true, wire: rt.wire, answered: func() { rt.clearStatus(status) }}
+		}
 		return resp, nil
 	}
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch ct {
 	case "application/json":
 		resp.Body = &bodyTap{r: resp.Body, whole: true, wire: rt.wire}
@@ -69,16 +76,28 @@ func (rt *roundTripper) lastStatus() string {
 	return rt.status
 }
 
+// clearStatus forgets status, unless another one came since.
+func (rt *roundTripper) clearStatus(status string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.status == status {
+		rt.status = ""
+	}
+}
+
 // bodyTap taps the messages of a response body: the whole body (JSON), or
 // the data of each server-sent event.
 type bodyTap struct {
 	r     io.ReadCloser
 	wire  *wire
 	whole bool
-	buf   bytes.Buffer // whole: the body so far
-	lines lineTap      // an event stream's lines
-	data  bytes.Buffer // the data of the event being read
-	event string       // its type
+	// answered, when set, is called once the whole body answered a request
+	// a turn records.
+	answered func()
+	buf      bytes.Buffer // whole: the body so far
+	lines    lineTap      // an event stream's lines
+	data     bytes.Buffer // the data of the event being read
+	event    string       // its type
 }
 
 func (b *bodyTap) Read(p []byte) (int, error) {
@@ -90,7 +109,9 @@ func (b *bodyTap) Read(p []byte) (int, error) {
 		b.buf.Write(p[:n])
 	}
 	if err == io.EOF && b.whole && b.buf.Len() > 0 {
-		b.wire.in(b.buf.Bytes())
+		if b.wire.in(b.buf.Bytes()) > 0 && b.answered != nil {
+			b.answered()
+		}
 		b.buf.Reset()
 	}
 	return n, err

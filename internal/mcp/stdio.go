@@ -65,7 +65,7 @@ func startServer(o *Options, w *wire) (*server, sdk.Transport, error) {
 		close(s.exited)
 	}()
 	t := &sdk.IOTransport{
-		Reader: &tapReader{r: pr, tap: lineTap{fn: w.in}},
+		Reader: &tapReader{r: pr, tap: lineTap{fn: func(line []byte) { w.in(line) }}},
 		Writer: &tapWriter{w: stdin, tap: lineTap{fn: w.out}},
 	}
 	return s, t, nil

@@ -83,9 +83,10 @@ func (w *wire) out(data []byte) {
 	}
 }
 
-// in notes a message (or batch) the server sent; what is not JSON is left
+// in notes a message (or batch) the server sent, and returns how many
+// answers to the requests a turn records it held; what is not JSON is left
 // to the SDK, which reports it.
-func (w *wire) in(data []byte) {
+func (w *wire) in(data []byte) (answers int) {
 	at, data := w.now(), bytes.Clone(data)
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -93,7 +94,7 @@ func (w *wire) in(data []byte) {
 		if w.junk == "" {
 			w.junk = strings.ToValidUTF8(string(data[:min(len(data), junkQuote)]), "\uFFFD")
 		}
-		return
+		return 0
 	}
 	for _, raw := range split(data) {
 		var e envelope
@@ -110,8 +111,10 @@ func (w *wire) in(data []byte) {
 			}
 			w.got = append(w.got, message{at: at, id: req.id, method: req.method, raw: raw, result: nonNull(e.Result), err: nonNull(e.Error),
 				request: req.raw, sentAt: req.at})
+			answers++
 		}
 	}
+	return answers
 }
 
 // take returns the responses and notifications that arrived since the
