@@ -93,17 +93,22 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 	return s, nil
 }
 
-// handshakeError says why the handshake failed.
+// handshakeError says why the handshake failed. A line that is not
+// JSON-RPC comes first: a stdio server that printed a banner is then
+// stopped by the closed pipe, and its exit is not the cause.
 func (s *Session) handshakeError(ctx context.Context, err error) error {
+	junk := s.wire.notJSON()
 	switch {
+	case junk != "" && s.rt == nil:
+		err = fmt.Errorf("mcp: initialize%s: %w", junk, err)
 	case s.srv != nil && s.srv.exitedWithin(exitWait):
 		return fmt.Errorf("mcp: the server exited during initialize (%s)", s.srv.exit())
 	case ctx.Err() != nil && s.o.Timeout > 0:
 		err = fmt.Errorf("mcp: initialize: no answer within %v: %w", s.o.Timeout, err)
 	case s.rt != nil:
-		err = fmt.Errorf("mcp: initialize %s%s%s: %w", redactURL(s.o.Endpoint), statusHint(s.rt), s.wire.notJSON(), err)
+		err = fmt.Errorf("mcp: initialize %s%s%s: %w", redactURL(s.o.Endpoint), statusHint(s.rt), junk, err)
 	default:
-		err = fmt.Errorf("mcp: initialize%s: %w", s.wire.notJSON(), err)
+		err = fmt.Errorf("mcp: initialize: %w", err)
 	}
 	if s.srv != nil {
 		return quoted{err, s.srv.stderr.quote()}
@@ -150,15 +155,17 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 // failure turns the error of a request that got no answer into the turn's
 // error: the server exited, the turn timed out, or the transport failed.
 func (s *Session) failure(ctx context.Context, what string, err error) error {
-	switch {
+	switch junk := s.wire.notJSON(); {
+	case junk != "" && s.rt == nil:
+		return quoted{fmt.Errorf("mcp: %s%s: %w", what, junk, err), s.srv.stderr.quote()}
 	case s.srv != nil && s.srv.exitedWithin(exitWait):
 		return fmt.Errorf("mcp: %s: the server exited (%s)", what, s.srv.exit())
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && s.o.Timeout > 0:
 		return fmt.Errorf("mcp: %s: no answer within %v: %w", what, s.o.Timeout, context.DeadlineExceeded)
 	case s.rt != nil:
-		return s.redact(fmt.Errorf("mcp: %s%s%s: %w", what, statusHint(s.rt), s.wire.notJSON(), err))
+		return s.redact(fmt.Errorf("mcp: %s%s%s: %w", what, statusHint(s.rt), junk, err))
 	}
-	return fmt.Errorf("mcp: %s%s: %w", what, s.wire.notJSON(), err)
+	return fmt.Errorf("mcp: %s: %w", what, err)
 }
 
 // redact masks the header values in err's message: a server may echo them.
