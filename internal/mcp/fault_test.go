@@ -97,7 +97,9 @@ func TestTurnFaults(t *testing.T) {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
 			o := tr.opts(t)
-			o.Timeout = 300 * time.Millisecond
+			// Long enough for a loaded machine; the slow call alone gets
+			// a short one.
+			o.Timeout = 20 * time.Second
 			s, err := Dial(t.Context(), o)
 			if err != nil {
 				t.Fatalf("Dial: %v", err)
@@ -119,7 +121,9 @@ func TestTurnFaults(t *testing.T) {
 			}
 
 			// No answer within the timeout: the turn errors, the call has no result.
+			s.o.Timeout = 300 * time.Millisecond
 			tt, err = turnWith(t, s, rec, call("slow", `{}`))
+			s.o.Timeout = o.Timeout
 			if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), `mcp: call "slow": no answer within 300ms`) {
 				t.Errorf("slow: %v, want a timeout", err)
 			}

@@ -21,10 +21,23 @@ type roundTripper struct {
 
 	mu     sync.Mutex
 	status string // the last response status outside 2xx, e.g. "404 Not Found"
+
+	// bound ends the requests of the handshake and of closing with them.
+	bound bound
 }
 
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
+	req, release := rt.bound.tie(req.Clone(req.Context()))
+	resp, err := rt.roundTrip(req)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	resp.Body = &releaseBody{ReadCloser: resp.Body, release: release}
+	return resp, nil
+}
+
+func (rt *roundTripper) roundTrip(req *http.Request) (*http.Response, error) {
 	for k, vs := range rt.headers {
 		req.Header.Del(k)
 		for _, v := range vs {

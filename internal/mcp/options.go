@@ -47,6 +47,8 @@ type Options struct {
 	HTTP *http.Client
 	// Now is the clock the trace is stamped with (nil: time.Now).
 	Now func() time.Time
+	// after is how a stdio server's stop waits (nil: time.After).
+	after func(time.Duration) <-chan time.Time
 }
 
 // check reports what is missing or wrong in o.

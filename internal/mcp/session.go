@@ -78,11 +78,24 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 	// Ananke declares no client capability: a server has no roots,
 	// sampling or elicitation to ask it for.
 	c := sdk.NewClient(clientInfo, &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
+	unbind := func() bool { return false }
+	if s.rt != nil {
+		// What the handshake starts ends with it: the stream the SDK opens
+		// once it has a session id, the cancellation it sends after a
+		// timeout, the DELETE when it gives up.
+		unbind = s.rt.bound.open(ctx)
+	}
 	cs, err := c.Connect(ctx, t, nil)
+	if unbind() && err == nil {
+		// The deadline came as the handshake ended, cutting off what it
+		// had started.
+		cs.Close()
+		err = context.Cause(ctx)
+	}
 	if err != nil {
 		err = s.handshakeError(ctx, err)
 		if s.srv != nil {
-			s.srv.stop()
+			s.srv.stopNow()
 		}
 		if s.endStream != nil {
 			s.endStream()
@@ -101,7 +114,7 @@ func (s *Session) handshakeError(ctx context.Context, err error) error {
 	switch {
 	case junk != "" && s.rt == nil:
 		err = fmt.Errorf("mcp: initialize%s: %w", junk, err)
-	case s.srv != nil && s.srv.exitedWithin(exitWait):
+	case s.srv != nil && ctx.Err() == nil && s.srv.exitedWithin(exitWait):
 		return fmt.Errorf("mcp: the server exited during initialize (%s)", s.srv.exit())
 	case ctx.Err() != nil && s.o.Timeout > 0:
 		err = fmt.Errorf("mcp: initialize: no answer within %v: %w", s.o.Timeout, err)
@@ -129,6 +142,12 @@ func (s *Session) Close() error {
 	var errs []error
 	if s.srv != nil {
 		errs = append(errs, s.srv.stop())
+	}
+	if s.rt != nil && s.o.Timeout > 0 {
+		// The DELETE that ends an HTTP session is bounded like a turn.
+		ctx, cancel := context.WithTimeout(context.Background(), s.o.Timeout)
+		defer cancel()
+		defer s.rt.bound.open(ctx)()
 	}
 	if err := s.cs.Close(); err != nil && s.srv == nil {
 		// A stdio session's Close only closes pipes the server already

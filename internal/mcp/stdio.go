@@ -25,6 +25,8 @@ type server struct {
 	stderr *stderrTail
 	exited chan struct{} // closed once the process has been waited for
 	err    error         // how it exited, once exited is closed
+	// after is time.After; tests see the waits through it.
+	after func(time.Duration) <-chan time.Time
 }
 
 // startServer starts the command in its own process group and returns the
@@ -38,7 +40,10 @@ func startServer(o *Options, w *wire) (*server, sdk.Transport, error) {
 	proc.SetGroup(cmd)
 	// A grandchild that keeps stderr open must not hold Wait.
 	cmd.WaitDelay = stopGrace
-	s := &server{cmd: cmd, stderr: &stderrTail{w: o.Stderr}, exited: make(chan struct{})}
+	s := &server{cmd: cmd, stderr: &stderrTail{w: o.Stderr}, exited: make(chan struct{}), after: o.after}
+	if s.after == nil {
+		s.after = time.After
+	}
 	cmd.Stderr = s.stderr
 	// stdout is a pipe of our own, not StdoutPipe: Wait would close that
 	// one as soon as the process exits, losing its last unread messages.
@@ -76,7 +81,7 @@ func (s *server) exitedWithin(d time.Duration) bool {
 	select {
 	case <-s.exited:
 		return true
-	case <-time.After(d):
+	case <-s.after(d):
 		return false
 	}
 }
@@ -92,6 +97,18 @@ func (s *server) exit() string {
 		how = s.err.Error()
 	}
 	return how + s.stderr.quote()
+}
+
+// stopNow stops a server that failed its handshake: it closes its stdin
+// and asks its process group to stop at once, and kills it if it has not
+// exited within exitWait — a server that did not answer in time is not
+// waited for again.
+func (s *server) stopNow() {
+	s.stdin.Close()
+	proc.Terminate(s.cmd.Process)
+	s.exitedWithin(exitWait)
+	proc.Kill(s.cmd.Process)
+	<-s.exited
 }
 
 // stop closes the server's stdin, then asks its process group to stop,
