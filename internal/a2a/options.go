@@ -23,7 +23,8 @@ type Options struct {
 	// Headers are sent with every request, the card's included. Their
 	// values are secrets: no error shows them.
 	Headers http.Header
-	// Timeout bounds each turn (0: only ctx does).
+	// Timeout bounds discovery (fetching the card) and each turn (0: only
+	// ctx does).
 	Timeout time.Duration
 	// ContextID is the conversation to join (contextId); "" lets the agent
 	// assign one, which the session's later turns reuse.

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -55,7 +56,7 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 		s.now = time.Now
 	}
 	s.hc = httpClient(o)
-	iface, card, err := s.resolve(ctx)
+	iface, card, err := s.discover(ctx)
 	if err != nil {
 		s.hc.CloseIdleConnections()
 		return nil, s.redact(err)
@@ -74,6 +75,21 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 		return nil, s.redact(fmt.Errorf("a2a client: %w", err))
 	}
 	return s, nil
+}
+
+// discover resolves the interface within the timeout: a card URL that
+// accepts the connection and never answers must not hold the run.
+func (s *Session) discover(ctx context.Context) (*a2a.AgentInterface, *a2a.AgentCard, error) {
+	if s.opts.Timeout <= 0 {
+		return s.resolve(ctx)
+	}
+	dctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	iface, card, err := s.resolve(dctx)
+	if err != nil && ctx.Err() == nil && errors.Is(dctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("agent card %s: no answer within %v", s.opts.CardURL, s.opts.Timeout)
+	}
+	return iface, card, err
 }
 
 // resolve finds the interface to speak: the card's, with the endpoint's
