@@ -222,16 +222,20 @@ func stateName(s a2a.TaskState) string {
 	return strings.ReplaceAll(strings.ToLower(n), "_", "-")
 }
 
-// textOf joins the text parts of a message or an artifact.
+// textOf is the text of a message or an artifact: its text parts as they
+// are, one after the other, with nothing added between them. An artifact
+// streamed in chunks is, in a task snapshot, the list of its chunks' parts:
+// joined any other way, the same artifact would read differently streamed
+// and polled (docs/a2a.md).
 func textOf(parts a2a.ContentParts) string {
-	var out []string
+	var out strings.Builder
 	for _, p := range parts {
 		if p == nil {
 			continue
 		}
-		if t, ok := p.Content.(a2a.Text); ok && t != "" {
-			out = append(out, string(t))
+		if t, ok := p.Content.(a2a.Text); ok {
+			out.WriteString(string(t))
 		}
 	}
-	return strings.Join(out, "\n")
+	return out.String()
 }

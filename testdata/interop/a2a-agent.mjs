@@ -24,6 +24,9 @@
 //                       "Booked a table for 4."
 //   fail                failed, with the message "The kitchen is on fire."
 //   reject              rejected, with the message "I only talk about food."
+//   convert 10 EUR      a task whose artifact comes in two chunks, "10 EUR = "
+//                       and "11.70 USD" (appended), then completed: polled, the
+//                       task's artifact holds both chunks' parts
 //   hang                working, then nothing (a task that never finishes)
 //   bad                 a streaming request is answered with a plain JSON-RPC
 //                       error (application/json, not an event stream)
@@ -94,7 +97,7 @@ const executor = {
       bus.finished();
       return;
     }
-    if (!["weather in paris", "book a table", "fail", "reject", "hang"].includes(lower)) {
+    if (!["weather in paris", "convert 10 eur", "book a table", "fail", "reject", "hang"].includes(lower)) {
       bus.publish(AgentEvent.message(message([text(`You said: ${said}`)], { contextId: rc.contextId })));
       bus.finished();
       return;
@@ -119,6 +122,22 @@ const executor = {
             parts: [text("It is 21°C and sunny in Paris")],
           },
         }));
+        await sleep(STEP_MS);
+        bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.completed, undefined)));
+        break;
+      }
+      case "convert 10 eur": {
+        const chunk = (words, append, lastChunk) => bus.publish(AgentEvent.artifactUpdate({
+          taskId: ctx.taskId, contextId: ctx.contextId, append, lastChunk, metadata: undefined,
+          artifact: {
+            artifactId: "conversion", name: "conversion", description: "", metadata: undefined, extensions: [],
+            parts: [text(words)],
+          },
+        }));
+        await sleep(STEP_MS);
+        chunk("10 EUR = ", false, false);
+        await sleep(STEP_MS);
+        chunk("11.70 USD", true, true);
         await sleep(STEP_MS);
         bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.completed, undefined)));
         break;
