@@ -351,6 +351,13 @@ var suites = []suite{
 		},
 	},
 	{
+		// An endpoint beside a card replaces the internal host the card gives.
+		name: "a2a card and endpoint", config: "a2a/card-endpoint.config.yaml", paths: []string{"a2a/pass/hello.ananke.yaml"}, producer: "a2a", wantExit: 0,
+		tests: map[string]want{
+			"pass/hello": {status: "pass", source: "a2a 1.0"},
+		},
+	},
+	{
 		name: "a2a send-and-poll", config: "a2a/poll.config.yaml", paths: []string{"a2a/pass"}, producer: "a2a", wantExit: 0,
 		tests: map[string]want{
 			"pass/hello":   {status: "pass"},

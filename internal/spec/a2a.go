@@ -8,8 +8,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// A2ATarget is an A2A agent (target type a2a, version 1.1). Exactly one of
-// AgentCardURL, AgentCard and the target's Endpoint says where it is.
+// A2ATarget is an A2A agent (target type a2a, version 1.1). Its card
+// (AgentCardURL or AgentCard, not both) or the target's Endpoint says where
+// it is; an Endpoint beside a card replaces the URL of the interface the
+// card gives (a card that names an internal host).
 type A2ATarget struct {
 	// AgentCardURL is fetched for the agent card (typically
 	// https://host/.well-known/agent-card.json).
@@ -60,8 +62,10 @@ var (
 	authFields  = []string{"scheme", "name", "in", "value", "token"}
 	authSchemes = []string{AuthAPIKey, AuthBearer}
 	authPlaces  = []string{"header", "query"}
-	// discovery are the fields that say where an A2A agent is.
+	// discovery are the fields that say where an A2A agent is; cards, the
+	// fields that give its card (one at most).
 	discovery = []string{"agentCardUrl", "agentCard", "endpoint"}
+	cards     = []string{"agentCardUrl", "agentCard"}
 )
 
 // a2aTarget reads the A2A fields.
@@ -93,23 +97,25 @@ func (l *loader) a2aTarget(f map[string]pair) *A2ATarget {
 	return a
 }
 
-// discovery checks that exactly one field says where the agent is.
+// discovery checks that a field says where the agent is, and that at most
+// one gives its card: endpoint beside a card replaces the card's URL.
 func (l *loader) discovery(n *yaml.Node, f map[string]pair) {
+	if !slices.ContainsFunc(discovery, func(k string) bool { _, ok := f[k]; return ok }) {
+		l.errorf(l.derefQuiet(n), "target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint")
+		return
+	}
 	var set []pair
-	for _, k := range discovery {
+	for _, k := range cards {
 		if p, ok := f[k]; ok {
 			set = append(set, p)
 		}
 	}
-	if len(set) == 0 {
-		l.errorf(l.derefQuiet(n), "target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint")
-		return
-	}
-	slices.SortFunc(set, func(a, b pair) int {
-		return cmp.Or(cmp.Compare(a.key.Line, b.key.Line), cmp.Compare(a.key.Column, b.key.Column))
-	})
-	for _, p := range set[1:] {
-		l.errorf(p.key, "target: %s and %s both say where the agent is; set one of agentCardUrl, agentCard or endpoint", set[0].key.Value, p.key.Value)
+	if len(set) == 2 {
+		slices.SortFunc(set, func(a, b pair) int {
+			return cmp.Or(cmp.Compare(a.key.Line, b.key.Line), cmp.Compare(a.key.Column, b.key.Column))
+		})
+		l.errorf(set[1].key, "target: %s and %s both give the agent card; set one of them (endpoint beside it replaces the URL it gives)",
+			set[0].key.Value, set[1].key.Value)
 	}
 }
 

@@ -65,7 +65,8 @@ type Target struct {
 	TimeoutMs int64
 	Assert    *Block
 	// Endpoint is the agent's URL: the AG-UI endpoint, an A2A agent's
-	// endpoint (skipping discovery), or an MCP server over HTTP.
+	// endpoint (alone, skipping discovery; beside a card, replacing the
+	// card's URL), or an MCP server over HTTP.
 	Endpoint Template
 	Server   *Server
 

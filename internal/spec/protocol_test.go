@@ -111,14 +111,13 @@ func TestTargetErrors(t *testing.T) {
 			[]string{`2:55: unknown field "zzz" in target; known fields: type, headers, timeout_ms, assert, endpoint, server, transport, command, env, cwd`}},
 		{"a2a without discovery", "version: \"1.1\"\ntarget:\n  type: a2a\n",
 			[]string{"3:3: target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint"}},
-		{"a2a two discoveries", "version: \"1.1\"\ntarget:\n  type: a2a\n  endpoint: \"http://x/a2a\"\n  agentCard: {url: \"http://x/a2a\"}\n  agentCardUrl: \"http://x/card\"\n",
-			[]string{"5:3: target: endpoint and agentCard both say where the agent is; set one of agentCardUrl, agentCard or endpoint",
-				"6:3: target: endpoint and agentCardUrl both say where the agent is; set one of agentCardUrl, agentCard or endpoint"}},
+		{"a2a two cards", "version: \"1.1\"\ntarget:\n  type: a2a\n  endpoint: \"http://x/a2a\"\n  agentCard: {url: \"http://x/a2a\"}\n  agentCardUrl: \"http://x/card\"\n",
+			[]string{"6:3: target: agentCard and agentCardUrl both give the agent card; set one of them (endpoint beside it replaces the URL it gives)"}},
 		{"a2a bad values", "version: \"1.1\"\ntarget:\n  type: a2a\n  agentCardUrl: \"card.json\"\n  blocking: \"yes\"\n  acceptedOutputModes: [\"\", 1]\n  agentCard: []\n",
 			[]string{`4:17: target.agentCardUrl "card.json" is not an http:// or https:// URL`,
 				"5:13: target.blocking must be true or false, not a string",
 				"6:25: target.acceptedOutputModes[0] must not be empty",
-				"7:3: target: agentCardUrl and agentCard both say where the agent is; set one of agentCardUrl, agentCard or endpoint",
+				"7:3: target: agentCardUrl and agentCard both give the agent card; set one of them (endpoint beside it replaces the URL it gives)",
 				"7:14: target.agentCard must be a mapping, not a list"}},
 		{"auth oauth2", "version: \"1.1\"\ntarget:\n  type: a2a\n  endpoint: \"http://x/a2a\"\n  auth: {scheme: oauth2}\n",
 			[]string{"5:18: auth scheme oauth2 is not supported (apiKey, bearer); get a token in a before_all hook and send it with scheme: bearer"}},
@@ -297,7 +296,9 @@ func TestSchemaProtocols(t *testing.T) {
 		{"a2a card url", "config", "version: \"1.1\"\ntarget: {type: a2a, agentCardUrl: \"https://x/card\", contextId: c, blocking: true, acceptedOutputModes: [text/plain], auth: {scheme: bearer, token: t}}\n", true},
 		{"a2a inline card", "config", "version: \"1.2\"\ntarget: {type: a2a, agentCard: {url: \"http://x\"}, auth: {scheme: apiKey, value: k, in: query}}\n", true},
 		{"a2a in 1.0", "config", "version: \"1.0\"\ntarget: {type: a2a, endpoint: \"http://x\"}\n", false},
-		{"a2a two discoveries", "config", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x\", agentCardUrl: \"http://x/card\"}\n", false},
+		{"a2a card and endpoint", "config", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x\", agentCardUrl: \"http://x/card\"}\n", true},
+		{"a2a inline card and endpoint", "config", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x\", agentCard: {name: n}}\n", true},
+		{"a2a two cards", "config", "version: \"1.1\"\ntarget: {type: a2a, agentCard: {name: n}, agentCardUrl: \"http://x/card\"}\n", false},
 		{"a2a no discovery", "config", "version: \"1.1\"\ntarget: {type: a2a}\n", false},
 		{"a2a with agentId", "config", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x\", agentId: a}\n", false},
 		{"a2a oauth2", "config", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x\", auth: {scheme: oauth2}}\n", false},
@@ -332,5 +333,16 @@ func TestSchemaProtocols(t *testing.T) {
 				t.Errorf("Validate = %v; want ok %v", err, tc.ok)
 			}
 		})
+	}
+}
+
+// TestA2ACardAndEndpoint: an endpoint beside a card loads, as docs/a2a.md
+// says: it replaces the URL the card gives.
+func TestA2ACardAndEndpoint(t *testing.T) {
+	for _, card := range []string{`agentCardUrl: "https://agent.example/.well-known/agent-card.json"`, `agentCard: {name: n, url: "http://internal:9999/rpc"}`} {
+		tg := mustConfig(t, "version: \"1.1\"\ntarget:\n  type: a2a\n  "+card+"\n  endpoint: \"http://localhost:9999/rpc\"\n").Target
+		if tg.A2A == nil || tg.Endpoint.Raw != "http://localhost:9999/rpc" || tg.A2A.AgentCardURL.IsZero() && tg.A2A.AgentCard.IsZero() {
+			t.Errorf("%s: target = %+v", card, tg)
+		}
 	}
 }

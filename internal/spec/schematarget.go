@@ -11,7 +11,7 @@ func targetSchema(server obj) obj {
 		"headers":    stringMap("HTTP headers sent with every request; values are masked in all output."),
 		"timeout_ms": positive("Bound on one run's exchange (default 60000)."),
 		"assert":     ref("assert"),
-		"endpoint":   str("The agent's URL (http or https): AG-UI endpoint, A2A endpoint (skipping discovery), or MCP Streamable HTTP endpoint."),
+		"endpoint":   str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), or MCP Streamable HTTP endpoint."),
 		"server":     server,
 		// agui
 		"agentId":          str("agui: agent identifier."),
@@ -40,9 +40,12 @@ func targetSchema(server obj) obj {
 	for _, k := range []string{"agentCardUrl", "agentCard", "endpoint"} {
 		discovery = append(discovery, obj{"required": []string{k}})
 	}
+	// A card (one at most) or an endpoint; an endpoint beside a card
+	// replaces the URL the card gives.
+	a2aWhere := obj{"anyOf": discovery, "not": obj{"required": []string{"agentCardUrl", "agentCard"}}}
 	t["allOf"] = []any{
 		typeCase("type", TargetAGUI, slices.Concat(commonTargetFields, aguiFields), obj{"required": []string{"endpoint", "agentId"}}),
-		typeCase("type", TargetA2A, slices.Concat(commonTargetFields, a2aFields), obj{"oneOf": discovery}),
+		typeCase("type", TargetA2A, slices.Concat(commonTargetFields, a2aFields), a2aWhere),
 		typeCase("type", TargetMCP, slices.Concat(commonTargetFields, mcpFields), obj{"required": []string{"transport"}, "allOf": []any{
 			typeCase("transport", MCPStdio, without(slices.Concat(commonTargetFields, mcpFields), httpFields...), obj{"required": []string{"command"}}),
 			typeCase("transport", MCPHTTP, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), obj{"required": []string{"endpoint"}}),
