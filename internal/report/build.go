@@ -40,7 +40,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	r := &Report{
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
-		Target: Target{Type: m.Config.Target.Type, Endpoint: b.red.String(m.Config.Target.Endpoint.Raw), AgentID: b.red.String(m.Config.Target.AgentID.Raw)},
+		Target: b.target(m.Config.Target),
 		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
 		Tests: make([]Test, 0, len(out.Tests)), Hooks: []Hook{},
 		masked: b.red.Secrets(),
@@ -79,6 +79,21 @@ func status(t Totals, failOnFlaky, hookFailed bool) string {
 		return StatusError
 	}
 	return StatusPass
+}
+
+// target names the agent under test as configured: its endpoint, an A2A
+// agent's card URL, a stdio MCP server's command.
+func (b *builder) target(t spec.Target) Target {
+	out := Target{Type: t.Type, Endpoint: b.red.String(t.Endpoint.Raw), AgentID: b.red.String(t.AgentID.Raw)}
+	if t.A2A != nil {
+		out.AgentCardURL = b.red.String(t.A2A.AgentCardURL.Raw)
+	}
+	if t.MCP != nil {
+		for _, c := range t.MCP.Command {
+			out.Command = append(out.Command, b.red.String(c.Raw))
+		}
+	}
+	return out
 }
 
 // redactorFor is the masking Build applies: every test's secrets, the meta

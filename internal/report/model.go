@@ -67,11 +67,16 @@ func (r *Report) FailedHooks() []Hook {
 // ::add-mask:: lines). No reporter needs it: the report is masked already.
 func (r *Report) MaskValues() []string { return r.masked }
 
-// Target describes the agent under test (secrets masked).
+// Target describes the agent under test as configured (secrets masked):
+// where it is, whatever its type.
 type Target struct {
 	Type     string `json:"type"`
 	Endpoint string `json:"endpoint"`
 	AgentID  string `json:"agent_id"`
+	// AgentCardURL is an A2A agent's card URL; Command a stdio MCP
+	// server's command and arguments.
+	AgentCardURL string   `json:"agent_card_url,omitempty"`
+	Command      []string `json:"command,omitempty"`
 }
 
 // Shard is one part of a suite split with --shard i/n.

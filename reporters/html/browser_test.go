@@ -275,3 +275,29 @@ func TestBrowserExtras(t *testing.T) {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
 	}
 }
+
+// TestBrowserTarget: the run's header names the agent under test whatever
+// its type: an A2A agent's card, a stdio MCP server's command.
+func TestBrowserTarget(t *testing.T) {
+	for _, tc := range []struct {
+		target report.Target
+		want   string
+	}{
+		{report.Target{Type: "a2a", AgentCardURL: "https://agent.example.com/card.json"}, "a2a · card https://agent.example.com/card.json"},
+		{report.Target{Type: "mcp", Command: []string{"node", "server.js", "stdio"}}, "mcp · node server.js stdio"},
+	} {
+		t.Run(tc.target.Type, func(t *testing.T) {
+			rep := extras()
+			rep.Target = tc.target
+			dir := t.TempDir()
+			if err := reportdir.Write(dir, rep); err != nil {
+				t.Fatal(err)
+			}
+			p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+			p.WaitVisible("#run")
+			if got := p.Text("#run"); !strings.Contains(got, tc.want) {
+				t.Errorf("the run's header %q lacks %q", got, tc.want)
+			}
+		})
+	}
+}
