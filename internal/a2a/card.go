@@ -180,6 +180,17 @@ func bestVersion(in *a2a.AgentInterface) a2a.ProtocolVersion {
 	return in.ProtocolVersion
 }
 
+// majorMinor is the version an interface speaks as the trace names it:
+// "0.3" whether its card says "0.3" or "0.3.0" (SDKs differ), "1.0" for
+// "1", "v1" or none.
+func majorMinor(v a2a.ProtocolVersion) string {
+	n, ok := parseVersion(v)
+	if !ok {
+		return versionOf(v)
+	}
+	return fmt.Sprintf("%d.%d", n[0], n[1])
+}
+
 // parseVersion reads "1.0", "0.3.0" or "v1" into its major and minor
 // numbers.
 func parseVersion(v a2a.ProtocolVersion) ([2]int, bool) {

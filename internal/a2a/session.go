@@ -64,7 +64,7 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 	if card != nil {
 		s.agent, s.streaming = card.Name, card.Capabilities.Streaming
 	}
-	s.version = string(iface.ProtocolVersion)
+	s.version = majorMinor(iface.ProtocolVersion)
 	s.client, err = a2aclient.NewFromEndpoints(ctx, []*a2a.AgentInterface{iface},
 		a2aclient.WithDefaultsDisabled(),
 		a2aclient.WithJSONRPCTransport(s.hc),

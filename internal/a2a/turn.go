@@ -145,7 +145,7 @@ func (s *Session) explain(ctx, turnCtx context.Context, err error, c *capture, r
 		}
 		err = fmt.Errorf("%w%s", errNoFinal, detail)
 	case rpc != nil:
-		err = fmt.Errorf("the agent answered JSON-RPC error %d: %s", rpc.Code, rpc.Message)
+		err = fmt.Errorf("the agent answered JSON-RPC error %d: %s%s", rpc.Code, rpc.Message, s.methodHint(rpc))
 	case status != 0 && status != http.StatusOK:
 		err = fmt.Errorf("the agent answered HTTP %d %s", status, http.StatusText(status))
 	case stream && r.frames > 0:
@@ -154,6 +154,20 @@ func (s *Session) explain(ctx, turnCtx context.Context, err error, c *capture, r
 		err = fmt.Errorf("a2a turn: %w", err)
 	}
 	return s.redact(err)
+}
+
+// methodNotFound is JSON-RPC's "method not found".
+const methodNotFound = -32601
+
+// methodHint explains a method the agent does not know when the session
+// had no card to say which version to speak: an endpoint alone is spoken
+// to as A2A 1.0, whose methods a 0.3 agent does not know.
+func (s *Session) methodHint(rpc *RPCError) string {
+	if rpc.Code != methodNotFound || s.opts.CardURL != "" || len(s.opts.Card) > 0 {
+		return ""
+	}
+	return "; an endpoint alone is spoken to as A2A 1.0 (SendMessage): an A2A 0.3 agent does not know its methods — " +
+		"set agentCardUrl to the agent's card instead (its protocolVersion says which version to speak)"
 }
 
 // redact replaces the session's secrets in an error's text.
