@@ -80,9 +80,12 @@ func (p *printer) header(s *spec.Suite, o Options) {
 	p.line(0, "Plan:    %s", plan)
 	hooks(p, 0, "before_all", s.Config.BeforeAll)
 	hooks(p, 0, "after_all", s.Config.AfterAll)
-	if tg.Type == spec.TargetAGUI || tg.Type == "" {
+	switch tg.Type {
+	case spec.TargetAGUI, "":
 		p.line(0, "Every turn also checks that the agent sent no RUN_ERROR and followed the protocol.")
-	} else {
+	case spec.TargetMCP:
+		p.line(0, "Every turn also checks that the server answered (a failed call is its result: is_error checks it).")
+	default:
 		p.line(0, "Every turn also checks that the agent reported no error.")
 	}
 }

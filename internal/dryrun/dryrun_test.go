@@ -77,6 +77,7 @@ func TestPlanProtocols(t *testing.T) {
 		{"testdata/interop/a2a/ananke.config.yaml", []string{"Target:  a2a, agent card ${ENV.A2A_URL}/v1, each run bounded by 4000 ms",
 			"checks that the agent reported no error", `turn[1] "4"`}},
 		{"testdata/interop/mcp/ananke.config.yaml", []string{"Target:  mcp over stdio: node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio",
+			"checks that the server answered (a failed call is its result: is_error checks it)",
 			"turn[0] mcp:call get-sum with arguments", "turn[0] mcp:list_tools", "(turn[0].tools_list.valid_schemas)"}},
 		{"testdata/interop/mcp/http.config.yaml", []string{"Target:  mcp over http: ${ENV.EVERYTHING_URL}/mcp"}},
 	} {

@@ -44,10 +44,15 @@ var (
 	// aguiErrors: an AG-UI agent's RUN_ERROR events.
 	aguiErrors = errorWords{none: "no RUN_ERROR", noneMessage: "the agent sent no RUN_ERROR", name: "RUN_ERROR",
 		message: "the agent sent RUN_ERROR: ", code: " (code %s)"}
-	// sessionErrors: the errors an A2A or MCP session reports (a failed,
+	// sessionErrors: the errors an A2A session reports (a failed,
 	// rejected or canceled task).
 	sessionErrors = errorWords{none: "no error from the agent", noneMessage: "the agent reported no error", name: "error",
 		message: "the agent reported an error: ", code: " (%s)"}
+	// mcpErrors: an MCP server's. It reports none beside its answer: a
+	// failed call is the call's result (is_error checks it), and a server
+	// that does not answer errors the turn, so the check says it answered.
+	mcpErrors = errorWords{none: "an answer from the server", noneMessage: "the server answered", name: "error",
+		message: "the server reported an error: ", code: " (%s)"}
 )
 
 // errorResult fails when the agent reported errors during the turn.

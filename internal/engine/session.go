@@ -118,6 +118,10 @@ func (e *engine) playSessionTurn(ctx context.Context, i int, turn spec.Turn, use
 	for _, re := range conv.rec.Trace().Turns[i].RunErrors {
 		errs = append(errs, runError{seq: re.Seq, message: re.Message, code: re.Code})
 	}
-	out.builtins = append(out.builtins, errorResult(i, turn, errs, sessionErrors))
+	words := sessionErrors
+	if e.opts.Suite.Config.Target.MCP != nil {
+		words = mcpErrors
+	}
+	out.builtins = append(out.builtins, errorResult(i, turn, errs, words))
 	return out
 }
