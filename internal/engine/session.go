@@ -46,6 +46,24 @@ func (e *engine) sessionPlan(p *plan, r *resolver, header http.Header, endpoint 
 		m := tg.MCP
 		o := mcp.Options{Transport: m.Transport, Endpoint: endpoint, Headers: header, Timeout: timeout,
 			Dir: serverDir(e.opts.Suite.Config.Dir, r.str(m.Cwd)), HTTP: e.opts.HTTP, Now: p.now}
+		if au := m.Auth; au != nil {
+			// A credential is a header like the others: sent with every
+			// request, never recorded, masked in errors.
+			o.Headers = header.Clone()
+			if o.Headers == nil {
+				o.Headers = http.Header{}
+			}
+			switch au.Scheme {
+			case spec.AuthBearer:
+				token := r.str(au.Token)
+				o.Headers.Set("Authorization", "Bearer "+token)
+				p.secrets = append(p.secrets, token)
+			case spec.AuthAPIKey:
+				key := r.str(au.Value)
+				o.Headers.Set(au.Name, key)
+				p.secrets = append(p.secrets, key)
+			}
+		}
 		for _, c := range m.Command {
 			o.Command = append(o.Command, r.str(c))
 		}

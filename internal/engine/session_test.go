@@ -16,13 +16,19 @@ import (
 // answer, these the ones that do not).
 func mcpSuite(t *testing.T, command string) *spec.Suite {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return writeSuite(t, map[string]string{
 		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: stdio\n  command: " + command + "\n  timeout_ms: 5000\n",
 		"calls.ananke.yaml": "version: \"1.2\"\nname: calls\nturns:\n" +
 			"  - type: mcp:call\n    tool: echo\n    arguments: { message: hi }\n    assert: { result: { match: hi } }\n" +
 			"  - type: mcp:list_tools\n    assert: { tools_list: { include: [echo] } }\n",
-	}
+	})
+}
+
+// writeSuite writes files (ananke.config.yaml among them) into a fresh
+// directory and loads the suite.
+func writeSuite(t *testing.T, files map[string]string) *spec.Suite {
+	t.Helper()
+	dir := t.TempDir()
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)

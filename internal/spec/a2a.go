@@ -34,7 +34,7 @@ type A2ATarget struct {
 	ToolTrace bool
 }
 
-// Auth schemes an A2A target may use.
+// Auth schemes an A2A or MCP target may use.
 const (
 	AuthAPIKey = "apiKey"
 	AuthBearer = "bearer"
@@ -42,8 +42,8 @@ const (
 	DefaultAPIKeyName = "X-API-Key"
 )
 
-// Auth is how Ananke authenticates to an A2A agent. Value and Token are
-// secrets, masked in every output once resolved.
+// Auth is how Ananke authenticates to an A2A agent or an MCP server over
+// HTTP. Value and Token are secrets, masked in every output once resolved.
 type Auth struct {
 	Pos    Pos
 	Scheme string // AuthAPIKey or AuthBearer
@@ -89,7 +89,7 @@ func (l *loader) a2aTarget(f map[string]pair) *A2ATarget {
 		a.AcceptedOutputModes = l.nonEmpty(p.val, "target.acceptedOutputModes")
 	}
 	if p, ok := f["auth"]; ok {
-		a.Auth = l.auth(p.val)
+		a.Auth = l.auth(p.val, authPlaces)
 	}
 	if p, ok := f["tool_trace"]; ok {
 		a.ToolTrace, _ = l.boolean(p.val, "target.tool_trace")
@@ -119,8 +119,8 @@ func (l *loader) discovery(n *yaml.Node, f map[string]pair) {
 	}
 }
 
-// auth reads target.auth.
-func (l *loader) auth(n *yaml.Node) *Auth {
+// auth reads target.auth; an apiKey goes in one of places.
+func (l *loader) auth(n *yaml.Node, places []string) *Auth {
 	f, ok := l.fields(n, "target.auth", authFields)
 	if !ok {
 		return nil
@@ -144,8 +144,12 @@ func (l *loader) auth(n *yaml.Node) *Auth {
 		if p, ok := f["in"]; ok {
 			if s, node, ok := l.text(p.val, "target.auth.in"); ok {
 				a.In = s
-				if !slices.Contains(authPlaces, s) {
-					l.errorf(node, "target.auth.in %q is not one of header, query", s)
+				switch {
+				case slices.Contains(places, s):
+				case s == "query" && slices.Contains(authPlaces, s):
+					l.errorf(node, "target.auth.in %q: this target sends its key in a header (in: header)", s)
+				default:
+					l.errorf(node, "target.auth.in %q is not one of %s", s, strings.Join(places, ", "))
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/url"
 	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -111,8 +112,8 @@ type Server struct {
 var (
 	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all", "on_missing_capability"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
-	// type's own (targetFieldType says whose).
-	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, mcpFields)
+	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
+	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
 	commonTargetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "server"}
 	aguiFields         = []string{"agentId", "threadId", "forwardedProps", "state", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields       = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -261,17 +262,19 @@ func (l *loader) targetType(n *yaml.Node) string {
 	return s
 }
 
-// targetFieldType says which type a type-specific target field belongs to.
-func targetFieldType(field string) string {
-	switch {
-	case slices.Contains(aguiFields, field):
-		return TargetAGUI
-	case slices.Contains(a2aFields, field):
-		return TargetA2A
-	case slices.Contains(mcpFields, field):
-		return TargetMCP
+// targetFieldTypes says which types a type-specific target field belongs
+// to (none for a common field).
+func targetFieldTypes(field string) []string {
+	var out []string
+	for _, t := range []struct {
+		typ    string
+		fields []string
+	}{{TargetAGUI, aguiFields}, {TargetA2A, a2aFields}, {TargetMCP, mcpFields}} {
+		if slices.Contains(t.fields, field) {
+			out = append(out, t.typ)
+		}
 	}
-	return ""
+	return out
 }
 
 // foreignFields reports, and drops from f, the fields of another target
@@ -281,8 +284,8 @@ func (l *loader) foreignFields(f map[string]pair, typ string) {
 		return
 	}
 	for k, p := range f {
-		if owner := targetFieldType(k); owner != "" && owner != typ {
-			l.errorf(p.key, "target: %s is an %s field; this target is %s", k, owner, typ)
+		if owners := targetFieldTypes(k); len(owners) > 0 && !slices.Contains(owners, typ) {
+			l.errorf(p.key, "target: %s is an %s field; this target is %s", k, strings.Join(owners, " or "), typ)
 			delete(f, k)
 		}
 	}

@@ -30,14 +30,19 @@ type MCPTarget struct {
 	Command []Template
 	Env     []NamedValue
 	Cwd     Template
+	// Auth is the credential sent with every HTTP request (http and sse):
+	// a bearer token, or an API key in a header.
+	Auth *Auth
 }
 
 var (
-	mcpFields = []string{"transport", "command", "env", "cwd"}
+	mcpFields = []string{"transport", "command", "env", "cwd", "auth"}
 	// stdioFields and httpFields are the fields only one transport takes
 	// (a stdio server is started by its command, so it has no server).
 	stdioFields = []string{"command", "env", "cwd"}
-	httpFields  = []string{"endpoint", "headers", "server"}
+	httpFields  = []string{"endpoint", "headers", "server", "auth"}
+	// mcpAuthPlaces is where an MCP target's apiKey may go.
+	mcpAuthPlaces = []string{"header"}
 	// MCPTransports are the values of target.transport.
 	MCPTransports = []string{MCPStdio, MCPHTTP, "streamable-http", MCPSSE}
 )
@@ -64,6 +69,9 @@ func (l *loader) mcpTarget(n *yaml.Node, f map[string]pair) *MCPTarget {
 		}
 	}
 	m.Command, m.Env, m.Cwd = l.mcpFields(f)
+	if p, ok := f["auth"]; ok && m.Transport != MCPStdio {
+		m.Auth = l.auth(p.val, mcpAuthPlaces)
+	}
 	return m
 }
 

@@ -108,7 +108,13 @@ func TestTargetErrors(t *testing.T) {
 		{"tool_trace not a boolean", "version: \"1.1\"\ntarget: {type: a2a, endpoint: \"http://x/a2a\", tool_trace: yes please}\n",
 			[]string{"2:59: target.tool_trace must be true or false, not a string"}},
 		{"unknown field lists the type's", "version: \"1.2\"\ntarget: {type: mcp, transport: stdio, command: [srv], zzz: 1}\n",
-			[]string{`2:55: unknown field "zzz" in target; known fields: type, headers, timeout_ms, assert, endpoint, server, transport, command, env, cwd`}},
+			[]string{`2:55: unknown field "zzz" in target; known fields: type, headers, timeout_ms, assert, endpoint, server, transport, command, env, cwd, auth`}},
+		{"mcp stdio auth", "version: \"1.2\"\ntarget: {type: mcp, transport: stdio, command: [srv], auth: {scheme: bearer, token: t}}\n",
+			[]string{"2:55: target: auth is for transport http and sse; this target's transport is stdio"}},
+		{"mcp apiKey in query", "version: \"1.2\"\ntarget: {type: mcp, transport: http, endpoint: \"http://x/mcp\", auth: {scheme: apiKey, value: k, in: query}}\n",
+			[]string{`2:101: target.auth.in "query": this target sends its key in a header (in: header)`}},
+		{"auth on agui", "version: \"1.2\"\ntarget: {type: agui, endpoint: \"http://x\", agentId: a, auth: {scheme: bearer, token: t}}\n",
+			[]string{"2:56: target: auth is an a2a or mcp field; this target is agui"}},
 		{"a2a without discovery", "version: \"1.1\"\ntarget:\n  type: a2a\n",
 			[]string{"3:3: target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint"}},
 		{"a2a two cards", "version: \"1.1\"\ntarget:\n  type: a2a\n  endpoint: \"http://x/a2a\"\n  agentCard: {url: \"http://x/a2a\"}\n  agentCardUrl: \"http://x/card\"\n",
@@ -309,6 +315,11 @@ func TestSchemaProtocols(t *testing.T) {
 		{"mcp stdio with endpoint", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: stdio, command: [srv], endpoint: \"http://x\"}\n", false},
 		{"mcp http without endpoint", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: http}\n", false},
 		{"mcp sse", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: sse, endpoint: \"http://x/sse\"}\n", true},
+		{"mcp http bearer", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: http, endpoint: \"http://x/mcp\", auth: {scheme: bearer, token: t}}\n", true},
+		{"mcp http apiKey", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: http, endpoint: \"http://x/mcp\", auth: {scheme: apiKey, value: k, name: X-Key}}\n", true},
+		{"mcp apiKey in query", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: http, endpoint: \"http://x/mcp\", auth: {scheme: apiKey, value: k, in: query}}\n", false},
+		{"mcp stdio auth", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: stdio, command: [srv], auth: {scheme: bearer, token: t}}\n", false},
+		{"agui auth", "config", "version: \"1.2\"\ntarget: {type: agui, endpoint: \"http://x\", agentId: a, auth: {scheme: bearer, token: t}}\n", false},
 		{"mcp sse with command", "config", "version: \"1.2\"\ntarget: {type: mcp, transport: sse, endpoint: \"http://x/sse\", command: [x]}\n", false},
 		{"agui with transport", "config", "version: \"1.2\"\ntarget: {type: agui, endpoint: \"http://x\", agentId: a, transport: stdio}\n", false},
 		{"version 1.3", "config", "version: \"1.3\"\ntarget: {type: agui, endpoint: \"http://x\", agentId: a}\n", false},
@@ -344,5 +355,17 @@ func TestA2ACardAndEndpoint(t *testing.T) {
 		if tg.A2A == nil || tg.Endpoint.Raw != "http://localhost:9999/rpc" || tg.A2A.AgentCardURL.IsZero() && tg.A2A.AgentCard.IsZero() {
 			t.Errorf("%s: target = %+v", card, tg)
 		}
+	}
+}
+
+// TestMCPAuth: an MCP target over HTTP takes auth, like an A2A target.
+func TestMCPAuth(t *testing.T) {
+	tg := mustConfig(t, "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: http\n  endpoint: \"http://x/mcp\"\n  auth: {scheme: bearer, token: \"${ENV.MCP_TOKEN}\"}\n").Target
+	if tg.MCP == nil || tg.MCP.Auth == nil || tg.MCP.Auth.Scheme != AuthBearer || tg.MCP.Auth.Token.Refs()[0].Name != "MCP_TOKEN" {
+		t.Errorf("mcp = %+v", tg.MCP)
+	}
+	tg = mustConfig(t, "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: sse\n  endpoint: \"http://x/sse\"\n  auth: {scheme: apiKey, value: k}\n").Target
+	if a := tg.MCP.Auth; a == nil || a.Scheme != AuthAPIKey || a.Name != DefaultAPIKeyName || a.In != "header" {
+		t.Errorf("auth = %+v", a)
 	}
 }

@@ -43,24 +43,28 @@ func targetSchema(server obj) obj {
 	// A card (one at most) or an endpoint; an endpoint beside a card
 	// replaces the URL the card gives.
 	a2aWhere := obj{"anyOf": discovery, "not": obj{"required": []string{"agentCardUrl", "agentCard"}}}
+	// An MCP server over HTTP takes an apiKey in a header only.
+	mcpHTTP := func() obj {
+		return obj{"required": []string{"endpoint"}, "properties": obj{"auth": obj{"properties": obj{"in": obj{"const": "header"}}}}}
+	}
 	t["allOf"] = []any{
 		typeCase("type", TargetAGUI, slices.Concat(commonTargetFields, aguiFields), obj{"required": []string{"endpoint", "agentId"}}),
 		typeCase("type", TargetA2A, slices.Concat(commonTargetFields, a2aFields), a2aWhere),
 		typeCase("type", TargetMCP, slices.Concat(commonTargetFields, mcpFields), obj{"required": []string{"transport"}, "allOf": []any{
 			typeCase("transport", MCPStdio, without(slices.Concat(commonTargetFields, mcpFields), httpFields...), obj{"required": []string{"command"}}),
-			typeCase("transport", MCPHTTP, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), obj{"required": []string{"endpoint"}}),
-			typeCase("transport", "streamable-http", without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), obj{"required": []string{"endpoint"}}),
-			typeCase("transport", MCPSSE, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), obj{"required": []string{"endpoint"}}),
+			typeCase("transport", MCPHTTP, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
+			typeCase("transport", "streamable-http", without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
+			typeCase("transport", MCPSSE, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 		}}),
 	}
 	return t
 }
 
 func authSchema() obj {
-	a := object("a2a: how Ananke authenticates; values are masked in all output.", authFields, obj{
+	a := object("a2a, and mcp over http or sse: how Ananke authenticates; values are masked in all output.", authFields, obj{
 		"scheme": obj{"enum": authSchemes, "description": "apiKey or bearer (oauth2 and mtls are not supported)."},
 		"name":   str(`apiKey: the header or query parameter (default "X-API-Key").`),
-		"in":     obj{"enum": authPlaces, "description": "apiKey: header (default) or query."},
+		"in":     obj{"enum": authPlaces, "description": "apiKey: header (default) or query (a2a only)."},
 		"value":  str("apiKey: the key, e.g. ${ENV.AGENT_KEY}."),
 		"token":  str("bearer: the token, sent as Authorization: Bearer <token>."),
 	}, "scheme")
