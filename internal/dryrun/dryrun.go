@@ -93,11 +93,16 @@ func (p *printer) header(s *spec.Suite, o Options) {
 // targetLine says where the target is, in its type's terms, its URL's
 // password and query values masked (docs/reports.md, "Secrets").
 func targetLine(tg spec.Target) string {
+	// An endpoint beside a card replaces the URL the card gives.
+	beside := ""
+	if !tg.Endpoint.IsZero() {
+		beside = fmt.Sprintf(", endpoint %s (replaces the card's URL)", secret.URL(tg.Endpoint.Raw))
+	}
 	switch {
 	case tg.A2A != nil && !tg.A2A.AgentCardURL.IsZero():
-		return fmt.Sprintf("%s, agent card %s", tg.Type, secret.URL(tg.A2A.AgentCardURL.Raw))
-	case tg.A2A != nil && tg.Endpoint.IsZero():
-		return fmt.Sprintf("%s, inline agent card", tg.Type)
+		return fmt.Sprintf("%s, agent card %s%s", tg.Type, secret.URL(tg.A2A.AgentCardURL.Raw), beside)
+	case tg.A2A != nil && !tg.A2A.AgentCard.IsZero():
+		return fmt.Sprintf("%s, inline agent card%s", tg.Type, beside)
 	case tg.MCP != nil && tg.MCP.Transport == spec.MCPStdio:
 		var argv []string
 		for _, a := range tg.MCP.Command {

@@ -80,6 +80,7 @@ func TestPlanProtocols(t *testing.T) {
 			"checks that the server answered (a failed call is its result: is_error checks it)",
 			"turn[0] mcp:call get-sum with arguments", "turn[0] mcp:list_tools", "(turn[0].tools_list.valid_schemas)"}},
 		{"testdata/interop/mcp/http.config.yaml", []string{"Target:  mcp over http: ${ENV.EVERYTHING_URL}/mcp"}},
+		{"testdata/interop/a2a/card-endpoint.config.yaml", []string{"Target:  a2a, inline agent card, endpoint ${ENV.A2A_URL}/v1/rpc (replaces the card's URL)"}},
 	} {
 		s, err := spec.Load(spec.Options{ConfigPath: tc.config, Paths: []string{filepath.Join(filepath.Dir(tc.config), "pass")}})
 		if err != nil {
