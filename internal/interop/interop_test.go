@@ -519,6 +519,7 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 	}
 
 	validateReports(t, reports)
+	checkExport(t, bin, reports)
 	if s.page {
 		t.Run("index.html", func(t *testing.T) { checkPage(t, reports) })
 	}
@@ -567,7 +568,9 @@ type testResult struct {
 		Message string `json:"message"`
 	} `json:"warnings"`
 	Turns []struct {
-		Runs int `json:"runs"`
+		Runs      int    `json:"runs"`
+		Text      string `json:"text"`
+		TextBytes int    `json:"text_bytes"`
 	} `json:"turns"`
 	Runs        int `json:"runs"`
 	Checkpoints []struct {

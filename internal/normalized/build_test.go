@@ -37,7 +37,7 @@ func schedulerTrace() *trace.Trace {
 				Memory: []trace.MemoryEvent{{Seq: 1, TimestampMs: base + 10, Op: trace.MemoryRead, Group: "family", Path: "groups/family/CLAUDE.md", Content: "likes red"}},
 				Texts:  []string{"Found 2."},
 				Events: []trace.Event{ev(1, "CUSTOM"), ev(2, "TOOL_CALL_START"), ev(3, "TOOL_CALL_START"), ev(4, "TOOL_CALL_RESULT"), ev(5, "TOOL_CALL_RESULT")}},
-			{Index: 1, Kind: "user", UserText: "pay", StartMs: base + 300, EndMs: base + 500,
+			{Index: 1, Kind: "user", UserText: "pay", UserSeq: 6, StartMs: base + 300, EndMs: base + 500,
 				ToolCalls: []trace.ToolCall{{ID: "c3", Name: "charge", Args: `{"amount":42}`, ArgsJSON: true, Client: true,
 					Result: &trace.Result{Content: `{"status":"declined"}`, JSON: true}, StartedMs: base + 310, TimestampMs: base + 330, StartSeq: 7, EndSeq: 8}},
 				Memory:    []trace.MemoryEvent{{Seq: 8, TimestampMs: base + 320, Op: trace.MemoryWrite, Group: "family", Path: "groups/family/CLAUDE.md", Content: "declined once", CallID: "c3"}},
@@ -62,7 +62,7 @@ func TestBuildEvents(t *testing.T) {
 		{TypeToolResult, ActorTool, "e3", "c1", 4},
 		{TypeToolResult, ActorTool, "e4", "c2", 5},
 		{TypeError, ActorTool, "e4", "c2", 5},
-		{TypeMessageReceived, ActorUser, "", "", 0},
+		{TypeMessageReceived, ActorUser, "", "", 6}, // read from event 6
 		{TypeToolCall, ActorAgent, "", "c3", 7},
 		{TypeMemoryWrite, ActorAgent, "e9", "c3", 8},
 		{TypeToolResult, ActorTool, "e9", "c3", 0},

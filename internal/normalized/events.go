@@ -108,7 +108,7 @@ func (b *builder) turn(t *trace.Turn) []*item {
 	})
 	if hasUser(t) {
 		msg := &item{ev: Event{Type: TypeMessageReceived, Actor: ActorUser,
-			Data: MessageReceivedData{Text: t.UserText, Turn: t.Index, Attachments: t.Attachments}}, ms: t.StartMs}
+			Data: MessageReceivedData{Text: t.UserText, Turn: t.Index, Attachments: t.Attachments, Ref: b.ref(t.UserSeq)}}, ms: t.StartMs}
 		its = append([]*item{msg}, its...)
 	}
 	return its

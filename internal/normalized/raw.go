@@ -26,15 +26,17 @@ func (r *rawEvents) at(seq int64, def int64) int64 {
 	return def
 }
 
-// scan reads the raw events of every turn once. A turn read back from a
-// trace file has no texts (the file holds them as events), so they are
-// rebuilt from the text events. A spooled turn that cannot be read keeps
+// scan reads the raw events of every turn once. An AG-UI turn read back
+// from a trace file has no texts (the file holds them as events), so they
+// are rebuilt from the text events; other turns keep the texts the file
+// recorded. A spooled turn that cannot be read keeps
 // what was read before the failure.
 func scan(t *trace.Trace) *rawEvents {
 	r := &rawEvents{received: map[int64]int64{}, origin: map[int64]string{}, texts: make([][]string, len(t.Turns))}
 	want := map[int64]bool{}
 	for i := range t.Turns {
 		tt := &t.Turns[i]
+		want[tt.UserSeq] = true
 		for _, c := range tt.ToolCalls {
 			want[c.StartSeq], want[c.ResultSeq] = true, true
 		}

@@ -45,14 +45,19 @@ type Turn struct {
 	Index    int    `json:"index"`
 	Kind     string `json:"type"`
 	UserText string `json:"user,omitempty"`
+	// UserSeq is the event the user's message was read from, in an
+	// imported trace; 0 when Ananke sent the message (it is in the run's
+	// request, not in an event).
+	UserSeq int64 `json:"user_seq,omitempty"`
 	// Attachments are the files the turn's user message carried.
 	Attachments []Attachment `json:"attachments,omitempty"`
 	StartMs     int64        `json:"turn_start_ts"`
 	EndMs       int64        `json:"turn_end_ts"`
 	ToolCalls   []ToolCall   `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
-	// were started; Text joins them. Trace files leave them out: the text
-	// is its events' deltas.
+	// were started; Text joins them. A trace file writes them beside the
+	// events only when the events are not AG-UI's (an imported or an
+	// A2A or MCP trace): an AG-UI turn's text is its events' deltas.
 	Texts     []string        `json:"-"`
 	RunErrors []RunError      `json:"run_errors,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`

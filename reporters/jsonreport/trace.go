@@ -27,7 +27,9 @@ const TraceSchema = "ananke.trace/v2"
 // Each event is [seq, at_ms, run, event]: its sequence number in the test,
 // its receive time in ms since test_start_ts, the index of the turn's run
 // it came in, and the event exactly as received (masked). An imported
-// event has a fifth element, where it was read ("session.jsonl:14"). Events are
+// event has a fifth element, where it was read ("session.jsonl:14"). A turn
+// whose events are not AG-UI's (an imported, A2A or MCP trace) also has
+// "texts", its assistant messages, since no text events hold them. Events are
 // written as they are read — from memory or from the run's spool — so
 // writing a trace takes memory for one event, not for the whole stream.
 
@@ -103,6 +105,18 @@ func writeTurn(w *bufio.Writer, tr *trace.Trace, t *trace.Turn) error {
 	}
 	w.WriteString("\n")
 	w.Write(head[:len(head)-1])
+	if tr.Source != nil && tr.Source.Adapter != "ag-ui" {
+		texts := t.Texts
+		if texts == nil {
+			texts = []string{}
+		}
+		b, err := marshal(texts)
+		if err != nil {
+			return err
+		}
+		w.WriteString(`,"texts":`)
+		w.Write(b)
+	}
 	w.WriteString(`,"events":[`)
 	first := true
 	var num []byte
@@ -158,6 +172,9 @@ type traceIn struct {
 
 type turnIn struct {
 	trace.Turn
+	// Texts are the assistant's messages of a turn whose events are not
+	// AG-UI's (nil: rebuilt from the text events when needed).
+	Texts  []string  `json:"texts"`
 	Events []eventIn `json:"events"`
 }
 
@@ -205,6 +222,7 @@ func ReadTrace(r io.Reader) (*trace.Trace, error) {
 	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Turns: make([]trace.Turn, 0, len(f.Turns))}
 	for _, ti := range f.Turns {
 		t := ti.Turn
+		t.Texts = ti.Texts
 		t.Events = make([]trace.Event, 0, len(ti.Events))
 		for _, e := range ti.Events {
 			var head struct {

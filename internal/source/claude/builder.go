@@ -128,7 +128,7 @@ func (b *builder) startTurn(l *line, text string) {
 		b.openTurn()
 	}
 	t := &b.tr.Turns[b.cur]
-	t.UserText, t.StartMs = text, l.ms
+	t.UserText, t.UserSeq, t.StartMs = text, b.seq+1, l.ms // l is the next event
 	b.prompted, b.runID = true, l.session
 }
 

@@ -66,6 +66,7 @@ func TestReadSession(t *testing.T) {
 		got, want any
 	}{
 		{"indexes and kinds", []any{t0.Index, t0.Kind, t1.Index, t1.Kind}, []any{0, "user", 1, "user"}},
+		{"user events", []int64{t0.UserSeq, t1.UserSeq}, []int64{2, 11}},
 		{"user texts", []string{t0.UserText, t1.UserText},
 			[]string{"Fix the failing test in parser_test.go", "Now run the linter\nand report what it finds."}},
 		{"texts of turn 0", t0.Texts, []string{"I'll look at the failing test first.",

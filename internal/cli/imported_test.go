@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/normalized/normalizedtest"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// exported is what the import tests read of a normalized trace.
+type exported struct {
+	FinalOutput string `json:"final_output"`
+	Events      []struct {
+		Type string
+		Data struct {
+			Text     string
+			TraceSeq int64  `json:"trace_seq"`
+			Origin   string `json:"origin"`
+		}
+	}
+}
+
+func exportOne(t *testing.T, dir, report, id string) exported {
+	t.Helper()
+	r := run(t, dir, nil, "trace", "export", "--test", id, report)
+	var out exported
+	if err := json.Unmarshal([]byte(r.out), &out); err != nil || r.code != ExitPass {
+		t.Fatalf("trace export %s: exit %d, %v\n%s", id, r.code, err, r.errOut)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(r.out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := normalizedtest.Schema(t).Validate(v); err != nil {
+		t.Errorf("%s: the export does not match the schema: %v", id, err)
+	}
+	return out
+}
+
+// TestExportImported runs a Claude Code session and a NanoClaw recording as
+// tests and exports their traces: the final output is the assistant's
+// recorded text (in the event and the field), and each user message names
+// the transcript line it was read from.
+func TestExportImported(t *testing.T) {
+	dir := t.TempDir()
+	session := filepath.Join(repoRoot(), "internal", "source", "claude", "testdata", "session.jsonl")
+	news := filepath.Join(repoRoot(), "examples", "nanoclaw", "recordings", "current-news", "pass")
+	os.WriteFile(filepath.Join(dir, "ananke.config.yaml"), []byte("version: \"1.0\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "claude.ananke.yaml"), []byte(`version: "1.0"
+name: a claude session
+source: { format: claude-transcript, path: "`+filepath.ToSlash(session)+`" }
+assert:
+  text: { must_match: "linter" }
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "news.ananke.yaml"), []byte(`version: "1.0"
+name: a nanoclaw run
+source: { format: nanoclaw, path: "`+filepath.ToSlash(news)+`", group: family }
+assert:
+  text: { must_match: "AI news" }
+`), 0o644)
+	report := filepath.Join(dir, "out")
+	if r := run(t, dir, nil, "run", "--report-dir", report); r.code != ExitPass {
+		t.Fatalf("run: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	for _, c := range []struct {
+		id, final, user string
+		userSeq         int64
+		userOrigin      string
+	}{
+		{"claude", "The linter reports no issues.", "Fix the failing test in parser_test.go", 2, "session.jsonl:2"},
+		{"news", "Today's AI news (Thu, Apr 9):", "@Andy what's the latest AI news today?", 0, "-workspace-group/"},
+	} {
+		tr := exportOne(t, dir, report, c.id)
+		if !strings.HasPrefix(tr.FinalOutput, c.final) {
+			t.Errorf("%s: final_output %q, want %q…", c.id, tr.FinalOutput, c.final)
+		}
+		last := tr.Events[len(tr.Events)-1]
+		if last.Type != "final_output" || last.Data.Text != tr.FinalOutput {
+			t.Errorf("%s: last event %+v, want final_output with the final output", c.id, last)
+		}
+		first := tr.Events[0]
+		if first.Type != "message_received" || !strings.Contains(first.Data.Text, c.user) || first.Data.TraceSeq == 0 ||
+			(c.userSeq != 0 && first.Data.TraceSeq != c.userSeq) || !strings.Contains(first.Data.Origin, c.userOrigin) {
+			t.Errorf("%s: first event %+v, want the user's message with its trace_seq and origin", c.id, first)
+		}
+	}
+}
