@@ -4,8 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/github/artifact/artifacttest"
+	"github.com/ananke/action/internal/github/githubtest"
 
 	"github.com/ananke/action/internal/normalized/normalizedtest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -87,5 +92,50 @@ assert:
 			(c.userSeq != 0 && first.Data.TraceSeq != c.userSeq) || !strings.Contains(first.Data.Origin, c.userOrigin) {
 			t.Errorf("%s: first event %+v, want the user's message with its trace_seq and origin", c.id, first)
 		}
+	}
+}
+
+// TestAssertionIDs runs the action over a Claude Code session whose
+// assertions: items have ids: each id is its assertion's id in summary.json,
+// the console, JUnit and the check run's annotations.
+func TestAssertionIDs(t *testing.T) {
+	dir := t.TempDir()
+	session := filepath.Join(repoRoot(), "internal", "source", "claude", "testdata", "session.jsonl")
+	os.WriteFile(filepath.Join(dir, "ananke.config.yaml"), []byte("version: \"1.0\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "session.ananke.yaml"), []byte(`version: "1.0"
+name: the parser session
+source: { format: claude-transcript, path: "`+filepath.ToSlash(session)+`" }
+assertions:
+  - { id: bash-once, type: retry_policy_respected, tool: Bash, max_attempts: 1 }
+  - { id: never-bash, type: must_not_call_tool, tool: Bash }
+  - { id: read-the-test, type: must_call_tool, tool: Read, args_match: { file_path: "_test\\.go$" } }
+`), 0o644)
+	gh, art := githubtest.New(t), artifacttest.New(t)
+	env, _, _ := actionEnv(t, dir, "pull_request", prEvent, gh, art)
+	r := run(t, dir, env, "action")
+	if r.code != ExitFail {
+		t.Fatalf("exit %d; want 1\n%s%s", r.code, r.out, r.errOut)
+	}
+	sum := readSummary(t, filepath.Join(dir, "ananke-report"))
+	tc := findTest(t, sum, "session")
+	for id, status := range map[string]string{"test.bash-once": "pass", "test.never-bash": "fail", "test.read-the-test": "pass"} {
+		if a := findAssertion(t, tc, id); a.Status != status {
+			t.Errorf("%s: %s %q, want %s", id, a.Status, a.Message, status)
+		}
+	}
+	if plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(r.out, ""); !strings.Contains(plain, "assertion: test.never-bash") {
+		t.Errorf("the console does not name test.never-bash:\n%s", r.out)
+	}
+	junit, _ := os.ReadFile(filepath.Join(dir, "ananke-report", "junit.xml"))
+	if !strings.Contains(string(junit), "assertion: test.never-bash") {
+		t.Errorf("junit.xml does not name test.never-bash:\n%s", junit)
+	}
+	runs := gh.CheckRuns()
+	var titles []string
+	for _, a := range runs[0].Annotations {
+		titles = append(titles, a.Title)
+	}
+	if !slices.Contains(titles, "the parser session: test.never-bash") {
+		t.Errorf("annotation titles %q; want the assertion's id", titles)
 	}
 }

@@ -64,13 +64,13 @@ func TestNanoClawExamples(t *testing.T) {
 		t.Fatalf("broken recordings: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
 	sum = readSummary(t, filepath.Join(out, "fail"))
-	want := map[string][]string{ // the assertions each regression fails
-		"nanoclaw.tools.current-news.web-sourced.broken":             {"test.tools.require[0]", "test.grounded"},
-		"nanoclaw.memory.same-group-recall.brief-bullets.broken":     {"test.text.must_match[0]", "test.text.must_match[1]"},
-		"nanoclaw.memory.isolation.no-cross-group-leak.broken":       {"test.memory.forbid[0]", "test.text.omits[1]"},
-		"nanoclaw.scheduler.daily-digest.single-outbound.broken":     {"test.scheduler.outbound"},
-		"nanoclaw.scheduler.digest-timeout.graceful-recovery.broken": {"test.tools.require[0]", "test.text.must_match[0]", "test.scheduler.task_runs", "test.scheduler.outbound"},
-		"nanoclaw.v2.scheduler.pill-reminder.single-outbound.broken": {"test.scheduler.outbound"},
+	want := map[string][]string{ // the assertions each regression fails, by the ids the test gave them
+		"nanoclaw.tools.current-news.web-sourced.broken":             {"test.searched-the-web", "test.grounded"},
+		"nanoclaw.memory.same-group-recall.brief-bullets.broken":     {"test.recalls-family-memory.text.must_match[0]", "test.brief-bullets"},
+		"nanoclaw.memory.isolation.no-cross-group-leak.broken":       {"test.no-family-memory.memory.forbid[0]", "test.no-family-memory.text.omits[1]"},
+		"nanoclaw.scheduler.daily-digest.single-outbound.broken":     {"test.one-message"},
+		"nanoclaw.scheduler.digest-timeout.graceful-recovery.broken": {"test.bounded-retries", "test.owns-up", "test.run-completed", "test.one-message"},
+		"nanoclaw.v2.scheduler.pill-reminder.single-outbound.broken": {"test.one-message"},
 	}
 	for id, ids := range want {
 		tc := findTest(t, sum, id)
@@ -81,7 +81,7 @@ func TestNanoClawExamples(t *testing.T) {
 		}
 	}
 	// The cross-group read is shown at the transcript lines that made it.
-	leak := findAssertion(t, findTest(t, sum, "nanoclaw.memory.isolation.no-cross-group-leak.broken"), "test.memory.forbid[0]")
+	leak := findAssertion(t, findTest(t, sum, "nanoclaw.memory.isolation.no-cross-group-leak.broken"), "test.no-family-memory.memory.forbid[0]")
 	if len(leak.Origins) == 0 || !strings.Contains(leak.Origins[0], "recordings/memory-cross-group/fail/data/sessions/main/.claude/projects/-workspace-group/") {
 		t.Errorf("memory.forbid origins = %v; want the transcript lines", leak.Origins)
 	}

@@ -72,6 +72,8 @@ type Block struct {
 	Includes []*Block
 	// name is what messages call an included block ("assertions[2]").
 	name string
+	// id is the id an assertions: item was given: the id of its checks.
+	id string
 }
 
 // Require is one tools.require entry. Every field after Name is a filter; a

@@ -25,6 +25,9 @@ type blockPart struct {
 	// include is set on a block of the root's Includes (and what it
 	// extends): the name it goes by in messages, e.g. "assertions[2]".
 	include string
+	// id is the id of the assertions: item it belongs to, when it has
+	// one: its checks' id.
+	id string
 	// requires are the capabilities its checks need: its own block's,
 	// the root's, the including block's and those of every block that
 	// brought it in by extends (resolve).
@@ -117,7 +120,7 @@ func (r *resolver) resolve(b *Block, stack []string) {
 		b.parts = append(b.parts, blockPart{block: inc, severity: s, include: name, requires: need})
 		r.expand(inc, s, "", need, stack, included, &b.parts)
 		for j := start; j < len(b.parts); j++ {
-			b.parts[j].include = name
+			b.parts[j].include, b.parts[j].id = name, inc.id
 		}
 	}
 	r.clashes(b.parts)

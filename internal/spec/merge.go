@@ -50,6 +50,17 @@ const (
 	KindScript Kind = "script"
 )
 
+// kinds are the kinds of the assert blocks' checks, and the names the
+// engine gives its own results (a run error, a protocol check, an after
+// hook, a dynamic test's checkpoints): the ids of checks are made of them.
+var kinds = []Kind{KindForbid, KindRequire, KindForbidCalls, KindOrder, KindMaxCalls, KindStopAfterSuccess,
+	KindMaxDuration, KindMaxIdle, KindMaxFirstEvent, KindMaxFirstText, KindMustMatch, KindMustNotMatch,
+	KindContains, KindOmits, KindEquals, KindJSONSchema, KindJSONPath, KindGrounded, KindState,
+	KindMemoryReads, KindMemoryWrites, KindMemoryForbid, KindTaskRuns, KindOutbound, KindJudge, KindScript,
+	KindResultMatch, KindResultNotMatch, KindResultJSONPath, KindResultIsError, KindResultMaxDuration,
+	KindToolsListInclude, KindToolsListExclude, KindToolsListValidSchemas,
+	"run_error", "protocol", "client_tools", "after_hook", "after", "checkpoints"}
+
 // Check is one assertion to evaluate over one scope, after the merge of the
 // three levels. Exactly one of the kind-specific fields is set.
 type Check struct {
@@ -177,7 +188,7 @@ func TurnChecks(cfg *Config, t *Test, i int) []Check {
 	g.nearest(levels, KindMaxIdle, func(b *Block) Limit { return b.MaxIdleMs })
 	g.nearest(levels, KindMaxFirstEvent, func(b *Block) Limit { return b.MaxFirstEventMs })
 	g.nearest(levels, KindMaxFirstText, func(b *Block) Limit { return b.MaxFirstTextMs })
-	return g.checks
+	return g.done()
 }
 
 // TestChecks returns what is checked once all turns are done: the target
@@ -199,7 +210,7 @@ func TestChecks(cfg *Config, t *Test) []Check {
 	}
 	g.nearest(levels, KindMaxCalls, func(b *Block) Limit { return b.MaxCalls })
 	g.nearest(levels, KindMaxDuration, func(b *Block) Limit { return b.MaxDurationMs })
-	return g.checks
+	return g.done()
 }
 
 // CheckpointChecks returns what checkpoint c of test t checks over turn i:
@@ -216,7 +227,7 @@ func CheckpointChecks(cfg *Config, t *Test, c *Checkpoint, i int) []Check {
 	g.nearest(levels, KindMaxIdle, func(b *Block) Limit { return b.MaxIdleMs })
 	g.nearest(levels, KindMaxFirstEvent, func(b *Block) Limit { return b.MaxFirstEventMs })
 	g.nearest(levels, KindMaxFirstText, func(b *Block) Limit { return b.MaxFirstTextMs })
-	return g.checks
+	return g.done()
 }
 
 // prefix is the ID prefix of a check declared at level in scope.
@@ -233,8 +244,23 @@ type generator struct {
 	scope        string
 	own          Level
 	checks       []Check
-	next         map[string]int // "<level> <kind>" → next index
+	next         map[string]int // "<level> <kind>[ <item id>]" → next index
 	missingError bool
+	// items are the checks of each assertions: item with an id, by the
+	// id it gives them ("test.bash-once").
+	items map[string][]int
+}
+
+// done returns the checks: an item with an id that made one check gives
+// it its id alone ("test.bash-once"); one that made several names each
+// by its kind ("test.no-leak.text.omits[0]").
+func (g *generator) done() []Check {
+	for id, idx := range g.items {
+		if len(idx) == 1 {
+			g.checks[idx[0]].ID = id
+		}
+	}
+	return g.checks
 }
 
 // missingError reports whether test t's policy for missing capabilities
@@ -247,12 +273,20 @@ func missingError(cfg *Config, t *Test) bool {
 }
 
 func (g *generator) add(level Level, p *blockPart, kind Kind, pos Pos, sev Severity, indexed bool, fill func(*Check)) {
-	id := prefix(g.scope, g.own, level) + string(kind)
+	pre := prefix(g.scope, g.own, level)
+	id, key := pre+string(kind), string(level)+" "+string(kind)
+	if p.id != "" {
+		// An item's checks are named by its id, numbered on their own.
+		id, key = pre+p.id+"."+string(kind), key+" "+p.id
+		if g.items == nil {
+			g.items = map[string][]int{}
+		}
+		g.items[pre+p.id] = append(g.items[pre+p.id], len(g.checks))
+	}
 	if indexed {
 		if g.next == nil {
 			g.next = map[string]int{}
 		}
-		key := string(level) + " " + string(kind)
 		id += "[" + strconv.Itoa(g.next[key]) + "]"
 		g.next[key]++
 	}

@@ -203,7 +203,13 @@ func testSchema() obj {
 			"task":    str("nanoclaw: the scheduled task whose run this is."),
 		}, "format", "path"),
 		"assertions": obj{"type": "array", "description": "Named assertions (seed 003 and seed 004 catalogs): {type, ...} or {id, type, severity, params, requires_capabilities}.",
-			"items": obj{"type": "object", "required": []string{"type"}, "properties": obj{"type": obj{"enum": VocabTypes}}}},
+			"items": obj{"type": "object", "required": []string{"type"}, "properties": obj{
+				"type": obj{"enum": VocabTypes},
+				"id":   str("The assertion's id in every report (test.<id>); used once in the list."),
+				"args": obj{"type": "object", "description": "must_call_tool, tool_called: arguments that must equal these values exactly."},
+				"args_match": obj{"type": "object", "additionalProperties": obj{"type": "string"},
+					"description": "must_call_tool, tool_called: arguments that must match these regexes."},
+			}}},
 		"on_missing_capability": ref("on_missing_capability"),
 	}, "version", "name")
 	root["anyOf"] = []any{obj{"required": []string{"turns"}}, obj{"required": []string{"simulator"}}, obj{"required": []string{"source"}}}

@@ -382,7 +382,7 @@ assertions:
 		"turn[0].test.tools.forbid[0]":  "supports_state",
 		"test.tools.forbid[0]":          "supports_state",
 		"test.scheduler.outbound":       "supports_state,supports_scheduler_context",
-		"test.text.contains[0]":         "supports_state,supports_tool_trace",
+		"test.hello":                    "supports_state,supports_tool_trace", // the item's id
 		"test.memory.forbid[0]":         "supports_state,supports_memory_events,supports_replay",
 		"turn[0].test.memory.forbid[0]": "supports_state,supports_memory_events,supports_replay",
 	}

@@ -24,13 +24,13 @@ var vocabFields = map[string][]string{
 	"regex":           {"pattern"},
 	"json_path":       {"path", "value"},
 	"type":            {"path", "value"},
-	"tool_called":     {"name", "args"},
+	"tool_called":     {"name", "args", "args_match"},
 	"not_tool_called": {"name"},
 	"agent":           {"criteria"},
 	"script":          {"cmd", "timeout_ms"},
 	"ananke":          {"assert"},
 	// seed 004's catalog (vocab004.go).
-	"must_call_tool":            {"tool", "args"},
+	"must_call_tool":            {"tool", "args", "args_match"},
 	"must_not_call_tool":        {"tool"},
 	"tool_call_order":           {"tools"},
 	"max_tool_calls":            {"max"},
@@ -74,16 +74,34 @@ func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
 		return nil
 	}
 	b := &Block{Pos: l.pos(l.derefQuiet(n))}
+	ids := map[string]string{} // id → the item that has it
 	for i, item := range items {
 		w := index(what, i)
 		if inc := l.vocabItem(item, w); inc != nil {
 			if inc.name == "" {
 				inc.name = w
 			}
+			if inc.id != "" {
+				if first, dup := ids[inc.id]; dup {
+					l.errorf(l.idNode(item), "%s.id %q is also the id of %s; an id names one assertion in the results", w, inc.id, first)
+				}
+				ids[inc.id] = w
+			}
 			b.Includes = append(b.Includes, inc)
 		}
 	}
 	return b
+}
+
+// idNode is the value of an item's id (or params' id), for messages.
+func (l *loader) idNode(item *yaml.Node) *yaml.Node {
+	m := l.derefQuiet(item)
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == "id" {
+			return l.derefQuiet(m.Content[i+1])
+		}
+	}
+	return m
 }
 
 // vocabItem reads one {"type": ...} item as the block it means.
@@ -151,10 +169,8 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 		block = s.mapping(s.key("text"), s.mapping(s.key("json_path"), s.seq(entry)))
 	case "tool_called":
 		entry := []*yaml.Node{s.key("name"), f["name"].val}
-		if p, ok := f["args"]; ok {
-			if args := l.argsPatterns(p.val, what+".args"); args != nil {
-				entry = append(entry, s.key("args_match"), args)
-			}
+		if args := l.toolArgs(f, what); args != nil {
+			entry = append(entry, s.key("args_match"), args)
 		}
 		block = s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(s.mapping(entry...))))
 	case "not_tool_called":
@@ -194,6 +210,45 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 		}
 	}
 	return b
+}
+
+// toolArgs is the args_match of a tool_called or must_call_tool item: the
+// exact values of its args, and the patterns of its args_match, as
+// written (the require entry reads them). An argument may be in one of
+// them only.
+func (l *loader) toolArgs(f map[string]pair, what string) *yaml.Node {
+	var exact, patterns *yaml.Node
+	if p, ok := f["args"]; ok {
+		exact = l.argsPatterns(p.val, what+".args")
+	}
+	if p, ok := f["args_match"]; ok {
+		patterns = p.val
+	}
+	if exact == nil || patterns == nil {
+		if exact != nil {
+			return exact
+		}
+		return patterns
+	}
+	m := l.derefQuiet(patterns)
+	if m.Kind != yaml.MappingNode {
+		return patterns // the require entry says what it should be
+	}
+	both := *exact
+	both.Content = slices.Clone(exact.Content)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := l.derefQuiet(m.Content[i])
+		dup := false
+		for j := 0; j < len(exact.Content); j += 2 {
+			dup = dup || exact.Content[j].Value == k.Value
+		}
+		if dup {
+			l.errorf(k, "%s.args_match: argument %q is also in args; give it in one of them", what, k.Value)
+			continue
+		}
+		both.Content = append(both.Content, m.Content[i], m.Content[i+1])
+	}
+	return &both
 }
 
 // argsPatterns turns the expected arguments of a tool_called item into an

@@ -2,6 +2,8 @@ package spec
 
 import (
 	"math"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -51,7 +53,11 @@ func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 func (l *loader) envelope(f map[string]pair, what string, b *Block) {
 	if p, ok := f["id"]; ok {
 		if id, ok := l.name(p.val, what+".id"); ok {
-			b.name = id.Value
+			if builtinID(id.Value) {
+				l.errorf(l.derefQuiet(p.val), "%s.id %q would read as a built-in check's id; choose another", what, id.Value)
+			} else {
+				b.name, b.id = id.Value, id.Value
+			}
 		}
 	}
 	for _, k := range []string{"requires", "requires_capabilities"} {
@@ -59,6 +65,25 @@ func (l *loader) envelope(f map[string]pair, what string, b *Block) {
 			b.Requires = union(b.Requires, l.requires(p.val, what+"."+k))
 		}
 	}
+}
+
+// builtinID reports whether an item's id could be taken for the id of a
+// check the generic blocks make: a kind ("grounded", "tools.require"), a
+// kind declared at a level ("target.grounded"), or an indexed one.
+func builtinID(id string) bool {
+	if strings.ContainsAny(id, "[]") {
+		return true
+	}
+	for _, lv := range []Level{"", LevelTarget, LevelTest, LevelTurn} {
+		rest, ok := strings.CutPrefix(id, string(lv)+".")
+		if lv == "" {
+			rest, ok = id, true
+		}
+		if ok && slices.Contains(kinds, Kind(rest)) {
+			return true
+		}
+	}
+	return false
 }
 
 // seed004 rewrites one of seed 004's named checks into its block.
@@ -85,10 +110,8 @@ func (l *loader) seed004(typ string, f map[string]pair, s synth, what string) *y
 	switch typ {
 	case "must_call_tool":
 		entry := []*yaml.Node{s.key("name"), val("tool")}
-		if p, ok := f["args"]; ok {
-			if args := l.argsPatterns(p.val, what+".args"); args != nil {
-				entry = append(entry, s.key("args_match"), args)
-			}
+		if args := l.toolArgs(f, what); args != nil {
+			entry = append(entry, s.key("args_match"), args)
 		}
 		return s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(s.mapping(entry...))))
 	case "must_not_call_tool":

@@ -45,6 +45,8 @@ func TestVocabulary004(t *testing.T) {
 	}{
 		{`{type: must_call_tool, tool: search}`, "tools.require critical search"},
 		{`{type: must_call_tool, tool: search, args: {q: "a.b", n: 2}}`, `tools.require critical search q=^a\.b$ n=^2$`},
+		{`{type: must_call_tool, tool: search, args_match: {q: "(?i)shoes", opts.limit: "^\\d+$"}}`, `tools.require critical search q=(?i)shoes opts.limit=^\d+$`},
+		{`{type: must_call_tool, tool: search, args: {n: 2}, args_match: {q: "(?i)shoes"}}`, `tools.require critical search n=^2$ q=(?i)shoes`},
 		{`{type: must_not_call_tool, tool: delete}`, "tools.forbid critical delete"},
 		{`{type: must_not_call_tool, tool: [delete, drop]}`, "tools.forbid critical delete | tools.forbid critical drop"},
 		{`{type: tool_call_order, tools: [login, fetch, logout]}`, "tools.order critical login>fetch>logout"},
@@ -110,7 +112,7 @@ func TestVocabulary004Dataset(t *testing.T) {
 	for _, c := range TurnChecks(s.Config, s.Tests[0], 0) {
 		got = append(got, c.ID+" "+describe004(c))
 	}
-	want := "turn[0].text.must_match[0] text.must_match warning Biscuit | turn[0].memory.reads[0] memory.reads warning own content=bullet | turn[0].scheduler.outbound scheduler.outbound critical exactly 1 time"
+	want := "turn[0].recall.text.must_match[0] text.must_match warning Biscuit | turn[0].recall.memory.reads[0] memory.reads warning own content=bullet | turn[0].scheduler.outbound scheduler.outbound critical exactly 1 time"
 	if g := strings.Join(got, " | "); g != want {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
@@ -189,6 +191,15 @@ func TestVocabulary004Errors(t *testing.T) {
 		{"unknown capability", `{type: max_tool_calls, max: 3, requires_capabilities: [supports_tool_trac]}`, []string{
 			`t.ananke.yaml:4:69: assertions[0].requires_capabilities: "supports_tool_trac" is not a capability (known: ` + strings.Join(capabilityNames(), ", ") + `) (did you mean "supports_tool_trace"?)`,
 		}},
+		{"args_match not a mapping", `{type: must_call_tool, tool: t, args_match: x}`, []string{
+			`t.ananke.yaml:4:58: assertions[0].tools.require[0].args_match must be a mapping of argument name to regex, not a string`,
+		}},
+		{"an argument in args and args_match", `{type: must_call_tool, tool: t, args: {q: a}, args_match: {q: b}}`, []string{
+			`t.ananke.yaml:4:73: assertions[0].args_match: argument "q" is also in args; give it in one of them`,
+		}},
+		{"bad args_match regex", `{type: must_call_tool, tool: t, args_match: {q: "("}}`, []string{
+			"t.ananke.yaml:4:62: assertions[0].tools.require[0].args_match.q: invalid regex \"(\": missing closing ): `(`",
+		}},
 		{"empty id", `{id: '', type: max_tool_calls, max: 3}`, []string{`t.ananke.yaml:4:19: assertions[0].id must not be empty`}},
 		{"bad status", `{type: scheduler_task_runs, status: ok}`, []string{
 			`t.ananke.yaml:4:50: assertions[0].scheduler.task_runs.status "ok" is not one of success, error`,
@@ -214,4 +225,67 @@ func TestVocabulary004Errors(t *testing.T) {
 func capabilityNames() []string {
 	return []string{"supports_tool_trace", "supports_streaming_timing", "supports_state", "supports_memory_events",
 		"supports_scheduler_context", "supports_container_metadata", "supports_live_run", "supports_replay"}
+}
+
+// TestVocabularyIDs: an item's id is its check's id (in its scope, as
+// every check's id is), and names each of its checks when it makes
+// several; items without an id keep the generic numbering.
+func TestVocabularyIDs(t *testing.T) {
+	for _, tc := range []struct {
+		items string
+		test  string // the ids of TestChecks
+		turn  string // the ids of TurnChecks(0)
+	}{
+		{`{id: bash-once, type: must_call_tool, tool: Bash}`, "test.bash-once", ""},
+		{`{id: no-leak, type: no_cross_group_memory_use, facts: [Rex, Biscuit]}`,
+			"test.no-leak.text.omits[0] test.no-leak.text.omits[1] test.no-leak.memory.forbid[0]",
+			"turn[0].test.no-leak.text.omits[0] turn[0].test.no-leak.text.omits[1] turn[0].test.no-leak.memory.forbid[0]"},
+		{`{type: output_contains, value: a}, {id: x, type: output_contains, value: b}, {type: output_contains, value: c}`,
+			"test.text.contains[0] test.x test.text.contains[1]", ""},
+		{`{id: no-delete, type: must_not_call_tool, tool: delete}, {type: must_not_call_tool, tool: drop}`,
+			"test.no-delete test.tools.forbid[0]", "turn[0].test.no-delete turn[0].test.tools.forbid[0]"},
+		{`{id: lint, type: script, cmd: [./lint.sh]}`, "test.lint", ""},
+	} {
+		s, diags := loadSuite(t, map[string]string{"ananke.config.yaml": minimalConfig, "t.ananke.yaml": vocabTest(tc.items)})
+		if diags != nil {
+			t.Fatal(diags)
+		}
+		ids := func(cs []Check) string {
+			var out []string
+			for _, c := range cs {
+				out = append(out, c.ID)
+			}
+			return strings.Join(out, " ")
+		}
+		if got := ids(TestChecks(s.Config, s.Tests[0])); got != tc.test {
+			t.Errorf("%s: test checks %s\nwant %s", tc.items, got, tc.test)
+		}
+		if got := ids(TurnChecks(s.Config, s.Tests[0], 0)); got != tc.turn {
+			t.Errorf("%s: turn checks %s\nwant %s", tc.items, got, tc.turn)
+		}
+	}
+}
+
+// TestVocabularyIDErrors: an id names one assertion, and cannot pass for
+// a built-in check's.
+func TestVocabularyIDErrors(t *testing.T) {
+	for _, tc := range []struct {
+		items, want string
+	}{
+		{`{id: a, type: output_contains, value: x}, {id: a, type: output_omits, value: y}`,
+			`t.ananke.yaml:4:61: assertions[1].id "a" is also the id of assertions[0]; an id names one assertion in the results`},
+		{`{id: grounded, type: output_contains, value: x}`,
+			`t.ananke.yaml:4:19: assertions[0].id "grounded" would read as a built-in check's id; choose another`},
+		{`{id: tools.require, type: output_contains, value: x}`,
+			`t.ananke.yaml:4:19: assertions[0].id "tools.require" would read as a built-in check's id; choose another`},
+		{`{id: "target.text.must_match", type: output_contains, value: x}`,
+			`t.ananke.yaml:4:19: assertions[0].id "target.text.must_match" would read as a built-in check's id; choose another`},
+		{`{id: "x[0]", type: output_contains, value: x}`,
+			`t.ananke.yaml:4:19: assertions[0].id "x[0]" would read as a built-in check's id; choose another`},
+	} {
+		_, diags := parseTest(t, vocabTest(tc.items))
+		if got := diags.Sorted().Error(); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.items, got, tc.want)
+		}
+	}
 }
