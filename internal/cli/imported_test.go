@@ -139,3 +139,72 @@ assertions:
 		t.Errorf("annotation titles %q; want the assertion's id", titles)
 	}
 }
+
+// suiteOf writes a config and test files into a new directory.
+func suiteOf(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, ok := files["ananke.config.yaml"]; !ok {
+		files["ananke.config.yaml"] = "version: \"1.0\"\n"
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// summaryCalls reads the tool calls of each test's turns in summary.json.
+func summaryCalls(t *testing.T, report string) map[string][]map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(report, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Tests []struct {
+			ID    string
+			Turns []struct {
+				ToolCalls []map[string]any `json:"tool_calls"`
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]map[string]any{}
+	for _, tc := range s.Tests {
+		for _, turn := range tc.Turns {
+			out[tc.ID] = append(out[tc.ID], turn.ToolCalls...)
+		}
+	}
+	return out
+}
+
+// TestToolCallErrors: a tool call whose result was an error (a Claude
+// tool_result with is_error) says so in summary.json.
+func TestToolCallErrors(t *testing.T) {
+	session := filepath.Join(repoRoot(), "internal", "source", "claude", "testdata", "session.jsonl")
+	dir := suiteOf(t, map[string]string{"session.ananke.yaml": `version: "1.0"
+name: the parser session
+source: { format: claude-transcript, path: "` + filepath.ToSlash(session) + `" }
+assert:
+  tools: { forbid: [Bash] }
+`})
+	report := filepath.Join(dir, "out")
+	if r := run(t, dir, nil, "run", "--report-dir", report); r.code != ExitFail {
+		t.Fatalf("run: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	errs := map[string]any{}
+	for _, c := range summaryCalls(t, report)["session"] {
+		errs[c["name"].(string)] = c["is_error"]
+	}
+	if errs["Bash"] != true || errs["Read"] != nil || errs["Task"] != nil {
+		t.Errorf("is_error by tool %v; want the failed Bash call alone flagged", errs)
+	}
+}

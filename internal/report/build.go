@@ -326,7 +326,7 @@ func (b *builder) call(c *trace.ToolCall, base int64) *Call {
 		AtMs: c.StartedMs - base, DurationMs: c.TimestampMs - c.StartedMs, Seq: c.StartSeq}
 	if c.Result != nil {
 		s := b.red.String(assertion.ResultText(c.Result))
-		out.Result = &s
+		out.Result, out.IsError = &s, c.Result.Error != ""
 	}
 	return out
 }

@@ -363,15 +363,18 @@ const TextCap = 16 << 10
 // Call is a tool call as evidence and in turn summaries. Times are
 // milliseconds since the test's first turn started.
 type Call struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	Turn       int     `json:"turn"`
-	Args       string  `json:"args"`
-	Result     *string `json:"result,omitempty"`
-	Client     bool    `json:"client,omitempty"`
-	AtMs       int64   `json:"at_ms"`
-	DurationMs int64   `json:"duration_ms"`
-	Seq        int64   `json:"seq"`
+	ID     string  `json:"id"`
+	Name   string  `json:"name"`
+	Turn   int     `json:"turn"`
+	Args   string  `json:"args"`
+	Result *string `json:"result,omitempty"`
+	// IsError is true when the result reported a failure (its text is
+	// then the error).
+	IsError    bool  `json:"is_error,omitempty"`
+	Client     bool  `json:"client,omitempty"`
+	AtMs       int64 `json:"at_ms"`
+	DurationMs int64 `json:"duration_ms"`
+	Seq        int64 `json:"seq"`
 }
 
 // Assertion is one evaluated (or skipped) assertion.
