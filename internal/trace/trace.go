@@ -14,10 +14,22 @@ type Trace struct {
 	Turns   []Turn    `json:"turns"`
 	// Source is where the trace came from; nil for an AG-UI run.
 	Source *Source `json:"-"`
+	// Notices are what the reader of a recorded run went past or must
+	// say about what it read (a line it could not read, a subagent's
+	// transcript read alone); the test reports each as a warning.
+	Notices []Notice `json:"-"`
 	// Mask, when set, masks each raw event when it is read for a report
 	// (ReadEvents): the report sets it, since masking needs every test's
 	// secrets.
 	Mask func(json.RawMessage) json.RawMessage `json:"-"`
+}
+
+// Notice is one thing the reader of a recorded run noticed.
+type Notice struct {
+	// Turn is the turn it concerns (0 before the first).
+	Turn int
+	// Message says what and where ("session.jsonl:7: not a JSON object…").
+	Message string
 }
 
 // Message is a history message as the test gave it.
@@ -152,6 +164,10 @@ type ToolCall struct {
 	Result *Result `json:"result,omitempty"`
 	// Client is true for calls to client tools that Ananke answered itself.
 	Client bool `json:"client,omitempty"`
+	// Agent is the subagent that made the call, in an imported session
+	// whose agent delegated work (its id, e.g. "a3f9c2e1"); empty for the
+	// main agent's calls.
+	Agent string `json:"agent,omitempty"`
 
 	StartedMs int64 `json:"started_ms"`
 	EndedMs   int64 `json:"ended_ms,omitempty"`

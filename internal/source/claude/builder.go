@@ -3,25 +3,39 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/ananke/action/internal/capability"
 	"strings"
 
+	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/trace"
 )
 
-// interrupted starts the text of the user lines Claude Code writes when the
-// user interrupts a request; they are not prompts.
-const interrupted = "[Request interrupted by user"
+// item is a line read for what it says.
+type item struct {
+	*line
+	e    entry
+	m    message
+	bs   []block
+	kind int    // a user line's: kindPrompt, kindCommand or kindOther
+	text string // a prompt's text
+}
 
 // builder makes the trace out of the lines, in order.
 type builder struct {
 	display string
-	tr      trace.Trace
-	seq     int64
+	strict  bool
+	// alone is set for a subagent's transcript read alone: its sidechain
+	// lines are the conversation, and agent the subagent.
+	alone bool
+	agent string
+	tr    trace.Trace
+	seq   int64
+	// lastMs is the last event's time; session the first session id seen.
 	lastMs  int64
-	session string // the first session id seen
-	// calls finds a tool call by its id, in any turn.
-	calls map[string]callRef
+	session string
+	// calls finds a tool call by its id, in any turn; spawnedBy maps a
+	// subagent to the id of the call that started it.
+	calls     map[string]callRef
+	spawnedBy map[string]string
 
 	// The current turn (cur is -1 before the first line).
 	cur      int
@@ -41,81 +55,107 @@ type apiMessage struct {
 
 type callRef struct{ turn, i int }
 
-func newBuilder(display string) *builder {
-	return &builder{display: display, cur: -1, calls: map[string]callRef{}}
+func newBuilder(display string, strict bool) *builder {
+	return &builder{display: display, strict: strict, cur: -1, calls: map[string]callRef{}, spawnedBy: map[string]string{}}
 }
 
-func (b *builder) errorf(l *line, format string, args ...any) error {
-	return fmt.Errorf("%s:%d: "+format, append([]any{b.display, l.n}, args...)...)
-}
-
-// add makes l the next event and applies it.
-func (b *builder) add(l *line) error {
-	if b.session == "" {
-		b.session = l.session
-	}
-	var e entry
-	var m message
-	var bs []block
-	if l.typ == "user" || l.typ == "assistant" {
-		if err := json.Unmarshal(l.raw, &e); err != nil {
-			return b.errorf(l, "%s line: %w", l.typ, err)
+// read reads each line for what it says: a line that is not what its type
+// promises is an error when strict, else left out with a notice. A slash
+// command is a prompt when the agent answered it.
+func (b *builder) read(lines []line) ([]item, error) {
+	items := make([]item, len(lines))
+	for i := range lines {
+		it := &items[i]
+		it.line = &lines[i]
+		if it.bad != "" || (it.typ != "user" && it.typ != "assistant") {
+			continue
 		}
-		if !isNull(e.Message) {
-			if err := json.Unmarshal(e.Message, &m); err != nil {
-				return b.errorf(l, "%s message: %w", l.typ, err)
+		bad := ""
+		if err := json.Unmarshal(it.raw, &it.e); err != nil {
+			bad = fmt.Sprintf("%s line: %v", it.typ, err)
+		} else if !isNull(it.e.Message) {
+			if err := json.Unmarshal(it.e.Message, &it.m); err != nil {
+				bad = fmt.Sprintf("%s message: %v", it.typ, err)
 			}
 		}
-		var err error
-		if bs, err = blocks(m.Content); err != nil {
-			return b.errorf(l, "%s message: %w", l.typ, err)
+		if bad == "" {
+			var err error
+			if it.bs, err = blocks(it.m.Content); err != nil {
+				bad = fmt.Sprintf("%s message: %v", it.typ, err)
+			}
+		}
+		if bad != "" {
+			if b.strict {
+				return nil, fmt.Errorf("%s: %s", it.where(), bad)
+			}
+			it.bad, it.raw = bad, nil
+			continue
+		}
+		if it.typ == "user" {
+			it.kind, it.text = classify(&it.e, it.bs, b.alone)
+			if agent := it.e.spawned(); agent != "" && !it.e.IsSidechain {
+				for _, bk := range it.bs {
+					if bk.Type == "tool_result" && bk.ToolUseID != "" {
+						b.spawnedBy[agent] = bk.ToolUseID
+					}
+				}
+			}
 		}
 	}
-	if l.typ == "user" && !e.IsSidechain && !e.IsMeta && !e.IsCompactSummary {
-		if text, ok := promptOf(bs); ok {
-			b.startTurn(l, text)
+	// Backwards: a command is a prompt when the agent answered before the
+	// next prompt or command.
+	answered := false
+	for i := len(items) - 1; i >= 0; i-- {
+		it := &items[i]
+		switch {
+		case it.bad != "":
+		case it.typ == "assistant" && b.conversation(it) && (!it.m.synthetic() || it.e.IsAPIErrorMessage):
+			answered = true
+		case it.kind == kindCommand:
+			if answered {
+				it.kind = kindPrompt
+			}
+			answered = false
+		case it.kind == kindPrompt:
+			answered = false
 		}
+	}
+	return items, nil
+}
+
+// conversation reports whether the line is the conversation's: not a
+// subagent's, unless the transcript is a subagent's.
+func (b *builder) conversation(it *item) bool { return b.alone || !it.e.IsSidechain }
+
+// add makes it the next event and applies it.
+func (b *builder) add(it *item) {
+	if it.bad != "" {
+		b.tr.Notices = append(b.tr.Notices, trace.Notice{Turn: max(b.cur, 0),
+			Message: fmt.Sprintf("%s: %s; the line is left out", it.where(), it.bad)})
+		return
+	}
+	if b.session == "" {
+		b.session = it.session
+	}
+	if it.typ == "user" && it.kind == kindPrompt {
+		b.startTurn(it.line, it.text)
 	}
 	if b.cur < 0 {
 		b.openTurn()
 	}
 	b.seq++
 	t := &b.tr.Turns[b.cur]
-	t.Events = append(t.Events, trace.Event{Seq: b.seq, ReceivedMs: l.ms, Type: l.typ,
-		Raw: json.RawMessage(l.raw), Origin: fmt.Sprintf("%s:%d", b.display, l.n)})
-	b.lastMs = l.ms
-	if e.IsSidechain {
-		return nil // a subagent's line
+	t.Events = append(t.Events, trace.Event{Seq: b.seq, ReceivedMs: it.ms, Type: it.typ,
+		Raw: json.RawMessage(it.raw), Origin: it.where()})
+	b.lastMs = it.ms
+	switch {
+	case it.typ == "user":
+		b.results(it.bs, it.ms)
+	case it.typ == "assistant" && !b.conversation(it):
+		b.subagentCalls(it, it.ms)
+	case it.typ == "assistant":
+		b.assistant(&it.e, it.m.ID, it.bs, it.ms)
 	}
-	switch l.typ {
-	case "user":
-		b.results(bs, l.ms)
-	case "assistant":
-		b.assistant(&e, m.ID, bs, l.ms)
-	}
-	return nil
-}
-
-// promptOf is the text of a user message that is a prompt: text or images,
-// and no tool results.
-func promptOf(bs []block) (string, bool) {
-	prompt := false
-	for i := range bs {
-		switch bs[i].Type {
-		case "tool_result":
-			return "", false
-		case "text", "image":
-			prompt = true
-		}
-	}
-	if !prompt {
-		return "", false
-	}
-	text, _ := texts(bs, "\n")
-	if strings.HasPrefix(strings.TrimSpace(text), interrupted) {
-		return "", false
-	}
-	return text, true
 }
 
 // startTurn opens the turn that l's prompt starts (or gives the first turn,
@@ -173,8 +213,8 @@ func (b *builder) results(bs []block, ms int64) {
 	}
 }
 
-// assistant applies an assistant line: part of the message id, or an API
-// error.
+// assistant applies an assistant line of the conversation: part of the
+// message id, or an API error.
 func (b *builder) assistant(e *entry, id string, bs []block, ms int64) {
 	t := &b.tr.Turns[b.cur]
 	if !b.answered {
@@ -206,17 +246,44 @@ func (b *builder) assistant(e *entry, id string, bs []block, ms int64) {
 				t.FirstTextMs, t.FirstTextSeq = ms, b.seq
 			}
 		case "tool_use":
-			if _, seen := b.calls[bk.ID]; seen && bk.ID != "" {
-				continue // written again, e.g. by a resumed session
-			}
-			args := compactArgs(bk.Input)
-			t.ToolCalls = append(t.ToolCalls, trace.ToolCall{ID: bk.ID, Name: bk.Name, Turn: t.Index,
-				Args: args, ArgsJSON: json.Valid([]byte(args)), StartedMs: ms, EndedMs: ms, TimestampMs: ms,
-				StartSeq: b.seq, EndSeq: b.seq})
-			if bk.ID != "" {
-				b.calls[bk.ID] = callRef{turn: b.cur, i: len(t.ToolCalls) - 1}
-			}
+			b.call(b.cur, bk, ms, b.agent)
 		}
+	}
+}
+
+// subagentCalls adds the tool calls of a subagent's assistant line of a
+// session, attributed to the subagent, in the turn whose call started it
+// (else the current turn). Its texts are its reply to the main agent,
+// which the main agent's tool result holds, not the conversation's.
+func (b *builder) subagentCalls(it *item, ms int64) {
+	agent := it.agent
+	if agent == "" {
+		agent = "subagent" // a sidechain line of an older transcript names none
+	}
+	turn := b.cur
+	if ref, ok := b.calls[b.spawnedBy[agent]]; ok {
+		turn = ref.turn
+	}
+	for i := range it.bs {
+		if bk := &it.bs[i]; bk.Type == "tool_use" {
+			b.call(turn, bk, ms, agent)
+		}
+	}
+}
+
+// call adds a tool_use block as a call of turn (once: a resumed session
+// writes a call again).
+func (b *builder) call(turn int, bk *block, ms int64, agent string) {
+	if _, seen := b.calls[bk.ID]; seen && bk.ID != "" {
+		return
+	}
+	t := &b.tr.Turns[turn]
+	args := compactArgs(bk.Input)
+	t.ToolCalls = append(t.ToolCalls, trace.ToolCall{ID: bk.ID, Name: bk.Name, Turn: t.Index, Agent: agent,
+		Args: args, ArgsJSON: json.Valid([]byte(args)), StartedMs: ms, EndedMs: ms, TimestampMs: ms,
+		StartSeq: b.seq, EndSeq: b.seq})
+	if bk.ID != "" {
+		b.calls[bk.ID] = callRef{turn: turn, i: len(t.ToolCalls) - 1}
 	}
 }
 
@@ -228,6 +295,6 @@ func (b *builder) finish() (*trace.Trace, error) {
 	b.closeTurn()
 	b.tr.TestStartMs, b.tr.TestEndMs = b.tr.Turns[0].StartMs, b.lastMs
 	b.tr.Source = &trace.Source{Adapter: Adapter, Version: Version, Mode: "import",
-		Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: b.display, SessionID: b.session}
+		Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: b.display, SessionID: b.session, AgentID: b.agent}
 	return &b.tr, nil
 }

@@ -18,14 +18,44 @@ type entry struct {
 	IsAPIErrorMessage bool            `json:"isApiErrorMessage"`
 	Error             json.RawMessage `json:"error"`
 	Message           json.RawMessage `json:"message"`
+	// Origin says who wrote a user line ({"kind": "task-notification"}
+	// for a background task's notice); ToolUseResult is what a tool call
+	// returned, with the agentId of a subagent it ran. Both are read
+	// leniently: another shape is ignored.
+	Origin        json.RawMessage `json:"origin"`
+	ToolUseResult json.RawMessage `json:"toolUseResult"`
+}
+
+// originKind is a user line's origin kind, "" when it has none.
+func (e *entry) originKind() string {
+	var o struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(e.Origin, &o)
+	return o.Kind
+}
+
+// spawned is the subagent a tool result line says its call ran, "" when
+// none.
+func (e *entry) spawned() string {
+	var r struct {
+		AgentID string `json:"agentId"`
+	}
+	_ = json.Unmarshal(e.ToolUseResult, &r)
+	return r.AgentID
 }
 
 // message is an API message: a user's (content may be a string) or an
 // assistant's.
 type message struct {
 	ID      string          `json:"id"`
+	Model   json.RawMessage `json:"model"`
 	Content json.RawMessage `json:"content"`
 }
+
+// synthetic reports whether Claude Code wrote the message itself rather
+// than the model (e.g. "No response requested." after /exit).
+func (m *message) synthetic() bool { return string(m.Model) == `"<synthetic>"` }
 
 // block is a content block of a known type; the others are skipped.
 type block struct {
