@@ -265,7 +265,7 @@ func runComplete(_ context.Context, a *app, args []string) int {
 	if err != nil {
 		return ExitPass
 	}
-	suite, err := spec.Load(spec.Options{ConfigPath: cfg, Paths: paths})
+	suite, err := spec.Load(spec.Options{ConfigPath: cfg, Paths: paths, LookupEnv: a.lookupEnv})
 	if err != nil {
 		return ExitPass
 	}

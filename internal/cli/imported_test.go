@@ -2,8 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -106,7 +108,7 @@ func TestAssertionIDs(t *testing.T) {
 name: the parser session
 source: { format: claude-transcript, path: "`+filepath.ToSlash(session)+`" }
 assertions:
-  - { id: bash-once, type: retry_policy_respected, tool: Bash, max_attempts: 1 }
+  - { id: read-once, type: retry_policy_respected, tool: Read, max_attempts: 1 }
   - { id: never-bash, type: must_not_call_tool, tool: Bash }
   - { id: read-the-test, type: must_call_tool, tool: Read, args_match: { file_path: "_test\\.go$" } }
 `), 0o644)
@@ -118,7 +120,7 @@ assertions:
 	}
 	sum := readSummary(t, filepath.Join(dir, "ananke-report"))
 	tc := findTest(t, sum, "session")
-	for id, status := range map[string]string{"test.bash-once": "pass", "test.never-bash": "fail", "test.read-the-test": "pass"} {
+	for id, status := range map[string]string{"test.read-once": "pass", "test.never-bash": "fail", "test.read-the-test": "pass"} {
 		if a := findAssertion(t, tc, id); a.Status != status {
 			t.Errorf("%s: %s %q, want %s", id, a.Status, a.Message, status)
 		}
@@ -200,11 +202,97 @@ assert:
 	if r := run(t, dir, nil, "run", "--report-dir", report); r.code != ExitFail {
 		t.Fatalf("run: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
-	errs := map[string]any{}
+	var flagged []string
 	for _, c := range summaryCalls(t, report)["session"] {
-		errs[c["name"].(string)] = c["is_error"]
+		if c["is_error"] != nil {
+			flagged = append(flagged, fmt.Sprintf("%s %s %v", c["name"], c["id"], c["is_error"]))
+		}
 	}
-	if errs["Bash"] != true || errs["Read"] != nil || errs["Task"] != nil {
-		t.Errorf("is_error by tool %v; want the failed Bash call alone flagged", errs)
+	if want := []string{"Bash toolu_01Kq8mTzP4vRn2WcYx6bLfJd true"}; !slices.Equal(flagged, want) {
+		t.Errorf("calls with is_error %q; want the failed Bash call alone", flagged)
+	}
+}
+
+// TestClaudeProject runs a Claude Code project folder as people have one
+// (~/.claude/projects/<cwd>/): a test per session, ids suffixed by the
+// session; the subagent's calls are the session's, named by their agent;
+// a line cut short is a warning at its place, or an error under strict.
+func TestClaudeProject(t *testing.T) {
+	const (
+		a = "0b7e6c1a-5d2f-4c8e-9a31-7f4e2b9d6c05"
+		b = "5f2d9e44-8b1c-4a7d-b3e6-2c9f0a8e1d37"
+	)
+	home := filepath.Join(repoRoot(), "internal", "source", "claude", "testdata", "projects")
+	dir := suiteOf(t, map[string]string{
+		"shop.ananke.yaml": `version: "1.0"
+name: shop sessions
+source: { format: claude-transcript, path: ~/-home-dev-shop }
+assertions:
+  - { id: explored, type: must_call_tool, tool: Grep }
+`,
+		"strict.ananke.yaml": `version: "1.0"
+name: the newest, strictly
+source: { format: claude-transcript, path: "${ENV.HOME}/-home-dev-shop", select: newest, strict: true }
+assert:
+  text: { must_match: "discount" }
+`,
+		"subagent.ananke.yaml": `version: "1.0"
+name: the explorer alone
+source: { format: claude-transcript, path: "~/-home-dev-shop/` + a + `/subagents/agent-a7c21f9.jsonl" }
+assert:
+  text: { must_match: "applyDiscount" }
+`})
+	report := filepath.Join(dir, "out")
+	r := run(t, dir, map[string]string{"HOME": home}, "run", "-v", "--report-dir", report)
+	if r.code != ExitFail || !strings.Contains(r.out, "Tests: 4 total, 2 passed, 1 failed, 1 errored") {
+		t.Fatalf("run: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	for _, want := range []string{
+		"shop sessions (" + a + ")",
+		"warning: turn[0]: ~/-home-dev-shop/" + b + ".jsonl:4: not a JSON object: unexpected end of JSON input; the line is left out [source]",
+		"source: ${ENV.HOME}/-home-dev-shop/" + b + ".jsonl:4: not a JSON object: unexpected end of JSON input",
+		"warning: turn[0]: ~/-home-dev-shop/" + a + "/subagents/agent-a7c21f9.jsonl is the transcript of subagent a7c21f9 (Explore: Find the checkout discount) of session " + a,
+	} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("the console lacks %q:\n%s", want, r.out)
+		}
+	}
+	b2, _ := os.ReadFile(filepath.Join(report, "summary.json"))
+	var sum struct {
+		Tests []struct {
+			ID, Name, Status string
+			Turns            []struct{ User string }
+			Warnings         []struct{ Rule, Message string }
+		}
+	}
+	if err := json.Unmarshal(b2, &sum); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tc := range sum.Tests {
+		got[tc.ID] = fmt.Sprintf("%s %d turns %d warnings", tc.Status, len(tc.Turns), len(tc.Warnings))
+	}
+	want := map[string]string{
+		"shop/" + a: "pass 3 turns 0 warnings", // /model, its output and the task notification are no turns
+		"shop/" + b: "fail 1 turns 1 warnings", // no subagent, no Grep; the cut line is a warning
+		"strict":    "error 0 turns 0 warnings",
+		"subagent":  "pass 1 turns 1 warnings",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tests %v\nwant  %v", got, want)
+	}
+	var calls []string
+	for _, c := range summaryCalls(t, report)["shop/"+a] {
+		s := c["name"].(string)
+		if ag, ok := c["agent"].(string); ok {
+			s += " by " + ag
+		}
+		if c["is_error"] == true {
+			s += " (error)"
+		}
+		calls = append(calls, s)
+	}
+	if w := []string{"Task", "Grep by a7c21f9", "Read by a7c21f9 (error)", "Read", "Edit", "Bash"}; !slices.Equal(calls, w) {
+		t.Errorf("calls of session A %q\nwant %q", calls, w)
 	}
 }

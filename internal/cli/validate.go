@@ -42,7 +42,7 @@ func (a *app) loadSuite(o spec.Options) (*spec.Suite, int) {
 		fmt.Fprintf(a.Err, "ananke: %v\n", err)
 		return nil, ExitInvalid
 	}
-	o.ConfigPath, o.Paths = cfg, paths
+	o.ConfigPath, o.Paths, o.LookupEnv = cfg, paths, a.lookupEnv
 	suite, err := spec.Load(o)
 	var diags spec.Diagnostics
 	switch {

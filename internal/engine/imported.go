@@ -10,6 +10,10 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
+// RuleSource is the rule of the warnings a test's source gives: what its
+// reader noticed in the recorded run.
+const RuleSource = "source"
+
 // runImported evaluates a test with a source: its trace is read from the
 // recorded run the source names, then checked as a test's trace is. No
 // agent is contacted.
@@ -26,6 +30,11 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 		return r
 	}
 	r.Trace = tr
+	for _, n := range tr.Notices {
+		// What the reader went past (a line it could not read) or must
+		// say (a subagent's transcript read alone): never a verdict.
+		r.Warnings = append(r.Warnings, Warning{Turn: n.Turn, Rule: RuleSource, Message: n.Message})
+	}
 	vars := e.newVars()
 	checks, err := spec.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vars)
 	if err != nil {

@@ -218,3 +218,19 @@ func TestRunID(t *testing.T) {
 		t.Errorf("RunID ignores the shard: %q", b)
 	}
 }
+
+// TestSubagentEvents: a subagent's call, its result and its error carry
+// the subagent's id; the rest of the trace the trace's agent.
+func TestSubagentEvents(t *testing.T) {
+	tr := schedulerTrace()
+	tr.Turns[0].ToolCalls[1].Agent = "a7c21f9" // fetch, which failed
+	got := Build(tr, Meta{TestID: "t", Status: "fail"})
+	var agents []string
+	for _, e := range got.Events[:7] {
+		agents = append(agents, e.Type+" "+e.AgentID)
+	}
+	want := "message_received andy|memory_read andy|tool_call andy|tool_call a7c21f9|tool_result andy|tool_result a7c21f9|error a7c21f9"
+	if g := strings.Join(agents, "|"); g != want {
+		t.Errorf("agents:\n %s\nwant %s", g, want)
+	}
+}

@@ -25,6 +25,8 @@ type item struct {
 	rank   int
 	ms     int64
 	parent *item
+	// agent is the subagent that acted, when it was not the trace's agent.
+	agent string
 }
 
 // ids are the runtime context every event carries.
@@ -59,7 +61,7 @@ func (b *builder) turn(t *trace.Turn) []*item {
 		c := &t.ToolCalls[i]
 		call := &item{ev: Event{Type: TypeToolCall, Actor: ActorAgent,
 			Data: ToolCallData{CallID: c.ID, Name: c.Name, Args: args(c), Client: c.Client, Ref: b.ref(c.StartSeq)}},
-			key: c.StartSeq, rank: rankCall, ms: c.StartedMs}
+			key: c.StartSeq, rank: rankCall, ms: c.StartedMs, agent: c.Agent}
 		b.calls[c.ID] = call
 		its = append(its, call)
 		if c.Result == nil {
@@ -72,11 +74,11 @@ func (b *builder) turn(t *trace.Turn) []*item {
 		r := c.Result
 		its = append(its, &item{ev: Event{Type: TypeToolResult, Actor: ActorTool,
 			Data: ToolResultData{CallID: c.ID, Content: r.Content, Success: r.Error == "", Error: r.Error, Ref: b.ref(c.ResultSeq)}},
-			key: at, rank: rankResult, ms: c.TimestampMs, parent: call})
+			key: at, rank: rankResult, ms: c.TimestampMs, parent: call, agent: c.Agent})
 		if r.Error != "" {
 			its = append(its, &item{ev: Event{Type: TypeError, Actor: ActorTool,
 				Data: ErrorData{Message: r.Error, CallID: c.ID, Ref: b.ref(c.ResultSeq)}},
-				key: at, rank: rankError, ms: c.TimestampMs, parent: call})
+				key: at, rank: rankError, ms: c.TimestampMs, parent: call, agent: c.Agent})
 		}
 	}
 	for _, m := range t.Memory {
@@ -142,7 +144,7 @@ func (b *builder) number(its []*item) []Event {
 	for i, it := range its {
 		e := it.ev
 		e.TS = ts(it.ms)
-		e.GroupID, e.SessionID, e.TaskID, e.AgentID = b.ctx.group, b.ctx.session, b.ctx.task, b.ctx.agent
+		e.GroupID, e.SessionID, e.TaskID, e.AgentID = b.ctx.group, b.ctx.session, b.ctx.task, cmp.Or(it.agent, b.ctx.agent)
 		if it.parent != nil {
 			e.ParentEventID = it.parent.ev.EventID
 		}

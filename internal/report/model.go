@@ -370,11 +370,14 @@ type Call struct {
 	Result *string `json:"result,omitempty"`
 	// IsError is true when the result reported a failure (its text is
 	// then the error).
-	IsError    bool  `json:"is_error,omitempty"`
-	Client     bool  `json:"client,omitempty"`
-	AtMs       int64 `json:"at_ms"`
-	DurationMs int64 `json:"duration_ms"`
-	Seq        int64 `json:"seq"`
+	IsError bool `json:"is_error,omitempty"`
+	Client  bool `json:"client,omitempty"`
+	// Agent is the subagent that made the call, in an imported session
+	// (empty: the main agent).
+	Agent      string `json:"agent,omitempty"`
+	AtMs       int64  `json:"at_ms"`
+	DurationMs int64  `json:"duration_ms"`
+	Seq        int64  `json:"seq"`
 }
 
 // Assertion is one evaluated (or skipped) assertion.
@@ -421,12 +424,22 @@ type Gap struct {
 	To     string `json:"to"`
 }
 
-// Warning is a protocol deviation that did not fail the test.
+// Warning is a protocol deviation that did not fail the test, or what a
+// test's source noticed in the recorded run (rule "source").
 type Warning struct {
 	Turn    int    `json:"turn"`
 	Seq     int64  `json:"seq"`
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
+}
+
+// Where is where the warning points: "turn[1] event #7", or "turn[1]"
+// for the turn as a whole (seq 0).
+func (w Warning) Where() string {
+	if w.Seq == 0 {
+		return fmt.Sprintf("turn[%d]", w.Turn)
+	}
+	return fmt.Sprintf("turn[%d] event #%d", w.Turn, w.Seq)
 }
 
 // Location is a position in a config or test file.

@@ -21,7 +21,7 @@ func Load(ctx context.Context, src *spec.Source) (*trace.Trace, error) {
 	}
 	switch src.Format {
 	case spec.FormatClaude:
-		return claude.Read(src.Abs, src.Path)
+		return claude.ReadWith(src.Abs, src.Path, claude.Options{Strict: src.Strict})
 	case spec.FormatNanoClaw:
 		return nanoclaw.Read(nanoclaw.Options{Root: src.Abs, Display: src.Path, Group: src.Group, Session: src.Session, Task: src.Task})
 	}

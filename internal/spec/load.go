@@ -39,6 +39,9 @@ type Options struct {
 	// Message, when set, is the suite's only test: one user turn with this
 	// text (ananke run -i "..."), checked by the target's assertions.
 	Message string
+	// LookupEnv reads the environment a claude-transcript source path's
+	// ~ (HOME) and ${ENV.NAME} name (nil: an empty environment).
+	LookupEnv func(string) (string, bool)
 }
 
 // Load reads the config and every test file. When any file is invalid it
@@ -79,7 +82,7 @@ func Load(opts Options) (*Suite, error) {
 			s.Tests = append(s.Tests, LoadDataset(path, cfg.Dir, &diags)...)
 			continue
 		}
-		if t := LoadTest(path, cfg.Dir, &diags); t != nil {
+		if t := loadTest(path, cfg.Dir, &diags, opts.LookupEnv); t != nil {
 			s.Tests = append(s.Tests, t)
 		}
 	}
@@ -90,6 +93,12 @@ func Load(opts Options) (*Suite, error) {
 	checkModel(cfg, s.Tests, &diags)
 	checkStaticRefs(cfg, s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)
+	if len(diags) == 0 {
+		// One test per session of a source that names several: checked
+		// once above, and their ids once more.
+		s.Tests = expandSessions(s.Tests)
+		checkIDs(s.Tests, &diags)
+	}
 	if len(diags) > 0 {
 		return nil, diags.Sorted()
 	}
@@ -112,7 +121,12 @@ func LoadConfig(path string, diags *Diagnostics) *Config {
 // LoadTest reads a test file, adding its problems to diags. The default id
 // is the path relative to root without the .ananke.yaml extension.
 func LoadTest(path, root string, diags *Diagnostics) *Test {
-	l := &loader{file: path, diags: diags}
+	return loadTest(path, root, diags, nil)
+}
+
+// loadTest is LoadTest with the environment a source path may name.
+func loadTest(path, root string, diags *Diagnostics, env func(string) (string, bool)) *Test {
+	l := &loader{file: path, diags: diags, env: env}
 	doc := l.parse()
 	if doc == nil {
 		return nil

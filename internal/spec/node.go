@@ -22,8 +22,11 @@ const extensionPrefix = "x-"
 
 // loader walks the yaml.Node tree of one file, recording every problem.
 type loader struct {
-	file     string
-	diags    *Diagnostics
+	file  string
+	diags *Diagnostics
+	// env reads the environment a source path's ~ and ${ENV.NAME} name
+	// (nil: an empty one).
+	env      func(string) (string, bool)
 	expanded int
 	// tooDeep is set once the alias budget is exhausted, so the problem is
 	// reported once and the walk stops descending into aliases.

@@ -196,8 +196,10 @@ func testSchema() obj {
 			"assert":      ref("assert"),
 		}, "id", "assert"), "What a dynamic test must see happen, in order."),
 		"source": object("A recorded run of another runtime to assert on, instead of turns.", sourceFields, obj{
-			"format":  obj{"enum": SourceFormats, "description": "claude-transcript: a Claude Code / Agent SDK session .jsonl; nanoclaw: a NanoClaw folder."},
-			"path":    str("The transcript file or NanoClaw folder, relative to this file."),
+			"format":  obj{"enum": SourceFormats, "description": "claude-transcript: Claude Code / Agent SDK sessions; nanoclaw: a NanoClaw folder."},
+			"path":    str("Relative to this file. claude-transcript: a session's .jsonl, a project folder of sessions (one test each), or a glob; ~ and ${ENV.NAME} are read when the suite loads. nanoclaw: the NanoClaw folder."),
+			"select":  obj{"enum": selections, "description": "claude-transcript, a folder or a glob: all sessions, one test each (default), or the newest."},
+			"strict":  obj{"type": "boolean", "description": "claude-transcript: a line that cannot be read is an error, not a warning (default false)."},
 			"group":   str("nanoclaw: the group folder."),
 			"session": str("nanoclaw: the session id (default: the group's current session)."),
 			"task":    str("nanoclaw: the scheduled task whose run this is."),

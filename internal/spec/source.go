@@ -30,6 +30,12 @@ type Source struct {
 	// Group, Session and Task pick a NanoClaw group's session and the
 	// scheduled task it ran (nanoclaw only).
 	Group, Session, Task string
+	// Select picks the sessions of a claude-transcript source that names
+	// a folder or a glob: SelectAll ("": all), one test each, or
+	// SelectNewest. Strict makes a transcript line that cannot be read
+	// an error rather than a warning (claude-transcript only).
+	Select string
+	Strict bool
 }
 
 // Policies for an assertion whose trace lacks a capability it needs.
@@ -39,15 +45,17 @@ const (
 )
 
 var (
-	sourceFields = []string{"format", "path", "group", "session", "task"}
+	sourceFields = []string{"format", "path", "group", "session", "task", "select", "strict"}
 	// sourceExcludes are test fields that make no sense with a source:
 	// the run already happened.
 	sourceExcludes  = []string{"turns", "history", "tools", "hooks", "after", "simulator", "max_turns", "timeout_ms", "checkpoints"}
 	missingPolicies = []string{MissingSkip, MissingError}
 )
 
-// source reads a test's source; f is the test's fields.
-func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
+// source reads a test's source; f is the test's fields. A
+// claude-transcript source also gives the sessions it names, and whether
+// each is a test of its own.
+func (l *loader) source(n *yaml.Node, f map[string]pair) (*Source, []session, bool) {
 	for _, k := range sourceExcludes {
 		if p, ok := f[k]; ok {
 			l.errorf(p.key, "%s cannot be combined with source: the test asserts on a recorded run", k)
@@ -55,7 +63,7 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
 	}
 	sf, ok := l.fields(n, "source", sourceFields)
 	if !ok {
-		return nil
+		return nil, nil, false
 	}
 	s := &Source{Pos: l.pos(l.derefQuiet(n))}
 	l.require(n, sf, "source", "format", "path")
@@ -89,34 +97,70 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) *Source {
 			s.Task = v
 		}
 	}
+	for _, k := range []string{"select", "strict"} {
+		p, ok := sf[k]
+		if !ok {
+			continue
+		}
+		if s.Format != FormatClaude {
+			if contains(SourceFormats, s.Format) {
+				l.errorf(p.key, "source.%s is for format claude-transcript", k)
+			}
+			continue
+		}
+		if k == "strict" {
+			s.Strict, _ = l.boolean(p.val, "source.strict")
+			continue
+		}
+		if v, node, ok := l.text(p.val, "source.select"); ok {
+			if !contains(selections, v) {
+				l.errorf(node, "source.select %q is not one of all, newest%s", v, didYouMean(v, selections))
+			} else {
+				s.Select = v
+			}
+		}
+	}
 	if s.Format == FormatNanoClaw {
 		l.require(n, sf, "source", "group")
 	}
+	var sessions []session
+	expand := false
 	if p, ok := sf["path"]; ok {
 		if v, node, ok := l.text(p.val, "source.path"); ok {
 			s.Path = v
 			if v == "" {
 				// Not the test's own folder: an empty path names nothing.
 				l.errorf(node, "source.path must not be empty")
-			} else {
-				s.Abs = v
-				if !filepath.IsAbs(v) {
-					s.Abs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+				return s, nil, false
+			}
+			if s.Format == FormatClaude {
+				if v, ok = l.expandHome(node, v); !ok {
+					return s, nil, false
 				}
-				// A test file named by a relative path (a relative
-				// --config) still gives an absolute path.
-				if abs, err := filepath.Abs(s.Abs); err == nil {
-					s.Abs = abs
-				}
+			}
+			s.Abs = v
+			if !filepath.IsAbs(v) {
+				s.Abs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+			}
+			// A test file named by a relative path (a relative
+			// --config) still gives an absolute path.
+			if abs, err := filepath.Abs(s.Abs); err == nil {
+				s.Abs = abs
+			}
+			if s.Format != FormatClaude {
 				l.sourcePath(node, s)
+				return s, nil, false
+			}
+			sessions = l.claudeSessions(node, s)
+			if st, err := os.Stat(s.Abs); sessions != nil && (hasMeta(filepath.ToSlash(s.Path)) || (err == nil && st.IsDir())) {
+				expand = s.Select != SelectNewest
 			}
 		}
 	}
-	return s
+	return s, sessions, expand
 }
 
-// sourcePath checks that the source's path exists: a transcript file, or
-// a NanoClaw folder.
+// sourcePath checks that a nanoclaw source's path is a folder.
 func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 	st, err := os.Stat(s.Abs)
 	switch {
@@ -124,8 +168,6 @@ func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 		l.errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
 	case s.Format == FormatNanoClaw && !st.IsDir():
 		l.errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/ and data/sessions/)", s.Path)
-	case s.Format == FormatClaude && st.IsDir():
-		l.errorf(node, "source.path: %s is a folder; a claude-transcript source is a session's .jsonl file", s.Path)
 	}
 }
 

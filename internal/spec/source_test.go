@@ -122,8 +122,33 @@ func TestSourceErrors(t *testing.T) {
 		{"a file for nanoclaw", "source: {format: nanoclaw, path: rec/session.jsonl, group: family}\n", []string{
 			`t.ananke.yaml:3:34: source.path: rec/session.jsonl is a file; a nanoclaw source is a NanoClaw folder (with groups/ and data/sessions/)`,
 		}},
-		{"a folder for claude-transcript", "source: {format: claude-transcript, path: rec}\n", []string{
-			`t.ananke.yaml:3:43: source.path: rec is a folder; a claude-transcript source is a session's .jsonl file`,
+		{"a folder without sessions", "source: {format: claude-transcript, path: rec/nano}\n", []string{
+			`t.ananke.yaml:3:43: source.path: rec/nano holds no Claude Code session (a .jsonl transcript)`,
+		}},
+		{"a glob that matches nothing", "source: {format: claude-transcript, path: 'rec/*.txt'}\n", []string{
+			`t.ananke.yaml:3:43: source.path: rec/*.txt matches no file`,
+		}},
+		{"a bad glob", "source: {format: claude-transcript, path: 'rec/[a.jsonl'}\n", []string{
+			`t.ananke.yaml:3:43: source.path: rec/[a.jsonl is not a valid pattern: syntax error in pattern`,
+		}},
+		{"an unknown select", "source: {format: claude-transcript, path: rec, select: newer}\n", []string{
+			`t.ananke.yaml:3:56: source.select "newer" is not one of all, newest (did you mean "newest"?)`,
+		}},
+		{"strict not a boolean", "source: {format: claude-transcript, path: rec, strict: yes please}\n", []string{
+			`t.ananke.yaml:3:56: source.strict must be true or false, not a string`,
+		}},
+		{"select and strict with nanoclaw", "source: {format: nanoclaw, path: rec/nano, group: family, select: newest, strict: true}\n", []string{
+			`t.ananke.yaml:3:59: source.select is for format claude-transcript`,
+			`t.ananke.yaml:3:75: source.strict is for format claude-transcript`,
+		}},
+		{"~ without HOME", "source: {format: claude-transcript, path: ~/rec}\n", []string{
+			`t.ananke.yaml:3:43: source.path: ~ needs HOME, which is not set`,
+		}},
+		{"an unset variable", "source: {format: claude-transcript, path: '${ENV.ANANKE_NO_SUCH_DIR}/x.jsonl'}\n", []string{
+			`t.ananke.yaml:3:43: source.path: environment variable ANANKE_NO_SUCH_DIR is not set (referenced as ${ENV.ANANKE_NO_SUCH_DIR})`,
+		}},
+		{"a variable of the test", "source: {format: claude-transcript, path: '${dir}/x.jsonl'}\n", []string{
+			`t.ananke.yaml:3:43: source.path: ${dir} cannot be used here: the path is read when the suite loads; use ${ENV.NAME} or ~`,
 		}},
 		{"nanoclaw fields with claude-transcript", "source:\n  format: claude-transcript\n  path: rec/session.jsonl\n  group: family\n  session: s\n  task: digest\n", []string{
 			`t.ananke.yaml:6:3: source.group is for format nanoclaw`,

@@ -66,6 +66,11 @@ type Test struct {
 	// lacks a capability it needs: MissingSkip or MissingError ("": the
 	// config's).
 	OnMissingCapability string
+
+	// sessions are the sessions a claude-transcript source names, until
+	// the suite is loaded; expand makes a test of each (expandSessions).
+	sessions []session
+	expand   bool
 }
 
 // Hook is a command run before the turns; its stdout JSON sets variables.
@@ -148,7 +153,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	_, turns := f["turns"]
 	_, sim := f["simulator"]
 	if p, ok := f["source"]; ok {
-		t.Source = l.source(p.val, f)
+		t.Source, t.sessions, t.expand = l.source(p.val, f)
 	} else if !turns && !sim {
 		l.errorf(doc, "test is missing required field \"turns\" (or a simulator, or a source)")
 	}

@@ -135,7 +135,7 @@ func Annotations(r *report.Report) []github.Annotation {
 		if n := len(t.Warnings); n > 0 {
 			var msgs []string
 			for _, w := range t.Warnings[:min(n, 10)] {
-				msgs = append(msgs, fmt.Sprintf("turn[%d] event #%d: %s", w.Turn, w.Seq, w.Message))
+				msgs = append(msgs, w.Where()+": "+w.Message)
 			}
 			out = appendIn(out, github.Annotation{Path: t.File, Line: format.TestLocation(t).Line, Level: github.LevelWarning,
 				Title: fmt.Sprintf("%s: %d protocol warning(s)", t.Name, n), Message: strings.Join(msgs, "\n")})

@@ -66,10 +66,16 @@ func callLine(c *report.Call) string {
 	res := "(no result)"
 	if c.Result != nil {
 		res = format.OneLine(*c.Result, 80)
+		if c.IsError {
+			res = "error: " + res
+		}
 	}
-	client := ""
+	who := ""
 	if c.Client {
-		client = " answered by Ananke"
+		who = " answered by Ananke"
 	}
-	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, 80), res, format.ShortID(c.ID), client, c.AtMs)
+	if c.Agent != "" {
+		who += ", by subagent " + c.Agent
+	}
+	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, 80), res, format.ShortID(c.ID), who, c.AtMs)
 }

@@ -67,7 +67,7 @@ func (p *printer) test(t *report.Test) {
 	if p.o.Verbose {
 		p.tree(t)
 		for _, w := range t.Warnings {
-			p.line(1, p.o.paint("error", clean(fmt.Sprintf("warning: turn[%d] event #%d: %s [%s]", w.Turn, w.Seq, w.Message, w.Rule))))
+			p.line(1, p.o.paint("error", clean(fmt.Sprintf("warning: %s: %s [%s]", w.Where(), w.Message, w.Rule))))
 		}
 		return
 	}
