@@ -296,3 +296,14 @@ assert:
 		t.Errorf("calls of session A %q\nwant %q", calls, w)
 	}
 }
+
+// TestValidateSessions: validate counts a folder source's sessions as the
+// tests they are, not as files.
+func TestValidateSessions(t *testing.T) {
+	home := filepath.Join(repoRoot(), "internal", "source", "claude", "testdata", "projects")
+	dir := suiteOf(t, map[string]string{"shop.ananke.yaml": "version: \"1.0\"\nname: shop\nsource: { format: claude-transcript, path: ~/-home-dev-shop }\nassert: { text: { must_match: x } }\n"})
+	r := run(t, dir, map[string]string{"HOME": home}, "validate")
+	if r.code != ExitPass || !strings.HasSuffix(r.out, "and 1 test file (2 tests) are valid\n") {
+		t.Errorf("exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+}

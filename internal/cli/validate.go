@@ -146,20 +146,25 @@ func isFile(p string) bool {
 // describeFiles counts test files and dataset cases: "3 test files",
 // "2 test files and 1 dataset (200 cases)".
 func describeFiles(tests []*spec.Test) string {
-	files, datasets, cases := 0, map[string]bool{}, 0
+	files, datasets, cases, fileTests := map[string]bool{}, map[string]bool{}, 0, 0
 	for _, t := range tests {
 		if spec.IsDataset(t.Path) {
 			datasets[t.Path] = true
 			cases++
 		} else {
-			files++
+			files[t.Path] = true
+			fileTests++
 		}
+	}
+	fs := plural(len(files), "test file")
+	if fileTests > len(files) { // a source's sessions, a test each
+		fs += fmt.Sprintf(" (%s)", plural(fileTests, "test"))
 	}
 	switch {
 	case len(datasets) == 0:
-		return plural(files, "test file")
-	case files == 0:
+		return fs
+	case len(files) == 0:
 		return fmt.Sprintf("%s (%s)", plural(len(datasets), "dataset"), plural(cases, "case"))
 	}
-	return fmt.Sprintf("%s and %s (%s)", plural(files, "test file"), plural(len(datasets), "dataset"), plural(cases, "case"))
+	return fmt.Sprintf("%s and %s (%s)", fs, plural(len(datasets), "dataset"), plural(cases, "case"))
 }
