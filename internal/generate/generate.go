@@ -8,6 +8,7 @@ package generate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,20 +86,30 @@ func Generate(ctx context.Context, m model.Completer, o Options) (*Result, error
 	return res, nil
 }
 
-// request sends the conversation and reads the drafts.
+// request sends the conversation and reads the drafts. An answer that is
+// not the JSON asked for (prose, or another shape) is asked for once more
+// with what was wrong, as every structured request is (docs/models.md).
 func request(ctx context.Context, m model.Completer, msgs []model.Message, res *Result) ([]Draft, error) {
-	reply, err := m.Complete(ctx, model.Request{Messages: msgs, SchemaName: "test_files", Schema: Schema})
-	res.Usage.Add(reply.Usage)
+	var drafts []Draft
+	req := model.Request{Messages: msgs, SchemaName: "test_files", Schema: Schema}
+	usage, err := model.CompleteJSON(ctx, m, req, func(content string) error {
+		var answer struct {
+			Tests []Draft `json:"tests"`
+		}
+		if err := json.Unmarshal([]byte(content), &answer); err != nil {
+			return fmt.Errorf("not the JSON asked for: %w", err)
+		}
+		if answer.Tests == nil {
+			return errors.New(`no "tests" array`)
+		}
+		drafts = answer.Tests
+		return nil
+	}, `Answer with one JSON object {"tests": [{"file": ..., "yaml": ...}]} and nothing else.`)
+	res.Usage.Add(usage)
 	if err != nil {
 		return nil, err
 	}
-	var answer struct {
-		Tests []Draft `json:"tests"`
-	}
-	if err := json.Unmarshal([]byte(reply.Content), &answer); err != nil {
-		return nil, fmt.Errorf("the model's answer is not the JSON asked for: %w", err)
-	}
-	return answer.Tests, nil
+	return drafts, nil
 }
 
 // safeName is a file name a draft may have.
