@@ -241,7 +241,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Transcript: o.message != ""}
 	var serverLog io.Writer // target.server's output, shown with -v
 	if o.verbose {
-		serverLog = a.Err
+		serverLog = newServerLog(a.Err, suite, a.lookupEnv)
 	}
 	live := console.NewLive(a.Out, copts)
 	// Raw events go to a private spool as they arrive and into the report
