@@ -62,8 +62,13 @@ type TestFile struct {
 
 // AttemptEntry is one attempt (run and retry) of a test.
 type AttemptEntry struct {
-	Run       int        `json:"run"`
-	Retry     int        `json:"retry"`
+	Run   int `json:"run"`
+	Retry int `json:"retry"`
+	// Clock is every time the attempt read its clock, in order, in
+	// milliseconds since it started: [at_ms, n] is n readings in a row at
+	// at_ms. A replay reads the same times (a recording without it moves
+	// its clock by the exchanges' times alone).
+	Clock     [][2]int64 `json:"clock,omitempty"`
 	Exchanges []Exchange `json:"exchanges"`
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ananke/action/internal/engine"
@@ -62,11 +61,14 @@ func (p *Player) Changed(suite *spec.Suite) []string {
 }
 
 // Attempt answers the attempt from its recording: its clock starts now
-// and moves only as the recorded exchanges did.
+// and reads, in order, the times the recorded attempt read.
 func (p *Player) Attempt(t *spec.Test, run, retry int, base *http.Client) engine.AttemptIO {
 	c := &clock{start: p.now()}
 	pt := &playTransport{p: p, clock: c, ids: map[string]string{}}
 	pt.attempt, pt.err = p.attempt(t.ID, run, retry)
+	if pt.attempt != nil {
+		c.readings = pt.attempt.Clock
+	}
 	hc := *base
 	hc.Transport = pt
 	return engine.AttemptIO{HTTP: &hc, Now: c.now}
@@ -100,15 +102,40 @@ func (p *Player) attempt(id string, run, retry int) (*AttemptEntry, error) {
 	return nil, fmt.Errorf("replay: the recording has no %s of this test: it recorded %d attempt(s)", what, len(f.Attempts))
 }
 
-// clock is an attempt's time in replay: its start, plus the recorded time
-// of the last thing that happened.
+// clock is an attempt's time in replay: its start, plus, at each reading,
+// the recorded attempt's reading of the same rank. Past the recorded
+// readings (or with none: a recording made before they were kept), it
+// reads the recorded time of the last thing that happened.
 type clock struct {
 	start time.Time
-	at    atomic.Int64 // ms since start
+
+	mu       sync.Mutex
+	readings [][2]int64 // AttemptEntry.Clock, shared: never written
+	next     int        // the readings used: whole entries of readings...
+	used     int64      // ...and readings of readings[next]
+	at       int64      // ms since start: the latest time read or set
 }
 
-func (c *clock) now() time.Time { return c.start.Add(time.Duration(c.at.Load()) * time.Millisecond) }
-func (c *clock) set(ms int64)   { c.at.Store(max(ms, c.at.Load())) }
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms := c.at
+	if c.next < len(c.readings) {
+		r := c.readings[c.next]
+		ms = r[0]
+		if c.used++; c.used >= r[1] {
+			c.next, c.used = c.next+1, 0
+		}
+		c.at = max(c.at, ms)
+	}
+	return c.start.Add(time.Duration(ms) * time.Millisecond)
+}
+
+func (c *clock) set(ms int64) {
+	c.mu.Lock()
+	c.at = max(c.at, ms)
+	c.mu.Unlock()
+}
 
 type playTransport struct {
 	p       *Player

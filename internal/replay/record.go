@@ -44,6 +44,8 @@ type attemptRec struct {
 	start      time.Time
 	// exchanges are appended by the attempt's runs, one after another.
 	exchanges []*exchangeRec
+	mu        sync.Mutex
+	clock     [][2]int64 // the attempt's clock readings (AttemptEntry.Clock)
 }
 
 type exchangeRec struct {
@@ -79,7 +81,23 @@ func (r *Recorder) Attempt(t *spec.Test, run, retry int, base *http.Client) engi
 	r.mu.Unlock()
 	c := *base
 	c.Transport = &recordTransport{r: r, a: a, base: transport(base)}
-	return engine.AttemptIO{HTTP: &c, Now: r.now}
+	return engine.AttemptIO{HTTP: &c, Now: func() time.Time { return r.read(a) }}
+}
+
+// read is the attempt's clock: the recorder's, in whole milliseconds since
+// the attempt started, every reading kept so that a replay reads the same
+// times in the same order.
+func (r *Recorder) read(a *attemptRec) time.Time {
+	ms := max(r.since(a), 0)
+	a.mu.Lock()
+	if n := len(a.clock); n > 0 && a.clock[n-1][0] >= ms {
+		ms = a.clock[n-1][0] // never backwards
+		a.clock[n-1][1]++
+	} else {
+		a.clock = append(a.clock, [2]int64{ms, 1})
+	}
+	a.mu.Unlock()
+	return a.start.Add(time.Duration(ms) * time.Millisecond)
 }
 
 func transport(c *http.Client) http.RoundTripper {
@@ -209,7 +227,7 @@ func (r *Recorder) Write(suite *spec.Suite, m Meta, mask func(string) string) er
 		tf := TestFile{Test: t.ID}
 		slices.SortStableFunc(tr.attempts, func(a, b *attemptRec) int { return cmp.Or(cmp.Compare(a.run, b.run), cmp.Compare(a.retry, b.retry)) })
 		for _, a := range tr.attempts {
-			ae := AttemptEntry{Run: a.run, Retry: a.retry, Exchanges: []Exchange{}}
+			ae := AttemptEntry{Run: a.run, Retry: a.retry, Clock: a.clock, Exchanges: []Exchange{}}
 			for k, x := range a.exchanges {
 				ex := x.Exchange
 				ex.Request = json.RawMessage(mask(string(ex.Request)))
