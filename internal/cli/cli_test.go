@@ -33,6 +33,12 @@ func run(t *testing.T, dir string, env map[string]string, args ...string) result
 // runContext is run with a context the test may cancel (as SIGINT does).
 func runContext(ctx context.Context, t *testing.T, dir string, env map[string]string, args ...string) result {
 	t.Helper()
+	return runClock(ctx, t, dir, env, time.Now, args...)
+}
+
+// runClock is runContext on the clock now.
+func runClock(ctx context.Context, t *testing.T, dir string, env map[string]string, now func() time.Time, args ...string) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	environ := os.Environ() // hooks and servers need PATH
 	for k, v := range env {
@@ -42,7 +48,7 @@ func runContext(ctx context.Context, t *testing.T, dir string, env map[string]st
 		Stdio:   Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut},
 		environ: environ,
 		getwd:   func() (string, error) { return filepath.Abs(".") },
-		now:     time.Now,
+		now:     now,
 	}
 	if dir != "" {
 		t.Chdir(dir)

@@ -1,21 +1,29 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestRecordReplay records the quickstart suite against the example agent,
 // replays it with no agent (its server command broken), and checks the
-// verdicts and the recorded timing come back; then a changed message
-// makes its test an error that shows the difference.
+// verdicts come back and every time the reports give — turn, run, tool
+// call and attempt durations, each event's time — is the recorded one
+// exactly, though both runs read a busy machine's clock; then a changed
+// message makes its test an error that shows the difference.
 func TestRecordReplay(t *testing.T) {
 	dir := copySuite(t, "quickstart")
 	rec := filepath.Join(dir, "rec")
-	r := run(t, dir, nil, "run", "--record", rec, "--report-dir", filepath.Join(dir, "out1"))
+	r := runClock(context.Background(), t, dir, nil, busyClock(time.Millisecond), "run", "--record", rec, "--report-dir", filepath.Join(dir, "out1"))
 	if r.code != ExitPass || !strings.Contains(r.out, "Recording: "+rec) {
 		t.Fatalf("record: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
@@ -23,16 +31,19 @@ func TestRecordReplay(t *testing.T) {
 	cfg := filepath.Join(dir, "ananke.config.yaml")
 	b, _ := os.ReadFile(cfg)
 	os.WriteFile(cfg, []byte(strings.Replace(string(b), "command: [", "command: [\"/nonexistent/agent\", ", 1)), 0o644)
-	r = run(t, dir, nil, "run", "--replay", rec, "--report-dir", filepath.Join(dir, "out2"))
+	r = runClock(context.Background(), t, dir, nil, busyClock(7*time.Millisecond), "run", "--replay", rec, "--report-dir", filepath.Join(dir, "out2"))
 	if r.code != ExitPass {
 		t.Fatalf("replay: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
-	recorded, replayed := durations(t, filepath.Join(dir, "out1")), durations(t, filepath.Join(dir, "out2"))
-	for id, d := range recorded {
-		for i := range d {
-			if diff := replayed[id][i] - d[i]; diff < -2 || diff > 2 {
-				t.Errorf("%s turn %d took %d ms replayed, %d ms recorded", id, i, replayed[id][i], d[i])
-			}
+	recorded, replayed := reportNumbers(t, filepath.Join(dir, "out1")), reportNumbers(t, filepath.Join(dir, "out2"))
+	for _, k := range slices.Sorted(maps.Keys(recorded)) {
+		if v, ok := replayed[k]; !ok || v != recorded[k] {
+			t.Errorf("%s: recorded %v, replayed %v", k, recorded[k], v)
+		}
+	}
+	for k := range replayed {
+		if _, ok := recorded[k]; !ok {
+			t.Errorf("%s: replayed %v, not in the recorded run's report", k, replayed[k])
 		}
 	}
 	weather := filepath.Join(dir, "weather.ananke.yaml")
@@ -57,32 +68,72 @@ func TestRecordReplay(t *testing.T) {
 	}
 }
 
-// durations reads each test's turn durations from a report directory.
-func durations(t *testing.T, dir string) map[string][]int64 {
+// busyClock is a busy machine's clock: each reading comes step later than
+// the one before it would.
+func busyClock(step time.Duration) func() time.Time {
+	var n atomic.Int64
+	return func() time.Time { return time.Now().Add(time.Duration(n.Add(1)) * step) }
+}
+
+// reportNumbers reads every number of a report directory's summary.json
+// and trace files, by path, but the wall-clock durations of the suite, its
+// hooks and each test: the times of each test's attempt, its turns, runs,
+// tool calls and events, its counts. A trace's Unix-ms stamps are taken
+// from its test's start.
+func reportNumbers(t *testing.T, dir string) map[string]float64 {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	var sum map[string]any
+	readJSON(t, filepath.Join(dir, "summary.json"), &sum)
+	out := map[string]float64{}
+	numbers(sum, "summary", 0, out)
+	delete(out, "summary.duration_ms")
+	for k := range out {
+		if strings.HasPrefix(k, "summary.hooks[") {
+			delete(out, k)
+		}
+	}
+	tests, _ := sum["tests"].([]any)
+	if len(tests) == 0 {
+		t.Fatal("no test ran")
+	}
+	for i, x := range tests {
+		test := x.(map[string]any)
+		delete(out, fmt.Sprintf("summary.tests[%d].duration_ms", i))
+		var tr map[string]any
+		readJSON(t, filepath.Join(dir, filepath.FromSlash(test["trace_file"].(string))), &tr)
+		start, _ := tr["test_start_ts"].(float64)
+		numbers(tr, test["id"].(string)+".trace", start, out)
+	}
+	return out
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s struct {
-		Tests []struct {
-			ID    string
-			Turns []struct {
-				DurationMs int64 `json:"duration_ms"`
-			}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// numbers collects the numbers in v by path; those past 1e12 are Unix-ms
+// stamps, taken from base.
+func numbers(v any, path string, base float64, out map[string]float64) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			numbers(x, path+"."+k, base, out)
 		}
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]int64{}
-	for _, x := range s.Tests {
-		for _, turn := range x.Turns {
-			out[x.ID] = append(out[x.ID], turn.DurationMs)
+	case []any:
+		for i, x := range v {
+			numbers(x, fmt.Sprintf("%s[%d]", path, i), base, out)
 		}
+	case float64:
+		if v > 1e12 {
+			v -= base
+		}
+		out[path] = v
 	}
-	if len(out) == 0 {
-		t.Fatal("no test ran")
-	}
-	return out
 }
