@@ -4,6 +4,7 @@ package interop
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -13,12 +14,14 @@ import (
 )
 
 // replayMastra records the Mastra suites (passing and failing tests) and
-// replays them with no agent at the address: every test keeps its status
-// and every assertion its verdict, in under a second.
+// replays them with no agent at the address: every test keeps its status,
+// every assertion its verdict, and every attempt and turn its recorded
+// duration, exactly (the replay reads the recorded clock; how long the
+// replay itself took is only logged).
 func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 	tmp := t.TempDir()
 	rec := filepath.Join(tmp, "rec")
-	run := func(name string, env map[string]string, args ...string) (map[string]string, time.Duration) {
+	run := func(name string, env map[string]string, args ...string) (verdicts, durations map[string]string, took time.Duration) {
 		reports := filepath.Join(tmp, name)
 		argv := append([]string{"run", "--config", filepath.Join(dir, "mastra", "ananke.config.yaml"), "--report-dir", reports}, args...)
 		argv = append(argv, filepath.Join(dir, "mastra", "pass"), filepath.Join(dir, "mastra", "fail"))
@@ -29,7 +32,7 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 		}
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
-		took := time.Since(start)
+		took = time.Since(start)
 		if code := cmd.ProcessState.ExitCode(); code != 1 {
 			t.Fatalf("%s: exit %d (%v), want 1 (the failing suite fails)\n%s", name, code, err, out)
 		}
@@ -37,29 +40,41 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 			Tests []struct {
 				ID, Status string
 				Assertions []struct{ ID, Status string }
+				Attempts   []struct {
+					DurationMs int64 `json:"duration_ms"`
+				}
+				Turns []struct {
+					DurationMs int64 `json:"duration_ms"`
+				}
 			}
 		}
 		b, _ := os.ReadFile(filepath.Join(reports, "summary.json"))
 		if err := json.Unmarshal(b, &sum); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		verdicts := map[string]string{}
+		verdicts, durations = map[string]string{}, map[string]string{}
 		for _, x := range sum.Tests {
 			verdicts[x.ID] = x.Status
 			for _, a := range x.Assertions {
 				verdicts[x.ID+" "+a.ID] = a.Status
 			}
+			for i, a := range x.Attempts {
+				durations[fmt.Sprintf("%s attempt %d", x.ID, i)] = fmt.Sprint(a.DurationMs, " ms")
+			}
+			for i, turn := range x.Turns {
+				durations[fmt.Sprintf("%s turn %d", x.ID, i)] = fmt.Sprint(turn.DurationMs, " ms")
+			}
 		}
-		return verdicts, took
+		return verdicts, durations, took
 	}
-	recorded, _ := run("record", nil, "--record", rec)
+	recorded, recordedTimes, _ := run("record", nil, "--record", rec)
 	// No agent there: a refused connection would error every test.
-	replayed, took := run("replay", map[string]string{"MASTRA_URL": "http://127.0.0.1:1"}, "--replay", rec)
+	replayed, replayedTimes, took := run("replay", map[string]string{"MASTRA_URL": "http://127.0.0.1:1"}, "--replay", rec)
 	if !maps.Equal(recorded, replayed) {
 		t.Errorf("replayed verdicts differ:\nrecorded %v\nreplayed %v", recorded, replayed)
 	}
-	if took > time.Second {
-		t.Errorf("the replay took %v, want under a second", took)
+	if !maps.Equal(recordedTimes, replayedTimes) {
+		t.Errorf("replayed durations differ:\nrecorded %v\nreplayed %v", recordedTimes, replayedTimes)
 	}
-	t.Logf("%d verdicts recorded and replayed; the replay took %v", len(recorded), took.Round(time.Millisecond))
+	t.Logf("%d verdicts and %d durations recorded and replayed; the replay took %v", len(recorded), len(recordedTimes), took.Round(time.Millisecond))
 }
