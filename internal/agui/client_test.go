@@ -83,8 +83,23 @@ func TestTransportErrors(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tc.timeout)
 				defer cancel()
 			}
-			start := time.Now()
-			res, err := (&agui.Client{Endpoint: url}).Run(ctx, agui.RunAgentInput{ThreadID: "t", RunID: "r"}, nil)
+			type ran struct {
+				res *agui.Result
+				err error
+			}
+			done := make(chan ran, 1)
+			go func() {
+				res, err := (&agui.Client{Endpoint: url}).Run(ctx, agui.RunAgentInput{ThreadID: "t", RunID: "r"}, nil)
+				done <- ran{res, err}
+			}()
+			var res *agui.Result
+			var err error
+			select {
+			case r := <-done:
+				res, err = r.res, r.err
+			case <-time.After(time.Minute):
+				t.Fatalf("Run has not returned after a minute (timeout %v)", tc.timeout)
+			}
 			var te *agui.TransportError
 			if !errors.As(err, &te) || te.Op != tc.op || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("Run = %v (%#v); want op %q containing %q", err, te, tc.op, tc.msg)
@@ -92,18 +107,18 @@ func TestTransportErrors(t *testing.T) {
 			if res == nil || len(res.Request) == 0 {
 				t.Error("the result must still carry the request sent")
 			}
-			if tc.timeout > 0 && time.Since(start) > tc.timeout+2*time.Second {
-				t.Errorf("took %v; the timeout is %v", time.Since(start), tc.timeout)
-			}
 		})
 	}
 }
 
 // TestCancelled: cancelling the context stops a run in flight.
 func TestCancelled(t *testing.T) {
-	srv := aguitest.New(t, func(*aguitest.Request) aguitest.Response { return aguitest.Response{Hang: true} })
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	defer cancel()
+	srv := aguitest.New(t, func(*aguitest.Request) aguitest.Response {
+		cancel() // the run is in flight
+		return aguitest.Response{Hang: true}
+	})
 	_, err := (&agui.Client{Endpoint: srv.Endpoint()}).Run(ctx, agui.RunAgentInput{ThreadID: "t", RunID: "r"}, nil)
 	var te *agui.TransportError
 	if !errors.As(err, &te) || te.Op != "cancelled" {
