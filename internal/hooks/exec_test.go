@@ -55,13 +55,9 @@ func TestExec(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := sh(t, tc.script)
 			c.Stdin = tc.stdin
-			start := time.Now()
-			out, err := Exec(t.Context(), c)
+			out, err := Exec(t.Context(), c) // a blocked pipe would end by the timeout: an error
 			if err != nil {
 				t.Fatalf("Exec: %v", err)
-			}
-			if elapsed := time.Since(start); elapsed > 5*time.Second {
-				t.Errorf("Exec took %v", elapsed)
 			}
 			if out.ExitCode != tc.wantCode {
 				t.Errorf("ExitCode = %d, want %d", out.ExitCode, tc.wantCode)
