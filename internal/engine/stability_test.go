@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/engine"
@@ -233,21 +232,15 @@ func TestCancelBetweenRuns(t *testing.T) {
 // TestRunsInParallel: the runs of one test are independent and spread over
 // the workers.
 func TestRunsInParallel(t *testing.T) {
-	var inFlight, peak atomic.Int32
-	srv := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
-		if n := inFlight.Add(1); n > peak.Load() {
-			peak.Store(n)
-		}
-		defer inFlight.Add(-1)
-		time.Sleep(50 * time.Millisecond)
-		return textAgent(r)
-	})
+	agent, overlapped := overlapping(textAgent)
+	srv := aguitest.New(t, agent)
 	s := suite(t, srv.Endpoint(), "", map[string]string{"many": "runs: 4\nturns: [{user: hi}]\n"})
+	s.Config.Target.TimeoutMs = overlapTimeoutMs
 	r := one(t, run(t, s, func(o *engine.Options) { o.Parallel = 4 }))
 	if r.Status != engine.Pass || r.Verdict.Runs != 4 || r.Verdict.Flaky {
 		t.Fatalf("status %s, verdict %+v", r.Status, r.Verdict)
 	}
-	if peak.Load() < 2 {
-		t.Errorf("peak concurrency %d; want the runs to overlap", peak.Load())
+	if !overlapped() {
+		t.Error("no two requests were in flight at once; want the runs to overlap")
 	}
 }
