@@ -28,7 +28,7 @@ func startExampleAgent(t *testing.T) string {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
 	})
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := time.Now().Add(time.Minute); ; { // listening takes a busy machine seconds, never a minute
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()

@@ -136,13 +136,16 @@ func TestSecretsNeverLeak(t *testing.T) {
 // the run in flight, marks unfinished tests as errors and still writes a
 // complete, valid report directory.
 func TestInterruptedRunStillReports(t *testing.T) {
-	agent := aguitest.New(t, func(*aguitest.Request) aguitest.Response { return aguitest.Response{Hang: true} })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	agent := aguitest.New(t, func(*aguitest.Request) aguitest.Response {
+		cancel() // a run is in flight
+		return aguitest.Response{Hang: true}
+	})
 	dir := t.TempDir()
 	writeSuite(t, dir, agent.Endpoint(), "turns: [{user: hi}]\n")
 	os.WriteFile(filepath.Join(dir, "u.ananke.yaml"), []byte("version: \"1.0\"\nname: u\nturns: [{user: hi}]\n"), 0o644)
 	out := filepath.Join(dir, "out")
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
 	r := runContext(ctx, t, dir, nil, "run", "--report-dir", out)
 	if r.code != ExitError {
 		t.Fatalf("exit %d; want 2\n%s%s", r.code, r.out, r.errOut)
@@ -166,7 +169,14 @@ func TestSIGINT(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, repoRoot()).CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	agent := aguitest.New(t, func(*aguitest.Request) aguitest.Response { return aguitest.Response{Hang: true} })
+	requested := make(chan struct{}, 1)
+	agent := aguitest.New(t, func(*aguitest.Request) aguitest.Response {
+		select {
+		case requested <- struct{}{}:
+		default:
+		}
+		return aguitest.Response{Hang: true}
+	})
 	dir := t.TempDir()
 	writeSuite(t, dir, agent.Endpoint(), "turns: [{user: hi}]\n")
 	for _, second := range []bool{false, true} {
@@ -179,7 +189,13 @@ func TestSIGINT(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(500 * time.Millisecond)
+		// Signal once the run is in flight: by then ananke handles SIGINT.
+		select {
+		case <-requested:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			t.Fatalf("no request reached the agent within a minute\n%s", stderr.String())
+		}
 		cmd.Process.Signal(syscall.SIGINT)
 		if second {
 			time.Sleep(10 * time.Millisecond)
@@ -189,9 +205,9 @@ func TestSIGINT(t *testing.T) {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			cmd.Process.Kill()
-			t.Fatal("ananke did not stop after SIGINT")
+			t.Fatal("ananke had not stopped a minute after SIGINT")
 		}
 		code := cmd.ProcessState.ExitCode()
 		switch {
