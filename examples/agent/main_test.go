@@ -57,8 +57,8 @@ func TestRun(t *testing.T) {
 		if err != nil {
 			t.Errorf("run = %v, want nil after cancel", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("run did not return after the context was cancelled")
+	case <-time.After(time.Minute):
+		t.Fatal("run had not returned a minute after the context was cancelled")
 	}
 	health := strings.TrimSuffix(url, "/agent") + "/health"
 	if resp, err := http.Get(health); err == nil {
