@@ -19,8 +19,9 @@ import (
 	"github.com/ananke/action/internal/interop/peer"
 )
 
-// runTimeout bounds one `ananke run`; the slowest suite takes ~2 s.
-const runTimeout = 60 * time.Second
+// runTimeout bounds one `ananke run`: the slowest suite takes ~2 s on a
+// quiet machine, minutes on a very busy one; ten means it hung.
+const runTimeout = 10 * time.Minute
 
 // Message substrings shared by many expectations.
 const (
@@ -129,7 +130,7 @@ var suites = []suite{
 				skips: []string{"turn[1].test.tools.forbid[0]", "test.tools.forbid_calls[0]"}},
 			"fail/too-slow": {status: "fail", fails: []failure{
 				{"turn[0].timing.max_duration_ms", "over the limit of 250 ms"},
-				{"turn[0].timing.max_idle_ms", "(slow_report), over the limit of 250 ms"}}},
+				{"turn[0].timing.max_idle_ms", "over the limit of 250 ms"}}}, // the longest gap is load's to choose
 			"fail/forgot-name": {status: "fail", fails: []failure{
 				{"turn[1].text.must_match[0]", "does not match `Your name is Grace`: \"Your name is Ada.\""},
 				{"turn[1].text.must_not_match[0]", "matches forbidden `Ada`"}},
