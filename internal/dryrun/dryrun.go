@@ -65,7 +65,12 @@ func (p *printer) header(s *spec.Suite, o Options) {
 	}
 	p.line(0, "Dry run: nothing is sent to the agent and no hook or server runs.")
 	p.line(0, "Config:  %s", s.Config.Path)
-	p.line(0, "Target:  %s, each run bounded by %d ms", targetLine(tg), tg.TimeoutMs)
+	if tg.Type == "" {
+		// A config without a target: its tests read recorded sessions.
+		p.line(0, "Target:  none: the tests read recorded sessions (source:)")
+	} else {
+		p.line(0, "Target:  %s, each run bounded by %d ms", targetLine(tg), tg.TimeoutMs)
+	}
 	if srv := tg.Server; srv != nil {
 		var argv []string
 		for _, a := range srv.Command {
@@ -81,7 +86,8 @@ func (p *printer) header(s *spec.Suite, o Options) {
 	hooks(p, 0, "before_all", s.Config.BeforeAll)
 	hooks(p, 0, "after_all", s.Config.AfterAll)
 	switch tg.Type {
-	case spec.TargetAGUI, "":
+	case "":
+	case spec.TargetAGUI:
 		p.line(0, "Every turn also checks that the agent sent no RUN_ERROR and followed the protocol.")
 	case spec.TargetMCP:
 		p.line(0, "Every turn also checks that the server answered (a failed call is its result: is_error checks it).")

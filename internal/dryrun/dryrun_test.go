@@ -100,3 +100,26 @@ func TestPlanProtocols(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanImportsOnly: a config with no target (every test reads a
+// recorded session) says so, instead of an empty AG-UI target and its
+// RUN_ERROR check.
+func TestPlanImportsOnly(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	s, err := spec.Load(spec.Options{ConfigPath: "examples/nanoclaw/ananke.config.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Target:  none: the tests read recorded sessions (source:)\n") {
+		t.Errorf("the plan does not say there is no target:\n%s", b.String())
+	}
+	for _, bad := range []string{"agentId", "bounded by 0 ms", "RUN_ERROR"} {
+		if strings.Contains(b.String(), bad) {
+			t.Errorf("the plan says %q of a suite without a target:\n%s", bad, b.String())
+		}
+	}
+}

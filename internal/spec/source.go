@@ -167,7 +167,7 @@ func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 	case err != nil:
 		l.errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
 	case s.Format == FormatNanoClaw && !st.IsDir():
-		l.errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/ and data/sessions/)", s.Path)
+		l.errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)", s.Path)
 	}
 }
 

@@ -120,7 +120,7 @@ func TestSourceErrors(t *testing.T) {
 			`t.ananke.yaml:3:43: source.path: rec/gone.jsonl: no such file or directory`,
 		}},
 		{"a file for nanoclaw", "source: {format: nanoclaw, path: rec/session.jsonl, group: family}\n", []string{
-			`t.ananke.yaml:3:34: source.path: rec/session.jsonl is a file; a nanoclaw source is a NanoClaw folder (with groups/ and data/sessions/)`,
+			`t.ananke.yaml:3:34: source.path: rec/session.jsonl is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)`,
 		}},
 		{"a folder without sessions", "source: {format: claude-transcript, path: rec/nano}\n", []string{
 			`t.ananke.yaml:3:43: source.path: rec/nano holds no Claude Code session (a .jsonl transcript)`,
