@@ -70,8 +70,10 @@ func (s *Spool) Close() error {
 	return nil
 }
 
-// read calls fn with each event in [from, to) of the spool.
-func (s *Spool) read(from, to int64, fn func(seq, at int64, run int, raw []byte) error) error {
+// read calls fn with each event in [from, to) of the spool that keep
+// accepts (nil: every event); the others are skipped unread. raw is reused
+// for the next event.
+func (s *Spool) read(from, to int64, keep func(seq int64) bool, fn func(seq, at int64, run int, raw []byte) error) error {
 	if s.w != nil {
 		if err := s.w.Flush(); err != nil {
 			return err
@@ -94,6 +96,12 @@ func (s *Spool) read(from, to int64, fn func(seq, at int64, run int, raw []byte)
 		n, err4 := binary.ReadUvarint(r)
 		if err := errors.Join(err, err2, err3, err4); err != nil {
 			return fmt.Errorf("read event spool: %w", err)
+		}
+		if keep != nil && !keep(int64(seq)) {
+			if _, err := r.Discard(int(n)); err != nil {
+				return fmt.Errorf("read event spool: %w", err)
+			}
+			continue
 		}
 		if uint64(cap(raw)) < n {
 			raw = make([]byte, n)

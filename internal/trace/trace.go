@@ -108,21 +108,31 @@ func (t *Turn) EachEvent(fn func(seq int64, typ string)) {
 	}
 }
 
-// ReadEvents calls fn with each raw event of the turn, in order; a spooled
-// event's Raw is only valid until fn returns.
+// ReadEvents calls fn with each raw event of the turn, in order. The
+// *Event passed to fn is only valid until fn returns: a spooled event's
+// Raw, and the Event itself, are reused for the next one.
 func (t *Turn) ReadEvents(fn func(e *Event) error) error {
+	return t.ReadEventsIf(nil, fn)
+}
+
+// ReadEventsIf is ReadEvents for the events keep accepts: keep is called
+// with each event's sequence number, in order, and an event it refuses is
+// skipped without being read into memory. A nil keep accepts every event.
+func (t *Turn) ReadEventsIf(keep func(seq int64) bool, fn func(e *Event) error) error {
 	if s := t.spooled; s != nil {
-		i := 0
-		return s.spool.read(s.from, s.to, func(seq, at int64, run int, raw []byte) error {
-			e := Event{Seq: seq, ReceivedMs: at, Run: run, Raw: raw}
-			if i < len(s.types) {
+		var e Event
+		return s.spool.read(s.from, s.to, keep, func(seq, at int64, run int, raw []byte) error {
+			e = Event{Seq: seq, ReceivedMs: at, Run: run, Raw: raw}
+			if i := seq - s.firstSeq; i >= 0 && i < int64(len(s.types)) {
 				e.Type = s.names.name(s.types[i])
 			}
-			i++
 			return fn(&e)
 		})
 	}
 	for i := range t.Events {
+		if keep != nil && !keep(t.Events[i].Seq) {
+			continue
+		}
 		if err := fn(&t.Events[i]); err != nil {
 			return err
 		}
