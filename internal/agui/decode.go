@@ -102,11 +102,13 @@ func isRetired(t string) bool { _, ok := retired[t]; return ok }
 // warning and must be ignored by the caller (see Known).
 func Decode(data []byte) (Event, []Problem) {
 	var ps problems
-	ev := decode(data, &ps)
+	ev := decode(data, &ps, nil)
 	return ev, ps.list
 }
 
-func decode(data []byte, ps *problems) Event {
+// decode decodes one event; ids, when set, interns its identifiers and
+// names across the events of a stream.
+func decode(data []byte, ps *problems, ids *interner) Event {
 	ev := Event{Raw: json.RawMessage(data)}
 	var buf [16]member
 	ms, isObject := []member(nil), false
@@ -124,7 +126,7 @@ func decode(data []byte, ps *problems) Event {
 	}
 	for _, m := range ms {
 		if string(m.key) == "type" && !m.esc {
-			ev.Type, _ = unquote(m.val)
+			ev.Type = typeName(m.val)
 		}
 	}
 	if ev.Type == "" {
@@ -139,14 +141,16 @@ func decode(data []byte, ps *problems) Event {
 	var seen uint64 // bit i: sc.fields[i] was present
 	var unknown []string
 	for _, m := range ms {
-		name := m.keyString()
-		i, ok := sc.index[name]
+		i, ok := sc.index[string(m.key)] // no copy for the lookup
+		if m.esc {
+			i, ok = sc.index[m.keyString()]
+		}
 		if !ok {
-			unknown = append(unknown, name)
+			unknown = append(unknown, m.keyString())
 			continue
 		}
 		seen |= 1 << i
-		assign(&ev, sc.fields[i], m.val, ps)
+		assign(&ev, sc.fields[i], m.val, ps, ids)
 	}
 	for i, f := range sc.fields {
 		if f.required && seen&(1<<i) == 0 {
@@ -181,8 +185,29 @@ var schemaIndex = func() map[string]schema {
 	return out
 }()
 
+// typeName is an event's type: the schema's own string for a known or
+// retired type (no copy per event), a new one for another.
+func typeName(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' {
+		if t, ok := typeNames[string(raw[1:len(raw)-1])]; ok {
+			return t
+		}
+	}
+	t, _ := unquote(raw)
+	return t
+}
+
+// typeNames maps every known and retired type to itself.
+var typeNames = func() map[string]string {
+	out := make(map[string]string, len(schemaIndex))
+	for t := range schemaIndex {
+		out[t] = t
+	}
+	return out
+}()
+
 // assign checks one field's shape and stores it in the event.
-func assign(ev *Event, f fieldSpec, raw json.RawMessage, ps *problems) {
+func assign(ev *Event, f fieldSpec, raw json.RawMessage, ps *problems, ids *interner) {
 	null := string(raw) == "null"
 	if null && f.kind != kAny {
 		switch {
@@ -197,7 +222,13 @@ func assign(ev *Event, f fieldSpec, raw json.RawMessage, ps *problems) {
 	}
 	switch f.kind {
 	case kString:
-		s, ok := unquote(raw)
+		var s string
+		var ok bool
+		if f.name == "delta" {
+			s, ok = unquote(raw) // text: seldom repeated
+		} else {
+			s, ok = ids.unquote(raw)
+		}
 		if !ok {
 			ps.errorf(RuleSchema, "%s.%s must be a string, got %s", ev.Type, f.name, excerpt(raw))
 			return

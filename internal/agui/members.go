@@ -124,3 +124,37 @@ func (m member) keyString() string {
 	s, _ := unquote(append(append([]byte{'"'}, m.key...), '"'))
 	return s
 }
+
+// interner hands out one string for every occurrence of the same
+// identifier or name in a stream (a message id repeated by a hundred
+// thousand deltas is one string, not a hundred thousand).
+type interner struct {
+	m map[string]string
+}
+
+// Identifiers longer than this, and strings past internMax of them, are
+// not interned: the table stays small whatever the stream sends.
+const (
+	internLen = 128
+	internMax = 4096
+)
+
+// unquote is unquote, interned; a nil interner interns nothing, nor is a
+// string with escapes interned.
+func (in *interner) unquote(raw []byte) (string, bool) {
+	if in == nil || len(raw) < 2 || len(raw) > internLen+2 || raw[0] != '"' {
+		return unquote(raw)
+	}
+	inner := raw[1 : len(raw)-1]
+	if s, ok := in.m[string(inner)]; ok { // no copy for the lookup
+		return s, true
+	}
+	s, ok := unquote(raw)
+	if ok && len(in.m) < internMax && s == string(inner) {
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		in.m[s] = s
+	}
+	return s, ok
+}

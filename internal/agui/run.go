@@ -186,6 +186,7 @@ type pipeline struct {
 	runErrors []RunErrorInfo
 	outcome   *Outcome
 	buf       []Event
+	ids       interner
 }
 
 func newPipeline(c *Client, in *RunAgentInput) *pipeline {
@@ -196,7 +197,7 @@ func (p *pipeline) frame(f Frame, observe Observer) {
 	p.frames = f.Index
 	p.ps.frame = f.Index
 	first := len(p.ps.list)
-	ev := decode(f.Data, &p.ps)
+	ev := decode(f.Data, &p.ps, &p.ids)
 	f.Type, f.Timestamp = ev.Type, ev.Timestamp
 	p.buf = p.buf[:0]
 	if !hasError(p.ps.list[first:]) && (Known(ev.Type) || isRetired(ev.Type)) {
