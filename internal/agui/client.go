@@ -141,18 +141,3 @@ func ctxErr(ctx context.Context, err error) error {
 		return &TransportError{Op: "cancelled", Err: context.Cause(ctx)}
 	}
 }
-
-// crWatch notes whether a stream uses CR or CRLF line endings, which the
-// official TypeScript client cannot parse.
-type crWatch struct {
-	r    io.Reader
-	seen bool
-}
-
-func (w *crWatch) Read(p []byte) (int, error) {
-	n, err := w.r.Read(p)
-	if !w.seen && bytes.IndexByte(p[:n], '\r') >= 0 {
-		w.seen = true
-	}
-	return n, err
-}

@@ -2,14 +2,13 @@ package agui
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/tmaxmax/go-sse"
 )
 
 // Frame is one SSE event as received.
@@ -100,11 +99,15 @@ func (c *Client) ReadStream(ctx context.Context, body io.Reader, in RunAgentInpu
 	normalize(&in)
 	res := &Result{}
 	p := newPipeline(c, &in)
-	watch := &crWatch{r: body}
-	for e, err := range sse.Read(watch, &sse.ReadConfig{MaxEventSize: c.maxEventSize()}) {
+	sr := newSSEReader(body, c.maxEventSize())
+	for {
+		data, err := sr.next()
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
 			if terr := c.streamErr(ctx, err); terr != nil {
-				p.finish(res, watch.seen, c.now(), observe)
+				p.finish(res, sr.sawCR, c.now(), observe)
 				return res, terr
 			}
 			// The stream ended in the middle of an event: a truncated run.
@@ -112,14 +115,16 @@ func (c *Client) ReadStream(ctx context.Context, body io.Reader, in RunAgentInpu
 			p.ps.errorf(RuleTruncated, "the stream ended in the middle of an event")
 			break
 		}
-		if e.Data == "" {
+		if len(data) == 0 {
 			p.ps.frame = p.frames + 1
 			p.ps.warnf(RuleEmpty, "an SSE event without data was ignored")
 			continue
 		}
-		p.frame(Frame{Index: p.frames + 1, Received: c.now(), Data: []byte(e.Data)}, observe)
+		// The reader reuses its buffer; the frame's data is kept (the
+		// trace, the state and the messages hold slices of it).
+		p.frame(Frame{Index: p.frames + 1, Received: c.now(), Data: bytes.Clone(data)}, observe)
 	}
-	p.finish(res, watch.seen, c.now(), observe)
+	p.finish(res, sr.sawCR, c.now(), observe)
 	if err := ctx.Err(); err != nil {
 		return res, ctxErr(ctx, err)
 	}
@@ -132,7 +137,7 @@ func (c *Client) streamErr(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctxErr(ctx, err)
-	case errors.Is(err, sse.ErrUnexpectedEOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, errTruncated), errors.Is(err, io.ErrUnexpectedEOF):
 		// The body ended cleanly but mid-event, or the chunked body was cut
 		// (the agent went away): either way the run was truncated.
 		return nil
