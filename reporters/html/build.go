@@ -9,30 +9,28 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
-// build makes the page's data from the report and the tests' traces.
-func build(r *report.Report) (*page, error) {
+// build makes the page's data from the report, but for its tests, which
+// write adds one at a time (buildTest).
+func build(r *report.Report) *page {
 	p := &page{
 		Version: r.Version, Status: r.Status, StartedAt: r.StartedAt.UTC().Format(time.RFC3339), DurationMs: r.DurationMs,
 		Config: r.Config, Target: r.Target, Parallel: r.Parallel, Shard: r.Shard, FailOnFlaky: r.FailOnFlaky, Totals: r.Totals,
-		Hooks: []hook{}, Tests: make([]test, 0, len(r.Tests)),
-		Caps: caps{Event: EventCap, Text: TextCap, Events: EventsCap},
+		Hooks: []hook{},
 	}
 	for _, h := range r.FailedHooks() {
 		detail, _ := cut(h.Detail, TextCap)
 		p.Hooks = append(p.Hooks, hook{Name: fmt.Sprintf("%s[%d]", h.Phase, h.Index), Source: h.Source.String(),
 			Message: h.Message, Detail: detail, DurationMs: h.DurationMs})
 	}
-	for i := range r.Tests {
-		t, err := buildTest(&r.Tests[i])
-		if err != nil {
-			return nil, err
-		}
-		p.Tests = append(p.Tests, t)
-	}
-	return p, nil
+	return p
 }
 
-func buildTest(rt *report.Test) (test, error) {
+// pageCaps are the page's size limits, for its notes.
+var pageCaps = caps{Event: EventCap, Text: TextCap, Events: EventsCap}
+
+// buildTest makes a test's data; its turns' raw events are read when the
+// test is written. It returns the trace the turns are from.
+func buildTest(rt *report.Test) (test, *trace.Trace) {
 	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky,
 		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
@@ -63,25 +61,19 @@ func buildTest(rt *report.Test) (test, error) {
 	for _, a := range rt.Assertions {
 		t.Assertions = append(t.Assertions, buildAssertion(a, calls))
 	}
-	pins := pinned(rt, tr)
-	budget := EventsCap
 	for i := range tr.Turns {
 		var rturn *report.Turn
 		if i < len(rt.Turns) {
 			rturn = &rt.Turns[i]
 		}
-		tu, err := buildTurn(tr, &tr.Turns[i], rturn, pins, &budget)
-		if err != nil {
-			return test{}, fmt.Errorf("test %s: %w", rt.ID, err)
-		}
-		t.Turns = append(t.Turns, tu)
+		t.Turns = append(t.Turns, buildTurn(tr, &tr.Turns[i], rturn))
 	}
 	if len(tr.Turns) == 0 { // a report without traces: its turns' summaries
 		for i := range rt.Turns {
 			t.Turns = append(t.Turns, summaryTurn(&rt.Turns[i]))
 		}
 	}
-	return t, nil
+	return t, tr
 }
 
 func buildStability(rt *report.Test) *stability {
@@ -134,7 +126,7 @@ func reportCall(c *report.Call) *call {
 // summaryTurn is a turn of a report read without its trace.
 func summaryTurn(rt *report.Turn) turn {
 	t := turn{Index: rt.Index, Type: rt.Type, User: rt.User, Attachments: rt.Attachments, EndMs: rt.DurationMs, Runs: rt.Runs,
-		Text: rt.Text, TextBytes: rt.TextBytes, Events: []event{}}
+		Text: rt.Text, TextBytes: rt.TextBytes}
 	for i := range rt.ToolCalls {
 		t.Calls = append(t.Calls, *reportCall(&rt.ToolCalls[i]))
 	}
@@ -147,10 +139,10 @@ func summaryTurn(rt *report.Turn) turn {
 // buildTurn copies one turn of the shown trace; rt is its summary in the
 // report, which has its text when the trace does not (a trace read back
 // from its file).
-func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn, pins map[int64]bool, budget *int) (turn, error) {
+func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn) turn {
 	base := tr.TestStartMs
 	t := turn{Index: tt.Index, Type: tt.Kind, Attachments: tt.Attachments, StartMs: tt.StartMs - base, EndMs: tt.EndMs - base,
-		Runs: len(tt.Runs), RunErrors: tt.RunErrors, FirstTextSeq: tt.FirstTextSeq}
+		Runs: len(tt.Runs), RunErrors: tt.RunErrors, FirstTextSeq: tt.FirstTextSeq, events: tt}
 	t.User, t.UserBytes = cut(tt.UserText, TextCap)
 	switch {
 	case len(tt.Texts) > 0:
@@ -178,9 +170,7 @@ func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn, pins map[int64]
 		ob.Text, ob.Bytes = cut(o.Text, TextCap)
 		t.Outbound = append(t.Outbound, ob)
 	}
-	var err error
-	t.Events, t.LeftOut, t.EventCount, err = events(tr, tt, pins, budget)
-	return t, err
+	return t
 }
 
 // since is a time relative to the test's start; 0 stays 0 (unknown).

@@ -77,34 +77,52 @@ func pinned(rt *report.Test, tr *trace.Trace) map[int64]bool {
 	return pins
 }
 
-// events reads a turn's raw events through the trace — masked by its Mask,
-// as the trace file's are — keeping each within EventCap and the test's
-// within budget (pinned events whatever the budget). It returns the
-// events kept, the runs left out, and how many events the turn has.
-func events(tr *trace.Trace, tt *trace.Turn, pins map[int64]bool, budget *int) ([]event, []leftOut, int, error) {
-	out, gaps, n := []event{}, []leftOut(nil), 0
-	err := tt.ReadEvents(func(e *trace.Event) error {
+// writeEvents writes a turn's raw events as the elements of a JSON array,
+// reading them through the trace — masked by its Mask, as the trace file's
+// are — keeping each within EventCap and the test's within budget (pinned
+// events whatever the budget). It returns how many events the turn has and
+// the runs left out.
+func writeEvents(w *jsonWriter, tr *trace.Trace, tt *trace.Turn, pins map[int64]bool, budget *int) (int, []leftOut, error) {
+	var gaps []leftOut
+	n, kept := 0, 0
+	// Past the budget, events nothing points at are left out unread.
+	keep := func(seq int64) bool {
 		n++
-		if *budget <= 0 && !pins[e.Seq] {
-			if k := len(gaps) - 1; k >= 0 && gaps[k].To == e.Seq-1 {
-				gaps[k].To, gaps[k].Count = e.Seq, gaps[k].Count+1
-			} else {
-				gaps = append(gaps, leftOut{From: e.Seq, To: e.Seq, Count: 1})
-			}
-			return nil
+		if *budget > 0 || pins[seq] {
+			return true
 		}
+		if k := len(gaps) - 1; k >= 0 && gaps[k].To == seq-1 {
+			gaps[k].To, gaps[k].Count = seq, gaps[k].Count+1
+		} else {
+			gaps = append(gaps, leftOut{From: seq, To: seq, Count: 1})
+		}
+		return false
+	}
+	err := tt.ReadEventsIf(keep, func(e *trace.Event) error {
 		raw := json.RawMessage(e.Raw)
 		if tr.Mask != nil {
 			raw = tr.Mask(raw) // before the cut: a secret across it is masked whole
 		}
-		ev := event{Seq: e.Seq, Ms: e.ReceivedMs - tr.TestStartMs, Origin: e.Origin}
-		ev.Raw, ev.Bytes = cut(string(raw), EventCap)
-		*budget -= len(ev.Raw)
-		out = append(out, ev)
-		return nil
+		text, bytes := cut(string(raw), EventCap)
+		*budget -= len(text)
+		if kept++; kept > 1 {
+			w.byte(',')
+		}
+		w.byte('[')
+		w.int(e.Seq)
+		w.byte(',')
+		w.int(e.ReceivedMs - tr.TestStartMs)
+		w.byte(',')
+		w.string(text)
+		if bytes > 0 || e.Origin != "" {
+			w.byte(',')
+			w.value(eventExtra{Bytes: bytes, Origin: e.Origin})
+		}
+		w.byte(']')
+		return w.err
 	})
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("read events of turn %d: %w", tt.Index, err)
+		return 0, nil, fmt.Errorf("read events of turn %d: %w", tt.Index, err)
 	}
-	return out, gaps, n, nil
+	return n, gaps, nil
 }

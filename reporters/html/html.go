@@ -3,7 +3,6 @@ package html
 import (
 	"bufio"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -31,10 +30,6 @@ const (
 // Write writes the report as one self-contained HTML page: its style,
 // script and data inline, nothing loaded from anywhere.
 func Write(w io.Writer, r *report.Report) error {
-	p, err := build(r)
-	if err != nil {
-		return fmt.Errorf("build html report: %w", err)
-	}
 	head, rest, _ := strings.Cut(pageHTML, styleMark)
 	mid, rest, _ := strings.Cut(rest, dataMark)
 	between, tail, _ := strings.Cut(rest, scriptMark)
@@ -42,11 +37,8 @@ func Write(w io.Writer, r *report.Report) error {
 	bw.WriteString(head)
 	bw.WriteString(styleCSS)
 	bw.WriteString(mid)
-	// encoding/json escapes <, > and & (as \u003c …), so no text in the
-	// data can close its script element or open a comment.
-	enc := json.NewEncoder(bw)
-	if err := enc.Encode(p); err != nil {
-		return fmt.Errorf("encode html report data: %w", err)
+	if err := writeData(bw, r); err != nil {
+		return fmt.Errorf("write html report data: %w", err)
 	}
 	bw.WriteString(between)
 	bw.WriteString(appJS)

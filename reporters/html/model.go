@@ -1,9 +1,6 @@
 package html
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
 )
@@ -26,9 +23,8 @@ type page struct {
 	Totals      report.Totals `json:"totals"`
 	// Hooks are the suite hooks that failed.
 	Hooks []hook `json:"hooks"`
-	Tests []test `json:"tests"`
-	// Caps are the page's size limits, for its notes.
-	Caps caps `json:"caps"`
+	// Tests, then Caps (the page's size limits, for its notes), are
+	// written after the fields above, a test at a time (write.go).
 }
 
 type caps struct {
@@ -73,7 +69,8 @@ type test struct {
 	Checkpoints []report.Checkpoint `json:"checkpoints,omitempty"`
 	Assertions  []assertion         `json:"assertions"`
 	Warnings    []report.Warning    `json:"warnings,omitempty"`
-	Turns       []turn              `json:"turns"`
+	// Turns are written after the fields above (write.go).
+	Turns []turn `json:"-"`
 }
 
 type stability struct {
@@ -151,11 +148,11 @@ type turn struct {
 	StateBytes   int              `json:"state_bytes,omitempty"`
 	Memory       []memory         `json:"memory,omitempty"`
 	Outbound     []outbound       `json:"outbound,omitempty"`
-	Events       []event          `json:"events"`
-	// EventCount is how many events the turn has, LeftOut the runs of
-	// them the page does not hold (beyond the test's events cap).
-	EventCount int       `json:"event_count"`
-	LeftOut    []leftOut `json:"left_out,omitempty"`
+	// Then the turn's raw events, read from its trace as they are
+	// written (write.go): "events", "event_count" (how many events the
+	// turn has) and "left_out" (the runs of them the page does not hold,
+	// beyond the test's events cap).
+	events *trace.Turn
 }
 
 type call struct {
@@ -208,39 +205,13 @@ type leftOut struct {
 	Count int   `json:"count"`
 }
 
-// event is one raw event, as [seq, ms, raw] — raw the event's JSON text
-// as received (masked), a string so that the page shows its bytes exactly
-// — with a fourth element {"bytes": whole size, "origin": …} when raw was
-// cut or the event was imported. Arrays rather than objects, and no type
-// beside the one raw holds (the page reads it there, as readers of trace
-// files do): a page holds tens of thousands of events.
-type event struct {
-	Seq    int64
-	Ms     int64
-	Raw    string
-	Bytes  int
-	Origin string
-}
-
-func (e event) MarshalJSON() ([]byte, error) {
-	b := []byte{'['}
-	b = strconv.AppendInt(b, e.Seq, 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, e.Ms, 10)
-	raw, err := json.Marshal(e.Raw)
-	if err != nil {
-		return nil, err
-	}
-	b = append(append(b, ','), raw...)
-	if e.Bytes > 0 || e.Origin != "" {
-		extra, err := json.Marshal(struct {
-			Bytes  int    `json:"bytes,omitempty"`
-			Origin string `json:"origin,omitempty"`
-		}{e.Bytes, e.Origin})
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(b, ','), extra...)
-	}
-	return append(b, ']'), nil
+// An event is one raw event, as [seq, ms, raw] — raw the event's JSON
+// text as received (masked), a string so that the page shows its bytes
+// exactly — with a fourth element {"bytes": whole size, "origin": …} when
+// raw was cut or the event was imported. Arrays rather than objects, and
+// no type beside the one raw holds (the page reads it there, as readers of
+// trace files do): a page holds tens of thousands of events.
+type eventExtra struct {
+	Bytes  int    `json:"bytes,omitempty"`
+	Origin string `json:"origin,omitempty"`
 }
