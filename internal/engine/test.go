@@ -73,9 +73,9 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Att
 	e.playTurns(ctx, t, p, r)
 }
 
-// spillBytes is how much raw event data an attempt keeps in memory before
-// its events go to a spool file: most tests never make a file, and a long
-// stream holds a byte per event.
+// spillBytes is how much memory an attempt's events may take (their raw
+// bytes and their records) before they go to a spool file: most tests
+// never make a file, and a long stream holds a byte per event.
 const spillBytes = 1 << 20
 
 // newRecorder records an attempt's trace: its raw events in memory, moved

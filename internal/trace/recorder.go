@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/ananke/action/internal/agui"
 )
@@ -21,7 +22,7 @@ type Recorder struct {
 	names      *typeNames
 	spillDir   string
 	spillBytes int
-	inMemory   int // bytes of the raw events kept in memory
+	inMemory   int // bytes the events kept in memory take, raw and records
 	// per-turn assembly; builders keep arguments linear in the size of the
 	// stream. The assistant's texts are not assembled here: the client
 	// assembles them for the conversation's history already, and EndRun
@@ -35,6 +36,9 @@ type Recorder struct {
 	earlier map[string]int
 }
 
+// eventSize is what an Event record takes in memory beside its raw bytes.
+const eventSize = int(unsafe.Sizeof(Event{}))
+
 type callBuild struct {
 	index int // in turn.ToolCalls
 	args  strings.Builder
@@ -45,7 +49,8 @@ type callBuild struct {
 func NewRecorder() *Recorder { return &Recorder{} }
 
 // NewSpillingRecorder starts an empty trace that keeps its raw events in
-// memory until they pass limit bytes, then moves them to a spool in dir
+// memory until they take limit bytes (their raw bytes and their records:
+// a short event's record outweighs it), then moves them to a spool in dir
 // and spools the rest as they arrive: a small test costs no file, a large
 // one no memory. Close closes the spool, if one was made.
 func NewSpillingRecorder(dir string, limit int) *Recorder {
@@ -152,7 +157,7 @@ func (r *Recorder) Observe(f agui.Frame, events []agui.Event, _ []agui.Problem) 
 		} else {
 			r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: at, Run: len(r.turn.Runs) - 1,
 				Type: f.Type, Timestamp: f.Timestamp, Raw: json.RawMessage(f.Data)})
-			if r.inMemory += len(f.Data); r.spillDir != "" && r.spool == nil && r.inMemory > r.spillBytes {
+			if r.inMemory += len(f.Data) + eventSize; r.spillDir != "" && r.spool == nil && r.inMemory > r.spillBytes {
 				r.spill()
 			}
 		}
