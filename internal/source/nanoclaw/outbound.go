@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ananke/action/internal/trace"
 )
@@ -15,12 +16,12 @@ const SendMessageTool = "mcp__nanoclaw__send_message"
 
 // internalTags is what NanoClaw strips from the agent's output before it
 // sends it (src/router.ts, stripInternalTags).
-var internalTags = regexp.MustCompile(`(?s)<internal>.*?</internal>`)
+var internalTags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<internal>.*?</internal>`) })
 
 // StripInternal is the text NanoClaw sends for an agent output: without its
 // <internal> blocks, trimmed.
 func StripInternal(text string) string {
-	return strings.TrimSpace(internalTags.ReplaceAllString(text, ""))
+	return strings.TrimSpace(internalTags().ReplaceAllString(text, ""))
 }
 
 // outbound adds the messages the run sent to the chat: each send_message

@@ -4,18 +4,19 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // GlobalGroup is the folder of the memory every group shares.
 const GlobalGroup = "global"
 
 // groupFolderPattern is NanoClaw's GROUP_FOLDER_PATTERN (src/group-folder.ts).
-var groupFolderPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var groupFolderPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // validGroupFolder reports whether folder is a name NanoClaw accepts for a
 // group ("global" is reserved).
 func validGroupFolder(folder string) bool {
-	return groupFolderPattern.MatchString(folder) && !strings.EqualFold(folder, GlobalGroup)
+	return groupFolderPattern().MatchString(folder) && !strings.EqualFold(folder, GlobalGroup)
 }
 
 // hostPath maps a path as the group's agent saw it in its container to
@@ -87,7 +88,9 @@ func globRoot(pattern string) string {
 
 // workspacePath finds the container paths a shell command names: under
 // /workspace, and under the agent's ~/.claude.
-var workspacePath = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./~-])((?:/workspace/|/home/node/\.claude/|~/\.claude/)[^\s'"` + "`" + `;|&<>()$]*)`)
+var workspacePath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_./~-])((?:/workspace/|/home/node/\.claude/|~/\.claude/)[^\s'"` + "`" + `;|&<>()$]*)`)
+})
 
 // commandPaths returns the paths a shell command names: every absolute path
 // under /workspace or ~/.claude, and every relative word that names a file or folder of
@@ -104,7 +107,7 @@ func commandPaths(command string, exists func(rel string) bool) []string {
 		}
 		out = append(out, p)
 	}
-	for _, m := range workspacePath.FindAllStringSubmatch(command, -1) {
+	for _, m := range workspacePath().FindAllStringSubmatch(command, -1) {
 		add(m[1])
 	}
 	for _, w := range shellWords(command) {

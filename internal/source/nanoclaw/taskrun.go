@@ -2,6 +2,7 @@ package nanoclaw
 
 import (
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/ananke/action/internal/trace"
@@ -46,13 +47,13 @@ func sliceTurns(t *trace.Trace, from, to int) *trace.Trace {
 
 // contextZone finds the timezone NanoClaw declares at the head of every
 // prompt it formats (`<context timezone="America/New_York" />`).
-var contextZone = regexp.MustCompile(`<context timezone="([^"<>]+)"`)
+var contextZone = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<context timezone="([^"<>]+)"`) })
 
 // promptZone is the timezone the first prompt of t that declares one
 // names ("" when none does).
 func promptZone(t *trace.Trace) string {
 	for i := range t.Turns {
-		if m := contextZone.FindStringSubmatch(t.Turns[i].UserText); m != nil {
+		if m := contextZone().FindStringSubmatch(t.Turns[i].UserText); m != nil {
 			return m[1]
 		}
 	}

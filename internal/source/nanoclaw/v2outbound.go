@@ -3,6 +3,7 @@ package nanoclaw
 import (
 	"encoding/json"
 	"regexp"
+	"sync"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,11 +20,11 @@ import (
 
 // sentRef finds the message a NanoClaw tool's result names: "Message sent
 // to family (id: 7)" (its seq), "File sent to family (id: msg-..., ...)".
-var sentRef = regexp.MustCompile(`\(id: ([^,)\s]+)`)
+var sentRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(id: ([^,)\s]+)`) })
 
 // messageBlock is a <message to="name">…</message> block of the agent's
 // text, as the agent runner dispatches it.
-var messageBlock = regexp.MustCompile(`<message\s+to="([^"]+)"\s*>([\s\S]*?)</message>`)
+var messageBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<message\s+to="([^"]+)"\s*>([\s\S]*?)</message>`) })
 
 // outboundV2 adds the session's messages out to the turns of t that wrote
 // them: a row a tool call's result names goes to that call; a row with the
@@ -54,13 +55,13 @@ func (r *reader) outboundV2(t *trace.Trace) error {
 			if !strings.HasPrefix(c.Name, "mcp__nanoclaw__") || c.Result == nil || c.Result.Error != "" {
 				continue
 			}
-			for _, m := range sentRef.FindAllStringSubmatch(c.Result.Content, -1) {
+			for _, m := range sentRef().FindAllStringSubmatch(c.Result.Content, -1) {
 				calls[m[1]] = callRef{i, c}
 			}
 		}
 		_ = turn.ReadEvents(func(e *trace.Event) error {
 			for _, text := range assistantTexts(e.Raw) {
-				for _, m := range messageBlock.FindAllStringSubmatch(text, -1) {
+				for _, m := range messageBlock().FindAllStringSubmatch(text, -1) {
 					blocks = append(blocks, &blockRef{turn: i, seq: e.Seq, ms: eventMs(e), body: strings.TrimSpace(m[2])})
 				}
 			}
