@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ProtocolVersion is the protocol version this client implements.
@@ -199,7 +200,7 @@ func (v *verifier) end(frames int, ps *problems) {
 	}
 }
 
-var versionRE = regexp.MustCompile(`^(\d+)\.(\d+)$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\.(\d+)$`) })
 
 // checkVersion warns about a producer version this client may not fully
 // understand; the run is still served (spec: proceed and warn).
@@ -207,7 +208,7 @@ func checkVersion(declared string, ps *problems) {
 	if declared == "" {
 		return
 	}
-	m := versionRE.FindStringSubmatch(declared)
+	m := versionRE().FindStringSubmatch(declared)
 	if m == nil {
 		ps.warnf(RuleVersion, "the producer declares protocolVersion '%s', which this client cannot interpret (it implements %s)", declared, ProtocolVersion)
 		return

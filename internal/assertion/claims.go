@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,11 +29,11 @@ const largestTrivial = 10
 var (
 	// urlRe finds URLs: http:// or https:// up to white space or one of
 	// <>"'`)] (trailing punctuation is trimmed after).
-	urlRe = regexp.MustCompile("(?i)https?://[^\\s\\p{Z}<>\"'`)\\]]+")
+	urlRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?i)https?://[^\\s\\p{Z}<>\"'`)\\]]+") })
 	// groupedRe and plainRe are the two spellings of a number: with
 	// thousands separators, or without.
-	groupedRe = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d+)?$`)
-	plainRe   = regexp.MustCompile(`^\d+(?:\.\d+)?$`)
+	groupedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d+)?$`) })
+	plainRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+(?:\.\d+)?$`) })
 )
 
 // currencies are the symbols a number claim may start with.
@@ -74,7 +75,7 @@ func findClaims(text string, numbers, urls bool) []claim {
 // slash. A bare "https://" is not a URL.
 func findURLs(text string) []claim {
 	var out []claim
-	for _, loc := range urlRe.FindAllStringIndex(text, -1) {
+	for _, loc := range urlRe().FindAllStringIndex(text, -1) {
 		u := strings.TrimRight(text[loc[0]:loc[1]], ".,;:!?")
 		if rest := u[strings.Index(u, "://")+3:]; rest == "" {
 			continue
@@ -130,7 +131,7 @@ func digitRun(text string, i int) int {
 // numberClaim turns the digit run text[start:end] into a claim, if it is one.
 func numberClaim(text string, start, end int) (claim, bool) {
 	run := text[start:end]
-	if !groupedRe.MatchString(run) && !plainRe.MatchString(run) {
+	if !groupedRe().MatchString(run) && !plainRe().MatchString(run) {
 		return claim{}, false
 	}
 	if r, _ := utf8.DecodeRuneInString(text[end:]); end < len(text) && wordRune(r) {

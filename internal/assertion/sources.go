@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -18,10 +19,12 @@ import (
 // without, so that "[3,500]" supports 3, 500 and 3500. Permissive on
 // purpose: a source supports a number written anywhere in it, identifiers
 // and JSON included ("A-100" supports 100, {"temp_c":21} supports 21).
-var sourceNumberRes = []*regexp.Regexp{
-	regexp.MustCompile(`\d{1,3}(?:,\d{3})+(?:\.\d+)?`),
-	regexp.MustCompile(`\d+(?:\.\d+)?`),
-}
+var sourceNumberRes = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`\d{1,3}(?:,\d{3})+(?:\.\d+)?`),
+		regexp.MustCompile(`\d+(?:\.\d+)?`),
+	}
+})
 
 // support is what the test supplied so far, as grounded sees it.
 type support struct {
@@ -64,7 +67,7 @@ func (sup *support) add(text string) {
 		return
 	}
 	sup.texts = append(sup.texts, text)
-	for _, re := range sourceNumberRes {
+	for _, re := range sourceNumberRes() {
 		for _, m := range re.FindAllString(text, -1) {
 			if v, ok := normalizeNumber(m); ok {
 				sup.numbers[v] = true

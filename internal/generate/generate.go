@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
@@ -53,13 +54,16 @@ type Result struct {
 	Usage    model.Usage
 }
 
-// Schema is the answer's JSON Schema (strict structured output).
-var Schema = map[string]any{
-	"type": "object", "additionalProperties": false, "required": []string{"tests"},
-	"properties": map[string]any{"tests": map[string]any{"type": "array", "items": map[string]any{
-		"type": "object", "additionalProperties": false, "required": []string{"file", "yaml"},
-		"properties": map[string]any{"file": map[string]any{"type": "string"}, "yaml": map[string]any{"type": "string"}},
-	}}},
+// Schema is the answer's JSON Schema (strict structured output), made when
+// asked for: a value built at package initialisation would cost every run.
+func Schema() map[string]any {
+	return map[string]any{
+		"type": "object", "additionalProperties": false, "required": []string{"tests"},
+		"properties": map[string]any{"tests": map[string]any{"type": "array", "items": map[string]any{
+			"type": "object", "additionalProperties": false, "required": []string{"file", "yaml"},
+			"properties": map[string]any{"file": map[string]any{"type": "string"}, "yaml": map[string]any{"type": "string"}},
+		}}},
+	}
 }
 
 // Generate asks for o.Count tests, validates them, and asks once more to
@@ -91,7 +95,7 @@ func Generate(ctx context.Context, m model.Completer, o Options) (*Result, error
 // with what was wrong, as every structured request is (docs/models.md).
 func request(ctx context.Context, m model.Completer, msgs []model.Message, res *Result) ([]Draft, error) {
 	var drafts []Draft
-	req := model.Request{Messages: msgs, SchemaName: "test_files", Schema: Schema}
+	req := model.Request{Messages: msgs, SchemaName: "test_files", Schema: Schema()}
 	usage, err := model.CompleteJSON(ctx, m, req, func(content string) error {
 		var answer struct {
 			Tests []Draft `json:"tests"`
@@ -113,7 +117,7 @@ func request(ctx context.Context, m model.Completer, msgs []model.Message, res *
 }
 
 // safeName is a file name a draft may have.
-var safeName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,80}\.ananke\.yaml$`)
+var safeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,80}\.ananke\.yaml$`) })
 
 // validate loads each draft as a test file of the suite, keeping the valid
 // ones in res and returning the others with their problems.
@@ -126,7 +130,7 @@ func validate(configPath string, drafts []Draft, res *Result) []Rejected {
 	for _, d := range drafts {
 		var problems []string
 		switch {
-		case !safeName.MatchString(d.File):
+		case !safeName().MatchString(d.File):
 			problems = []string{fmt.Sprintf("file name %q must be lower case letters, digits, '.', '-' or '_', ending in .ananke.yaml", d.File)}
 		case taken[d.File]:
 			problems = []string{fmt.Sprintf("file name %q is used by another test", d.File)}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 
@@ -31,7 +32,9 @@ const maxReplyQuote = 200
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-var templates = template.Must(template.New("").Funcs(template.FuncMap{"quote": quote, "plain": plain}).ParseFS(templateFS, "templates/*.tmpl"))
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{"quote": quote, "plain": plain}).ParseFS(templateFS, "templates/*.tmpl"))
+})
 
 // Project says what `ananke init` writes for an agent.
 type Project struct {
@@ -103,7 +106,7 @@ func (p Project) Files() ([]File, error) {
 		{"agent-tests.yml.tmpl", up + WorkflowFile},
 	} {
 		var b bytes.Buffer
-		if err := templates.ExecuteTemplate(&b, f.tmpl, data); err != nil {
+		if err := templates().ExecuteTemplate(&b, f.tmpl, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", f.path, err)
 		}
 		files = append(files, File{Path: f.path, Data: b.Bytes()})
@@ -138,8 +141,8 @@ func quote(s string) string {
 }
 
 var (
-	plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
-	plainPath = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]*$`)
+	plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`) })
+	plainPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]*$`) })
 )
 
 // plain writes a name without quotes when YAML reads it back as the same
@@ -149,7 +152,7 @@ func plain(s string) string {
 	case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
 		return quote(s)
 	}
-	if plainName.MatchString(s) {
+	if plainName().MatchString(s) {
 		return s
 	}
 	return quote(s)
@@ -157,7 +160,7 @@ func plain(s string) string {
 
 // plainOrQuoted writes a path plain when YAML reads it back unchanged.
 func plainOrQuoted(s string) string {
-	if plainPath.MatchString(s) {
+	if plainPath().MatchString(s) {
 		return s
 	}
 	return quote(s)

@@ -406,7 +406,7 @@ func (l *loader) protocolVersion(n *yaml.Node) string {
 		l.errorf(s, `target.protocol_version: true is not a version; write a version such as %q, or false to omit it`, DefaultProtocolVersion)
 		return DefaultProtocolVersion
 	}
-	if !versionRE.MatchString(s.Value) {
+	if !versionRE().MatchString(s.Value) {
 		l.errorf(s, `target.protocol_version %q is not of the form MAJOR.MINOR`, s.Value)
 	}
 	return s.Value
@@ -426,7 +426,7 @@ func (l *loader) server(n *yaml.Node) *Server {
 		s.Cwd, _ = l.template(p.val, "target.server.cwd")
 	}
 	if p, ok := f["env"]; ok {
-		s.Env = l.namedValues(p.val, "target.server.env", "environment variable name", identRE.MatchString)
+		s.Env = l.namedValues(p.val, "target.server.env", "environment variable name", identRE().MatchString)
 	}
 	if p, ok := f["ready_url"]; ok {
 		s.ReadyURL = l.url(p.val, "target.server.ready_url")

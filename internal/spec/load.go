@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -187,7 +188,7 @@ func readFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
 	file := Pos{File: l.file, Line: 1, Col: 1}
@@ -241,7 +242,7 @@ func (l *loader) yamlError(err error) {
 	}
 	for _, msg := range msgs {
 		p := Pos{File: l.file, Line: 1, Col: 1}
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}

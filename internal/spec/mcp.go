@@ -81,7 +81,7 @@ func (l *loader) mcpFields(f map[string]pair) (command []Template, env []NamedVa
 		command = l.argv(p.val, "target.command")
 	}
 	if p, ok := f["env"]; ok {
-		env = l.namedValues(p.val, "target.env", "environment variable name", identRE.MatchString)
+		env = l.namedValues(p.val, "target.env", "environment variable name", identRE().MatchString)
 	}
 	if p, ok := f["cwd"]; ok {
 		cwd, _ = l.template(p.val, "target.cwd")

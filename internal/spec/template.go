@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -51,7 +52,7 @@ func (r Ref) String() string {
 	return "${" + r.Name + "}"
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Literal makes a template with no references (for defaults and tests).
 func Literal(s string) Template { return Template{Raw: s, parts: []part{{lit: s}}} }
@@ -84,7 +85,7 @@ func parseTemplate(s string, at func(off int) Pos) (Template, []Diagnostic) {
 			if rest, ok := strings.CutPrefix(body, "ENV."); ok {
 				ref.Name, ref.Env = rest, true
 			}
-			if !identRE.MatchString(ref.Name) {
+			if !identRE().MatchString(ref.Name) {
 				diags = append(diags, Diagnostic{at(i), fmt.Sprintf("invalid variable reference %q: use ${NAME} or ${ENV.NAME} (letters, digits, _)", "${"+body+"}")})
 			} else {
 				flush()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -28,7 +29,7 @@ const (
 	minorMCP = 2
 )
 
-var versionRE = regexp.MustCompile(`^(\d+)\.(\d+)$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\.(\d+)$`) })
 
 // version checks a file's `version` field and remembers its minor version,
 // which later fields are gated on (since).
@@ -42,7 +43,7 @@ func (l *loader) version(f map[string]pair, doc *yaml.Node) {
 	if !ok {
 		return
 	}
-	m := versionRE.FindStringSubmatch(s.Value)
+	m := versionRE().FindStringSubmatch(s.Value)
 	if m == nil {
 		l.errorf(s, `version %q is not of the form MAJOR.MINOR (write version: %q)`, s.Value, SupportedVersion)
 		return

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -301,7 +302,7 @@ func joinPath(prefix, k string) string {
 }
 
 // refRE finds ${...} references (and the $${ escape) in a value.
-var refRE = regexp.MustCompile(`\$\$\{|\$\{[^}]*\}`)
+var refRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\$\{|\$\{[^}]*\}`) })
 
 // exactPattern is a regex matching exactly the leaf's text: the literal
 // text quoted, references kept (they are matched literally when bound).
@@ -318,7 +319,7 @@ func exactPattern(n *yaml.Node) string {
 	var b strings.Builder
 	b.WriteString("^")
 	last := 0
-	for _, loc := range refRE.FindAllStringIndex(text, -1) {
+	for _, loc := range refRE().FindAllStringIndex(text, -1) {
 		b.WriteString(regexp.QuoteMeta(text[last:loc[0]]))
 		if text[loc[0]:loc[1]] == "$${" {
 			b.WriteString(regexp.QuoteMeta("$") + `\{`)
