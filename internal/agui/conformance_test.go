@@ -113,7 +113,7 @@ func runFixture(t *testing.T, fx fixture) {
 	res, err := c.Run(context.Background(), in, func(f agui.Frame, evs []agui.Event, _ []agui.Problem) {
 		for _, ev := range evs {
 			delivered = append(delivered, ev)
-			rawDelivered = append(rawDelivered, ev.Raw)
+			rawDelivered = append(rawDelivered, bytes.Clone(ev.Raw)) // valid during the call only
 		}
 	})
 	if err != nil {

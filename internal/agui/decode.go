@@ -325,6 +325,10 @@ func setString(ev *Event, name, s string) {
 
 func setRaw(ev *Event, name string, raw json.RawMessage, ps *problems) {
 	switch name {
+	case "content", "snapshot", "delta", "patch", "messages", "value", "event", "result":
+		ev.borrowed = true // kept as a slice of the frame
+	}
+	switch name {
 	case "content":
 		ev.Content = raw
 	case "snapshot":

@@ -1,6 +1,9 @@
 package agui
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Event types of protocol 1.0.
 const (
@@ -39,7 +42,8 @@ const (
 
 // Event is one decoded event. It is a flat union: only the fields of its
 // Type are set. Raw holds the frame exactly as received (nil for events the
-// client synthesized while expanding chunks).
+// client synthesized while expanding chunks); an Observer sees it only
+// until it returns.
 type Event struct {
 	Type string
 	Raw  json.RawMessage
@@ -73,6 +77,33 @@ type Event struct {
 	Result  json.RawMessage
 	Outcome *Outcome
 	Replace *bool // ACTIVITY_SNAPSHOT
+
+	// borrowed is set when a field above is a slice of the frame (Raw
+	// aside): an event kept beyond its frame needs a copy (own).
+	borrowed bool
+}
+
+// own gives the event a copy of the frame data it was decoded from, and
+// returns it: its raw fields are re-sliced from the copy.
+func (e *Event) own(data []byte) []byte {
+	c := bytes.Clone(data)
+	for _, f := range []*json.RawMessage{&e.Raw, &e.Content, &e.Snapshot, &e.Patch, &e.Messages, &e.Value, &e.Result} {
+		*f = rebase(*f, data, c)
+	}
+	e.borrowed = false
+	return c
+}
+
+// rebase returns the slice of to at field's place in from (field is a
+// slice of from's array; anything else is copied).
+func rebase(field json.RawMessage, from, to []byte) json.RawMessage {
+	if field == nil {
+		return nil
+	}
+	if i := cap(from) - cap(field); i >= 0 && i+len(field) <= len(to) && cap(field) > 0 && &from[:cap(from)][i] == &field[:1][0] {
+		return json.RawMessage(to[i : i+len(field) : i+len(field)])
+	}
+	return bytes.Clone(field)
 }
 
 // field is a set of optional fields whose presence matters.

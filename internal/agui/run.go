@@ -2,7 +2,6 @@ package agui
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +14,9 @@ import (
 type Frame struct {
 	Index    int // 1-based, in the response
 	Received time.Time
-	Data     []byte
+	// Data is the event's bytes, valid only until the observer returns
+	// (the reader reuses its buffer): an observer that keeps them copies.
+	Data []byte
 	// Type is the frame's event type ("" when unreadable); Timestamp the
 	// producer's timestamp (0 when absent).
 	Type      string
@@ -25,8 +26,9 @@ type Frame struct {
 // Observer sees each frame as it arrives, with the events it expanded to
 // (none when it was malformed or of an unknown type) and the problems it
 // raised. Events that close chunk streams left open at the end of the
-// stream come last, in a frame with Index 0 and no data. The events slice
-// is reused after the call returns. The observer runs on the reading
+// stream come last, in a frame with Index 0 and no data. The frame's data,
+// the events' Raw and the events slice are reused after the call returns;
+// the events' other fields stay valid. The observer runs on the reading
 // goroutine and must not block for long.
 type Observer func(f Frame, events []Event, problems []Problem)
 
@@ -120,9 +122,9 @@ func (c *Client) ReadStream(ctx context.Context, body io.Reader, in RunAgentInpu
 			p.ps.warnf(RuleEmpty, "an SSE event without data was ignored")
 			continue
 		}
-		// The reader reuses its buffer; the frame's data is kept (the
-		// trace, the state and the messages hold slices of it).
-		p.frame(Frame{Index: p.frames + 1, Received: c.now(), Data: bytes.Clone(data)}, observe)
+		// data is the reader's buffer, reused for the next event: an
+		// event that keeps part of it gets a copy (frame).
+		p.frame(Frame{Index: p.frames + 1, Received: c.now(), Data: data}, observe)
 	}
 	p.finish(res, sr.sawCR, c.now(), observe)
 	if err := ctx.Err(); err != nil {
@@ -203,6 +205,10 @@ func (p *pipeline) frame(f Frame, observe Observer) {
 	p.ps.frame = f.Index
 	first := len(p.ps.list)
 	ev := decode(f.Data, &p.ps, &p.ids)
+	if ev.borrowed {
+		// The state, a tool result or a snapshot outlives the frame.
+		f.Data = ev.own(f.Data)
+	}
 	f.Type, f.Timestamp = ev.Type, ev.Timestamp
 	p.buf = p.buf[:0]
 	if !hasError(p.ps.list[first:]) && (Known(ev.Type) || isRetired(ev.Type)) {

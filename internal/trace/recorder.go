@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -155,8 +156,9 @@ func (r *Recorder) Observe(f agui.Frame, events []agui.Event, _ []agui.Problem) 
 			sp.to = r.spool.append(seq, at, len(r.turn.Runs)-1, f.Data)
 			sp.types = append(sp.types, r.names.code(f.Type))
 		} else {
+			// The frame's data is the client's buffer: kept, it is copied.
 			r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: at, Run: len(r.turn.Runs) - 1,
-				Type: f.Type, Timestamp: f.Timestamp, Raw: json.RawMessage(f.Data)})
+				Type: f.Type, Timestamp: f.Timestamp, Raw: bytes.Clone(f.Data)})
 			if r.inMemory += len(f.Data) + eventSize; r.spillDir != "" && r.spool == nil && r.inMemory > r.spillBytes {
 				r.spill()
 			}
