@@ -20,12 +20,12 @@ const (
 	// budgetAllocsPerDelta bounds the allocations per event of reading a
 	// stream of text deltas into a recorder that spools: SSE, decoding,
 	// verification, the conversation, the trace. Measured 2026-11-25:
-	// 2.01 (10.0 before; docs/performance.md has both).
-	budgetAllocsPerDelta = 2.5
+	// 1.32 (10.0 before; docs/performance.md has both).
+	budgetAllocsPerDelta = 1.6
 	// budgetAllocsPerMixedEvent is the same for the recorded agent run
 	// (tool calls with arguments and results, text, state), repeated.
-	// Measured 2026-11-25: 4.96 (12.95 before).
-	budgetAllocsPerMixedEvent = 6.2
+	// Measured 2026-11-25: 4.43 (12.95 before).
+	budgetAllocsPerMixedEvent = 5.5
 	// budgetLiveHeap bounds the live heap while a 100k-delta stream is
 	// read, beyond the 2 MB of text the conversation keeps: what the
 	// recorder holds in memory (1 MiB of events, then a byte per event),
