@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// DefaultMaxEventSize bounds one SSE event. go-sse's default (64 KiB) is too
+// DefaultMaxEventSize bounds one SSE event. A common default (64 KiB) is too
 // small for real tool results; the official client tolerates 10 MB.
 const DefaultMaxEventSize = 32 << 20
 

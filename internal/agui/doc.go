@@ -1,7 +1,7 @@
 // Package agui is a standalone client for the AG-UI protocol (version 1.0):
 // it POSTs a RunAgentInput and consumes the Server-Sent Events response.
 //
-// The pipeline follows the official TypeScript client: SSE framing (go-sse)
+// The pipeline follows the official TypeScript client: SSE framing (sse.go)
 // → lenient decoding of each event (unknown types and fields are kept and
 // reported as warnings; malformed known fields are errors) → translation of
 // retired THINKING_* events → expansion of *_CHUNK events into their
