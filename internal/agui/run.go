@@ -102,6 +102,7 @@ func (c *Client) ReadStream(ctx context.Context, body io.Reader, in RunAgentInpu
 	res := &Result{}
 	p := newPipeline(c, &in)
 	sr := newSSEReader(body, c.maxEventSize())
+	defer sr.release()
 	for {
 		data, err := sr.next()
 		if err == io.EOF {

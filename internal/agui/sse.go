@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 )
 
 // errTruncated is a stream that ended in the middle of a line: the event
@@ -36,8 +37,21 @@ type sseReader struct {
 
 const sseBuffer = 64 << 10
 
+// sseBuffers are the readers' buffers, reused from stream to stream: a
+// suite of a thousand short runs would otherwise allocate 64 MB of them.
+var sseBuffers = sync.Pool{New: func() any { return new([sseBuffer]byte) }}
+
 func newSSEReader(src io.Reader, max int) *sseReader {
-	return &sseReader{src: src, buf: make([]byte, sseBuffer), max: max}
+	return &sseReader{src: src, buf: sseBuffers.Get().(*[sseBuffer]byte)[:], max: max}
+}
+
+// release gives the reader's buffer to the next stream's reader (unless
+// an event too large for it replaced it). The reader is done with.
+func (s *sseReader) release() {
+	if len(s.buf) == sseBuffer {
+		sseBuffers.Put((*[sseBuffer]byte)(s.buf))
+	}
+	s.buf = nil
 }
 
 // next returns the data of the next event (empty for an event without

@@ -32,6 +32,11 @@ const (
 	// sampled after a collection every 1,000 events. Measured
 	// 2026-11-25: 1.05 MiB (2.68 MiB before).
 	budgetLiveHeap = 13 << 20 / 10 // 1.3 MiB
+	// budgetShortRunBytes bounds the bytes a run of 20 deltas allocates,
+	// the unit of a suite of many short tests: what a run costs whatever
+	// its length. Measured 2026-11-25: 15.0 KiB (79 KiB with a 64 KiB
+	// read buffer per stream).
+	budgetShortRunBytes = 19 << 10
 )
 
 // deltaStream is n TEXT_MESSAGE_CONTENT events of 20 bytes in one run,
@@ -100,6 +105,29 @@ func TestBudgetAllocsPerEvent(t *testing.T) {
 				t.Errorf("the stream pipeline makes %.2f allocations per event, over its budget of %.1f: what grew? (go test ./internal/trace -run '^$' -bench StreamPipeline -memprofile mem.prof)", per, tc.budget)
 			}
 		})
+	}
+}
+
+// TestBudgetShortRun: a short run costs a few kilobytes, not a buffer
+// sized for long streams.
+func TestBudgetShortRun(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled buffers at random; .ci/test holds this budget in a run without it")
+	}
+	body := deltaStream(20)
+	dir := t.TempDir()
+	const runs = 200
+	readInto(t, dir, body, nil) // warm: pools, first-use values
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		readInto(t, dir, body, nil)
+	}
+	runtime.ReadMemStats(&after)
+	per := int64(after.TotalAlloc-before.TotalAlloc) / runs
+	t.Logf("a 20-delta run allocates %.1f KiB (budget %.1f KiB)", float64(per)/1024, float64(budgetShortRunBytes)/1024)
+	if per > budgetShortRunBytes {
+		t.Errorf("a 20-delta run allocates %.1f KiB, over its budget of %.1f KiB: what does a stream allocate whatever its length?", float64(per)/1024, float64(budgetShortRunBytes)/1024)
 	}
 }
 
