@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -104,5 +106,73 @@ func TestBudgetRun(t *testing.T) {
 		if m.got > m.budget {
 			t.Errorf("%s: %.2f, over its budget of %.2f: %s", m.what, m.got, m.budget, m.hint)
 		}
+	}
+}
+
+// The start-up budgets: what every run pays before its command starts, for
+// the initialisation of every package linked in, whatever the target.
+// Measured by the runtime itself (GODEBUG=inittrace=1), so they are counts,
+// the same on every machine.
+const (
+	// budgetInitPackages bounds the packages that run initialisation code
+	// at start-up: each maps pages of the binary that count in every run's
+	// memory. Measured 2026-11-25: 218 (119 before the A2A and MCP SDKs,
+	// whose gRPC and protobuf packages are most of the rest).
+	budgetInitPackages = 260
+	// budgetInitBytes bounds the heap they allocate. Measured 2026-11-25:
+	// 2.39 MB, 1.70 MB of it the JSON Schema validator's.
+	budgetInitBytes = 2.9e6
+	// budgetOwnInitBytes bounds the heap Ananke's own packages allocate at
+	// start-up: regular expressions, templates and tables are made at
+	// first use. Measured 2026-11-25: 56 KB (270 KB before).
+	budgetOwnInitBytes = 70e3
+)
+
+// TestBudgetStartup: `ananke version` initialises at most the budgeted
+// packages and heap.
+func TestBudgetStartup(t *testing.T) {
+	cmd := exec.Command(filepath.Join(ananke(t), "ananke"), "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ananke version: %v\n%s", err, stderr.String())
+	}
+	// init github.com/… @0.5 ms, 0.1 ms clock, 1234 bytes, 5 allocs
+	var pkgs int
+	var heap, own int64
+	var biggest string
+	var most int64
+	for line := range strings.Lines(stderr.String()) {
+		f := strings.Fields(line)
+		if len(f) < 11 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		n, err := strconv.ParseInt(f[7], 10, 64)
+		if err != nil {
+			t.Fatalf("inittrace line %q: %v", line, err)
+		}
+		pkgs++
+		heap += n
+		if strings.HasPrefix(f[1], "github.com/ananke/action/") {
+			own += n
+		}
+		if n > most {
+			biggest, most = f[1], n
+		}
+	}
+	if pkgs == 0 {
+		t.Fatalf("no inittrace lines in\n%s", stderr.String())
+	}
+	t.Logf("%d packages initialised, %.2f MB allocated, %.0f KB by Ananke's own (budgets %d, %.2f MB, %.0f KB); the most: %s, %.2f MB",
+		pkgs, float64(heap)/1e6, float64(own)/1e3, budgetInitPackages, budgetInitBytes/1e6, budgetOwnInitBytes/1e3, biggest, float64(most)/1e6)
+	if pkgs > budgetInitPackages {
+		t.Errorf("%d packages run initialisation code at start-up, over the budget of %d: which dependency came in? (GODEBUG=inittrace=1 ananke version)", pkgs, budgetInitPackages)
+	}
+	if heap > budgetInitBytes {
+		t.Errorf("package initialisation allocates %.2f MB, over the budget of %.2f MB (the most: %s, %.2f MB): which dependency came in?", float64(heap)/1e6, budgetInitBytes/1e6, biggest, float64(most)/1e6)
+	}
+	if own > budgetOwnInitBytes {
+		t.Errorf("Ananke's packages allocate %.0f KB at start-up, over the budget of %.0f KB: make what they build at first use (sync.OnceValue) (GODEBUG=inittrace=1 ananke version | grep ananke)", float64(own)/1e3, budgetOwnInitBytes/1e3)
 	}
 }
