@@ -145,3 +145,39 @@ func TestHugeEvent(t *testing.T) {
 		t.Errorf("over the limit: %v", err)
 	}
 }
+
+// TestKeptPartsOutliveTheBuffer: the reader reuses its buffer from event
+// to event; what the run keeps of an event — a state snapshot, a tool
+// result, the messages of a snapshot — still reads as received after a
+// thousand events have been read through the same buffer.
+func TestKeptPartsOutliveTheBuffer(t *testing.T) {
+	var b strings.Builder
+	frame := func(e string) { b.WriteString("data: " + e + "\n\n") }
+	frame(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`)
+	frame(`{"type":"STATE_SNAPSHOT","snapshot":{"cart":["book"],"total":12}}`)
+	frame(`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"lookup"}`)
+	frame(`{"type":"TOOL_CALL_END","toolCallId":"c1"}`)
+	frame(`{"type":"TOOL_CALL_RESULT","messageId":"r1","toolCallId":"c1","content":"{\"stock\":3}"}`)
+	frame(`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`)
+	for i := range 1000 {
+		frame(fmt.Sprintf(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"%s"}`, strings.Repeat(string(rune('a'+i%26)), 40)))
+	}
+	frame(`{"type":"TEXT_MESSAGE_END","messageId":"m1"}`)
+	frame(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`)
+	res, err := (&agui.Client{}).ReadStream(context.Background(), strings.NewReader(b.String()), replayInput, nil)
+	if err != nil || res.Failed() {
+		t.Fatalf("ReadStream = %v, problems %v", err, res.Problems)
+	}
+	if got := string(res.State); got != `{"cart":["book"],"total":12}` {
+		t.Errorf("state = %s; want the snapshot as sent", got)
+	}
+	var result string
+	for _, m := range res.Messages {
+		if m.Role == agui.RoleTool {
+			result = string(m.Content)
+		}
+	}
+	if result != `"{\"stock\":3}"` {
+		t.Errorf("tool result = %s; want it as sent", result)
+	}
+}
