@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // parse parses a command's flags wherever they stand among its arguments
@@ -58,8 +59,12 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
 // The flag package's errors, which name a flag with one dash however it
 // was typed.
 var (
-	invalidValue = regexp.MustCompile(`^invalid value (".*") for flag -([^\s:]+): (.*)$`)
-	invalidBool  = regexp.MustCompile(`^invalid boolean value (".*") for -([^\s:]+): (.*)$`)
+	invalidValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^invalid value (".*") for flag -([^\s:]+): (.*)$`)
+	})
+	invalidBool = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^invalid boolean value (".*") for -([^\s:]+): (.*)$`)
+	})
 )
 
 // flagProblem says what is wrong with a flag of args, named as it was
@@ -78,14 +83,14 @@ func flagProblem(fs *flag.FlagSet, err error, args []string) string {
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
 		return typed(args, name) + " needs a value"
 	}
-	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+	if m := invalidValue().FindStringSubmatch(msg); m != nil {
 		value, name, why := m[1], typed(args, m[2]), m[3]
 		if what, ok := strings.CutPrefix(why, "want "); ok {
 			return fmt.Sprintf("%s: %s is not %s", name, value, what)
 		}
 		return fmt.Sprintf("%s %s: %s", name, value, why)
 	}
-	if m := invalidBool.FindStringSubmatch(msg); m != nil {
+	if m := invalidBool().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("%s: %s is not true or false", typed(args, m[2]), m[1])
 	}
 	return msg

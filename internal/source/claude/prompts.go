@@ -3,6 +3,7 @@ package claude
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // interrupted starts the text of the user lines Claude Code writes when the
@@ -75,14 +76,16 @@ func promptOf(bs []block) (string, bool) {
 	return text, true
 }
 
-var tagREs = map[string]*regexp.Regexp{
-	"command-name": regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`),
-	"command-args": regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`),
-}
+var tagREs = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"command-name": regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`),
+		"command-args": regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`),
+	}
+})
 
 // tag is the trimmed text of the first <name>…</name> in s.
 func tag(s, name string) string {
-	if m := tagREs[name].FindStringSubmatch(s); m != nil {
+	if m := tagREs()[name].FindStringSubmatch(s); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	return ""

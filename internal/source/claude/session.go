@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Claude Code keeps a session's subagents beside its transcript:
@@ -21,7 +22,9 @@ import (
 var subagentPatterns = []string{"subagents/agent-*.jsonl", "subagents/workflows/*/agent-*.jsonl"}
 
 // subagentFile matches a subagent's transcript: its session and agent id.
-var subagentFile = regexp.MustCompile(`(?:^|/)([^/]+)/subagents/(?:workflows/[^/]+/)?agent-([^/]+)\.jsonl$`)
+var subagentFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|/)([^/]+)/subagents/(?:workflows/[^/]+/)?agent-([^/]+)\.jsonl$`)
+})
 
 // meta is a subagent's agent-<id>.meta.json.
 type meta struct {
@@ -133,7 +136,7 @@ func merge(main []line, subs []subagent) []line {
 // isSubagentFile reports whether p is where Claude Code keeps a
 // subagent's transcript, and the session and agent it names.
 func isSubagentFile(p string) (session, agent string, ok bool) {
-	m := subagentFile.FindStringSubmatch(filepath.ToSlash(p))
+	m := subagentFile().FindStringSubmatch(filepath.ToSlash(p))
 	if m == nil {
 		return "", "", false
 	}

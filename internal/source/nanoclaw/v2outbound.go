@@ -3,11 +3,11 @@ package nanoclaw
 import (
 	"encoding/json"
 	"regexp"
-	"sync"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ananke/action/internal/trace"
 )
