@@ -86,12 +86,17 @@ func (e *engine) startServer(ctx context.Context, out *Outcome) (*server, error)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("target.server: start %s: %w", argv[0], err)
 	}
+	logged := make(chan struct{})
+	go func() {
+		srv.copyLog(pr, e.opts.ServerLog, logLines)
+		close(logged)
+	}()
 	go func() {
 		srv.err = cmd.Wait()
 		pw.Close()
+		<-logged // a server that exited at once is quoted with all it printed
 		close(srv.exited)
 	}()
-	go srv.copyLog(pr, e.opts.ServerLog, logLines)
 
 	timeout := time.Duration(s.TimeoutMs) * time.Millisecond
 	if err := e.waitReady(ctx, srv, readyURL, readyLog, logLines, timeout); err != nil {
