@@ -179,8 +179,28 @@ func TestAgent(t *testing.T) {
 			}
 		})
 		t.Run(p.version+"/hang", func(t *testing.T) {
+			// The 500 ms expire once the agent's "Thinking…" is recorded
+			// (the clock's fourth reading: the turn's start, the run's,
+			// the task, its status), not when a busy machine's clock
+			// says so: it may not have read the status by then.
 			o := card
 			o.Timeout = 500 * time.Millisecond
+			expire := make(chan time.Time)
+			var mu sync.Mutex
+			var waits []time.Duration
+			o.after = func(d time.Duration) <-chan time.Time {
+				mu.Lock()
+				defer mu.Unlock()
+				waits = append(waits, d)
+				return expire
+			}
+			clock, readings := stepClock(clockStep), 0
+			o.Now = func() time.Time {
+				if readings++; readings == 4 {
+					close(expire)
+				}
+				return clock()
+			}
 			tr, _, errs := conversation(t, o, "hang")
 			const want = "no final state after 500ms (last state: working)"
 			if errs[0] == nil || errs[0].Error() != want {
@@ -188,6 +208,11 @@ func TestAgent(t *testing.T) {
 			}
 			if got := tr.Turns[0].Text(); got != "Thinking…" {
 				t.Errorf("text %q; want what came before the timeout", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(waits, []time.Duration{o.Timeout, o.Timeout}) {
+				t.Errorf("waited %v; want the timeout for discovery, then for the turn", waits)
 			}
 		})
 	}
@@ -282,12 +307,15 @@ func checkWeather(t *testing.T, turn *trace.Turn, streamed bool) {
 		"a2a:status-update", "a2a:artifact-update", "a2a:status-update"}) {
 		t.Errorf("events %v", got)
 	}
-	// The agent pauses 40 ms between events.
-	if c.StartSeq == 0 || c.ResultSeq <= c.StartSeq || c.TimestampMs-c.StartedMs < 20 {
-		t.Errorf("call seqs %d→%d, %d→%d ms; want the result an event and ~40 ms later", c.StartSeq, c.ResultSeq, c.StartedMs, c.TimestampMs)
+	// Each event is stamped as it is read, with the clock's next reading
+	// (conversation's clock moves clockStep at each): the result the
+	// event after the call, the first text the event after the task.
+	step := clockStep.Milliseconds()
+	if c.StartSeq == 0 || c.ResultSeq != c.StartSeq+1 || c.TimestampMs-c.StartedMs != step {
+		t.Errorf("call seqs %d→%d, %d→%d ms; want the result the next event, %d ms later", c.StartSeq, c.ResultSeq, c.StartedMs, c.TimestampMs, step)
 	}
-	if turn.FirstTextMs == 0 || turn.FirstTextMs < turn.Runs[0].FirstEventMs+20 {
-		t.Errorf("first text at %d, first event at %d; want the text ~40 ms after the task", turn.FirstTextMs, turn.Runs[0].FirstEventMs)
+	if turn.FirstTextMs == 0 || turn.FirstTextMs != turn.Runs[0].FirstEventMs+step {
+		t.Errorf("first text at %d, first event at %d; want the text the event after the task, %d ms later", turn.FirstTextMs, turn.Runs[0].FirstEventMs, step)
 	}
 }
 
@@ -296,7 +324,8 @@ func TestAgentKilled(t *testing.T) {
 	ag := startAgent(t)
 	opened := make(chan struct{})
 	hc := &http.Client{Transport: &onFirstByte{base: http.DefaultTransport, fn: func() { close(opened) }}}
-	s, err := Dial(t.Context(), Options{CardURL: ag.url + "/v1", HTTP: hc, Timeout: 10 * time.Second})
+	// A minute: only a hang meets it; the kill ends the turn.
+	s, err := Dial(t.Context(), Options{CardURL: ag.url + "/v1", HTTP: hc, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package a2a
 import (
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,9 +33,13 @@ func startAgent(t *testing.T, env ...string) *agent {
 }
 
 // conversation plays texts as the turns of one session and returns the
-// trace and the session's source.
+// trace and the session's source. Without a clock in o, the session's and
+// the turns' is one that moves clockStep at each reading.
 func conversation(t *testing.T, o Options, texts ...string) (*trace.Trace, trace.Source, []error) {
 	t.Helper()
+	if o.Now == nil {
+		o.Now = stepClock(clockStep)
+	}
 	s, err := Dial(t.Context(), o)
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
@@ -43,9 +48,26 @@ func conversation(t *testing.T, o Options, texts ...string) (*trace.Trace, trace
 	rec := trace.NewRecorder()
 	var errs []error
 	for i, text := range texts {
-		rec.StartTurn(i, target.TurnUser, text, time.Now())
+		rec.StartTurn(i, target.TurnUser, text, o.Now())
 		errs = append(errs, s.Turn(t.Context(), target.Turn{Index: i, Type: target.TurnUser, Text: text}, rec))
-		rec.EndTurn(time.Now(), nil)
+		rec.EndTurn(o.Now(), nil)
 	}
 	return rec.Trace(), s.Source(), errs
+}
+
+// clockStep is how far conversation's clock moves at each reading: the
+// agent's pause between events, though the times recorded never depend on
+// how long the machine took.
+const clockStep = 40 * time.Millisecond
+
+// stepClock returns a clock that moves step at each reading.
+func stepClock(step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	at := time.UnixMilli(1_700_000_000_000)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		at = at.Add(step)
+		return at
+	}
 }

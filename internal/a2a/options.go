@@ -48,6 +48,10 @@ type Options struct {
 	HTTP *http.Client
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// after is how Timeout is waited for (nil: time.After): a test ends
+	// a wait when what it waits for has happened, not when a busy
+	// machine's clock says so.
+	after func(time.Duration) <-chan time.Time
 }
 
 // Auth schemes.

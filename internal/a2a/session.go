@@ -80,17 +80,43 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 // discover resolves the interface within the timeout: a card URL that
 // accepts the connection and never answers must not hold the run.
 func (s *Session) discover(ctx context.Context) (*a2a.AgentInterface, *a2a.AgentCard, error) {
-	if s.opts.Timeout <= 0 {
-		return s.resolve(ctx)
-	}
-	dctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-	defer cancel()
+	dctx, stop := s.bound(ctx)
+	defer stop()
 	iface, card, err := s.resolve(dctx)
-	if err != nil && ctx.Err() == nil && errors.Is(dctx.Err(), context.DeadlineExceeded) {
+	if err != nil && ctx.Err() == nil && timedOut(dctx) {
 		err = fmt.Errorf("agent card %s: no answer within %v", s.opts.CardURL, s.opts.Timeout)
 	}
 	return iface, card, err
 }
+
+// errTimeout is the cause of a context that the session's Timeout ended.
+var errTimeout = errors.New("a2a: timeout")
+
+// bound returns ctx, ended by the session's Timeout too (with errTimeout
+// as its cause), and the function that releases it.
+func (s *Session) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.opts.Timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	after := s.opts.after
+	if after == nil {
+		after = time.After
+	}
+	bctx, cancel := context.WithCancelCause(ctx)
+	expired := after(s.opts.Timeout)
+	go func() {
+		select {
+		case <-expired:
+			cancel(errTimeout)
+		case <-bctx.Done():
+		}
+	}()
+	return bctx, func() { cancel(context.Canceled) }
+}
+
+// timedOut reports whether the session's Timeout ended ctx, a context
+// bound returned.
+func timedOut(ctx context.Context) bool { return errors.Is(context.Cause(ctx), errTimeout) }
 
 // resolve finds the interface to speak: the card's, with the endpoint's
 // URL when one is given; the endpoint alone is a 1.0 JSON-RPC interface.

@@ -27,10 +27,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	if in.Type != "" && in.Type != target.TurnUser && in.Type != target.TurnA2ASend {
 		return fmt.Errorf("turn type %q is not an A2A turn", in.Type)
 	}
-	turnCtx, cancel := ctx, context.CancelFunc(func() {})
-	if s.opts.Timeout > 0 {
-		turnCtx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
-	}
+	turnCtx, cancel := s.bound(ctx)
 	defer cancel()
 	c := &capture{}
 	turnCtx = withCapture(turnCtx, c)
@@ -129,7 +126,7 @@ func (s *Session) explain(ctx, turnCtx context.Context, err error, c *capture, r
 		r.record("a2a:error", raw)
 	}
 	switch {
-	case errors.Is(turnCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+	case timedOut(turnCtx) && ctx.Err() == nil:
 		err = fmt.Errorf("no final state after %v%s", s.opts.Timeout, r.lastState())
 	case ctx.Err() != nil:
 		err = fmt.Errorf("a2a turn: %w", ctx.Err())
