@@ -93,9 +93,11 @@ func (s *Session) discover(ctx context.Context) (*a2a.AgentInterface, *a2a.Agent
 var errTimeout = errors.New("a2a: timeout")
 
 // bound returns ctx, ended by the session's Timeout too (with errTimeout
-// as its cause), and the function that releases it.
+// as its cause), and the function that releases it. A ctx that ends
+// first, as the engine's run timeout does, is left to end the wait alone,
+// as context.WithTimeout would.
 func (s *Session) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	if s.opts.Timeout <= 0 {
+	if dl, ok := ctx.Deadline(); s.opts.Timeout <= 0 || ok && time.Until(dl) <= s.opts.Timeout {
 		return context.WithCancel(ctx)
 	}
 	after := s.opts.after

@@ -74,7 +74,7 @@ func TestPlanProtocols(t *testing.T) {
 		config string
 		want   []string
 	}{
-		{"testdata/interop/a2a/ananke.config.yaml", []string{"Target:  a2a, agent card ${ENV.A2A_URL}/v1, each run bounded by 4000 ms",
+		{"testdata/interop/a2a/ananke.config.yaml", []string{"Target:  a2a, agent card ${ENV.A2A_URL}/v1, each run bounded by 120000 ms",
 			"checks that the agent reported no error", `turn[1] "4"`}},
 		{"testdata/interop/mcp/ananke.config.yaml", []string{"Target:  mcp over stdio: node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio",
 			"checks that the server answered (a failed call is its result: is_error checks it)",

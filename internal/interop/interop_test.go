@@ -336,10 +336,16 @@ var suites = []suite{
 		},
 	},
 	{
-		name: "a2a/error", config: "a2a/ananke.config.yaml", paths: []string{"a2a/error"}, producer: "a2a", wantExit: 2,
+		name: "a2a/error", config: "a2a/ananke.config.yaml", paths: []string{"a2a/error/bad-stream.ananke.yaml"}, producer: "a2a", wantExit: 2,
 		tests: map[string]want{
 			"error/bad-stream": {status: "error", reason: "the stream ended without a final task state (no events): the agent answered the streaming request with JSON-RPC error -32603"},
-			"error/hang":       {status: "error", reason: "no answer within target.timeout_ms (4000 ms)"},
+		},
+	},
+	{
+		// The one suite with a short timeout: its agent never ends the turn.
+		name: "a2a/hang", config: "a2a/hang.config.yaml", paths: []string{"a2a/error/hang.ananke.yaml"}, producer: "a2a", wantExit: 2,
+		tests: map[string]want{
+			"error/hang": {status: "error", reason: "no answer within target.timeout_ms (4000 ms)"},
 		},
 	},
 	{
