@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func sh(t *testing.T, script string, args ...string) Command {
 		Argv:    append([]string{"sh", "-c", script, "cmd"}, args...),
 		Dir:     t.TempDir(),
 		Env:     testEnv(),
-		Timeout: 10 * time.Second,
+		Timeout: mustFinish,
 	}
 }
 
@@ -84,8 +85,9 @@ func TestExecErrors(t *testing.T) {
 		{
 			name: "timeout",
 			cmd: func(t *testing.T) Command {
-				c := sh(t, `echo 'still checking' >&2; sleep 30`)
+				c := sh(t, `echo 'still checking' >&2; : > started; sleep 30`)
 				c.Timeout = 200 * time.Millisecond
+				c.after = expireWhen(t, exists(filepath.Join(c.Dir, "started")), new([]time.Duration)) // its stderr is written
 				return c
 			},
 			wantKind:   KindTimeout,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,42 @@ func needBash(t *testing.T) {
 	}
 }
 
+// mustFinish is the timeout of hooks that must finish: only a hang meets
+// it, never a busy machine.
+const mustFinish = time.Minute
+
+// expireWhen returns a Command.after that ends the timeout's wait once
+// ready reports true (checked every 10 ms; a minute at most, when the hook
+// never gets there), whatever the duration: the hook has then done what
+// the test needs it to do before it times out, however busy the machine.
+// The durations asked for are appended to *asked.
+func expireWhen(t *testing.T, ready func() bool, asked *[]time.Duration) func(time.Duration) <-chan time.Time {
+	return func(d time.Duration) <-chan time.Time {
+		*asked = append(*asked, d)
+		expired := make(chan time.Time, 1)
+		go func() {
+			deadline := time.Now().Add(time.Minute)
+			for !ready() && time.Now().Before(deadline) {
+				select {
+				case <-t.Context().Done():
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			expired <- time.Now()
+		}()
+		return expired
+	}
+}
+
+// exists reports whether file exists.
+func exists(file string) func() bool {
+	return func() bool {
+		_, err := os.Stat(file)
+		return err == nil
+	}
+}
+
 // testEnv is a minimal environment: only PATH, so that tests can also check
 // that nothing else (HOME, ...) leaks into a hook.
 func testEnv() []string { return []string{"PATH=" + os.Getenv("PATH")} }
@@ -37,7 +74,7 @@ func bash(t *testing.T, script string, args ...string) Command {
 		Argv:    append([]string{"bash", "-c", script, "hook"}, args...),
 		Dir:     t.TempDir(),
 		Env:     testEnv(),
-		Timeout: 10 * time.Second,
+		Timeout: mustFinish,
 	}
 }
 
@@ -100,7 +137,7 @@ func TestRunUsesDirAndEnv(t *testing.T) {
 		Argv:    []string{"./seed.sh"}, // relative to Dir
 		Dir:     dir,
 		Env:     append(testEnv(), "FOO=bar baz"), // no HOME
-		Timeout: 10 * time.Second,
+		Timeout: mustFinish,
 	}
 	got, err := Run(t.Context(), c)
 	if err != nil {
@@ -128,7 +165,7 @@ func TestRunNilEnvIsEmpty(t *testing.T) {
 	c := Command{
 		Argv:    []string{bashPath, "-c", `printf '{"V": "%s"}' "${ANANKE_HOOKS_TEST-unset}"`},
 		Dir:     t.TempDir(),
-		Timeout: 10 * time.Second,
+		Timeout: mustFinish,
 	}
 	got, err := Run(t.Context(), c)
 	if err != nil {
@@ -147,7 +184,7 @@ func TestRunLooksUpProgramInEnvPath(t *testing.T) {
 		Argv:    []string{"ananke-test-hook"},
 		Dir:     t.TempDir(),
 		Env:     []string{"PATH=" + bin + string(filepath.ListSeparator) + os.Getenv("PATH")},
-		Timeout: 10 * time.Second,
+		Timeout: mustFinish,
 	}
 	got, err := Run(t.Context(), c)
 	if err != nil {
@@ -373,9 +410,14 @@ func checkError(t *testing.T, c Command, vars map[string]string, err error, want
 }
 
 func TestRunTimeout(t *testing.T) {
-	c := bash(t, `echo 'waiting for db' >&2; sleep 30; echo '{}'`)
+	c := bash(t, `echo 'waiting for db' >&2; : > started; sleep 30; echo '{}'`)
 	c.Timeout = 300 * time.Millisecond
+	var asked []time.Duration
+	c.after = expireWhen(t, exists(filepath.Join(c.Dir, "started")), &asked) // its stderr is written
 	vars, err := Run(t.Context(), c)
+	if !slices.Equal(asked, []time.Duration{c.Timeout}) {
+		t.Errorf("waited %v, want the timeout", asked)
+	}
 	he := checkError(t, c, vars, err, KindTimeout) // not the sleep's own end
 	if he.Stderr != "waiting for db" {
 		t.Errorf("Stderr = %q, want %q", he.Stderr, "waiting for db")
@@ -388,7 +430,7 @@ func TestRunTimeout(t *testing.T) {
 // A hook that floods stdout is stopped as soon as it passes the limit, not
 // left running until its timeout (which would make it a KindTimeout).
 func TestRunStopsEndlessStdout(t *testing.T) {
-	c := bash(t, `yes '{"A": "1"}'`) // Timeout 10 s
+	c := bash(t, `yes '{"A": "1"}'`) // Timeout mustFinish
 	vars, err := Run(t.Context(), c)
 	checkError(t, c, vars, err, KindOutput)
 }

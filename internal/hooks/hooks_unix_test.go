@@ -81,6 +81,12 @@ func processGone(pid int) bool {
 func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 	c, pidFile := grandchildHook(t)
 	c.Timeout = 300 * time.Millisecond
+	// It times out once the grandchild's pid is written, whenever a busy
+	// machine gets there.
+	c.after = expireWhen(t, func() bool {
+		b, err := os.ReadFile(pidFile)
+		return err == nil && strings.HasSuffix(string(b), "\n")
+	}, new([]time.Duration))
 	vars, err := Run(t.Context(), c)
 	checkError(t, c, vars, err, KindTimeout) // not the sleep's own end
 	assertGone(t, readPid(t, pidFile))

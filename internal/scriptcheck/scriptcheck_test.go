@@ -44,7 +44,7 @@ func TestEvaluate(t *testing.T) {
 		name         string
 		script       string
 		argv         []string // default ./check.sh
-		timeoutMs    int64    // default 10 s
+		timeoutMs    int64    // default a minute: only a hang meets it
 		severity     spec.Severity
 		stdin        []byte
 		ctx          func(t *testing.T) context.Context
@@ -111,10 +111,11 @@ func TestEvaluate(t *testing.T) {
 			wantMsg: []string{`script "./missing.sh" could not start`},
 		},
 		{
-			name: "error: timeout", script: `echo 'waiting' >&2; sleep 30`, timeoutMs: 100,
+			// What it printed before its timeout is internal/hooks' to
+			// test: here, a busy machine might not start it in 100 ms.
+			name: "error: timeout", script: `sleep 30`, timeoutMs: 100,
 			wantStatus: assertion.Error, wantObserved: "timed out",
-			wantMsg:      []string{`script "./check.sh" timed out after 100ms`, "stderr: waiting"},
-			wantEvidence: []string{"waiting"},
+			wantMsg: []string{`script "./check.sh" timed out after 100ms`},
 		},
 		{
 			name: "error: killed", script: `kill -9 $$`,
@@ -140,7 +141,7 @@ func TestEvaluate(t *testing.T) {
 			}
 			timeout := tc.timeoutMs
 			if timeout == 0 {
-				timeout = 10_000
+				timeout = 60_000
 			}
 			c := scriptCheck(timeout, argv...)
 			if tc.severity != "" {
@@ -188,7 +189,7 @@ func TestEvaluate(t *testing.T) {
 // more of it.
 func TestEvaluateBoundsMessage(t *testing.T) {
 	dir := writeScript(t, `i=0; while [ $i -lt 500 ]; do echo "reason line $i"; i=$((i+1)); done; exit 1`)
-	r := Evaluate(t.Context(), scriptCheck(10_000, "./check.sh"), Input{Dir: dir, Env: testEnv(), Scope: "test"})
+	r := Evaluate(t.Context(), scriptCheck(60_000, "./check.sh"), Input{Dir: dir, Env: testEnv(), Scope: "test"})
 	if r.Status != assertion.Fail {
 		t.Fatalf("Status = %q, want fail", r.Status)
 	}
