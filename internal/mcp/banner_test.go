@@ -20,7 +20,7 @@ func TestBanner(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			o := Options{Transport: TransportStdio, Command: []string{"sh", "-c", "echo 'Server started'; exec " + tc.exec},
-				Timeout: 20 * time.Second}
+				Timeout: 2 * time.Minute} // the banner ends the handshake: only a hang meets it
 			s, err := Dial(t.Context(), o)
 			if err == nil {
 				s.Close()

@@ -36,7 +36,8 @@ func TestMain(m *testing.M) {
 }
 
 // fakeServer has the tools the reference server lacks for faults: one that
-// answers late (or once release is closed), one that kills its server. An
+// answers when the client gives up or release is closed (a minute at most:
+// a call meant to time out always does), one that kills its server. An
 // unknown tool gets the Go SDK's JSON-RPC error (-32602), where
 // server-everything answers isError.
 func fakeServer(release <-chan struct{}) *sdk.Server {
@@ -49,7 +50,7 @@ func fakeServer(release <-chan struct{}) *sdk.Server {
 		select {
 		case <-ctx.Done():
 		case <-release:
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil
 	})

@@ -28,8 +28,14 @@ func TestDialFaults(t *testing.T) {
 		{"exits at once", func(*testing.T) Options {
 			return Options{Transport: TransportStdio, Command: []string{"sh", "-c", "echo starting >&2; echo boom >&2; exit 3"}}
 		}, []string{"exited during initialize", "exit status 3", "stderr: starting | boom"}},
+		// Its stderr is read to the end a second after it exits (a child
+		// holds it): a busy machine's delay between the exit and the end
+		// of reading the stderr, made long.
+		{"exits at once, stderr read late", func(*testing.T) Options {
+			return Options{Transport: TransportStdio, Command: []string{"sh", "-c", "echo starting >&2; sleep 1 >/dev/null & echo boom >&2; exit 3"}}
+		}, []string{"exited during initialize", "exit status 3", "stderr: starting | boom"}},
 		{"not JSON-RPC", func(*testing.T) Options {
-			return Options{Transport: TransportStdio, Command: []string{"sh", "-c", "read line; echo this is not json; sleep 5"}}
+			return Options{Transport: TransportStdio, Command: []string{"sh", "-c", "read line; echo this is not json; exec sleep 60"}}
 		}, []string{`mcp: initialize (the server sent something that is not JSON-RPC: "this is not json")`}},
 		{"refused", func(t *testing.T) Options {
 			l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -69,7 +75,7 @@ func TestDialFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			o := tc.opts(t)
-			o.Timeout = 5 * time.Second
+			o.Timeout = time.Minute // no case waits for it: only a hang would meet it
 			s, err := Dial(t.Context(), o)
 			if err == nil {
 				s.Close()

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"syscall"
 )
 
 // maxLine bounds a line the taps and the stderr tail hold; the SDK has its
@@ -44,11 +46,17 @@ func (t *lineTap) add(p []byte) {
 type tapReader struct {
 	r   io.ReadCloser
 	tap lineTap
+	// eof, when set, is called when the stream ends, before its reader
+	// hears of it.
+	eof func()
 }
 
 func (r *tapReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	r.tap.feed(p[:n])
+	if errors.Is(err, io.EOF) && r.eof != nil {
+		r.eof()
+	}
 	return n, err
 }
 
@@ -59,6 +67,9 @@ func (r *tapReader) Close() error { return r.r.Close() }
 type tapWriter struct {
 	w   io.WriteCloser
 	tap lineTap
+	// broken, when set, is called when a write finds that the reader
+	// closed the stream (EPIPE), before the writer hears of it.
+	broken func()
 }
 
 // Write taps p before writing it: a fast server can answer a request
@@ -67,7 +78,11 @@ type tapWriter struct {
 // fails on the write's error anyway.)
 func (w *tapWriter) Write(p []byte) (int, error) {
 	w.tap.feed(p)
-	return w.w.Write(p)
+	n, err := w.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) && w.broken != nil {
+		w.broken()
+	}
+	return n, err
 }
 
 func (w *tapWriter) Close() error { return w.w.Close() }

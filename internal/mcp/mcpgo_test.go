@@ -92,11 +92,12 @@ func TestMCPGo(t *testing.T) {
 	for _, tr := range []string{TransportStdio, TransportHTTP} {
 		t.Run(tr, func(t *testing.T) {
 			t.Parallel()
-			o := Options{Transport: tr, Command: []string{bin, "stdio"}, Timeout: 20 * time.Second}
+			// Two minutes: only a hung peer meets them, never a busy machine.
+			o := Options{Transport: tr, Command: []string{bin, "stdio"}, Timeout: 2 * time.Minute}
 			seen := &statuses{}
 			if tr == TransportHTTP {
 				o = Options{Transport: tr, Endpoint: peer.MustStart(t, t.TempDir(), nil, bin, "http").URL + "/mcp",
-					Timeout: 20 * time.Second, HTTP: &http.Client{Transport: seen}}
+					Timeout: 2 * time.Minute, HTTP: &http.Client{Transport: seen}}
 			}
 			s, err := Dial(t.Context(), o)
 			if err != nil {

@@ -114,7 +114,7 @@ func (s *Session) handshakeError(ctx context.Context, err error) error {
 	switch {
 	case junk != "" && s.rt == nil:
 		err = fmt.Errorf("mcp: initialize%s: %w", junk, err)
-	case s.srv != nil && ctx.Err() == nil && s.srv.exitedWithin(exitWait):
+	case s.srv != nil && ctx.Err() == nil && s.srv.gone():
 		return fmt.Errorf("mcp: the server exited during initialize (%s)", s.srv.exit())
 	case ctx.Err() != nil && s.o.Timeout > 0:
 		err = fmt.Errorf("mcp: initialize: no answer within %v: %w", s.o.Timeout, err)
@@ -177,7 +177,7 @@ func (s *Session) failure(ctx context.Context, what string, err error) error {
 	switch junk := s.wire.notJSON(); {
 	case junk != "" && s.rt == nil:
 		return quoted{fmt.Errorf("mcp: %s%s: %w", what, junk, err), s.srv.stderr.quote()}
-	case s.srv != nil && s.srv.exitedWithin(exitWait):
+	case s.srv != nil && s.srv.gone():
 		return fmt.Errorf("mcp: %s: the server exited (%s)", what, s.srv.exit())
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && s.o.Timeout > 0:
 		return fmt.Errorf("mcp: %s: no answer within %v: %w", what, s.o.Timeout, context.DeadlineExceeded)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,6 +26,10 @@ type server struct {
 	stderr *stderrTail
 	exited chan struct{} // closed once the process has been waited for
 	err    error         // how it exited, once exited is closed
+	// hungUp is closed once the server closed its stdout, or its stdin
+	// to a write: it is exiting.
+	hungUp   chan struct{}
+	hangUpMu sync.Once
 	// after is time.After; tests see the waits through it.
 	after func(time.Duration) <-chan time.Time
 }
@@ -40,7 +45,7 @@ func startServer(o *Options, w *wire) (*server, sdk.Transport, error) {
 	proc.SetGroup(cmd)
 	// A grandchild that keeps stderr open must not hold Wait.
 	cmd.WaitDelay = stopGrace
-	s := &server{cmd: cmd, stderr: &stderrTail{w: o.Stderr}, exited: make(chan struct{}), after: o.after}
+	s := &server{cmd: cmd, stderr: &stderrTail{w: o.Stderr}, exited: make(chan struct{}), hungUp: make(chan struct{}), after: o.after}
 	if s.after == nil {
 		s.after = time.After
 	}
@@ -70,10 +75,30 @@ func startServer(o *Options, w *wire) (*server, sdk.Transport, error) {
 		close(s.exited)
 	}()
 	t := &sdk.IOTransport{
-		Reader: &tapReader{r: pr, tap: lineTap{fn: func(line []byte) { w.in(line) }}},
-		Writer: &tapWriter{w: stdin, tap: lineTap{fn: w.out}},
+		Reader: &tapReader{r: pr, tap: lineTap{fn: func(line []byte) { w.in(line) }}, eof: s.hangUp},
+		Writer: &tapWriter{w: stdin, tap: lineTap{fn: w.out}, broken: s.hangUp},
 	}
 	return s, t, nil
+}
+
+// hangUp records that the server closed its stdout or its stdin.
+func (s *server) hangUp() { s.hangUpMu.Do(func() { close(s.hungUp) }) }
+
+// hungUpWait is how long a server that hung up is waited for. It is
+// exiting, and its exit is reported once its stderr has been read to the
+// end, however long a busy machine takes to get there; only a server that
+// closed its pipes and lives on meets this bound.
+const hungUpWait = time.Minute
+
+// gone reports whether the server has exited: a server that hung up is
+// waited for (hungUpWait at most), another one exitWait.
+func (s *server) gone() bool {
+	select {
+	case <-s.hungUp:
+		return s.exitedWithin(hungUpWait)
+	default:
+		return s.exitedWithin(exitWait)
+	}
 }
 
 // exitedWithin reports whether the server has exited, waiting at most d.
