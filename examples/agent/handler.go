@@ -16,8 +16,9 @@ const maxBodyBytes = 1 << 20
 // tests can mount it on an httptest.Server. delay is the pause between events.
 func newHandler(delay time.Duration) http.Handler {
 	mux := http.NewServeMux()
+	coins := newTosses()
 	mux.HandleFunc("POST /agent", func(w http.ResponseWriter, r *http.Request) {
-		serveAgent(w, r, delay)
+		serveAgent(w, r, delay, coins)
 	})
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -30,7 +31,7 @@ func newHandler(delay time.Duration) http.Handler {
 // refused with an HTTP error before any event is sent; once the 200 and the
 // event-stream header are out, the run can only report failure in-band, with
 // RUN_ERROR.
-func serveAgent(w http.ResponseWriter, r *http.Request, delay time.Duration) {
+func serveAgent(w http.ResponseWriter, r *http.Request, delay time.Duration, coins *tosses) {
 	in, err := decodeInput(w, r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err)
@@ -41,7 +42,7 @@ func serveAgent(w http.ResponseWriter, r *http.Request, delay time.Duration) {
 	w.WriteHeader(http.StatusOK)
 	// A write error means the client went away; there is nobody left to tell,
 	// and the request context has already stopped the script.
-	play(newStream(newEventWriter(r.Context(), w, delay), in))
+	play(newStream(newEventWriter(r.Context(), w, delay), in, coins))
 }
 
 func decodeInput(w http.ResponseWriter, r *http.Request) (RunAgentInput, error) {

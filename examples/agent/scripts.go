@@ -208,12 +208,24 @@ func quoteFirst(s *stream) {
 	s.finish()
 }
 
-// tosses counts the coin tosses per message text, so that two suites
-// tossing with different messages do not share a sequence.
-var tosses = struct {
+// tosses counts one agent's coin tosses per message text, so that two
+// suites tossing with different messages do not share a sequence. Each
+// handler has its own: a new agent starts every sequence afresh.
+type tosses struct {
 	sync.Mutex
 	n map[string]int
-}{n: map[string]int{}}
+}
+
+func newTosses() *tosses { return &tosses{n: map[string]int{}} }
+
+// toss counts a toss for text and reports whether it is heads (the 2nd,
+// 4th, ... toss for text).
+func (t *tosses) toss(text string) bool {
+	t.Lock()
+	defer t.Unlock()
+	t.n[text]++
+	return t.n[text]%2 == 0
+}
 
 // coin is the one script whose answer is not fixed by its input: for the
 // same message it alternates — tails (no tool call) on the 1st, 3rd, ...
@@ -222,12 +234,7 @@ var tosses = struct {
 // language-model agent that sometimes skips a tool. examples/flaky uses it
 // to show --runs, --min-pass-rate and --retries.
 func coin(s *stream) {
-	tosses.Lock()
-	text := strings.ToLower(s.lastUserText())
-	tosses.n[text]++
-	heads := tosses.n[text]%2 == 0
-	tosses.Unlock()
-	if heads {
+	if s.tosses.toss(strings.ToLower(s.lastUserText())) {
 		s.runTool(s.newID("msg"), "toss_coin", "{}", jsonText(map[string]string{"side": "heads"}))
 		s.say("Heads!")
 	} else {

@@ -17,10 +17,12 @@ type stream struct {
 	ids map[string]int // per-kind counters for deterministic ids
 	// toolTime is how long each backend tool takes ("tools take N ms").
 	toolTime time.Duration
+	// tosses are the agent's coin tosses so far.
+	tosses *tosses
 }
 
-func newStream(ew *eventWriter, in RunAgentInput) *stream {
-	return &stream{eventWriter: ew, in: in, ids: map[string]int{}}
+func newStream(ew *eventWriter, in RunAgentInput, t *tosses) *stream {
+	return &stream{eventWriter: ew, in: in, ids: map[string]int{}, tosses: t}
 }
 
 // newID returns "<runId>-<kind>-<n>", e.g. "run-1-msg-1" or "run-1-call-2".
