@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ import (
 func suiteFiles(t *testing.T, endpoint, extraConfig string, files map[string]string) (*spec.Suite, string) {
 	t.Helper()
 	dir := t.TempDir()
-	files["ananke.config.yaml"] = "version: \"1.0\"\ntarget:\n  type: agui\n  endpoint: \"" + endpoint + "\"\n  agentId: test\n  timeout_ms: 5000\n" + extraConfig
+	files["ananke.config.yaml"] = "version: \"1.0\"\ntarget:\n  type: agui\n  endpoint: \"" + endpoint + "\"\n  agentId: test\n  timeout_ms: " + strconv.Itoa(answerTimeoutMs) + "\n" + extraConfig
 	for name, body := range files {
 		mode := os.FileMode(0o644)
 		if strings.HasSuffix(name, ".sh") {

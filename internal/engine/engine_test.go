@@ -23,7 +23,7 @@ import (
 func suite(t *testing.T, endpoint, extraConfig string, tests map[string]string) *spec.Suite {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := fmt.Sprintf("version: \"1.0\"\ntarget:\n  type: agui\n  endpoint: %q\n  agentId: test\n  timeout_ms: 5000\n%s", endpoint, extraConfig)
+	cfg := fmt.Sprintf("version: \"1.0\"\ntarget:\n  type: agui\n  endpoint: %q\n  agentId: test\n  timeout_ms: %d\n%s", endpoint, answerTimeoutMs, extraConfig)
 	files := map[string]string{"ananke.config.yaml": cfg}
 	for name, body := range tests {
 		files[name+".ananke.yaml"] = "version: \"1.0\"\nname: " + name + "\n" + body
@@ -70,6 +70,11 @@ func overlapping(agent aguitest.Handler) (wrapped aguitest.Handler, overlapped f
 	}
 	return wrapped, overlapped
 }
+
+// answerTimeoutMs is the run timeout of the suites the tests build: their
+// agents answer, so only a hang meets it, never a busy machine. A test
+// whose run must time out sets a short one of its own.
+const answerTimeoutMs = 120_000
 
 // overlapTimeoutMs is the run timeout of tests whose agent is overlapping.
 const overlapTimeoutMs = 120_000
@@ -358,7 +363,7 @@ func TestErrors(t *testing.T) {
 		want     string
 	}{
 		{name: "hook exits non-zero", test: "hooks: [{cmd: [sh, -c, 'echo oops >&2; exit 3']}]\nturns: [{user: hi}]\n", status: engine.Error, want: `hooks[0]: hook "sh -c echo oops >&2; exit 3" exited with status 3`},
-		{name: "hook timeout", test: "hooks: [{cmd: [sleep, '5'], timeout_ms: 100}]\nturns: [{user: hi}]\n", status: engine.Error, want: "timed out after 100ms"},
+		{name: "hook timeout", test: "hooks: [{cmd: [sleep, '300'], timeout_ms: 100}]\nturns: [{user: hi}]\n", status: engine.Error, want: "timed out after 100ms"},
 		{name: "hook not JSON", test: "hooks: [{cmd: [echo, hello]}]\nturns: [{user: hi}]\n", status: engine.Error, want: "printed unusable output"},
 		{name: "unknown hook variable", test: "hooks: [{cmd: [echo, '{}']}]\nturns: [{user: \"${NOPE}\"}]\n", status: engine.Error, want: "unknown variable ${NOPE}"},
 		{name: "agent down", endpoint: down, test: "turns: [{user: hi}]\n", status: engine.Error, want: "connection refused"},

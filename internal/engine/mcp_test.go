@@ -4,6 +4,7 @@ package engine_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,7 +56,7 @@ func TestMCPAuth(t *testing.T) {
 			url := peer.MustStart(t, t.TempDir(), []string{tc.env}, bin, "http").URL + "/mcp"
 			suite := func(auth string) *spec.Suite {
 				return writeSuite(t, map[string]string{
-					"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: http\n  endpoint: \"" + url + "\"\n  timeout_ms: 20000\n" + auth,
+					"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: http\n  endpoint: \"" + url + "\"\n  timeout_ms: " + strconv.Itoa(answerTimeoutMs) + "\n" + auth,
 					"calls.ananke.yaml": "version: \"1.2\"\nname: calls\nturns:\n" +
 						"  - type: mcp:call\n    tool: echo\n    arguments: { message: hi }\n    assert: { result: { match: \"Echo: hi\" } }\n",
 				})

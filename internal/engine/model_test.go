@@ -192,7 +192,9 @@ func TestDynamic(t *testing.T) {
 func TestDynamicTimeout(t *testing.T) {
 	srv := aguitest.New(t, expenseAgent)
 	s := suite(t, srv.Endpoint(), modelSection, map[string]string{"d": strings.Replace(dynamicTest, "max_turns: 4", "max_turns: 4\ntimeout_ms: 100", 1)})
-	r := one(t, run(t, s, func(o *engine.Options) { o.Model = &fakeModel{lines: []string{"a", "b"}, delay: 60 * time.Millisecond} }))
+	// The model answers no simulated turn within the 100 ms (nor within a
+	// minute): the timeout always comes first, however busy the machine.
+	r := one(t, run(t, s, func(o *engine.Options) { o.Model = &fakeModel{lines: []string{"a", "b"}, delay: time.Minute} }))
 	if r.Status != engine.Fail {
 		t.Fatalf("status %s %q", r.Status, r.Reason)
 	}

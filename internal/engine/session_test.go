@@ -3,6 +3,7 @@ package engine_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 func mcpSuite(t *testing.T, command string) *spec.Suite {
 	t.Helper()
 	return writeSuite(t, map[string]string{
-		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: stdio\n  command: " + command + "\n  timeout_ms: 5000\n",
+		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: stdio\n  command: " + command + "\n  timeout_ms: " + strconv.Itoa(answerTimeoutMs) + "\n",
 		"calls.ananke.yaml": "version: \"1.2\"\nname: calls\nturns:\n" +
 			"  - type: mcp:call\n    tool: echo\n    arguments: { message: hi }\n    assert: { result: { match: hi } }\n" +
 			"  - type: mcp:list_tools\n    assert: { tools_list: { include: [echo] } }\n",
