@@ -25,7 +25,7 @@ func TestActionMCP(t *testing.T) {
 	for name, body := range map[string]string{
 		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: stdio\n" +
 			"  command: [node, node_modules/@modelcontextprotocol/server-everything/dist/index.js, stdio]\n" +
-			"  cwd: " + interop + "\n  timeout_ms: 20000\n",
+			"  cwd: " + interop + "\n  timeout_ms: 120000\n", // only a hung server meets it
 		"sum.ananke.yaml": "version: \"1.2\"\nname: get-sum is expected to answer 6\nturns:\n" +
 			"  - type: mcp:call\n    tool: get-sum\n    arguments: { a: 2, b: 3 }\n    assert:\n" +
 			"      result:\n        match: \"is 6\"\n",

@@ -17,8 +17,9 @@ const modelKey = "sk-cli-test-0123456789abcdef"
 func modelSuite(t *testing.T, agent, endpoint, test string) string {
 	t.Helper()
 	dir := t.TempDir()
+	// The model answers or fails at once: its 2 min only a hang meets.
 	cfg := "version: \"1.0\"\ntarget: {type: agui, endpoint: \"" + agent + "\", agentId: a}\n" +
-		"model: {endpoint: \"" + endpoint + "\", name: m, api_key: \"${ENV.CLI_MODEL_KEY}\", timeout_ms: 2000, cache: false}\n"
+		"model: {endpoint: \"" + endpoint + "\", name: m, api_key: \"${ENV.CLI_MODEL_KEY}\", timeout_ms: 120000, cache: false}\n"
 	for name, body := range map[string]string{"ananke.config.yaml": cfg, "t.ananke.yaml": "version: \"1.0\"\nname: t\n" + test} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)

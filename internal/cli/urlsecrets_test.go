@@ -76,7 +76,7 @@ func TestKeyInURLQuery(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, body := range map[string]string{
-				"ananke.config.yaml": "version: \"1.2\"\ntarget: {type: mcp, transport: http, endpoint: \"" + tc.endpoint + "\", timeout_ms: 5000}\n",
+				"ananke.config.yaml": "version: \"1.2\"\ntarget: {type: mcp, transport: http, endpoint: \"" + tc.endpoint + "\", timeout_ms: 120000}\n",
 				"t.ananke.yaml":      "version: \"1.2\"\nname: t\nturns: [{type: \"mcp:call\", tool: echo, arguments: {message: hi}}]\n",
 			} {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ananke/action/internal/model"
@@ -264,22 +266,44 @@ func TestCompleteUnreachable(t *testing.T) {
 }
 
 func TestCompleteTimeout(t *testing.T) {
-	srv := modeltest.New(t, modeltest.Hang())
-	c, _ := newClient(t, srv, func(c *model.Config) { c.Timeout = 100 * time.Millisecond })
-	err := returns(t, "Complete with a 100ms timeout, to a server that never answers,", func() error {
-		_, err := c.Complete(context.Background(), user("hi"))
-		return err
+	// In a bubble, against a model that holds every request until the
+	// client gives up: the timeout alone ends the call, the request has
+	// arrived by then however busy the machine, and the call takes the
+	// timeout exactly.
+	synctest.Test(t, func(t *testing.T) {
+		const endpoint = "http://model.test/v1"
+		h := &holding{}
+		c, err := model.New(model.Config{Endpoint: endpoint, Name: "gpt-test", APIKey: testKey,
+			HTTP: &http.Client{Transport: h}, Timeout: 100 * time.Millisecond, Sleep: (&fakeSleep{}).Sleep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = c.Complete(context.Background(), user("hi"))
+		if took := time.Since(start); took != 100*time.Millisecond {
+			t.Errorf("Complete took %v, want its timeout, 100ms", took)
+		}
+		merr := asError(t, err)
+		if merr.Kind != model.KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Kind = %s, errors.Is(DeadlineExceeded) = %v; want %s, true", merr.Kind, errors.Is(err, context.DeadlineExceeded), model.KindTimeout)
+		}
+		if want := "model gpt-test at " + endpoint + ": no answer within 100ms"; err.Error() != want {
+			t.Errorf("error =\n%s\nwant\n%s", err, want)
+		}
+		if n := h.requests.Load(); n != 1 {
+			t.Errorf("the model got %d requests, want 1 (timeouts are not retried)", n)
+		}
 	})
-	merr := asError(t, err)
-	if merr.Kind != model.KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Kind = %s, errors.Is(DeadlineExceeded) = %v; want %s, true", merr.Kind, errors.Is(err, context.DeadlineExceeded), model.KindTimeout)
-	}
-	if want := fmt.Sprintf("model gpt-test at %s: no answer within 100ms", srv.URL); err.Error() != want {
-		t.Errorf("error =\n%s\nwant\n%s", err, want)
-	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("server got %d requests, want 1 (timeouts are not retried)", n)
-	}
+}
+
+// holding is a model, in process, that holds every request until the
+// client gives up.
+type holding struct{ requests atomic.Int32 }
+
+func (h *holding) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.requests.Add(1)
+	<-r.Context().Done()
+	return nil, r.Context().Err()
 }
 
 func TestCompleteCanceled(t *testing.T) {
