@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ananke/action/internal/golden"
 )
 
 // expect is what one test of examples/assertions must report: exactly these
@@ -19,11 +23,28 @@ type expect struct {
 	categories []string
 }
 
-// TestAssertionLanguage runs examples/assertions against the example agent:
-// every kind of the language passes in pass/ (a warning-only test passes,
-// and so does the run) and fails in fail/ with the message a reader needs.
+// assertionsRecording is examples/assertions recorded against the example
+// agent (docs/replay.md). TestAssertionLanguage replays it, so its timing
+// assertions are judged on the recorded times exactly — the slow starts
+// over their limits, the others within theirs — on any machine, however
+// busy. `go test ./internal/cli -run TestAssertionLanguage -update` records
+// it anew, live (on a quiet machine: the run must meet the limits).
+var assertionsRecording = filepath.Join(repoRoot(), "internal", "cli", "testdata", "assertions-recording")
+
+// TestAssertionLanguage replays examples/assertions as recorded against
+// the example agent: every kind of the language passes in pass/ (a
+// warning-only test passes, and so does the run) and fails in fail/ with
+// the message a reader needs.
 func TestAssertionLanguage(t *testing.T) {
-	dir := copySuite(t, "assertions")
+	if golden.Updating() {
+		os.RemoveAll(assertionsRecording)
+		r := runClock(context.Background(), t, copySuite(t, "assertions"), nil, time.Now,
+			"run", "--parallel", "4", "--record", assertionsRecording, "--report-dir", t.TempDir(), "pass", "fail")
+		if r.code != ExitFail {
+			t.Fatalf("recording: exit %d, want 1\n%s%s", r.code, r.out, r.errOut)
+		}
+	}
+	dir := filepath.Join(repoRoot(), "examples", "assertions")
 	for _, tc := range []struct {
 		path  string
 		exit  int
@@ -77,7 +98,7 @@ func TestAssertionLanguage(t *testing.T) {
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "report")
-			r := run(t, dir, nil, "run", "--parallel", "4", "--report-dir", out, tc.path)
+			r := run(t, dir, nil, "run", "--replay", assertionsRecording, "--parallel", "4", "--report-dir", out, tc.path)
 			if r.code != tc.exit {
 				t.Fatalf("exit %d, want %d\n%s%s", r.code, tc.exit, r.out, r.errOut)
 			}

@@ -18,12 +18,14 @@ import (
 // replays it with no agent (its server command broken), and checks the
 // verdicts come back and every time the reports give — turn, run, tool
 // call and attempt durations, each event's time — is the recorded one
-// exactly, though both runs read a busy machine's clock; then a changed
-// message makes its test an error that shows the difference.
+// exactly, though the replay reads a busy machine's clock; then a changed
+// message makes its test an error that shows the difference. The
+// recording reads steadyClock, so that its live run meets the suite's
+// timing limits however busy the machine.
 func TestRecordReplay(t *testing.T) {
 	dir := copySuite(t, "quickstart")
 	rec := filepath.Join(dir, "rec")
-	r := runClock(context.Background(), t, dir, nil, busyClock(time.Millisecond), "run", "--record", rec, "--report-dir", filepath.Join(dir, "out1"))
+	r := runClock(context.Background(), t, dir, nil, steadyClock(), "run", "--record", rec, "--report-dir", filepath.Join(dir, "out1"))
 	if r.code != ExitPass || !strings.Contains(r.out, "Recording: "+rec) {
 		t.Fatalf("record: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}

@@ -11,6 +11,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files with the current output")
 
+// Updating reports whether the test binary runs with -update: a test that
+// keeps recorded data other than a golden file (a recording to replay)
+// makes it anew then.
+func Updating() bool { return *update }
+
 // Assert compares got with the file at path, or rewrites the file when the
 // test binary runs with -update.
 func Assert(t testing.TB, path, got string) {
