@@ -169,10 +169,11 @@ func (c *Client) maxEventSize() int {
 }
 
 func (c *Client) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
+	now := c.Now
+	if now == nil {
+		now = time.Now // the default of the injected clock
 	}
-	return time.Now()
+	return now()
 }
 
 func nonNil[T any](s []T) []T {
