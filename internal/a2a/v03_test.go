@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
@@ -67,8 +68,8 @@ func newAgent03(t *testing.T, streaming bool, answer func(w http.ResponseWriter,
 		if p.Message.ID != "" {
 			a.sent = append(a.sent, p.Message.ID)
 		}
-		a.calls = append(a.calls, fmt.Sprintf("%s %s accept=%q type=%q version=%q id=%t %s", req.JSONRPC, req.Method,
-			r.Header.Get("Accept"), r.Header.Get("Content-Type"), r.Header.Get("A2A-Version"), len(req.ID) > 2, req.Params))
+		a.calls = append(a.calls, fmt.Sprintf("%s %s accept=%q type=%q version=%q ext=%q id=%t %s", req.JSONRPC, req.Method,
+			r.Header.Get("Accept"), r.Header.Get("Content-Type"), r.Header.Get("A2A-Version"), r.Header.Values("X-A2A-Extensions"), len(req.ID) > 2, req.Params))
 		last := ""
 		if len(a.sent) > 0 {
 			last = a.sent[len(a.sent)-1]
@@ -310,5 +311,47 @@ func TestV03LikeTheSDK(t *testing.T) {
 				t.Errorf("recorded\n%s\nwant (the SDK's)\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestV03TaskCalls: tasks/get and tasks/cancel, which the SDK's client
+// calls through the transport, send what the SDK's own 0.3 transport sends
+// and read the same tasks and errors.
+func TestV03TaskCalls(t *testing.T) {
+	answers := []func(w http.ResponseWriter, id json.RawMessage){
+		func(w http.ResponseWriter, id json.RawMessage) { result03(w, id, task03("canceled")) },
+		func(w http.ResponseWriter, id json.RawMessage) { result03(w, id, msg03) }, // a task by its shape
+		func(w http.ResponseWriter, id json.RawMessage) { rpcErr(w, id, -32002, "Task cannot be canceled") },
+		func(w http.ResponseWriter, id json.RawMessage) { http.Error(w, "no", http.StatusNotFound) },
+	}
+	ag := newAgent03(t, false, func(w http.ResponseWriter, n int, _ string, id json.RawMessage) {
+		answers[n/4%len(answers)](w, id) // each answer to both transports' two calls
+	})
+	url := ag.srv.URL + "/rpc"
+	history := 2
+	sdk := a2av0.NewJSONRPCTransport(a2av0.JSONRPCTransportConfig{URL: url, Client: http.DefaultClient})
+	ours := &v03Transport{url: url, hc: http.DefaultClient}
+	params := a2aclient.ServiceParams{"A2A-Version": {"0.3"}, "A2A-Extensions": {"https://example.com/ext"}}
+	for range answers {
+		var got, want []string
+		for _, tr := range []a2aclient.Transport{sdk, ours} {
+			task, err := tr.GetTask(t.Context(), params, &a2a.GetTaskRequest{ID: "t1", HistoryLength: &history})
+			b, _ := json.Marshal(task)
+			out := fmt.Sprintf("get: %s %v", b, err)
+			task, err = tr.CancelTask(t.Context(), params, &a2a.CancelTaskRequest{ID: "t1", Metadata: map[string]any{"why": "test"}})
+			b, _ = json.Marshal(task)
+			out += fmt.Sprintf("\ncancel: %s %v", b, err)
+			if tr == sdk {
+				want = append(want, out)
+			} else {
+				got = append(got, out)
+			}
+		}
+		ag.mu.Lock()
+		calls := ag.calls[len(ag.calls)-4:]
+		ag.mu.Unlock()
+		if got[0] != want[0] || calls[0] != calls[2] || calls[1] != calls[3] {
+			t.Errorf("got\n%s\n%s\n%s\nwant (the SDK's)\n%s\n%s\n%s", got[0], calls[2], calls[3], want[0], calls[0], calls[1])
+		}
 	}
 }
