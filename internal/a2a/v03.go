@@ -38,9 +38,10 @@ func withV03(hc *http.Client) a2aclient.FactoryOption {
 }
 
 // v03Transport is the SDK client's transport for an A2A 0.3 agent: the
-// methods Ananke calls (message/send, message/stream, tasks/get,
-// tasks/cancel), their requests written in 0.3's JSON and their results
-// read into 1.0's model (v03wire.go).
+// methods Ananke calls (message/send, message/stream, tasks/get) and
+// tasks/cancel, their requests written in 0.3's JSON and their results
+// read into 1.0's model (v03wire.go). The others answer
+// a2a.ErrUnsupportedOperation.
 type v03Transport struct {
 	url string
 	hc  *http.Client
