@@ -37,7 +37,7 @@ func (a *app) tape(o runOptions, suite *spec.Suite) (tape engine.Tape, done func
 			return nil, nil, err
 		}
 		for _, f := range p.Changed(suite) {
-			fmt.Fprintf(a.Err, "ananke: note: %s changed since it was recorded; a request that differs is an error\n", f)
+			a.warn("", fmt.Errorf("note: %s changed since it was recorded; a request that differs is an error", f))
 		}
 		return p, func(*report.Report) error { return nil }, nil
 	}
