@@ -42,7 +42,7 @@ type Session struct {
 	results map[string]bool
 }
 
-var _ target.Session = (*Session)(nil)
+var _ target.Conn = (*Session)(nil)
 
 // Dial resolves the agent's card and opens a session with it.
 func Dial(ctx context.Context, o Options) (*Session, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/target/registry"
 	"github.com/ananke/action/reporters/console"
 	"github.com/ananke/action/reporters/markdown"
 	"github.com/ananke/action/reporters/reportdir"
@@ -241,6 +242,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
+		Protocols: registry.Lookup,
 	})
 	live.Close()
 	root, _ := a.getwd()

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // manyTests writes n one-turn tests against endpoint and loads them.
@@ -45,7 +46,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	s := manyTests(b, srv.Endpoint(), 1, turns)
 	b.ResetTimer()
 	for range b.N {
-		out := engine.Run(context.Background(), engine.Options{Suite: s})
+		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s})
 		if out.Tests[0].Status != engine.Pass || len(out.Tests[0].Shown().Trace.Turns) != turns {
 			b.Fatalf("status %s %s", out.Tests[0].Status, out.Tests[0].Reason)
 		}
@@ -66,7 +67,7 @@ func BenchmarkParallel(b *testing.B) {
 	for _, n := range []int{10, 50, 100} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for range b.N {
-				out := engine.Run(context.Background(), engine.Options{Suite: s, Parallel: n})
+				out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, Parallel: n})
 				for _, r := range out.Tests {
 					if r.Status != engine.Pass {
 						b.Fatalf("%s: %s %s", r.Test.Name.Value, r.Status, r.Reason)
