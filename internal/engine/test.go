@@ -36,17 +36,28 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 	defer func() { r.End = aio.Now() }()
 	vars := e.newVars()
 	e.play(ctx, t, vars, r, aio)
-	if e.opts.Tape != nil && !e.opts.Tape.Live() && r.Trace != nil && r.Trace.Source == nil {
-		if proto, ok := e.protocol(); ok && proto.Replayed != nil {
-			src := *proto.Replayed
-			r.Trace.Source = &src
-		}
+	if e.opts.Tape != nil && !e.opts.Tape.Live() && r.Trace != nil {
+		e.replayed(r.Trace)
 	}
 	if len(t.After) > 0 {
 		e.runAfter(ctx, t, vars, r)
 		r.Secrets = append(r.Secrets, vars.Secrets()...)
 	}
 	return r
+}
+
+// replayed marks a replayed attempt's trace: its session's source in mode
+// replay, or without one (an AG-UI session's, or an attempt that never
+// reached its turns), the protocol's source of a replayed trace.
+func (e *engine) replayed(tr *trace.Trace) {
+	if tr.Source != nil {
+		tr.Source.Mode = "replay"
+		return
+	}
+	if proto, ok := e.protocol(); ok && proto.Replayed != nil {
+		src := *proto.Replayed
+		tr.Source = &src
+	}
 }
 
 // play runs the attempt's hooks and turns, within --timeout.
