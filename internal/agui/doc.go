@@ -9,7 +9,10 @@
 // reducer that rebuilds the conversation history and applies state
 // snapshots and deltas.
 //
-// The package knows nothing of Ananke's tests or assertions. It reports what
-// happened as Problems (errors and warnings naming the rule and the frame)
-// and returns transport failures as errors.
+// The client knows nothing of Ananke's tests or assertions. It reports
+// what happened as Problems (errors and warnings naming the rule and the
+// frame) and returns transport failures as errors. Session plays a test's
+// turns through it as a target.Session — a run per turn, follow-up runs
+// that answer client tools — and Recording writes each run into the
+// test's trace.
 package agui
