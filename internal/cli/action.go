@@ -18,7 +18,7 @@ import (
 	"github.com/ananke/action/reporters/reportdir"
 )
 
-// actionInputs are the inputs of action.yml (design §8).
+// actionInputs are the inputs of action.yml (README.md, "Use in GitHub Actions").
 type actionInputs struct {
 	config, token, reportDir, checkName, artifactName string
 	tests                                             []string

@@ -37,7 +37,7 @@ func manyTests(b *testing.B, endpoint string, n, turns int) *spec.Suite {
 // BenchmarkTurnOverhead measures what Ananke adds to each turn on loopback
 // against an agent that answers at once: building the request, the HTTP
 // exchange, reading, verifying and capturing the stream, and evaluating
-// the turn's assertions. Design §10 budget: < 1 ms median.
+// the turn's assertions. Budget (docs/performance.md): < 1 ms median.
 func BenchmarkTurnOverhead(b *testing.B) {
 	srv := aguitest.New(b, func(r *aguitest.Request) aguitest.Response {
 		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", "ok")...)}
@@ -57,7 +57,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 }
 
 // BenchmarkParallel runs 1000 one-turn tests against an agent answering in
-// 100 ms with --parallel N. Design §10 budget: within 1.2× of the ideal
+// 100 ms with --parallel N. Budget (docs/performance.md): within 1.2× of the ideal
 // ceil(1000/N) × 100 ms.
 func BenchmarkParallel(b *testing.B) {
 	srv := aguitest.New(b, func(r *aguitest.Request) aguitest.Response {

@@ -9,7 +9,7 @@ import (
 	"github.com/ananke/action/internal/target"
 )
 
-// LevelBuiltin marks the checks that are always on (design §4.4).
+// LevelBuiltin marks the checks that are always on (docs/files.md).
 const LevelBuiltin spec.Level = "builtin"
 
 // Kinds of built-in checks.

@@ -42,7 +42,7 @@ func bigRun(tb testing.TB, n int) ([]byte, int) {
 
 // BenchmarkStreamPipeline measures the whole stream path for one 100k-event
 // run: SSE read, decode, chunk expansion, verification, history reduction
-// and capture into a trace. Design §10 budget: >= 200k events/s on one core.
+// and capture into a trace. Budget (docs/performance.md): >= 200k events/s on one core.
 func BenchmarkStreamPipeline(b *testing.B) {
 	body, events := bigRun(b, 100_000)
 	now := time.Unix(0, 0)
