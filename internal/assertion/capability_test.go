@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -206,7 +207,7 @@ func TestGate(t *testing.T) {
 func TestGateSplits(t *testing.T) {
 	checks := []spec.Check{
 		{ID: "a", Kind: spec.KindForbid, Tool: name("rm")},
-		{ID: "b", Kind: spec.KindMaxIdle, LimitMs: 10, Severity: spec.Warning, Level: spec.LevelTarget, Pos: spec.Pos{File: "c.yaml", Line: 3, Col: 4}},
+		{ID: "b", Kind: spec.KindMaxIdle, LimitMs: 10, Severity: spec.Warning, Level: spec.LevelTarget, Pos: diag.Pos{File: "c.yaml", Line: 3, Col: 4}},
 		{ID: "c", Kind: spec.KindJudge},
 		onError(spec.Check{ID: "d", Kind: spec.KindState, State: &spec.StateCheck{Pointer: "/x"}}),
 		{ID: "e", Kind: spec.KindScript},

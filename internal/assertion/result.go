@@ -3,6 +3,7 @@ package assertion
 import (
 	"slices"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -31,7 +32,7 @@ type Result struct {
 	Level    spec.Level
 	Kind     spec.Kind
 	Scope    string // "turn[N]" or "test"
-	Source   spec.Pos
+	Source   diag.Pos
 	Severity spec.Severity
 	Status   Status
 	Message  string

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
 )
@@ -21,7 +22,7 @@ const (
 type SuiteHook struct {
 	Phase string // BeforeAll or AfterAll
 	Index int
-	Pos   spec.Pos
+	Pos   diag.Pos
 	// Error says why the hook failed ("" when it exited 0); Detail holds
 	// its stderr.
 	Error, Detail string

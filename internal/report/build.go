@@ -1,11 +1,13 @@
 package report
 
 import (
-	"github.com/ananke/action/internal/capability"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/diag"
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
@@ -174,7 +176,7 @@ func (b *builder) path(p string) string {
 	return rel
 }
 
-func (b *builder) loc(p spec.Pos) Location {
+func (b *builder) loc(p diag.Pos) Location {
 	return Location{File: b.path(p.File), Line: p.Line, Col: p.Col}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/spec"
 )
 
@@ -30,7 +31,7 @@ func writeScript(t *testing.T, body string) string {
 func scriptCheck(timeoutMs int64, argv ...string) spec.Check {
 	return spec.Check{
 		ID: "turn[0].script[0]", Level: spec.LevelTest, Kind: spec.KindScript, Severity: spec.Critical,
-		Pos:    spec.Pos{File: "tests/refund.ananke.yaml", Line: 12, Col: 9},
+		Pos:    diag.Pos{File: "tests/refund.ananke.yaml", Line: 12, Col: 9},
 		Script: &spec.ScriptCheck{Script: &spec.Script{TimeoutMs: timeoutMs}, Argv: argv},
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // A2ATarget is an A2A agent (target type a2a, version 1.1). Its card
@@ -45,7 +47,7 @@ const (
 // Auth is how Ananke authenticates to an A2A agent or an MCP server over
 // HTTP. Value and Token are secrets, masked in every output once resolved.
 type Auth struct {
-	Pos    Pos
+	Pos    diag.Pos
 	Scheme string // AuthAPIKey or AuthBearer
 	// Name is the apiKey's header or query parameter (default
 	// DefaultAPIKeyName); In is "header" (default) or "query".

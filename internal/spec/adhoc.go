@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // AdHocID is the id of the test `ananke run -i "message"` makes.
@@ -36,7 +38,7 @@ func adHocTest(cfg *Config, message string) *Test {
 	if file == "" {
 		file = "-i"
 	}
-	pos := Pos{File: file, Line: 1, Col: 1}
+	pos := diag.Pos{File: file, Line: 1, Col: 1}
 	name := strings.Join(strings.Fields(message), " ")
 	return &Test{Path: file, Pos: pos, ID: AdHocID, Name: Name{Value: "-i " + shorten(name, 60), Pos: pos},
 		Turns: []Turn{{Pos: pos, Type: TurnUser, User: Literal(message)}}}

@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Block is one AssertBlock as written at one level (seed 001, "AssertBlock"),
 // or one named block of the config's `assertions:`.
 type Block struct {
-	Pos Pos
+	Pos diag.Pos
 	// Severity is the block's own severity; "" when it does not say, and it
 	// takes the severity of the block that includes it (critical at the top).
 	Severity Severity
@@ -29,7 +31,7 @@ type Block struct {
 	// the first call of the one before it; nil when unset.
 	Order []Name
 	// OrderPos is where order is written.
-	OrderPos Pos
+	OrderPos diag.Pos
 	// MaxCalls bounds all tool calls in scope (a number, or false).
 	MaxCalls Limit
 	// StopAfterSuccess: after the first call to its tool whose result
@@ -80,7 +82,7 @@ type Block struct {
 // call satisfies the entry when it passes all of them, and Count is checked
 // against the number of satisfying calls.
 type Require struct {
-	Pos            Pos
+	Pos            diag.Pos
 	Name           Name
 	Count          Count
 	ArgsMatch      []ArgMatch
@@ -97,7 +99,7 @@ type Require struct {
 // CallFilter is one tools.forbid_calls entry (no call may satisfy it), or
 // the call of a stop_after_success.
 type CallFilter struct {
-	Pos         Pos
+	Pos         diag.Pos
 	Name        Name
 	ArgsMatch   []ArgMatch
 	ResultMatch *Regex
@@ -109,14 +111,14 @@ type CallFilter struct {
 // ("customer.email", "items.0.sku"), against a regex.
 type ArgMatch struct {
 	Path  string
-	Pos   Pos
+	Pos   diag.Pos
 	Regex *Regex
 }
 
 // Count is how many satisfying calls a require entry accepts. Max < 0 means
 // no upper bound. The default is at least one.
 type Count struct {
-	Pos   Pos
+	Pos   diag.Pos
 	Min   int64
 	Max   int64
 	Exact bool
@@ -158,7 +160,7 @@ type Limit struct {
 	Set bool // declared at this level
 	Off bool // declared as false
 	Ms  int64
-	Pos Pos
+	Pos diag.Pos
 }
 
 // Active reports whether the limit is declared and not disabled.
@@ -278,10 +280,10 @@ func (l *loader) tools(n *yaml.Node, what string, b *Block) {
 }
 
 // order reads a list of at least two distinct tool names.
-func (l *loader) order(n *yaml.Node, what string) ([]Name, Pos) {
+func (l *loader) order(n *yaml.Node, what string) ([]Name, diag.Pos) {
 	items, ok := l.list(n, what)
 	if !ok {
-		return nil, Pos{}
+		return nil, diag.Pos{}
 	}
 	pos := l.pos(l.derefQuiet(n))
 	if len(items) < 2 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Defaults for values the files may leave out.
@@ -60,7 +62,7 @@ var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP}
 // common fields come first; the AG-UI fields are set only for type agui,
 // A2A only for a2a and MCP only for mcp.
 type Target struct {
-	Pos       Pos
+	Pos       diag.Pos
 	Type      string
 	Headers   []NamedValue // values are secrets
 	TimeoutMs int64
@@ -97,7 +99,7 @@ type NamedValue struct {
 // Server starts the agent before the tests and stops it after, like
 // Playwright's webServer.
 type Server struct {
-	Pos     Pos
+	Pos     diag.Pos
 	Command []Template
 	Cwd     Template
 	Env     []NamedValue
@@ -159,7 +161,7 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
-			l.diags.add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")
+			l.diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")
 		}
 	}
 	return c

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // A dataset (*.ananke.jsonl, seed 003) holds one test case per line:
@@ -35,19 +37,19 @@ var (
 
 // LoadDataset reads a dataset, adding the problems of every line to diags.
 // Each case's id is the file's default id, "/", and the case's own id.
-func LoadDataset(path, root string, diags *Diagnostics) []*Test {
+func LoadDataset(path, root string, diags *diag.Diagnostics) []*Test {
 	data, err := readFile(path, maxDatasetSize)
 	if err != nil {
-		diags.add(Pos{File: path}, "%v", err)
+		diags.Add(diag.Pos{File: path}, "%v", err)
 		return nil
 	}
-	file := Pos{File: path, Line: 1, Col: 1}
+	file := diag.Pos{File: path, Line: 1, Col: 1}
 	switch {
 	case bytes.IndexByte(data, 0) >= 0:
-		diags.add(file, "not a text file (it contains NUL bytes)")
+		diags.Add(file, "not a text file (it contains NUL bytes)")
 		return nil
 	case !utf8.Valid(data):
-		diags.add(file, "file is not valid UTF-8")
+		diags.Add(file, "file is not valid UTF-8")
 		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
@@ -72,7 +74,7 @@ func LoadDataset(path, root string, diags *Diagnostics) []*Test {
 			continue
 		}
 		if first, dup := seen[t.ID]; dup {
-			diags.add(t.Pos, "case id %q is also used on line %d; ids must be unique in a dataset", t.ID, first)
+			diags.Add(t.Pos, "case id %q is also used on line %d; ids must be unique in a dataset", t.ID, first)
 			continue
 		}
 		seen[t.ID] = t.Pos.Line
@@ -80,7 +82,7 @@ func LoadDataset(path, root string, diags *Diagnostics) []*Test {
 		tests = append(tests, t)
 	}
 	if len(tests) == 0 && len(*diags) == before {
-		diags.add(file, "dataset is empty: write one JSON object (a test case) per line")
+		diags.Add(file, "dataset is empty: write one JSON object (a test case) per line")
 	}
 	return tests
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // loadDataset loads a suite of one dataset (and any other files) written
@@ -210,7 +212,7 @@ func TestDatasetErrors(t *testing.T) {
 		src = append(src, l.line)
 	}
 	_, err := loadDataset(t, map[string]string{"d.ananke.jsonl": strings.Join(src, "\n") + "\n"})
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	if !asDiags(err, &diags) {
 		t.Fatalf("want diagnostics, got %v", err)
 	}
@@ -229,8 +231,8 @@ func TestDatasetErrors(t *testing.T) {
 	}
 }
 
-func asDiags(err error, d *Diagnostics) bool {
-	ds, ok := err.(Diagnostics)
+func asDiags(err error, d *diag.Diagnostics) bool {
+	ds, ok := err.(diag.Diagnostics)
 	*d = ds
 	return ok
 }
@@ -325,7 +327,7 @@ func TestAttachments(t *testing.T) {
 			if err := os.WriteFile(p, []byte(`{"id": "x", "input": [{"role": "user", "content": [`+tt.part+`]}]}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var diags Diagnostics
+			var diags diag.Diagnostics
 			tests := LoadDataset(p, dir, &diags)
 			if len(diags) > 0 {
 				if !strings.Contains(diags.Error(), tt.want) {
@@ -364,9 +366,9 @@ turns:
 	}
 }
 
-func parseTestAt(t *testing.T, path, src string) (*Test, Diagnostics) {
+func parseTestAt(t *testing.T, path, src string) (*Test, diag.Diagnostics) {
 	t.Helper()
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	l := &loader{file: path, diags: &diags}
 	doc := l.parseBytes([]byte(src))
 	if doc == nil {

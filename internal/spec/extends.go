@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // NamedBlock is one entry of the config's `assertions:`: a reusable block
@@ -66,7 +68,7 @@ func (l *loader) namedBlocks(n *yaml.Node) []NamedBlock {
 // resolveExtends expands every assert block of the suite — the target's,
 // the config's named blocks, each test's and turn's — into its parts, and
 // reports unknown names, cycles and clashes at their positions.
-func resolveExtends(cfg *Config, tests []*Test, diags *Diagnostics) {
+func resolveExtends(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	r := &resolver{named: map[string]*NamedBlock{}, diags: diags}
 	for i := range cfg.Assertions {
 		nb := &cfg.Assertions[i]
@@ -89,7 +91,7 @@ func resolveExtends(cfg *Config, tests []*Test, diags *Diagnostics) {
 
 type resolver struct {
 	named map[string]*NamedBlock
-	diags *Diagnostics
+	diags *diag.Diagnostics
 	// cycles holds the cycles reported, by their sorted member names: each
 	// block of a cycle finds it again.
 	cycles map[string]bool
@@ -134,7 +136,7 @@ func (r *resolver) expand(b *Block, sev Severity, via string, need []string, sta
 		nb := r.named[name.Value]
 		switch {
 		case nb == nil:
-			r.diags.add(name.Pos, "extends: unknown assertions block %q%s", name.Value, r.known(name.Value))
+			r.diags.Add(name.Pos, "extends: unknown assertions block %q%s", name.Value, r.known(name.Value))
 			continue
 		case slices.Contains(stack, name.Value):
 			r.cycle(name, stack)
@@ -169,7 +171,7 @@ func (r *resolver) cycle(name Name, stack []string) {
 		return
 	}
 	r.cycles[key] = true
-	r.diags.add(name.Pos, "extends: %q extends itself (%s > %s)", name.Value, strings.Join(stack, " > "), name.Value)
+	r.diags.Add(name.Pos, "extends: %q extends itself (%s > %s)", name.Value, strings.Join(stack, " > "), name.Value)
 }
 
 func (r *resolver) known(name string) string {
@@ -191,83 +193,83 @@ func (r *resolver) known(name string) string {
 // block, they clash, since neither can win quietly.
 var single = []struct {
 	field string
-	pos   func(b *Block) (Pos, bool)
+	pos   func(b *Block) (diag.Pos, bool)
 }{
-	{"tools.order", func(b *Block) (Pos, bool) { return b.OrderPos, b.Order != nil }},
-	{"tools.max_calls", func(b *Block) (Pos, bool) { return b.MaxCalls.Pos, b.MaxCalls.Set }},
-	{"tools.stop_after_success", func(b *Block) (Pos, bool) { return filterPos(b.StopAfterSuccess) }},
-	{"timing.max_duration_ms", func(b *Block) (Pos, bool) { return b.MaxDurationMs.Pos, b.MaxDurationMs.Set }},
-	{"timing.max_idle_ms", func(b *Block) (Pos, bool) { return b.MaxIdleMs.Pos, b.MaxIdleMs.Set }},
-	{"timing.max_first_event_ms", func(b *Block) (Pos, bool) { return b.MaxFirstEventMs.Pos, b.MaxFirstEventMs.Set }},
-	{"timing.max_first_text_ms", func(b *Block) (Pos, bool) { return b.MaxFirstTextMs.Pos, b.MaxFirstTextMs.Set }},
-	{"text.equals", func(b *Block) (Pos, bool) {
+	{"tools.order", func(b *Block) (diag.Pos, bool) { return b.OrderPos, b.Order != nil }},
+	{"tools.max_calls", func(b *Block) (diag.Pos, bool) { return b.MaxCalls.Pos, b.MaxCalls.Set }},
+	{"tools.stop_after_success", func(b *Block) (diag.Pos, bool) { return filterPos(b.StopAfterSuccess) }},
+	{"timing.max_duration_ms", func(b *Block) (diag.Pos, bool) { return b.MaxDurationMs.Pos, b.MaxDurationMs.Set }},
+	{"timing.max_idle_ms", func(b *Block) (diag.Pos, bool) { return b.MaxIdleMs.Pos, b.MaxIdleMs.Set }},
+	{"timing.max_first_event_ms", func(b *Block) (diag.Pos, bool) { return b.MaxFirstEventMs.Pos, b.MaxFirstEventMs.Set }},
+	{"timing.max_first_text_ms", func(b *Block) (diag.Pos, bool) { return b.MaxFirstTextMs.Pos, b.MaxFirstTextMs.Set }},
+	{"text.equals", func(b *Block) (diag.Pos, bool) {
 		if b.Equals == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Equals.Pos, true
 	}},
-	{"text.json_schema", func(b *Block) (Pos, bool) {
+	{"text.json_schema", func(b *Block) (diag.Pos, bool) {
 		if b.JSONSchema == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.JSONSchema.Pos, true
 	}},
-	{"judge", func(b *Block) (Pos, bool) {
+	{"judge", func(b *Block) (diag.Pos, bool) {
 		if b.Judge == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Judge.Pos, true
 	}},
-	{"grounded", func(b *Block) (Pos, bool) {
+	{"grounded", func(b *Block) (diag.Pos, bool) {
 		if b.Grounded == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Grounded.Pos, true
 	}},
-	{"scheduler.task_runs", func(b *Block) (Pos, bool) { return countedPos(b.TaskRuns) }},
-	{"result.match", func(b *Block) (Pos, bool) {
+	{"scheduler.task_runs", func(b *Block) (diag.Pos, bool) { return countedPos(b.TaskRuns) }},
+	{"result.match", func(b *Block) (diag.Pos, bool) {
 		if b.Result == nil || b.Result.Match == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Result.Match.Pos, true
 	}},
-	{"result.not_match", func(b *Block) (Pos, bool) {
+	{"result.not_match", func(b *Block) (diag.Pos, bool) {
 		if b.Result == nil || b.Result.NotMatch == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Result.NotMatch.Pos, true
 	}},
-	{"result.is_error", func(b *Block) (Pos, bool) {
+	{"result.is_error", func(b *Block) (diag.Pos, bool) {
 		if b.Result == nil || b.Result.IsError == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Result.IsError.Pos, true
 	}},
-	{"result.max_duration_ms", func(b *Block) (Pos, bool) {
+	{"result.max_duration_ms", func(b *Block) (diag.Pos, bool) {
 		if b.Result == nil || b.Result.MaxDurationMs == 0 {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.Result.MaxDurationPos, true
 	}},
-	{"tools_list.valid_schemas", func(b *Block) (Pos, bool) {
+	{"tools_list.valid_schemas", func(b *Block) (diag.Pos, bool) {
 		if b.ToolsList == nil || b.ToolsList.ValidSchemas == nil {
-			return Pos{}, false
+			return diag.Pos{}, false
 		}
 		return b.ToolsList.ValidSchemas.Pos, true
 	}},
-	{"scheduler.outbound", func(b *Block) (Pos, bool) { return countedPos(b.Outbound) }},
+	{"scheduler.outbound", func(b *Block) (diag.Pos, bool) { return countedPos(b.Outbound) }},
 }
 
-func countedPos(c *Counted) (Pos, bool) {
+func countedPos(c *Counted) (diag.Pos, bool) {
 	if c == nil {
-		return Pos{}, false
+		return diag.Pos{}, false
 	}
 	return c.Pos, true
 }
 
-func filterPos(f *CallFilter) (Pos, bool) {
+func filterPos(f *CallFilter) (diag.Pos, bool) {
 	if f == nil {
-		return Pos{}, false
+		return diag.Pos{}, false
 	}
 	return f.Pos, true
 }
@@ -296,7 +298,7 @@ func (r *resolver) clashes(parts []blockPart) {
 			case len(root.Extends) > 0:
 				where = root.Extends[0].Pos
 			}
-			r.diags.add(where, "%s is set twice: %s (%s) and %s (%s); a block holds one, so set it in one place",
+			r.diags.Add(where, "%s is set twice: %s (%s) and %s (%s); a block holds one, so set it in one place",
 				s.field, describePart(first), firstAt, describePart(p), at)
 		}
 	}

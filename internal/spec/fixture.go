@@ -8,8 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/hooks"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/hooks"
 )
 
 // Fixture files (seed 004, "Fixture"): a client tool's result or a hook's
@@ -85,17 +87,17 @@ func (l *loader) validJSON(data []byte, path string) bool {
 	if errors.As(err, &se) {
 		off = int(se.Offset) - 1 // the offending byte is the last one read
 	}
-	l.diags.add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
+	l.diags.Add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
 	return false
 }
 
 // offsetOf is the position of byte off of data in file path.
-func offsetOf(path string, data []byte, off int) Pos {
+func offsetOf(path string, data []byte, off int) diag.Pos {
 	off = min(max(off, 0), len(data))
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return Pos{File: path, Line: line, Col: col}
+	return diag.Pos{File: path, Line: line, Col: col}
 }
 
 // hookOutput reads a hook's output_file: one JSON object of variables, as

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // repoRoot is the module root, found from this file's location.
@@ -16,9 +18,9 @@ func repoRoot(t testing.TB) string {
 }
 
 // parseTest decodes a test file held in a string.
-func parseTest(t testing.TB, src string) (*Test, Diagnostics) {
+func parseTest(t testing.TB, src string) (*Test, diag.Diagnostics) {
 	t.Helper()
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	l := &loader{file: "t.ananke.yaml", diags: &diags}
 	doc := l.parseBytes([]byte(src))
 	if doc == nil {
@@ -28,9 +30,9 @@ func parseTest(t testing.TB, src string) (*Test, Diagnostics) {
 }
 
 // parseConfig decodes a config file held in a string.
-func parseConfig(t testing.TB, src string) (*Config, Diagnostics) {
+func parseConfig(t testing.TB, src string) (*Config, diag.Diagnostics) {
 	t.Helper()
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	l := &loader{file: "ananke.config.yaml", diags: &diags}
 	doc := l.parseBytes([]byte(src))
 	if doc == nil {
@@ -75,7 +77,7 @@ func writeFiles(t testing.TB, files map[string]string) string {
 	return dir
 }
 
-func hasDiag(ds Diagnostics, substr string) bool {
+func hasDiag(ds diag.Diagnostics, substr string) bool {
 	for _, d := range ds {
 		if strings.Contains(d.String(), substr) {
 			return true

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // jsonNode parses one line of a JSONL file into the yaml.Node tree the
@@ -17,7 +19,7 @@ import (
 // case goes through the same checks as a test file and its problems point
 // into the line. encoding/json decides what is valid JSON (escapes,
 // surrogate pairs, numbers); this only records where each token starts.
-func jsonNode(src []byte, line int) (*yaml.Node, *Diagnostic) {
+func jsonNode(src []byte, line int) (*yaml.Node, *diag.Diagnostic) {
 	r := &jsonReader{dec: json.NewDecoder(bytes.NewReader(src)), src: src, line: line}
 	r.dec.UseNumber()
 	n, err := r.value()
@@ -32,7 +34,7 @@ func jsonNode(src []byte, line int) (*yaml.Node, *Diagnostic) {
 		if !errors.As(err, &je) {
 			je = &jsonError{len(src), err.Error()}
 		}
-		return nil, &Diagnostic{Pos: Pos{Line: line, Col: r.col(je.off)}, Message: "invalid JSON: " + je.msg}
+		return nil, &diag.Diagnostic{Pos: diag.Pos{Line: line, Col: r.col(je.off)}, Message: "invalid JSON: " + je.msg}
 	}
 	return n, nil
 }

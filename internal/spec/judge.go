@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Judge asks the config's model whether criteria no regex can check hold
@@ -11,7 +13,7 @@ import (
 // otherwise, and it only ever adds failures: it runs after the
 // deterministic checks and cannot turn one of their failures into a pass.
 type Judge struct {
-	Pos      Pos
+	Pos      diag.Pos
 	Criteria []Template
 	Severity Severity
 }

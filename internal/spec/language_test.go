@@ -4,17 +4,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // loadSuite writes files into a temp dir and loads the suite.
-func loadSuite(t *testing.T, files map[string]string) (*Suite, Diagnostics) {
+func loadSuite(t *testing.T, files map[string]string) (*Suite, diag.Diagnostics) {
 	t.Helper()
 	dir := writeFiles(t, files)
 	s, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
 	if err == nil {
 		return s, nil
 	}
-	diags, ok := err.(Diagnostics)
+	diags, ok := err.(diag.Diagnostics)
 	if !ok {
 		t.Fatal(err)
 	}

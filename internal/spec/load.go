@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // maxFileSize bounds one config or test file. Real files are a few KiB; the
@@ -49,7 +51,7 @@ type Options struct {
 // returns Diagnostics holding every problem of every file; other errors
 // (an unreadable directory) are returned as is.
 func Load(opts Options) (*Suite, error) {
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	var cfg *Config
 	if opts.Endpoint != "" {
 		if err := checkEndpoint(opts.Endpoint); err != nil {
@@ -107,7 +109,7 @@ func Load(opts Options) (*Suite, error) {
 }
 
 // LoadConfig reads a config file, adding its problems to diags.
-func LoadConfig(path string, diags *Diagnostics) *Config {
+func LoadConfig(path string, diags *diag.Diagnostics) *Config {
 	cfg := &Config{Path: path, Dir: filepath.Dir(path)}
 	l := &loader{file: path, diags: diags}
 	doc := l.parse()
@@ -121,12 +123,12 @@ func LoadConfig(path string, diags *Diagnostics) *Config {
 
 // LoadTest reads a test file, adding its problems to diags. The default id
 // is the path relative to root without the .ananke.yaml extension.
-func LoadTest(path, root string, diags *Diagnostics) *Test {
+func LoadTest(path, root string, diags *diag.Diagnostics) *Test {
 	return loadTest(path, root, diags, nil)
 }
 
 // loadTest is LoadTest with the environment a source path may name.
-func loadTest(path, root string, diags *Diagnostics, env func(string) (string, bool)) *Test {
+func loadTest(path, root string, diags *diag.Diagnostics, env func(string) (string, bool)) *Test {
 	l := &loader{file: path, diags: diags, env: env}
 	doc := l.parse()
 	if doc == nil {
@@ -157,7 +159,7 @@ func defaultID(path, root string) string {
 func (l *loader) parse() *yaml.Node {
 	data, err := readFile(l.file, maxFileSize)
 	if err != nil {
-		l.diags.add(Pos{File: l.file}, "%v", err)
+		l.diags.Add(diag.Pos{File: l.file}, "%v", err)
 		return nil
 	}
 	return l.parseBytes(data)
@@ -191,20 +193,20 @@ func readFile(path string, limit int64) ([]byte, error) {
 var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
-	file := Pos{File: l.file, Line: 1, Col: 1}
+	file := diag.Pos{File: l.file, Line: 1, Col: 1}
 	switch {
 	case bytes.IndexByte(data, 0) >= 0:
-		l.diags.add(file, "not a text file (it contains NUL bytes)")
+		l.diags.Add(file, "not a text file (it contains NUL bytes)")
 		return nil
 	case !utf8.Valid(data):
-		l.diags.add(file, "file is not valid UTF-8")
+		l.diags.Add(file, "file is not valid UTF-8")
 		return nil
 	}
 	defer func() {
 		// yaml.v3 has panicked on hostile input before; a panic here must
 		// become a diagnostic, never a crash.
 		if r := recover(); r != nil {
-			l.diags.add(file, "cannot parse YAML: %v", r)
+			l.diags.Add(file, "cannot parse YAML: %v", r)
 			root = nil
 		}
 	}()
@@ -212,7 +214,7 @@ func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.diags.add(file, "file is empty")
+			l.diags.Add(file, "file is empty")
 		} else {
 			l.yamlError(err)
 		}
@@ -220,13 +222,13 @@ func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		l.diags.add(Pos{File: l.file, Line: extra.Line, Col: extra.Column}, "a file holds one document; remove the second one (after ---)")
+		l.diags.Add(diag.Pos{File: l.file, Line: extra.Line, Col: extra.Column}, "a file holds one document; remove the second one (after ---)")
 	} else if !errors.Is(err, io.EOF) {
 		l.yamlError(err)
 		return nil
 	}
 	if len(doc.Content) == 0 {
-		l.diags.add(file, "file is empty")
+		l.diags.Add(file, "file is empty")
 		return nil
 	}
 	return doc.Content[0]
@@ -241,25 +243,25 @@ func (l *loader) yamlError(err error) {
 		msgs = te.Errors
 	}
 	for _, msg := range msgs {
-		p := Pos{File: l.file, Line: 1, Col: 1}
+		p := diag.Pos{File: l.file, Line: 1, Col: 1}
 		if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		l.diags.add(p, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+		l.diags.Add(p, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 	}
 }
 
 // checkIDs reports two tests with the same id.
-func checkIDs(tests []*Test, diags *Diagnostics) {
-	seen := map[string]Pos{}
+func checkIDs(tests []*Test, diags *diag.Diagnostics) {
+	seen := map[string]diag.Pos{}
 	for _, t := range tests {
 		if first, dup := seen[t.ID]; dup {
 			where := first.File
 			if IsDataset(first.File) {
 				where = first.String()
 			}
-			diags.add(t.Pos, "test id %q is also used by %s; ids must be unique", t.ID, where)
+			diags.Add(t.Pos, "test id %q is also used by %s; ids must be unique", t.ID, where)
 			continue
 		}
 		seen[t.ID] = t.Pos

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 func TestConfigFields(t *testing.T) {
@@ -201,7 +203,7 @@ func TestFileFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	if !errors.As(err, &diags) {
 		t.Fatalf("Load = %v; want diagnostics", err)
 	}
@@ -240,7 +242,7 @@ func TestDiscovery(t *testing.T) {
 		return out
 	}
 	cfg := &Config{Path: filepath.Join(dir, "ananke.config.yaml"), Dir: dir}
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	files, err := Discover(cfg, nil, &diags)
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
@@ -252,7 +254,7 @@ func TestDiscovery(t *testing.T) {
 	if got, want := rel(files), []string{"a.ananke.yaml", "sub/b.ananke.yml"}; !slices.Equal(got, want) {
 		t.Errorf("explicit paths = %q; want %q", got, want)
 	}
-	cfg.Tests = []Name{{Value: "other/**/*.ananke.yaml"}, {Value: "nothing/*.yaml", Pos: Pos{File: "c", Line: 2, Col: 3}}}
+	cfg.Tests = []Name{{Value: "other/**/*.ananke.yaml"}, {Value: "nothing/*.yaml", Pos: diag.Pos{File: "c", Line: 2, Col: 3}}}
 	files, _ = Discover(cfg, nil, &diags)
 	if got, want := rel(files), []string{"other/deep/f.ananke.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("globs = %q; want %q", got, want)
@@ -277,7 +279,7 @@ func TestDefaultIDsAndDuplicates(t *testing.T) {
 		"tests/other.ananke.yml":   "version: \"1.0\"\nname: o\nid: tests/refund\nturns: [{user: hi}]\n",
 		"tests/deep/x.ananke.yaml": "version: \"1.0\"\nname: x\nturns: [{user: hi}]\n",
 	})
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	a := LoadTest(filepath.Join(dir, "tests", "deep", "x.ananke.yaml"), dir, &diags)
 	if a.ID != "tests/deep/x" {
 		t.Errorf("default id = %q; want tests/deep/x", a.ID)
@@ -341,14 +343,5 @@ func TestEnvSecrets(t *testing.T) {
 				t.Errorf("EnvSecrets = %q; want %q", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestDiagnosticsSorted(t *testing.T) {
-	ds := Diagnostics{
-		{Pos{"b", 1, 1}, "x"}, {Pos{"a", 2, 1}, "y"}, {Pos{"a", 1, 9}, "z"}, {Pos{"a", 1, 9}, "z"}, {Pos{"a", 1, 2}, "w"},
-	}
-	if got, want := ds.Error(), "a:1:2: w\na:1:9: z\na:2:1: y\nb:1:1: x"; got != want {
-		t.Errorf("Error() =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Memory and scheduler checks (seed 004's memory, isolation and scheduler
@@ -26,7 +28,7 @@ const (
 // MemoryEntry is one memory.reads or memory.writes entry (at least one such
 // event must match it) or one memory.forbid entry (none may).
 type MemoryEntry struct {
-	Pos Pos
+	Pos diag.Pos
 	// Group is GroupOwn (the default), GroupOther, or a group's name.
 	Group string
 	// Op is the operation a forbid entry forbids ("": both).
@@ -41,7 +43,7 @@ type MemoryEntry struct {
 // runs, optionally of one status) or scheduler.outbound (the messages sent
 // out, optionally matching a regex).
 type Counted struct {
-	Pos    Pos
+	Pos    diag.Pos
 	Count  Count
 	Status string
 	Match  *Regex

@@ -3,6 +3,8 @@ package spec
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Level is where an assertion was declared.
@@ -71,7 +73,7 @@ type Check struct {
 	ID       string
 	Level    Level
 	Kind     Kind
-	Pos      Pos
+	Pos      diag.Pos
 	Severity Severity
 
 	Tool       Name        // KindForbid
@@ -272,7 +274,7 @@ func missingError(cfg *Config, t *Test) bool {
 	return cfg.OnMissingCapability == MissingError
 }
 
-func (g *generator) add(level Level, p *blockPart, kind Kind, pos Pos, sev Severity, indexed bool, fill func(*Check)) {
+func (g *generator) add(level Level, p *blockPart, kind Kind, pos diag.Pos, sev Severity, indexed bool, fill func(*Check)) {
 	pre := prefix(g.scope, g.own, level)
 	id, key := pre+string(kind), string(level)+" "+string(kind)
 	if p.id != "" {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Defaults of the model section.
@@ -19,7 +21,7 @@ var PromptNames = []string{"judge", "simulator", "generate"}
 // Model is the config's model section: the one OpenAI-compatible endpoint
 // the user simulator, judge assertions and test generation talk to.
 type Model struct {
-	Pos      Pos
+	Pos      diag.Pos
 	Endpoint Template
 	Name     Name
 	// APIKey is a secret, like every value read from the environment.
@@ -131,29 +133,29 @@ func parseFloat(s *yaml.Node) (float64, error) {
 
 // checkModel reports what needs the config's model section when there is
 // none: a simulator, and every judge.
-func checkModel(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkModel(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if m := cfg.Model; m != nil {
 		for _, r := range templateRefs(m.Endpoint, m.APIKey) {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: the model is set up before any hook runs (environment variables are ${ENV.NAME})", r)
+				diags.Add(r.Pos, "unknown variable %s: the model is set up before any hook runs (environment variables are ${ENV.NAME})", r)
 			}
 		}
 		return
 	}
 	const hint = "add a model: section to the config (docs/models.md)"
-	seen := map[Pos]bool{} // a named block's judge, extended twice, is one problem
+	seen := map[diag.Pos]bool{} // a named block's judge, extended twice, is one problem
 	judged := func(b *Block) {
 		for _, p := range (levelBlock{block: b}).parts() {
 			if j := p.block.Judge; j != nil && !seen[j.Pos] {
 				seen[j.Pos] = true
-				diags.add(j.Pos, "a judge needs a language model: %s", hint)
+				diags.Add(j.Pos, "a judge needs a language model: %s", hint)
 			}
 		}
 	}
 	judged(cfg.Target.Assert)
 	for _, t := range tests {
 		if t.Simulator != nil {
-			diags.add(t.Simulator.Pos, "a simulator needs a language model: %s", hint)
+			diags.Add(t.Simulator.Pos, "a simulator needs a language model: %s", hint)
 		}
 		judged(t.Assert)
 		for _, turn := range t.Turns {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // maxAliasExpansions bounds how many nodes may be reached through YAML
@@ -23,7 +25,7 @@ const extensionPrefix = "x-"
 // loader walks the yaml.Node tree of one file, recording every problem.
 type loader struct {
 	file  string
-	diags *Diagnostics
+	diags *diag.Diagnostics
 	// env reads the environment a source path's ~ and ${ENV.NAME} name
 	// (nil: an empty one).
 	env      func(string) (string, bool)
@@ -46,10 +48,12 @@ type loader struct {
 	minor    int
 }
 
-func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line, Col: n.Column} }
+func (l *loader) pos(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: l.file, Line: n.Line, Col: n.Column}
+}
 
 func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
-	l.diags.add(l.pos(n), format, args...)
+	l.diags.Add(l.pos(n), format, args...)
 }
 
 // deref follows an alias to the node it names, within the alias budget. It

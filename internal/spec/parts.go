@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // MaxAttachmentBytes bounds one attached file. Model APIs take images of
@@ -26,7 +28,7 @@ const (
 // Part is one part of a user message written as a list: a text, or a file
 // sent as AG-UI binary content.
 type Part struct {
-	Pos  Pos
+	Pos  diag.Pos
 	Text *Template // a text part
 	File *Attachment
 }

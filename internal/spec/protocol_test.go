@@ -11,6 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 func TestA2ATarget(t *testing.T) {
@@ -276,7 +278,7 @@ func TestTurnsForTarget(t *testing.T) {
 				"t.ananke.yaml":      "version: \"1.2\"\nname: t\n" + tc.test,
 			})
 			_, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-			var diags Diagnostics
+			var diags diag.Diagnostics
 			if !errors.As(err, &diags) {
 				t.Fatalf("Load = %v; want diagnostics", err)
 			}

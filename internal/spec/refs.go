@@ -1,6 +1,10 @@
 package spec
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ananke/action/internal/diag"
+)
 
 // Static checks of ${NAME} references. Hook variables are only known once
 // the hooks ran, but some references can never resolve, and those are
@@ -14,11 +18,11 @@ import "slices"
 // ${ENV.NAME} is checked when a run starts (see CheckEnv), because
 // `ananke validate` often runs where CI secrets are not set.
 
-func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkStaticRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if len(cfg.BeforeAll) > 0 {
 		for _, r := range templateRefs(cfg.BeforeAll[0].Cmd...) {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: the first before_all hook runs before any hook has set a variable", r)
+				diags.Add(r.Pos, "unknown variable %s: the first before_all hook runs before any hook has set a variable", r)
 			}
 		}
 		// Any variable may come from before_all; the run says which one
@@ -28,7 +32,7 @@ func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 	for _, h := range cfg.AfterAll {
 		for _, r := range templateRefs(h.Cmd...) {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: only before_all hooks set variables after_all sees (environment variables are ${ENV.NAME})", r)
+				diags.Add(r.Pos, "unknown variable %s: only before_all hooks set variables after_all sees (environment variables are ${ENV.NAME})", r)
 			}
 		}
 	}
@@ -39,7 +43,7 @@ func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 		}
 		for _, r := range refs {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: %s", r, noHookReason(t))
+				diags.Add(r.Pos, "unknown variable %s: %s", r, noHookReason(t))
 			}
 		}
 	}
@@ -54,11 +58,11 @@ func noHookReason(t *Test) string {
 
 // checkConfigRefs reports config references that no hook can set for some
 // test.
-func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkConfigRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if s := cfg.Target.Server; s != nil {
 		for _, r := range s.refs() {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
+				diags.Add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
 			}
 		}
 	}
@@ -74,19 +78,19 @@ func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 	}
 	for _, r := range cfg.Target.refs() {
 		if !r.Env {
-			diags.add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
+			diags.Add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
 		}
 	}
 }
 
 // CheckEnv reports every ${ENV.NAME} of the config and tests that is not set.
-func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
-	var diags Diagnostics
-	seen := map[Pos]bool{}
+func CheckEnv(s *Suite, getenv func(string) (string, bool)) diag.Diagnostics {
+	var diags diag.Diagnostics
+	seen := map[diag.Pos]bool{}
 	for _, r := range envRefs(s) {
 		if _, ok := getenv(r.Name); !ok && !seen[r.Pos] {
 			seen[r.Pos] = true
-			diags.add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
+			diags.Add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
 		}
 	}
 	return diags.Sorted()
@@ -100,7 +104,7 @@ func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
 // whole. An unset variable is left to CheckEnv.
 func EnvSecrets(s *Suite, getenv func(string) (string, bool)) []string {
 	vars := NewVars(getenv)
-	inURL := map[Pos]bool{}
+	inURL := map[diag.Pos]bool{}
 	for _, t := range urlFields(s.Config) {
 		refs := t.Refs()
 		if slices.ContainsFunc(refs, func(r Ref) bool { return !r.Env }) {

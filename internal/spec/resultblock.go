@@ -2,6 +2,8 @@ package spec
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Result and tools_list assertion kinds (version 1.2).
@@ -20,7 +22,7 @@ const (
 // calls in scope (an mcp:call turn's one call). Each set field is a check
 // every call must pass.
 type ResultChecks struct {
-	Pos Pos
+	Pos diag.Pos
 	// Match and NotMatch are regexes over the result's content.
 	Match, NotMatch *Regex
 	// JSONPath are text.json_path's conditions, on the result's JSON.
@@ -30,13 +32,13 @@ type ResultChecks struct {
 	// MaxDurationMs bounds each call, from its start to its completion
 	// (0: unset); MaxDurationPos is where it is written.
 	MaxDurationMs  int64
-	MaxDurationPos Pos
+	MaxDurationPos diag.Pos
 }
 
 // ToolsListChecks is a block's tools_list: section, on the tools/list
 // results in scope (an mcp:list_tools turn's one listing).
 type ToolsListChecks struct {
-	Pos Pos
+	Pos diag.Pos
 	// Include names tools the listing must have, Exclude tools it must
 	// not.
 	Include, Exclude []Name
@@ -47,7 +49,7 @@ type ToolsListChecks struct {
 
 // Flag is a boolean as written.
 type Flag struct {
-	Pos   Pos
+	Pos   diag.Pos
 	Value bool
 }
 
@@ -108,7 +110,7 @@ func (l *loader) toolsListChecks(n *yaml.Node, what string) *ToolsListChecks {
 	for _, ex := range tl.Exclude {
 		for _, in := range tl.Include {
 			if in.Value == ex.Value {
-				l.diags.add(ex.Pos, "%s: `%s` is both included and excluded", what, ex.Value)
+				l.diags.Add(ex.Pos, "%s: `%s` is both included and excluded", what, ex.Value)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // DefaultScriptTimeoutMs bounds a script assertion that sets no timeout.
@@ -14,7 +16,7 @@ const DefaultScriptTimeoutMs = 30_000
 // its stdout the message) or anything else (the check could not be made:
 // an error). It runs in the directory of the file that declares it.
 type Script struct {
-	Pos       Pos
+	Pos       diag.Pos
 	Cmd       []Template
 	TimeoutMs int64
 	// Severity is the script's own severity ("": the block's).

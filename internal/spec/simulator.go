@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Defaults of a dynamic test.
@@ -21,7 +23,7 @@ const (
 // Mode"): the config's model writes each next user message, told who it
 // is and what it wants, until the checkpoints are reached.
 type Simulator struct {
-	Pos          Pos
+	Pos          diag.Pos
 	Persona      Template
 	Goal         Template
 	Instructions Template
@@ -31,7 +33,7 @@ type Simulator struct {
 // first turn whose reply passes its block, once every checkpoint in After
 // was reached at that turn or before.
 type Checkpoint struct {
-	Pos         Pos
+	Pos         diag.Pos
 	ID          Name
 	Description string
 	After       []Name
@@ -92,7 +94,7 @@ func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
 		return nil
 	}
 	var out []Checkpoint
-	ids := map[string]Pos{}
+	ids := map[string]diag.Pos{}
 	for i, item := range items {
 		what := index("checkpoints", i)
 		known := checkpointFields
@@ -108,7 +110,7 @@ func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
 		if p, ok := f["id"]; ok {
 			if c.ID, ok = l.name(p.val, what+".id"); ok {
 				if first, dup := ids[c.ID.Value]; dup {
-					l.diags.add(c.ID.Pos, "%s: checkpoint %q is declared twice (first at line %d)", what, c.ID.Value, first.Line)
+					l.diags.Add(c.ID.Pos, "%s: checkpoint %q is declared twice (first at line %d)", what, c.ID.Value, first.Line)
 				}
 				ids[c.ID.Value] = c.ID.Pos
 			}
@@ -163,7 +165,7 @@ func (l *loader) checkpointAssert(item *yaml.Node, f map[string]pair, what strin
 
 // checkAfter reports after entries naming no checkpoint, a checkpoint
 // itself, or a cycle.
-func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
+func (l *loader) checkAfter(cps []Checkpoint, ids map[string]diag.Pos) {
 	byID := map[string]*Checkpoint{}
 	for i := range cps {
 		byID[cps[i].ID.Value] = &cps[i]
@@ -172,14 +174,14 @@ func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
 		for _, a := range c.After {
 			switch _, known := ids[a.Value]; {
 			case a.Value == c.ID.Value:
-				l.diags.add(a.Pos, "checkpoint %q cannot come after itself", c.ID.Value)
+				l.diags.Add(a.Pos, "checkpoint %q cannot come after itself", c.ID.Value)
 			case !known:
 				var names []string
 				for id := range ids {
 					names = append(names, id)
 				}
 				slices.Sort(names)
-				l.diags.add(a.Pos, "after: unknown checkpoint %q (checkpoints: %s)", a.Value, strings.Join(names, ", "))
+				l.diags.Add(a.Pos, "after: unknown checkpoint %q (checkpoints: %s)", a.Value, strings.Join(names, ", "))
 			}
 		}
 	}
@@ -195,7 +197,7 @@ func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
 		slices.Sort(members)
 		if key := strings.Join(members, " "); !reported[key] {
 			reported[key] = true
-			l.diags.add(c.ID.Pos, "checkpoints wait for each other: %s", strings.Join(cyc, " after "))
+			l.diags.Add(c.ID.Pos, "checkpoints wait for each other: %s", strings.Join(cyc, " after "))
 		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ananke/action/internal/capability"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/diag"
 )
 
 // Source formats: where an imported test's trace comes from.
@@ -22,7 +24,7 @@ var SourceFormats = []string{FormatClaude, FormatNanoClaw}
 // instead of talking to the target: `source: {format, path, ...}` in place
 // of `turns:`.
 type Source struct {
-	Pos    Pos
+	Pos    diag.Pos
 	Format string
 	// Path is as written (relative to the test file); Abs is resolved.
 	Path string
@@ -214,13 +216,13 @@ func didYouMean(got string, known []string) string {
 
 // checkTargets reports tests that need a target when the config has none:
 // a suite of imported runs only needs no agent.
-func checkTargets(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkTargets(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if cfg.Target.Type != "" || cfg.Target.Pos.Line > 0 {
 		return
 	}
 	for _, t := range tests {
 		if t.Source == nil {
-			diags.add(t.Pos, "test %q talks to an agent, but the config has no target (only tests with a source run without one)", t.ID)
+			diags.Add(t.Pos, "test %q talks to an agent, but the config has no target (only tests with a source run without one)", t.ID)
 		}
 	}
 }

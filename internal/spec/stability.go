@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Bounds of the repeated-run settings: a thousand runs of one test is a
@@ -24,7 +26,7 @@ type Stability struct {
 	// Retries is how often a failing run is run again (nil: unset).
 	Retries *int
 	// Pos is where the runs/min_pass_rate fields are written, for messages.
-	MinPassRatePos Pos
+	MinPassRatePos diag.Pos
 }
 
 // stabilityFields are the keys Stability reads, in configs and test files.

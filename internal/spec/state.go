@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-openapi/jsonpointer"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 var (
@@ -16,7 +18,7 @@ var (
 // STATE_SNAPSHOT with the deltas since applied) at Pointer must pass every
 // condition set.
 type StateCheck struct {
-	Pos Pos
+	Pos diag.Pos
 	// Pointer is an RFC 6901 JSON Pointer ("/cart/total"; "" is the whole
 	// state).
 	Pointer string
@@ -33,7 +35,7 @@ type StateCheck struct {
 // URL and every number that is not trivially small in its text appears in a
 // tool result, a tool argument, a user message or the history.
 type Grounded struct {
-	Pos     Pos
+	Pos     diag.Pos
 	Numbers bool
 	URLs    bool
 	// Ignore exempts the claims (a number as written, or a URL) it matches.

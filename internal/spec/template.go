@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/secret"
 )
 
@@ -16,7 +17,7 @@ import (
 // position. Names never contain ${...}.
 type Name struct {
 	Value string
-	Pos   Pos
+	Pos   diag.Pos
 }
 
 // Template is a string value that may hold variable references:
@@ -29,7 +30,7 @@ type Name struct {
 // when a test runs.
 type Template struct {
 	Raw   string
-	Pos   Pos
+	Pos   diag.Pos
 	parts []part
 }
 
@@ -42,7 +43,7 @@ type part struct {
 type Ref struct {
 	Name string // without the ENV. prefix
 	Env  bool
-	Pos  Pos
+	Pos  diag.Pos
 }
 
 func (r Ref) String() string {
@@ -59,10 +60,10 @@ func Literal(s string) Template { return Template{Raw: s, parts: []part{{lit: s}
 
 // parseTemplate splits s into literal text and references. at maps a byte
 // offset of s to its source position.
-func parseTemplate(s string, at func(off int) Pos) (Template, []Diagnostic) {
+func parseTemplate(s string, at func(off int) diag.Pos) (Template, []diag.Diagnostic) {
 	t := Template{Raw: s, Pos: at(0)}
 	var lit strings.Builder
-	var diags []Diagnostic
+	var diags []diag.Diagnostic
 	flush := func() {
 		if lit.Len() > 0 {
 			t.parts = append(t.parts, part{lit: lit.String()})
@@ -77,7 +78,7 @@ func parseTemplate(s string, at func(off int) Pos) (Template, []Diagnostic) {
 		case strings.HasPrefix(s[i:], "${"):
 			end := strings.IndexByte(s[i:], '}')
 			if end < 0 {
-				diags = append(diags, Diagnostic{at(i), `unterminated "${": close it with "}" or write "$${" for a literal "${"`})
+				diags = append(diags, diag.Diagnostic{Pos: at(i), Message: `unterminated "${": close it with "}" or write "$${" for a literal "${"`})
 				return t, diags
 			}
 			body := s[i+2 : i+end]
@@ -86,7 +87,7 @@ func parseTemplate(s string, at func(off int) Pos) (Template, []Diagnostic) {
 				ref.Name, ref.Env = rest, true
 			}
 			if !identRE().MatchString(ref.Name) {
-				diags = append(diags, Diagnostic{at(i), fmt.Sprintf("invalid variable reference %q: use ${NAME} or ${ENV.NAME} (letters, digits, _)", "${"+body+"}")})
+				diags = append(diags, diag.Diagnostic{Pos: at(i), Message: fmt.Sprintf("invalid variable reference %q: use ${NAME} or ${ENV.NAME} (letters, digits, _)", "${"+body+"}")})
 			} else {
 				flush()
 				t.parts = append(t.parts, part{ref: &ref})
@@ -115,9 +116,9 @@ func (l *loader) template(n *yaml.Node, what string) (Template, bool) {
 // offsetPos maps a byte offset inside a scalar's value to a source position.
 // It is exact for single-line plain and quoted scalars without escapes; for
 // anything else it falls back to the scalar's own position.
-func offsetPos(file string, n *yaml.Node) func(int) Pos {
-	base := Pos{File: file, Line: n.Line, Col: n.Column}
-	return func(off int) Pos {
+func offsetPos(file string, n *yaml.Node) func(int) diag.Pos {
+	base := diag.Pos{File: file, Line: n.Line, Col: n.Column}
+	return func(off int) diag.Pos {
 		before := n.Value[:off]
 		if off == 0 || strings.ContainsAny(before, "\n\r\t") {
 			return base
@@ -135,7 +136,7 @@ func offsetPos(file string, n *yaml.Node) func(int) Pos {
 		default:
 			return base
 		}
-		return Pos{File: base.File, Line: base.Line, Col: col}
+		return diag.Pos{File: base.File, Line: base.Line, Col: col}
 	}
 }
 

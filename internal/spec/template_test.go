@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 func TestTemplateResolve(t *testing.T) {
@@ -25,7 +27,7 @@ func TestTemplateResolve(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tmpl, diags := parseTemplate(tc.in, func(off int) Pos { return Pos{File: "t.yaml", Line: 1, Col: 1 + off} })
+			tmpl, diags := parseTemplate(tc.in, func(off int) diag.Pos { return diag.Pos{File: "t.yaml", Line: 1, Col: 1 + off} })
 			if len(diags) > 0 {
 				t.Fatalf("parse: %v", diags)
 			}
@@ -70,7 +72,7 @@ func TestTemplateResolveURL(t *testing.T) {
 			[]string{"ab", "lit%2Fval", "lit/val"}}, // the redactor leaves "ab" alone: too short
 		{"${ORDER_URL}", "https://shop.example/o?sig=from-hook", []string{"from-hook"}},
 	} {
-		tmpl, diags := parseTemplate(tc.in, func(off int) Pos { return Pos{File: "t.yaml", Line: 1, Col: 1 + off} })
+		tmpl, diags := parseTemplate(tc.in, func(off int) diag.Pos { return diag.Pos{File: "t.yaml", Line: 1, Col: 1 + off} })
 		if len(diags) > 0 {
 			t.Fatalf("parse: %v", diags)
 		}
@@ -87,7 +89,7 @@ func TestTemplateResolveURL(t *testing.T) {
 	}
 	// Outside a URL field the same value is a secret as a whole.
 	v := NewVars(getenv)
-	tmpl, _ := parseTemplate("${ENV.AGENT_URL}", func(int) Pos { return Pos{} })
+	tmpl, _ := parseTemplate("${ENV.AGENT_URL}", func(int) diag.Pos { return diag.Pos{} })
 	if _, err := tmpl.Resolve(v); err != nil || !slices.Equal(v.Secrets(), []string{env["AGENT_URL"]}) {
 		t.Errorf("Resolve: Secrets() = %q, %v", v.Secrets(), err)
 	}
@@ -104,7 +106,7 @@ func TestTemplateSyntaxErrors(t *testing.T) {
 		{"${ENV.A.B}", `invalid variable reference "${ENV.A.B}"`},
 	}
 	for _, tc := range tests {
-		_, diags := parseTemplate(tc.in, func(off int) Pos { return Pos{File: "f", Line: 1, Col: 1 + off} })
+		_, diags := parseTemplate(tc.in, func(off int) diag.Pos { return diag.Pos{File: "f", Line: 1, Col: 1 + off} })
 		if !hasDiag(diags, tc.want) {
 			t.Errorf("parseTemplate(%q) = %v; want a diagnostic containing %q", tc.in, diags, tc.want)
 		}

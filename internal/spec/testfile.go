@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Turn types (seed 001, "Turn Types"). Each belongs to target types
@@ -33,7 +35,7 @@ type Test struct {
 	Path string
 	// Pos is where the test is declared: the start of its file, or its
 	// line of a dataset (*.ananke.jsonl).
-	Pos   Pos
+	Pos   diag.Pos
 	ID    string // stable identifier; default: path without extension
 	Name  Name
 	Tags  []Name
@@ -75,7 +77,7 @@ type Test struct {
 
 // Hook is a command run before the turns; its stdout JSON sets variables.
 type Hook struct {
-	Pos       Pos
+	Pos       diag.Pos
 	Cmd       []Template
 	TimeoutMs int64
 	// Output, when set, is the hook's output read from a fixture file
@@ -86,7 +88,7 @@ type Hook struct {
 
 // Message is one history message placed before the first turn.
 type Message struct {
-	Pos     Pos
+	Pos     diag.Pos
 	Role    string
 	Content Template
 	// Parts, when set, are the content as a list of parts (user messages
@@ -96,7 +98,7 @@ type Message struct {
 
 // Turn is one scripted turn.
 type Turn struct {
-	Pos   Pos
+	Pos   diag.Pos
 	Index int
 	Type  string
 	User  Template // for TurnUser and TurnA2ASend; with Parts, their text
@@ -109,12 +111,12 @@ type Turn struct {
 	Arguments Value
 	Assert    *Block
 	// typePos is where the type is written (zero: the default).
-	typePos Pos
+	typePos diag.Pos
 }
 
 // ClientTool is a tool Ananke advertises to the agent and answers itself.
 type ClientTool struct {
-	Pos         Pos
+	Pos         diag.Pos
 	Name        Name
 	Description Template
 	Parameters  Value
@@ -126,7 +128,7 @@ type ClientTool struct {
 // ToolResult is one entry of a client tool's results: the first entry whose
 // args_match all match a call answers it.
 type ToolResult struct {
-	Pos       Pos
+	Pos       diag.Pos
 	ArgsMatch []ArgMatch
 	Result    Value
 }
@@ -143,7 +145,7 @@ var (
 )
 
 func (l *loader) test(doc *yaml.Node) *Test {
-	t := &Test{Path: l.file, Pos: Pos{File: l.file, Line: 1, Col: 1}}
+	t := &Test{Path: l.file, Pos: diag.Pos{File: l.file, Line: 1, Col: 1}}
 	f, ok := l.fields(doc, "test", testFields)
 	if !ok {
 		return t
@@ -408,7 +410,7 @@ func (l *loader) result(f map[string]pair, what string) (Value, bool) {
 func (l *loader) clientTools(n *yaml.Node) []ClientTool {
 	items, _ := l.list(n, "tools")
 	var out []ClientTool
-	seen := map[string]Pos{}
+	seen := map[string]diag.Pos{}
 	for i, item := range items {
 		what := index("tools", i)
 		f, ok := l.fields(item, what, toolFields)
@@ -420,7 +422,7 @@ func (l *loader) clientTools(n *yaml.Node) []ClientTool {
 		if p, ok := f["name"]; ok {
 			if ct.Name, ok = l.name(p.val, what+".name"); ok {
 				if first, dup := seen[ct.Name.Value]; dup {
-					l.diags.add(ct.Name.Pos, "%s: tool %q is declared twice (first at line %d)", what, ct.Name.Value, first.Line)
+					l.diags.Add(ct.Name.Pos, "%s: tool %q is declared twice (first at line %d)", what, ct.Name.Value, first.Line)
 				}
 				seen[ct.Name.Value] = ct.Name.Pos
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/ohler55/ojg/jp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 var (
@@ -23,7 +25,7 @@ var (
 // JSONSchema is a text.json_schema: the reply (or its ```json block) must
 // validate against it.
 type JSONSchema struct {
-	Pos Pos
+	Pos diag.Pos
 	// File is the schema's path as written (relative to the file that
 	// declares it); "" for an inline schema.
 	File   string
@@ -33,7 +35,7 @@ type JSONSchema struct {
 // JSONPathCheck is one text.json_path entry: the nodes path selects in the
 // reply's JSON must each pass every condition set.
 type JSONPathCheck struct {
-	Pos  Pos
+	Pos  diag.Pos
 	Path string
 	Expr jp.Expr
 	// Equals is a JSON value (zero: unset); Match a regex over the value's

@@ -9,13 +9,15 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Value is free-form data from a file (forwardedProps, state, a client
 // tool's parameters or result), turned into JSON when a test runs. String
 // leaves may hold ${...} references; mapping keys are taken literally.
 type Value struct {
-	Pos  Pos
+	Pos  diag.Pos
 	node *yaml.Node
 	file string
 	// lit, when set, is the value as literal JSON: a fixture file's, sent

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // Vars is the variable map of one test run: values set by hooks, and the
@@ -47,7 +49,7 @@ func (v *Vars) Secrets() []string {
 
 // ResolveError is a reference that could not be resolved, at its position.
 type ResolveError struct {
-	Pos Pos
+	Pos diag.Pos
 	Msg string
 }
 

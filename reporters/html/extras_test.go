@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
@@ -43,9 +44,9 @@ func extras() *report.Report {
 					{Seq: 8, ReceivedMs: base + 1200, Type: "STATE_DELTA", Raw: []byte(`{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/cart/items","value":2}]}`)},
 					{Seq: 9, ReceivedMs: base + 1900, Type: "RUN_ERROR", Raw: []byte(`{"type":"RUN_ERROR","message":"rate limited","code":"429"}`)},
 				}}}},
-		Checkpoints: []engine.Checkpoint{{ID: "address", Description: "the address is confirmed", Pos: spec.Pos{File: "tests/ship.ananke.yaml", Line: 9, Col: 7}, ReachedAt: 0},
-			{ID: "paid", Description: "the order is paid", Pos: spec.Pos{File: "tests/ship.ananke.yaml", Line: 11, Col: 7}, ReachedAt: -1}},
-		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: spec.LevelTest, Kind: spec.KindState, Scope: "test", Source: spec.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
+		Checkpoints: []engine.Checkpoint{{ID: "address", Description: "the address is confirmed", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 9, Col: 7}, ReachedAt: 0},
+			{ID: "paid", Description: "the order is paid", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 11, Col: 7}, ReachedAt: -1}},
+		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: spec.LevelTest, Kind: spec.KindState, Scope: "test", Source: diag.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
 			Severity: spec.Critical, Status: assertion.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
 			Evidence: []assertion.Evidence{{Note: "last state change", EventRefs: []int64{2, 8}}}}}}
 	dynamic.Results[0].Finish()
@@ -61,7 +62,7 @@ func extras() *report.Report {
 					{Seq: 3, ReceivedMs: base + 600, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","delta":"Saved."}`), Origin: "sessions/s1.jsonl:4"},
 				}}}},
 		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]",
-			Source: spec.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
+			Source: diag.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
 			Evidence: []assertion.Evidence{{Note: "match", Text: "Saved.", EventRefs: []int64{3}}}}}}
 	imported.Results[0].Finish()
 	tests := []*engine.TestResult{

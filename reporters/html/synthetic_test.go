@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
@@ -40,7 +41,7 @@ func syntheticTest(i int, start time.Time) *engine.TestResult {
 	}
 	a := &engine.Attempt{Status: engine.Pass, Start: start}
 	if i%100 == 13 {
-		a.Status, a.Reason, a.ReasonPos = engine.Error, `hooks[0]: hook "./seed.sh" exited with status 1; stderr: no database`, spec.Pos{File: path, Line: 4, Col: 5}
+		a.Status, a.Reason, a.ReasonPos = engine.Error, `hooks[0]: hook "./seed.sh" exited with status 1; stderr: no database`, diag.Pos{File: path, Line: 4, Col: 5}
 	} else {
 		a.Trace, a.Results = syntheticTrace(i, path, start.UnixMilli())
 		for _, r := range a.Results {
@@ -90,7 +91,7 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 			call.ResultSeq = ev(ms+90, `{"type":"TOOL_CALL_RESULT","messageId":"r-`+id+`","role":"tool","toolCallId":"`+id+`","content":`+quote(content)+`}`)
 			tt.ToolCalls = append(tt.ToolCalls, call)
 			results = append(results, assertion.Result{ID: fmt.Sprintf("turn[%d].tools.require[%d]", k, c), Level: spec.LevelTurn, Kind: spec.KindRequire,
-				Scope: fmt.Sprintf("turn[%d]", k), Source: spec.Pos{File: path, Line: 8 + c, Col: 13}, Severity: spec.Critical, Status: assertion.Pass,
+				Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 8 + c, Col: 13}, Severity: spec.Critical, Status: assertion.Pass,
 				Message: fmt.Sprintf("`%s` called 1 time, expected at least 1 time", name), Expected: fmt.Sprintf("`%s` at least 1 time", name),
 				Observed: fmt.Sprintf("1 call satisfying the entry (1 call to `%s`)", name), Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &tt.ToolCalls[len(tt.ToolCalls)-1]}}})
 		}
@@ -112,7 +113,7 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 		tt.Runs = []trace.Run{{RunID: runID, Request: []byte(`{"threadId":"thread-` + fmt.Sprint(i) + `","runId":"` + runID + `","messages":[]}`),
 			StartMs: at, EndMs: at + 850, FirstSeq: tt.Events[0].Seq, Frames: len(tt.Events), FirstEventMs: at + 20}}
 		check := assertion.Result{ID: fmt.Sprintf("turn[%d].text.must_not_match[0]", k), Level: spec.LevelTurn, Kind: spec.KindMustNotMatch,
-			Scope: fmt.Sprintf("turn[%d]", k), Source: spec.Pos{File: path, Line: 14, Col: 25}, Severity: spec.Critical, Status: assertion.Pass,
+			Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 14, Col: 25}, Severity: spec.Critical, Status: assertion.Pass,
 			Message: fmt.Sprintf("assistant text in turn[%d] does not match `out of stock`", k), Expected: "assistant text not matching `out of stock`", Observed: "no match"}
 		if i%40 == 7 && k == 1 {
 			check.Status, check.Message, check.Observed = assertion.Fail, "assistant text in turn[1] matches forbidden `reserved`: \"…and I reserved it at the north store…\"", "match \"reserved\""

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
@@ -29,7 +30,7 @@ var Start = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 
 func ms(offset int64) time.Time { return Start.Add(time.Duration(offset) * time.Millisecond) }
 
-func pos(file string, line, col int) spec.Pos { return spec.Pos{File: file, Line: line, Col: col} }
+func pos(file string, line, col int) diag.Pos { return diag.Pos{File: file, Line: line, Col: col} }
 
 func name(s string) spec.Name { return spec.Name{Value: s} }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
@@ -40,7 +41,7 @@ const (
 
 func ms(offset int64) time.Time { return Start.Add(time.Duration(offset) * time.Millisecond) }
 
-func pos(file string, line, col int) spec.Pos { return spec.Pos{File: file, Line: line, Col: col} }
+func pos(file string, line, col int) diag.Pos { return diag.Pos{File: file, Line: line, Col: col} }
 
 // Hooks are the fixture's suite hooks: before_all[0] passed, after_all[0]
 // failed, its stderr holding the secret.

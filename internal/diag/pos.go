@@ -1,4 +1,4 @@
-package spec
+package diag
 
 import (
 	"cmp"
@@ -66,6 +66,6 @@ func (ds Diagnostics) Sorted() Diagnostics {
 	return slices.Compact(out)
 }
 
-func (ds *Diagnostics) add(p Pos, format string, args ...any) {
+func (ds *Diagnostics) Add(p Pos, format string, args ...any) {
 	*ds = append(*ds, Diagnostic{Pos: p, Message: fmt.Sprintf(format, args...)})
 }
