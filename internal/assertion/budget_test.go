@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // searches returns n calls to search, c1…cn, with start sequence numbers
@@ -44,7 +45,7 @@ func TestMaxCalls(t *testing.T) {
 }
 
 func TestStopAfterSuccess(t *testing.T) {
-	stop := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ResultMatch: spec.MustRegex(`"status":"ok"`)}}
+	stop := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex(`"status":"ok"`)}}
 	anyResult := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card")}}
 	withArgs := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ArgsMatch: args("amount", "^42$")}}
 	ok := result(`{"status":"ok"}`, true)

@@ -15,6 +15,7 @@ import (
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // kindConstants reads the Kind constants declared in spec/merge.go, so a
@@ -250,13 +251,13 @@ func TestDescribeDoesNotGate(t *testing.T) {
 		check spec.Check
 		want  string
 	}{
-		{spec.Check{Kind: spec.KindMemoryReads, Memory: &spec.MemoryEntry{Group: spec.GroupOwn, ContentMatch: spec.MustRegex("bullet")}},
+		{spec.Check{Kind: spec.KindMemoryReads, Memory: &spec.MemoryEntry{Group: spec.GroupOwn, ContentMatch: vars.MustRegex("bullet")}},
 			"a read of the trace's own group's memory with content matching `bullet`"},
 		{spec.Check{Kind: spec.KindMemoryForbid, Memory: &spec.MemoryEntry{Group: spec.GroupOther}}, "no read or write of another group's memory"},
 		{spec.Check{Kind: spec.KindMemoryForbid, Memory: &spec.MemoryEntry{Group: "work", Op: "write"}}, "no write to group work's memory"},
 		{spec.Check{Kind: spec.KindTaskRuns, Counted: &spec.Counted{Count: spec.Count{Min: 1, Max: 1, Exact: true}, Status: "success"}},
 			"exactly 1 success run of the scheduled task"},
-		{spec.Check{Kind: spec.KindOutbound, Counted: &spec.Counted{Count: spec.Count{Min: 0, Max: 2}, Match: spec.MustRegex("digest")}},
+		{spec.Check{Kind: spec.KindOutbound, Counted: &spec.Counted{Count: spec.Count{Min: 0, Max: 2}, Match: vars.MustRegex("digest")}},
 			"at most 2 outbound messages matching `digest`"},
 		{needing(spec.Check{Kind: spec.KindMaxIdle, LimitMs: 500}, capability.ContainerMetadata), "no idle gap over 500 ms"},
 	} {

@@ -5,25 +5,26 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestDescribe(t *testing.T) {
-	re := spec.MustRegex
+	re := vars.MustRegex
 	no := false
 	for _, tc := range []struct {
 		check spec.Check
 		want  string
 	}{
-		{spec.Check{Kind: spec.KindForbid, Tool: spec.Name{Value: "delete_order"}}, "no call to `delete_order`"},
-		{spec.Check{Kind: spec.KindRequire, Require: &spec.Require{Name: spec.Name{Value: "charge_card"}, Count: spec.Count{Min: 1, Max: 1, Exact: true},
+		{spec.Check{Kind: spec.KindForbid, Tool: vars.Name{Value: "delete_order"}}, "no call to `delete_order`"},
+		{spec.Check{Kind: spec.KindRequire, Require: &spec.Require{Name: vars.Name{Value: "charge_card"}, Count: spec.Count{Min: 1, Max: 1, Exact: true},
 			ArgsMatch: []spec.ArgMatch{{Path: "amount", Regex: re("^42$")}}}}, "`charge_card` with args_match.amount `^42$` exactly 1 time"},
-		{spec.Check{Kind: spec.KindRequire, Require: &spec.Require{Name: spec.Name{Value: "get_weather"}, Count: spec.DefaultCount, MaxDurationMs: 2000}},
+		{spec.Check{Kind: spec.KindRequire, Require: &spec.Require{Name: vars.Name{Value: "get_weather"}, Count: spec.DefaultCount, MaxDurationMs: 2000}},
 			"`get_weather` at least 1 time, each within 2000 ms"},
-		{spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "charge_card"}, ResultMatch: re("declined")}},
+		{spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: vars.Name{Value: "charge_card"}, ResultMatch: re("declined")}},
 			"no call to `charge_card` with result_match `declined`"},
 		{orderOf("validate_cart", "charge_card"), "first calls in the order `validate_cart` → `charge_card`"},
 		{spec.Check{Kind: spec.KindMaxCalls, LimitMs: 6}, "at most 6 tool calls"},
-		{spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "charge_card"}, ResultMatch: re("ok")}},
+		{spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: vars.Name{Value: "charge_card"}, ResultMatch: re("ok")}},
 			"no tool call after the first successful call to `charge_card` with result_match `ok`"},
 		{spec.Check{Kind: spec.KindMaxDuration, LimitMs: 3000}, "at most 3000 ms"},
 		{spec.Check{Kind: spec.KindMaxIdle, LimitMs: 500}, "no idle gap over 500 ms"},
@@ -50,8 +51,8 @@ func TestDescribe(t *testing.T) {
 		{spec.Check{Kind: spec.KindResultIsError}, "every tool result not an error"},
 		{spec.Check{Kind: spec.KindResultIsError, Flag: true}, "every tool result an error"},
 		{spec.Check{Kind: spec.KindResultMaxDuration, LimitMs: 500}, "every tool call completing within 500 ms"},
-		{spec.Check{Kind: spec.KindToolsListInclude, Tool: spec.Name{Value: "echo"}}, "`echo` in the tools/list result"},
-		{spec.Check{Kind: spec.KindToolsListExclude, Tool: spec.Name{Value: "rm"}}, "`rm` not in the tools/list result"},
+		{spec.Check{Kind: spec.KindToolsListInclude, Tool: vars.Name{Value: "echo"}}, "`echo` in the tools/list result"},
+		{spec.Check{Kind: spec.KindToolsListExclude, Tool: vars.Name{Value: "rm"}}, "`rm` not in the tools/list result"},
 		{spec.Check{Kind: spec.KindToolsListValidSchemas}, "every listed tool's inputSchema a valid JSON Schema of an object"},
 	} {
 		if got := Describe(tc.check); got != tc.want {

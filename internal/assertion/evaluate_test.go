@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // call builds a completed tool call; opts adjust it.
@@ -42,12 +43,12 @@ func scopeOf(turns ...trace.Turn) trace.Scope {
 	return tr.TurnScope(len(turns) - 1)
 }
 
-func name(s string) spec.Name { return spec.Name{Value: s} }
+func name(s string) vars.Name { return vars.Name{Value: s} }
 
 func args(kv ...string) []spec.ArgMatch {
 	var out []spec.ArgMatch
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, spec.ArgMatch{Path: kv[i], Regex: spec.MustRegex(kv[i+1])})
+		out = append(out, spec.ArgMatch{Path: kv[i], Regex: vars.MustRegex(kv[i+1])})
 	}
 	return out
 }
@@ -143,10 +144,10 @@ func TestRequireArgsMatch(t *testing.T) {
 
 func TestRequireResults(t *testing.T) {
 	match := func(re string) spec.Check {
-		return req("calc", func(r *spec.Require) { r.ResultMatch = spec.MustRegex(re) })
+		return req("calc", func(r *spec.Require) { r.ResultMatch = vars.MustRegex(re) })
 	}
 	notMatch := func(re string) spec.Check {
-		return req("calc", func(r *spec.Require) { r.ResultNotMatch = spec.MustRegex(re) })
+		return req("calc", func(r *spec.Require) { r.ResultNotMatch = vars.MustRegex(re) })
 	}
 	missing := scopeOf(turnOf("", call("c1", "calc", "{}")))
 	empty := scopeOf(turnOf("", call("c1", "calc", "{}", result("", false))))
@@ -167,7 +168,7 @@ func TestRequireResults(t *testing.T) {
 }
 
 func TestRequireAfter(t *testing.T) {
-	after := req("get_shipping_options", func(r *spec.Require) { r.After = &spec.Name{Value: "validate_cart"} })
+	after := req("get_shipping_options", func(r *spec.Require) { r.After = &vars.Name{Value: "validate_cart"} })
 	runCases(t, []evalCase{
 		{"after in the same turn", after, scopeOf(turnOf("", call("c1", "validate_cart", "{}"), call("c2", "get_shipping_options", "{}"))), Pass, ""},
 		{"before is not after", after, scopeOf(turnOf("", call("c1", "get_shipping_options", "{}"), call("c2", "validate_cart", "{}"))), Fail,
@@ -184,7 +185,7 @@ func TestRequireAfter(t *testing.T) {
 func TestRequireExplainsEveryCandidate(t *testing.T) {
 	check := req("pay", func(r *spec.Require) {
 		r.ArgsMatch = args("amount", "^42$")
-		r.ResultNotMatch = spec.MustRegex("declined")
+		r.ResultNotMatch = vars.MustRegex("declined")
 	})
 	s := scopeOf(turnOf("",
 		call("c1", "pay", `{"amount": 41}`),
@@ -216,7 +217,7 @@ func TestRequireExplainsEveryCandidate(t *testing.T) {
 }
 
 func TestForbidCalls(t *testing.T) {
-	declined := spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ResultMatch: spec.MustRegex("declined|insufficient")}}
+	declined := spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex("declined|insufficient")}}
 	byArgs := spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("transfer"), ArgsMatch: args("amount", `^\d{5,}$`)}}
 	runCases(t, []evalCase{
 		{"ok result", declined, scopeOf(turnOf("", call("c1", "charge_card", "{}", result(`{"status":"ok"}`, true)))), Pass, "1 call checked"},
@@ -256,8 +257,8 @@ func TestTiming(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
-	must := func(re string) spec.Check { return spec.Check{Kind: spec.KindMustMatch, Regex: spec.MustRegex(re)} }
-	mustNot := func(re string) spec.Check { return spec.Check{Kind: spec.KindMustNotMatch, Regex: spec.MustRegex(re)} }
+	must := func(re string) spec.Check { return spec.Check{Kind: spec.KindMustMatch, Regex: vars.MustRegex(re)} }
+	mustNot := func(re string) spec.Check { return spec.Check{Kind: spec.KindMustNotMatch, Regex: vars.MustRegex(re)} }
 	s := scopeOf(trace.Turn{Texts: []string{"Your order is confirmed.", "Anything else?"}})
 	runCases(t, []evalCase{
 		{"match", must(`(?i)order is CONFIRMED`), s, Pass, ""},

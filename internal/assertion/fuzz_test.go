@@ -5,10 +5,12 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/trace"
 	"github.com/go-openapi/jsonpointer"
 	"github.com/ohler55/ojg/jp"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // FuzzEvaluate evaluates every kind of check, with fuzzed patterns, literals
@@ -23,8 +25,8 @@ func FuzzEvaluate(f *testing.F) {
 		if err != nil || path == "" {
 			return
 		}
-		r := &spec.Regex{Template: spec.Literal(pattern)}
-		bound, err := r.Bind(spec.NewVars(nil))
+		r := &vars.Regex{Template: vars.Literal(pattern)}
+		bound, err := r.Bind(vars.NewVars(nil))
 		if err != nil || bound.Compiled().String() != re.String() {
 			return
 		}
@@ -33,9 +35,9 @@ func FuzzEvaluate(f *testing.F) {
 			State: json.RawMessage(result), Runs: []trace.Run{{StartMs: 5, FirstEventMs: ms}}, FirstTextMs: ms}}}
 		am := []spec.ArgMatch{{Path: path, Regex: bound}}
 		checks := []spec.Check{
-			{Kind: spec.KindForbid, Tool: spec.Name{Value: "t"}},
-			{Kind: spec.KindRequire, Require: &spec.Require{Name: spec.Name{Value: "t"}, Count: spec.DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &spec.Name{Value: "t"}}},
-			{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
+			{Kind: spec.KindForbid, Tool: vars.Name{Value: "t"}},
+			{Kind: spec.KindRequire, Require: &spec.Require{Name: vars.Name{Value: "t"}, Count: spec.DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &vars.Name{Value: "t"}}},
+			{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: vars.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
 			{Kind: spec.KindMaxDuration, LimitMs: ms},
 			{Kind: spec.KindMaxIdle, LimitMs: ms},
 			{Kind: spec.KindMustMatch, Regex: bound},
@@ -43,12 +45,12 @@ func FuzzEvaluate(f *testing.F) {
 			{Kind: spec.KindContains, Text: &spec.TextCheck{Text: pattern}},
 			{Kind: spec.KindOmits, Text: &spec.TextCheck{Text: pattern, CaseSensitive: true}},
 			{Kind: spec.KindEquals, Text: &spec.TextCheck{Text: pattern}},
-			{Kind: spec.KindOrder, Tools: []spec.Name{{Value: "t"}, {Value: path}}},
+			{Kind: spec.KindOrder, Tools: []vars.Name{{Value: "t"}, {Value: path}}},
 			{Kind: spec.KindMaxCalls, LimitMs: ms},
-			{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "t"}, ResultMatch: bound}},
+			{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: vars.Name{Value: "t"}, ResultMatch: bound}},
 			{Kind: spec.KindMaxFirstEvent, LimitMs: ms},
 			{Kind: spec.KindMaxFirstText, LimitMs: ms},
-			{Kind: spec.KindGrounded, Grounded: &spec.Grounded{Numbers: true, URLs: true, Ignore: []*spec.Regex{bound}}},
+			{Kind: spec.KindGrounded, Grounded: &spec.Grounded{Numbers: true, URLs: true, Ignore: []*vars.Regex{bound}}},
 		}
 		if expr, err := jp.ParseString("$." + path); err == nil {
 			checks = append(checks, spec.Check{Kind: spec.KindJSONPath, Path: &spec.JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string"}, Equals: json.RawMessage(result)})

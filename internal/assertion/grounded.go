@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // sourcesPhrase names what grounded accepts as a source, in messages.
@@ -91,7 +92,7 @@ func expectGrounded(g *spec.Grounded) string {
 	return e
 }
 
-func ignored(res []*spec.Regex, claim string) bool {
+func ignored(res []*vars.Regex, claim string) bool {
 	for _, re := range res {
 		if matches(re, claim) {
 			return true

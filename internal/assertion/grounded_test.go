@@ -8,6 +8,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // TestFindClaims pins what counts as a claim, as written, normalized, and
@@ -51,7 +52,7 @@ func TestFindClaims(t *testing.T) {
 func groundedCheck(numbers, urls bool, ignore ...string) spec.Check {
 	g := &spec.Grounded{Numbers: numbers, URLs: urls}
 	for _, re := range ignore {
-		g.Ignore = append(g.Ignore, spec.MustRegex(re))
+		g.Ignore = append(g.Ignore, vars.MustRegex(re))
 	}
 	return spec.Check{Kind: spec.KindGrounded, Grounded: g}
 }

@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ohler55/ojg/jp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestReplyJSON(t *testing.T) {
@@ -100,7 +102,7 @@ func pathCheck(path string, want string, mod ...func(*spec.JSONPathCheck)) spec.
 func typed(typ string) func(*spec.JSONPathCheck) { return func(c *spec.JSONPathCheck) { c.Type = typ } }
 
 func matching(re string) func(*spec.JSONPathCheck) {
-	return func(c *spec.JSONPathCheck) { c.Match = spec.MustRegex(re) }
+	return func(c *spec.JSONPathCheck) { c.Match = vars.MustRegex(re) }
 }
 
 func exists(v bool) func(*spec.JSONPathCheck) { return func(c *spec.JSONPathCheck) { c.Exists = &v } }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Memory events of a NanoClaw run of group family: its own CLAUDE.md and
@@ -39,10 +40,10 @@ func nanoTest(group string, turns ...trace.Turn) trace.Scope {
 func memCheck(kind spec.Kind, group, op, path, content string) spec.Check {
 	e := &spec.MemoryEntry{Group: group, Op: op}
 	if path != "" {
-		e.PathMatch = spec.MustRegex(path)
+		e.PathMatch = vars.MustRegex(path)
 	}
 	if content != "" {
-		e.ContentMatch = spec.MustRegex(content)
+		e.ContentMatch = vars.MustRegex(content)
 	}
 	return spec.Check{ID: "test." + string(kind) + "[0]", Kind: kind, Memory: e}
 }

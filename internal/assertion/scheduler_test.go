@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // digest is a scheduled task that ran three times: a success, a failure
@@ -31,7 +32,7 @@ func scheduled(sch *trace.Scheduler, turns ...trace.Turn) trace.Scope {
 func counted(kind spec.Kind, c spec.Count, status, match string) spec.Check {
 	ct := &spec.Counted{Count: c, Status: status}
 	if match != "" {
-		ct.Match = spec.MustRegex(match)
+		ct.Match = vars.MustRegex(match)
 	}
 	return spec.Check{ID: "test." + string(kind), Kind: kind, Counted: ct}
 }

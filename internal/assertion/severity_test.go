@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // everyKind returns one check of each kind this package evaluates.
@@ -22,8 +23,8 @@ func everyKind(t *testing.T) []spec.Check {
 		{Kind: spec.KindMaxIdle, LimitMs: 1},
 		{Kind: spec.KindMaxFirstEvent, LimitMs: 1},
 		{Kind: spec.KindMaxFirstText, LimitMs: 1},
-		{Kind: spec.KindMustMatch, Regex: spec.MustRegex("x")},
-		{Kind: spec.KindMustNotMatch, Regex: spec.MustRegex("x")},
+		{Kind: spec.KindMustMatch, Regex: vars.MustRegex("x")},
+		{Kind: spec.KindMustNotMatch, Regex: vars.MustRegex("x")},
 		literal(spec.KindContains, "x", false),
 		literal(spec.KindOmits, "x", false),
 		literal(spec.KindEquals, "x", false),
@@ -80,7 +81,7 @@ func TestEventRefs(t *testing.T) {
 	tn.State = json.RawMessage(`{"x": 2}`)
 	tn.Events = append(tn.Events, trace.Event{Seq: 8, Type: "STATE_SNAPSHOT"})
 	s := scopeOf(tn)
-	stopAfterB := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("b"), ResultMatch: spec.MustRegex("")}}
+	stopAfterB := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("b"), ResultMatch: vars.MustRegex("")}}
 	for _, tc := range []struct {
 		check spec.Check
 		want  []int64

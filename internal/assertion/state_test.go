@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/go-openapi/jsonpointer"
+
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
-	"github.com/go-openapi/jsonpointer"
+	"github.com/ananke/action/internal/vars"
 )
 
 func stateCheck(ptr, want string, mod ...func(*spec.StateCheck)) spec.Check {
@@ -26,7 +28,7 @@ func stateCheck(ptr, want string, mod ...func(*spec.StateCheck)) spec.Check {
 }
 
 func stateMatch(re string) func(*spec.StateCheck) {
-	return func(c *spec.StateCheck) { c.Match = spec.MustRegex(re) }
+	return func(c *spec.StateCheck) { c.Match = vars.MustRegex(re) }
 }
 
 func stateExists(v bool) func(*spec.StateCheck) { return func(c *spec.StateCheck) { c.Exists = &v } }

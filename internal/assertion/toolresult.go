@@ -8,6 +8,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // The result: checks (version 1.2) put one condition on every tool call
@@ -71,7 +72,7 @@ func eachCall(r *Result, s trace.Scope, calls []*trace.ToolCall, noun, passed st
 
 const toolResult = "tool result"
 
-func resultMatch(r *Result, re *spec.Regex, want bool, s trace.Scope) {
+func resultMatch(r *Result, re *vars.Regex, want bool, s trace.Scope) {
 	verb := "matching"
 	if !want {
 		verb = "not matching"

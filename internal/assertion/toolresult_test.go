@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // mcpCall is an mcp:call turn's one call, its result content as recorded.
@@ -35,9 +36,9 @@ func TestResultChecks(t *testing.T) {
 	none := scopeOf(turnOf("just text"))
 	two := scopeOf(turnOf("", call("c1", "echo", `{}`, result("ok", false), took(0, 10)), call("c2", "echo", `{}`, result("boom", false), took(0, 5000))))
 	listOnly := scopeOf(turnOf("", call("l1", target.ListToolsCall, ``, result(`{"tools":[]}`, true))))
-	match := func(re string) spec.Check { return spec.Check{Kind: spec.KindResultMatch, Regex: spec.MustRegex(re)} }
+	match := func(re string) spec.Check { return spec.Check{Kind: spec.KindResultMatch, Regex: vars.MustRegex(re)} }
 	notMatch := func(re string) spec.Check {
-		return spec.Check{Kind: spec.KindResultNotMatch, Regex: spec.MustRegex(re)}
+		return spec.Check{Kind: spec.KindResultNotMatch, Regex: vars.MustRegex(re)}
 	}
 	isError := func(want bool) spec.Check { return spec.Check{Kind: spec.KindResultIsError, Flag: want} }
 	within := func(ms int64) spec.Check { return spec.Check{Kind: spec.KindResultMaxDuration, LimitMs: ms} }
@@ -94,7 +95,7 @@ func TestResultGated(t *testing.T) {
 	s := mcpCall("ok")
 	s.Source = &trace.Source{Adapter: "claude-transcript", Capabilities: []string{capability.StreamingTiming}}
 	for _, k := range []spec.Kind{spec.KindResultMatch, spec.KindResultMaxDuration, spec.KindToolsListInclude, spec.KindToolsListValidSchemas} {
-		r := evalOne(t, spec.Check{Kind: k, Regex: spec.MustRegex("x")}, s)
+		r := evalOne(t, spec.Check{Kind: k, Regex: vars.MustRegex("x")}, s)
 		if r.Status != Skip || !strings.Contains(r.Message, "needs supports_tool_trace") {
 			t.Errorf("%s: %s %q; want skipped for the tool trace", k, r.Status, r.Message)
 		}

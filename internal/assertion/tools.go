@@ -6,13 +6,14 @@ import (
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // maxReasons bounds how many eliminated calls a message explains; the
 // evidence lists all of them.
 const maxReasons = 3
 
-func forbid(r *Result, tool spec.Name, s trace.Scope) {
+func forbid(r *Result, tool vars.Name, s trace.Scope) {
 	calls := s.ToolCalls()
 	var bad []string
 	for i := range calls {

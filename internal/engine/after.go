@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // KindAfterHook is the built-in result of an after hook: it ran and
@@ -21,7 +22,7 @@ const KindAfterHook spec.Kind = "after_hook"
 // timeout). A hook that fails never passes unnoticed: it is reported as
 // an error result, and it turns a passed attempt into an error (the agent's
 // checks keep their results); a failed attempt stays failed.
-func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) {
+func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *vars.Vars, r *Attempt) {
 	ctx = context.WithoutCancel(ctx)
 	stdin := attemptJSON(t, r, e.opts.Now())
 	for i, h := range t.After {

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // plan is a test with every variable resolved and every pattern bound: what
@@ -52,7 +53,7 @@ type plan struct {
 	// persona is the simulated user of a dynamic test, resolved.
 	persona simulator.Persona
 	// vars resolves checkpoint blocks, bound per simulated turn.
-	vars    *spec.Vars
+	vars    *vars.Vars
 	secrets []string
 }
 
@@ -119,11 +120,11 @@ func argsMatch(args string, ms []spec.ArgMatch) bool {
 // resolver resolves templates against one test's variables, keeping the
 // first error (every error carries its file position).
 type resolver struct {
-	vars *spec.Vars
+	vars *vars.Vars
 	err  error
 }
 
-func (r *resolver) str(t spec.Template) string {
+func (r *resolver) str(t vars.Template) string {
 	if r.err != nil || t.IsZero() {
 		return ""
 	}
@@ -134,7 +135,7 @@ func (r *resolver) str(t spec.Template) string {
 
 // url resolves a URL field: its password and query values are its
 // secrets, not a whole ${ENV.NAME} that fills it (spec.Template.ResolveURL).
-func (r *resolver) url(t spec.Template) string {
+func (r *resolver) url(t vars.Template) string {
 	if r.err != nil || t.IsZero() {
 		return ""
 	}
@@ -143,7 +144,7 @@ func (r *resolver) url(t spec.Template) string {
 	return s
 }
 
-func (r *resolver) json(v spec.Value, def string) json.RawMessage {
+func (r *resolver) json(v vars.Value, def string) json.RawMessage {
 	if r.err != nil {
 		return nil
 	}
@@ -155,7 +156,7 @@ func (r *resolver) json(v spec.Value, def string) json.RawMessage {
 	return js
 }
 
-func (r *resolver) text(v spec.Value) string {
+func (r *resolver) text(v vars.Value) string {
 	if r.err != nil {
 		return ""
 	}
@@ -204,7 +205,7 @@ func (r *resolver) args(ms []spec.ArgMatch) []spec.ArgMatch {
 }
 
 // newPlan resolves everything test t needs.
-func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, aio AttemptIO) (*plan, error) {
+func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO) (*plan, error) {
 	cfg := e.opts.Suite.Config
 	tg := cfg.Target
 	r := &resolver{vars: vars}

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // A2ATarget is an A2A agent (target type a2a, version 1.1). Its card
@@ -17,12 +18,12 @@ import (
 type A2ATarget struct {
 	// AgentCardURL is fetched for the agent card (typically
 	// https://host/.well-known/agent-card.json).
-	AgentCardURL Template
+	AgentCardURL vars.Template
 	// AgentCard is an inline agent card (a mapping).
-	AgentCard Value
+	AgentCard vars.Value
 	// ContextID groups a test's messages into one conversation (zero: the
 	// agent's first reply sets it).
-	ContextID Template
+	ContextID vars.Template
 	// Blocking, when set, is sent as configuration.blocking.
 	Blocking *bool
 	// AcceptedOutputModes are sent as configuration.acceptedOutputModes
@@ -55,8 +56,8 @@ type Auth struct {
 	In   string
 	// Value is the apiKey; Token the bearer token (sent as
 	// "Authorization: Bearer <token>").
-	Value Template
-	Token Template
+	Value vars.Template
+	Token vars.Template
 }
 
 var (

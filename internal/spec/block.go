@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Block is one AssertBlock as written at one level (seed 001, "AssertBlock"),
@@ -18,18 +19,18 @@ type Block struct {
 	// takes the severity of the block that includes it (critical at the top).
 	Severity Severity
 	// Extends names config `assertions:` blocks merged as if written here.
-	Extends []Name
+	Extends []vars.Name
 	// parts is the block with everything it extends, flattened: itself
 	// first, then each extended block (and what those extend), each with
 	// its effective severity. Set when the suite loads (resolveExtends).
 	parts []blockPart
 
-	Forbid      []Name
+	Forbid      []vars.Name
 	Require     []Require
 	ForbidCalls []CallFilter
 	// Order lists tools that must be called, the first call of each after
 	// the first call of the one before it; nil when unset.
-	Order []Name
+	Order []vars.Name
 	// OrderPos is where order is written.
 	OrderPos diag.Pos
 	// MaxCalls bounds all tool calls in scope (a number, or false).
@@ -43,13 +44,13 @@ type Block struct {
 	MaxFirstEventMs Limit
 	MaxFirstTextMs  Limit
 
-	MustMatch    []*Regex
-	MustNotMatch []*Regex
+	MustMatch    []*vars.Regex
+	MustNotMatch []*vars.Regex
 	// Contains, Omits and Equals compare literally, ignoring case unless
 	// CaseSensitive.
-	Contains      []Template
-	Omits         []Template
-	Equals        *Template
+	Contains      []vars.Template
+	Omits         []vars.Template
+	Equals        *vars.Template
 	CaseSensitive bool
 	JSONSchema    *JSONSchema
 	JSONPath      []JSONPathCheck
@@ -83,12 +84,12 @@ type Block struct {
 // against the number of satisfying calls.
 type Require struct {
 	Pos            diag.Pos
-	Name           Name
+	Name           vars.Name
 	Count          Count
 	ArgsMatch      []ArgMatch
-	ResultMatch    *Regex
-	ResultNotMatch *Regex
-	After          *Name
+	ResultMatch    *vars.Regex
+	ResultNotMatch *vars.Regex
+	After          *vars.Name
 	// MaxDurationMs bounds how long each satisfying call takes, from its
 	// start to its completion (0: no bound).
 	MaxDurationMs int64
@@ -100,9 +101,9 @@ type Require struct {
 // the call of a stop_after_success.
 type CallFilter struct {
 	Pos         diag.Pos
-	Name        Name
+	Name        vars.Name
 	ArgsMatch   []ArgMatch
-	ResultMatch *Regex
+	ResultMatch *vars.Regex
 	// Severity is the entry's own severity ("": the block's).
 	Severity Severity
 }
@@ -112,7 +113,7 @@ type CallFilter struct {
 type ArgMatch struct {
 	Path  string
 	Pos   diag.Pos
-	Regex *Regex
+	Regex *vars.Regex
 }
 
 // Count is how many satisfying calls a require entry accepts. Max < 0 means
@@ -280,7 +281,7 @@ func (l *loader) tools(n *yaml.Node, what string, b *Block) {
 }
 
 // order reads a list of at least two distinct tool names.
-func (l *loader) order(n *yaml.Node, what string) ([]Name, diag.Pos) {
+func (l *loader) order(n *yaml.Node, what string) ([]vars.Name, diag.Pos) {
 	items, ok := l.list(n, what)
 	if !ok {
 		return nil, diag.Pos{}
@@ -290,7 +291,7 @@ func (l *loader) order(n *yaml.Node, what string) ([]Name, diag.Pos) {
 		l.errorf(l.derefQuiet(n), "%s needs at least two tools to order; to require one tool, use tools.require", what)
 		return nil, pos
 	}
-	var out []Name
+	var out []vars.Name
 	seen := map[string]int{}
 	for i, item := range items {
 		name, ok := l.name(item, index(what, i))
@@ -444,7 +445,7 @@ func (l *loader) argsMatch(f map[string]pair, what string) []ArgMatch {
 	return out
 }
 
-func (l *loader) optRegex(f map[string]pair, key, what string) *Regex {
+func (l *loader) optRegex(f map[string]pair, key, what string) *vars.Regex {
 	p, ok := f[key]
 	if !ok {
 		return nil
@@ -453,7 +454,7 @@ func (l *loader) optRegex(f map[string]pair, key, what string) *Regex {
 	return re
 }
 
-func (l *loader) regexes(f map[string]pair, key, what string) []*Regex {
+func (l *loader) regexes(f map[string]pair, key, what string) []*vars.Regex {
 	p, ok := f[key]
 	if !ok {
 		return nil
@@ -463,7 +464,7 @@ func (l *loader) regexes(f map[string]pair, key, what string) []*Regex {
 		path = what + "." + key
 	}
 	items, _ := l.oneOrList(p.val, path)
-	var out []*Regex
+	var out []*vars.Regex
 	for i, item := range items {
 		if re, ok := l.regex(item, index(path, i)); ok {
 			out = append(out, re)

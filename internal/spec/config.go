@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Defaults for values the files may leave out.
@@ -26,8 +27,8 @@ type Config struct {
 	Dir    string // the directory test globs are relative to
 	Target Target
 	// Tests are glob patterns (with **) relative to Dir.
-	Tests  []Name
-	Redact []*Regex
+	Tests  []vars.Name
+	Redact []*vars.Regex
 	// Stability is the suite's default for repeated runs (runs,
 	// min_pass_rate, retries); command-line flags and test files override it.
 	Stability Stability
@@ -70,13 +71,13 @@ type Target struct {
 	// Endpoint is the agent's URL: the AG-UI endpoint, an A2A agent's
 	// endpoint (alone, skipping discovery; beside a card, replacing the
 	// card's URL), or an MCP server over HTTP.
-	Endpoint Template
+	Endpoint vars.Template
 	Server   *Server
 
-	AgentID        Template
-	ThreadID       Template // zero: a fresh id per test
-	ForwardedProps Value
-	State          Value
+	AgentID        vars.Template
+	ThreadID       vars.Template // zero: a fresh id per test
+	ForwardedProps vars.Value
+	State          vars.Value
 	// ProtocolVersion is sent as RunAgentInput.protocolVersion; "" omits it
 	// (protocol_version: false).
 	ProtocolVersion string
@@ -93,20 +94,20 @@ type Target struct {
 // an environment variable.
 type NamedValue struct {
 	Name  string
-	Value Template
+	Value vars.Template
 }
 
 // Server starts the agent before the tests and stops it after, like
 // Playwright's webServer.
 type Server struct {
 	Pos     diag.Pos
-	Command []Template
-	Cwd     Template
+	Command []vars.Template
+	Cwd     vars.Template
 	Env     []NamedValue
 	// ReadyURL is polled until it answers 2xx or 4xx. When neither it nor
 	// ReadyLog is set, the target endpoint is polled.
-	ReadyURL      Template
-	ReadyLog      *Regex
+	ReadyURL      vars.Template
+	ReadyLog      *vars.Regex
 	TimeoutMs     int64
 	ReuseExisting bool
 }
@@ -375,7 +376,7 @@ func containsRune(s string, r rune) bool {
 }
 
 // url reads an http(s) URL; one holding references is checked when resolved.
-func (l *loader) url(n *yaml.Node, what string) Template {
+func (l *loader) url(n *yaml.Node, what string) vars.Template {
 	t, ok := l.template(n, what)
 	if !ok || len(t.Refs()) > 0 {
 		return t
@@ -387,10 +388,10 @@ func (l *loader) url(n *yaml.Node, what string) Template {
 }
 
 // object reads a value that must be a mapping (forwardedProps).
-func (l *loader) object(n *yaml.Node, what string) Value {
+func (l *loader) object(n *yaml.Node, what string) vars.Value {
 	if d := l.deref(n); d != nil && d.Kind != yaml.MappingNode {
 		l.errorf(d, "%s must be a mapping, not %s", what, kindName(d))
-		return Value{}
+		return vars.Value{}
 	}
 	v, _ := l.value(n, what)
 	return v
@@ -428,7 +429,7 @@ func (l *loader) server(n *yaml.Node) *Server {
 		s.Cwd, _ = l.template(p.val, "target.server.cwd")
 	}
 	if p, ok := f["env"]; ok {
-		s.Env = l.namedValues(p.val, "target.server.env", "environment variable name", identRE().MatchString)
+		s.Env = l.namedValues(p.val, "target.server.env", "environment variable name", vars.IsIdent)
 	}
 	if p, ok := f["ready_url"]; ok {
 		s.ReadyURL = l.url(p.val, "target.server.ready_url")
@@ -451,7 +452,7 @@ func (l *loader) server(n *yaml.Node) *Server {
 }
 
 // argv reads a non-empty command list.
-func (l *loader) argv(n *yaml.Node, what string) []Template {
+func (l *loader) argv(n *yaml.Node, what string) []vars.Template {
 	items, ok := l.list(n, what)
 	if !ok {
 		return nil
@@ -460,7 +461,7 @@ func (l *loader) argv(n *yaml.Node, what string) []Template {
 		l.errorf(l.derefQuiet(n), "%s must name a program: write [program, arg, ...]", what)
 		return nil
 	}
-	out := make([]Template, 0, len(items))
+	out := make([]vars.Template, 0, len(items))
 	for i, item := range items {
 		if t, ok := l.template(item, index(what, i)); ok {
 			out = append(out, t)

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // A dataset (*.ananke.jsonl, seed 003) holds one test case per line:
@@ -200,7 +201,7 @@ func (l *loader) caseName(f map[string]pair, t *Test) {
 		t.Name, _ = l.name(p.val, "name")
 		return
 	}
-	t.Name = Name{Value: t.ID, Pos: t.Pos}
+	t.Name = vars.Name{Value: t.ID, Pos: t.Pos}
 	if len(t.Turns) > 0 {
 		if s := strings.Join(strings.Fields(t.Turns[0].User.Raw), " "); s != "" {
 			t.Name.Value += ": " + shorten(s, 60)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // loadDataset loads a suite of one dataset (and any other files) written
@@ -133,7 +134,7 @@ func describeCheck(c Check) string {
 		if c.Path.Type != "" {
 			s += " " + c.Path.Path + " : " + c.Path.Type
 		} else {
-			js, _ := c.Path.Equals.Resolve(NewVars(nil))
+			js, _ := c.Path.Equals.Resolve(vars.NewVars(nil))
 			s += " " + c.Path.Path + " = " + string(js)
 		}
 	case c.Require != nil:
@@ -436,7 +437,7 @@ func TestDatasetJSONShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := s.Tests[0].ForwardedProps.Resolve(NewVars(func(string) (string, bool) { return "/h", true }))
+	js, err := s.Tests[0].ForwardedProps.Resolve(vars.NewVars(func(string) (string, bool) { return "/h", true }))
 	if err != nil {
 		t.Fatal(err)
 	}

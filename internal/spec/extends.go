@@ -8,12 +8,13 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // NamedBlock is one entry of the config's `assertions:`: a reusable block
 // that any assert block can extend (seed 001, "Future Work").
 type NamedBlock struct {
-	Name  Name
+	Name  vars.Name
 	Block *Block
 }
 
@@ -160,7 +161,7 @@ func (r *resolver) expand(b *Block, sev Severity, via string, need []string, sta
 }
 
 // cycle reports a cycle of extends once, where it is first found.
-func (r *resolver) cycle(name Name, stack []string) {
+func (r *resolver) cycle(name vars.Name, stack []string) {
 	members := slices.Clone(stack[slices.Index(stack, name.Value):])
 	slices.Sort(members)
 	key := strings.Join(members, " ")

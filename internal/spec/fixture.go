@@ -12,6 +12,7 @@ import (
 
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/hooks"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Fixture files (seed 004, "Fixture"): a client tool's result or a hook's
@@ -25,25 +26,23 @@ import (
 const maxFixtureSize = 8 << 20
 
 // fixture reads the file a result_file names, relative to the test file.
-func (l *loader) fixture(n *yaml.Node, what string) (Value, bool) {
+func (l *loader) fixture(n *yaml.Node, what string) (vars.Value, bool) {
 	rel, node, ok := l.text(n, what)
 	if !ok {
-		return Value{}, false
+		return vars.Value{}, false
 	}
 	data, path, ok := l.readFixture(node, rel, what)
 	if !ok {
-		return Value{}, false
+		return vars.Value{}, false
 	}
-	v := Value{Pos: l.pos(node), file: l.file}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		if !l.validJSON(data, path) {
-			return Value{}, false
+			return vars.Value{}, false
 		}
-		v.lit = json.RawMessage(bytes.TrimSpace(data))
-		return v, true
+		return vars.NewLiteral(json.RawMessage(bytes.TrimSpace(data)), l.file, l.pos(node)), true
 	}
-	v.lit, _ = json.Marshal(string(data)) // valid UTF-8: always encodes
-	return v, true
+	lit, _ := json.Marshal(string(data)) // valid UTF-8: always encodes
+	return vars.NewLiteral(lit, l.file, l.pos(node)), true
 }
 
 // readFixture reads the file rel names; path is as the messages show it.

@@ -6,6 +6,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Judge asks the config's model whether criteria no regex can check hold
@@ -14,7 +15,7 @@ import (
 // deterministic checks and cannot turn one of their failures into a pass.
 type Judge struct {
 	Pos      diag.Pos
-	Criteria []Template
+	Criteria []vars.Template
 	Severity Severity
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // loadSuite writes files into a temp dir and loads the suite.
@@ -137,7 +138,7 @@ turns:
 	if c := find(tc, "turn[0].tools.require[0]"); c.Require.MaxDurationMs != 2000 {
 		t.Errorf("require max_duration_ms = %d", c.Require.MaxDurationMs)
 	}
-	bound, err := BindChecks(tc, NewVars(nil))
+	bound, err := BindChecks(tc, vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

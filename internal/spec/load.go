@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // maxFileSize bounds one config or test file. Real files are a few KiB; the
@@ -62,7 +63,7 @@ func Load(opts Options) (*Suite, error) {
 	case opts.ConfigPath != "":
 		cfg = LoadConfig(opts.ConfigPath, &diags)
 		if opts.Endpoint != "" {
-			cfg.Target.Endpoint = Literal(opts.Endpoint)
+			cfg.Target.Endpoint = vars.Literal(opts.Endpoint)
 		}
 	case opts.Endpoint != "":
 		cfg = defaultConfig(opts.Endpoint)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestConfigFields(t *testing.T) {
@@ -254,12 +255,12 @@ func TestDiscovery(t *testing.T) {
 	if got, want := rel(files), []string{"a.ananke.yaml", "sub/b.ananke.yml"}; !slices.Equal(got, want) {
 		t.Errorf("explicit paths = %q; want %q", got, want)
 	}
-	cfg.Tests = []Name{{Value: "other/**/*.ananke.yaml"}, {Value: "nothing/*.yaml", Pos: diag.Pos{File: "c", Line: 2, Col: 3}}}
+	cfg.Tests = []vars.Name{{Value: "other/**/*.ananke.yaml"}, {Value: "nothing/*.yaml", Pos: diag.Pos{File: "c", Line: 2, Col: 3}}}
 	files, _ = Discover(cfg, nil, &diags)
 	if got, want := rel(files), []string{"other/deep/f.ananke.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("globs = %q; want %q", got, want)
 	}
-	up := &Config{Path: filepath.Join(dir, "sub", "c.yaml"), Dir: filepath.Join(dir, "sub"), Tests: []Name{{Value: "../other/**/*.ananke.yaml"}, {Value: "b.ananke.yml"}}}
+	up := &Config{Path: filepath.Join(dir, "sub", "c.yaml"), Dir: filepath.Join(dir, "sub"), Tests: []vars.Name{{Value: "../other/**/*.ananke.yaml"}, {Value: "b.ananke.yml"}}}
 	if files, _ = Discover(up, nil, &diags); !slices.Equal(rel(files), []string{"other/deep/f.ananke.yaml", "sub/b.ananke.yml"}) {
 		t.Errorf("globs leaving the config's directory = %q", rel(files))
 	}

@@ -2,6 +2,8 @@ package spec
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 // MCP transports.
@@ -27,9 +29,9 @@ type MCPTarget struct {
 	// Command, Env and Cwd start a stdio server: the program and its
 	// arguments (no shell), extra environment variables (values may be
 	// secrets) and the working directory, relative to the config file.
-	Command []Template
+	Command []vars.Template
 	Env     []NamedValue
-	Cwd     Template
+	Cwd     vars.Template
 	// Auth is the credential sent with every HTTP request (http and sse):
 	// a bearer token, or an API key in a header.
 	Auth *Auth
@@ -76,12 +78,12 @@ func (l *loader) mcpTarget(n *yaml.Node, f map[string]pair) *MCPTarget {
 }
 
 // mcpFields reads a stdio server's command, env and cwd.
-func (l *loader) mcpFields(f map[string]pair) (command []Template, env []NamedValue, cwd Template) {
+func (l *loader) mcpFields(f map[string]pair) (command []vars.Template, env []NamedValue, cwd vars.Template) {
 	if p, ok := f["command"]; ok {
 		command = l.argv(p.val, "target.command")
 	}
 	if p, ok := f["env"]; ok {
-		env = l.namedValues(p.val, "target.env", "environment variable name", identRE().MatchString)
+		env = l.namedValues(p.val, "target.env", "environment variable name", vars.IsIdent)
 	}
 	if p, ok := f["cwd"]; ok {
 		cwd, _ = l.template(p.val, "target.cwd")

@@ -6,6 +6,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Memory and scheduler checks (seed 004's memory, isolation and scheduler
@@ -33,8 +34,8 @@ type MemoryEntry struct {
 	Group string
 	// Op is the operation a forbid entry forbids ("": both).
 	Op           string
-	PathMatch    *Regex
-	ContentMatch *Regex
+	PathMatch    *vars.Regex
+	ContentMatch *vars.Regex
 	// Severity is the entry's own severity ("": the block's).
 	Severity Severity
 }
@@ -46,7 +47,7 @@ type Counted struct {
 	Pos    diag.Pos
 	Count  Count
 	Status string
-	Match  *Regex
+	Match  *vars.Regex
 }
 
 var (

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 // describeEntry says what a memory entry holds: its group, then what is
@@ -196,7 +198,7 @@ assert:
 	if got := describe(TestChecks(s.Config, test)); got != want {
 		t.Errorf("test checks:\n%s\nwant:\n%s", got, want)
 	}
-	bound, err := BindChecks(TestChecks(s.Config, test), NewVars(nil))
+	bound, err := BindChecks(TestChecks(s.Config, test), vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

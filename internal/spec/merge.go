@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Level is where an assertion was declared.
@@ -76,12 +77,12 @@ type Check struct {
 	Pos      diag.Pos
 	Severity Severity
 
-	Tool       Name        // KindForbid
+	Tool       vars.Name   // KindForbid
 	Require    *Require    // KindRequire
 	ForbidCall *CallFilter // KindForbidCalls, KindStopAfterSuccess
 	LimitMs    int64       // KindMaxDuration, KindMaxIdle, KindMaxFirst*; calls for KindMaxCalls
-	Regex      *Regex      // KindMustMatch, KindMustNotMatch
-	Tools      []Name      // KindOrder
+	Regex      *vars.Regex // KindMustMatch, KindMustNotMatch
+	Tools      []vars.Name // KindOrder
 	Text       *TextCheck  // KindContains, KindOmits, KindEquals
 	Schema     *JSONSchema // KindJSONSchema
 	Path       *JSONPathCheck
@@ -119,7 +120,7 @@ type ScriptCheck struct {
 
 // TextCheck is a literal text check: contains, omits or equals.
 type TextCheck struct {
-	Value         Template
+	Value         vars.Template
 	CaseSensitive bool
 	// Text is Value resolved (BindChecks); Value.Raw until then.
 	Text string
@@ -448,13 +449,13 @@ func (g *generator) limit(level Level, p *blockPart, kind Kind, l Limit) {
 	g.add(level, p, kind, l.Pos, "", false, func(c *Check) { c.LimitMs = l.Ms })
 }
 
-func textCheck(t Template, b *Block) *TextCheck {
+func textCheck(t vars.Template, b *Block) *TextCheck {
 	return &TextCheck{Value: t, CaseSensitive: b.CaseSensitive, Text: t.Raw}
 }
 
 // BindChecks resolves the variable references of every check — regexes,
 // literal texts and equals values — returning copies.
-func BindChecks(checks []Check, v *Vars) ([]Check, error) {
+func BindChecks(checks []Check, v *vars.Vars) ([]Check, error) {
 	out := make([]Check, len(checks))
 	for i, c := range checks {
 		if err := c.bind(v); err != nil {
@@ -467,7 +468,7 @@ func BindChecks(checks []Check, v *Vars) ([]Check, error) {
 
 // bind resolves c's references in place (c is a copy; what it points to
 // is copied before it changes).
-func (c *Check) bind(v *Vars) error {
+func (c *Check) bind(v *vars.Vars) error {
 	var err error
 	switch {
 	case c.Regex != nil:
@@ -535,7 +536,7 @@ func (c *Check) bind(v *Vars) error {
 		c.Counted = &ct
 	case c.Grounded != nil:
 		g := *c.Grounded
-		g.Ignore = make([]*Regex, len(c.Grounded.Ignore))
+		g.Ignore = make([]*vars.Regex, len(c.Grounded.Ignore))
 		for i, re := range c.Grounded.Ignore {
 			if g.Ignore[i], err = re.Bind(v); err != nil {
 				break
@@ -547,7 +548,7 @@ func (c *Check) bind(v *Vars) error {
 }
 
 // BindArgs binds the regexes of an args_match list.
-func BindArgs(ms []ArgMatch, v *Vars) ([]ArgMatch, error) {
+func BindArgs(ms []ArgMatch, v *vars.Vars) ([]ArgMatch, error) {
 	if len(ms) == 0 {
 		return ms, nil
 	}
@@ -562,7 +563,7 @@ func BindArgs(ms []ArgMatch, v *Vars) ([]ArgMatch, error) {
 	return out, nil
 }
 
-func bindOpt(r *Regex, v *Vars) (*Regex, error) {
+func bindOpt(r *vars.Regex, v *vars.Vars) (*vars.Regex, error) {
 	if r == nil {
 		return nil, nil
 	}

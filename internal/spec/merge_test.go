@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 // describe renders checks as "id level value" lines for comparison.
@@ -179,14 +181,14 @@ turns:
           - name: delete
             args_match: {id: "^${ID}$"}
 `)
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	v.Set("ID", "a.b")
 	checks, err := BindChecks(TurnChecks(cfg, test, 0), v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range checks {
-		var res []*Regex
+		var res []*vars.Regex
 		if c.Require != nil {
 			res = append(res, c.Require.ArgsMatch[0].Regex, c.Require.ResultMatch)
 		}
@@ -203,7 +205,7 @@ turns:
 	if test.Turns[0].Assert.Require[0].ResultMatch.Compiled() != nil {
 		t.Error("BindChecks changed the loaded test")
 	}
-	if _, err := BindChecks(TurnChecks(cfg, test, 0), NewVars(nil)); err == nil {
+	if _, err := BindChecks(TurnChecks(cfg, test, 0), vars.NewVars(nil)); err == nil {
 		t.Error("BindChecks without the variable succeeded")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Defaults of the model section.
@@ -22,10 +23,10 @@ var PromptNames = []string{"judge", "simulator", "generate"}
 // the user simulator, judge assertions and test generation talk to.
 type Model struct {
 	Pos      diag.Pos
-	Endpoint Template
-	Name     Name
+	Endpoint vars.Template
+	Name     vars.Name
 	// APIKey is a secret, like every value read from the environment.
-	APIKey      Template
+	APIKey      vars.Template
 	Temperature *float64
 	Seed        *int64
 	TimeoutMs   int64

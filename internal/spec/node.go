@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // maxAliasExpansions bounds how many nodes may be reached through YAML
@@ -250,20 +251,20 @@ func (l *loader) text(n *yaml.Node, what string) (string, *yaml.Node, bool) {
 
 // name reads an identifier-like string (names, ids, tags): non-empty and
 // without ${...} references, which are resolved too late to name anything.
-func (l *loader) name(n *yaml.Node, what string) (Name, bool) {
+func (l *loader) name(n *yaml.Node, what string) (vars.Name, bool) {
 	s, node, ok := l.text(n, what)
 	if !ok {
-		return Name{}, false
+		return vars.Name{}, false
 	}
 	if strings.TrimSpace(s) == "" {
 		l.errorf(node, "%s must not be empty", what)
-		return Name{}, false
+		return vars.Name{}, false
 	}
 	if strings.Contains(s, "${") {
 		l.errorf(node, "%s cannot contain ${...}: names are fixed when the file is loaded", what)
-		return Name{}, false
+		return vars.Name{}, false
 	}
-	return Name{Value: s, Pos: l.pos(node)}, true
+	return vars.Name{Value: s, Pos: l.pos(node)}, true
 }
 
 // integer reads a whole number within [lo, hi].

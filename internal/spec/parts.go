@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // MaxAttachmentBytes bounds one attached file. Model APIs take images of
@@ -29,7 +30,7 @@ const (
 // sent as AG-UI binary content.
 type Part struct {
 	Pos  diag.Pos
-	Text *Template // a text part
+	Text *vars.Template // a text part
 	File *Attachment
 }
 
@@ -65,16 +66,16 @@ var (
 // {type: image | file, source: "file://...", mimeType?}. It returns the
 // parts and their text joined with newlines (what the trace shows as the
 // user's message).
-func (l *loader) parts(n *yaml.Node, what string) ([]Part, Template) {
+func (l *loader) parts(n *yaml.Node, what string) ([]Part, vars.Template) {
 	items, ok := l.list(n, what)
 	if !ok {
-		return nil, Template{}
+		return nil, vars.Template{}
 	}
 	if len(items) == 0 {
 		l.errorf(l.derefQuiet(n), "%s is empty: a message needs at least one part", what)
 	}
 	var out []Part
-	var texts []Template
+	var texts []vars.Template
 	for i, item := range items {
 		w := index(what, i)
 		if d := l.derefQuiet(item); d.Kind != yaml.MappingNode {
@@ -122,7 +123,7 @@ func (l *loader) parts(n *yaml.Node, what string) ([]Part, Template) {
 		}
 		out = append(out, p)
 	}
-	return out, joinTemplates(texts, "\n")
+	return out, vars.JoinTemplates(texts, "\n")
 }
 
 // attachment reads the file a part's source names, relative to the file
@@ -208,7 +209,7 @@ func kindOf(mime string) string {
 
 // userMessage reads a turn's user message or a history message's content:
 // a string, or a list of parts.
-func (l *loader) userMessage(n *yaml.Node, what string) (Template, []Part) {
+func (l *loader) userMessage(n *yaml.Node, what string) (vars.Template, []Part) {
 	if m := l.deref(n); m != nil && m.Kind == yaml.SequenceNode {
 		parts, text := l.parts(m, what)
 		return text, parts

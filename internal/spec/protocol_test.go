@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestA2ATarget(t *testing.T) {
@@ -191,10 +192,10 @@ turns:
 		t.Errorf("types = %v", got)
 	}
 	call := tt.Turns[1]
-	if call.Tool.Raw != "${TOOL}" || call.Arguments.IsZero() || len(call.Arguments.refs()) != 2 || call.User.Raw != "" {
+	if call.Tool.Raw != "${TOOL}" || call.Arguments.IsZero() || len(call.Arguments.Refs()) != 2 || call.User.Raw != "" {
 		t.Errorf("mcp:call = %+v", call)
 	}
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	v.Set("NAME", "Ada")
 	v.Set("X", "x")
 	if js, err := call.Arguments.Resolve(v); err != nil || string(js) != `{"message":"hi Ada","n":2,"nested":{"list":[1,"x"]}}` {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Static checks of ${NAME} references. Hook variables are only known once
@@ -103,30 +104,30 @@ func CheckEnv(s *Suite, getenv func(string) (string, bool)) diag.Diagnostics {
 // too cannot be resolved before the run: its environment values count
 // whole. An unset variable is left to CheckEnv.
 func EnvSecrets(s *Suite, getenv func(string) (string, bool)) []string {
-	vars := NewVars(getenv)
+	vs := vars.NewVars(getenv)
 	inURL := map[diag.Pos]bool{}
 	for _, t := range urlFields(s.Config) {
 		refs := t.Refs()
-		if slices.ContainsFunc(refs, func(r Ref) bool { return !r.Env }) {
+		if slices.ContainsFunc(refs, func(r vars.Ref) bool { return !r.Env }) {
 			continue
 		}
 		for _, r := range refs {
 			inURL[r.Pos] = true
 		}
-		_, _ = t.ResolveURL(vars)
+		_, _ = t.ResolveURL(vs)
 	}
 	for _, r := range envRefs(s) {
 		if !inURL[r.Pos] {
-			_, _ = vars.lookup(r)
+			_, _ = vs.Lookup(r)
 		}
 	}
-	return vars.Secrets()
+	return vs.Secrets()
 }
 
 // urlFields are the config's URL fields: their ${ENV.NAME} values are not
 // secrets as a whole, their passwords and query values are.
-func urlFields(c *Config) []Template {
-	out := []Template{c.Target.Endpoint}
+func urlFields(c *Config) []vars.Template {
+	out := []vars.Template{c.Target.Endpoint}
 	if s := c.Target.Server; s != nil {
 		out = append(out, s.ReadyURL)
 	}
@@ -137,7 +138,7 @@ func urlFields(c *Config) []Template {
 }
 
 // envRefs lists every ${ENV.NAME} of the config and of the tests that run.
-func envRefs(s *Suite) []Ref {
+func envRefs(s *Suite) []vars.Ref {
 	refs := s.Config.Target.refs()
 	if s.Config.Target.Server != nil {
 		refs = append(refs, s.Config.Target.Server.refs()...)
@@ -154,7 +155,7 @@ func envRefs(s *Suite) []Ref {
 			refs = append(refs, templateRefs(h.Cmd...)...)
 		}
 	}
-	var env []Ref
+	var env []vars.Ref
 	for _, r := range refs {
 		if r.Env {
 			env = append(env, r)
@@ -163,8 +164,8 @@ func envRefs(s *Suite) []Ref {
 	return env
 }
 
-func templateRefs(ts ...Template) []Ref {
-	var refs []Ref
+func templateRefs(ts ...vars.Template) []vars.Ref {
+	var refs []vars.Ref
 	for _, t := range ts {
 		refs = append(refs, t.Refs()...)
 	}
@@ -172,30 +173,30 @@ func templateRefs(ts ...Template) []Ref {
 }
 
 // refs lists the references of every test value except hook commands.
-func (t *Test) refs() []Ref {
-	var refs []Ref
+func (t *Test) refs() []vars.Ref {
+	var refs []vars.Ref
 	for _, h := range t.After {
 		refs = append(refs, templateRefs(h.Cmd...)...)
 	}
-	refs = append(refs, t.ForwardedProps.refs()...)
+	refs = append(refs, t.ForwardedProps.Refs()...)
 	for _, m := range t.History {
 		refs = append(refs, m.Content.Refs()...)
 	}
 	for _, ct := range t.Tools {
 		refs = append(refs, ct.Description.Refs()...)
-		refs = append(refs, ct.Parameters.refs()...)
+		refs = append(refs, ct.Parameters.Refs()...)
 		if ct.Result != nil {
-			refs = append(refs, ct.Result.refs()...)
+			refs = append(refs, ct.Result.Refs()...)
 		}
 		for _, r := range ct.Results {
-			refs = append(refs, r.Result.refs()...)
+			refs = append(refs, r.Result.Refs()...)
 			refs = append(refs, argRefs(r.ArgsMatch)...)
 		}
 	}
 	for _, turn := range t.Turns {
 		refs = append(refs, turn.User.Refs()...)
 		refs = append(refs, turn.Tool.Refs()...)
-		refs = append(refs, turn.Arguments.refs()...)
+		refs = append(refs, turn.Arguments.Refs()...)
 		refs = append(refs, turn.Assert.refs()...)
 	}
 	if s := t.Simulator; s != nil {
@@ -208,16 +209,16 @@ func (t *Test) refs() []Ref {
 }
 
 // refs lists the references of the target, except target.server.
-func (t *Target) refs() []Ref {
+func (t *Target) refs() []vars.Ref {
 	refs := templateRefs(t.Endpoint, t.AgentID, t.ThreadID)
 	for _, h := range t.Headers {
 		refs = append(refs, h.Value.Refs()...)
 	}
-	refs = append(refs, t.ForwardedProps.refs()...)
-	refs = append(refs, t.State.refs()...)
+	refs = append(refs, t.ForwardedProps.Refs()...)
+	refs = append(refs, t.State.Refs()...)
 	if a := t.A2A; a != nil {
 		refs = append(refs, templateRefs(a.AgentCardURL, a.ContextID)...)
-		refs = append(refs, a.AgentCard.refs()...)
+		refs = append(refs, a.AgentCard.Refs()...)
 		if a.Auth != nil {
 			refs = append(refs, templateRefs(a.Auth.Value, a.Auth.Token)...)
 		}
@@ -232,7 +233,7 @@ func (t *Target) refs() []Ref {
 	return append(refs, t.Assert.refs()...)
 }
 
-func (s *Server) refs() []Ref {
+func (s *Server) refs() []vars.Ref {
 	refs := templateRefs(s.Command...)
 	refs = append(refs, templateRefs(s.Cwd, s.ReadyURL)...)
 	for _, e := range s.Env {
@@ -245,20 +246,20 @@ func (s *Server) refs() []Ref {
 }
 
 // refs lists the references in the block and in the blocks it extends.
-func (b *Block) refs() []Ref {
+func (b *Block) refs() []vars.Ref {
 	if b == nil {
 		return nil
 	}
-	var refs []Ref
+	var refs []vars.Ref
 	for _, p := range (levelBlock{block: b}).parts() {
 		refs = append(refs, p.block.ownRefs()...)
 	}
 	return refs
 }
 
-func (b *Block) ownRefs() []Ref {
-	var refs []Ref
-	add := func(rs ...*Regex) {
+func (b *Block) ownRefs() []vars.Ref {
+	var refs []vars.Ref
+	add := func(rs ...*vars.Regex) {
 		for _, r := range rs {
 			if r != nil {
 				refs = append(refs, r.Refs()...)
@@ -286,11 +287,11 @@ func (b *Block) ownRefs() []Ref {
 	}
 	for _, c := range b.JSONPath {
 		add(c.Match)
-		refs = append(refs, c.Equals.refs()...)
+		refs = append(refs, c.Equals.Refs()...)
 	}
 	for _, c := range b.State {
 		add(c.Match)
-		refs = append(refs, c.Equals.refs()...)
+		refs = append(refs, c.Equals.Refs()...)
 	}
 	if b.Grounded != nil {
 		add(b.Grounded.Ignore...)
@@ -299,7 +300,7 @@ func (b *Block) ownRefs() []Ref {
 		add(r.Match, r.NotMatch)
 		for _, c := range r.JSONPath {
 			add(c.Match)
-			refs = append(refs, c.Equals.refs()...)
+			refs = append(refs, c.Equals.Refs()...)
 		}
 	}
 	for _, s := range b.Scripts {
@@ -311,24 +312,10 @@ func (b *Block) ownRefs() []Ref {
 	return refs
 }
 
-func argRefs(ms []ArgMatch) []Ref {
-	var refs []Ref
+func argRefs(ms []ArgMatch) []vars.Ref {
+	var refs []vars.Ref
 	for _, m := range ms {
 		refs = append(refs, m.Regex.Refs()...)
 	}
-	return refs
-}
-
-// refs lists the references inside a free-form value's strings.
-func (v Value) refs() []Ref {
-	if v.node == nil {
-		return nil
-	}
-	var refs []Ref
-	w := jsonWriter{file: v.file, lookup: func(r Ref) (string, error) {
-		refs = append(refs, r)
-		return "", nil
-	}}
-	_ = w.write(v.node) // the value was checked when loaded
 	return refs
 }

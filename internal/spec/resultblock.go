@@ -4,6 +4,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Result and tools_list assertion kinds (version 1.2).
@@ -24,7 +25,7 @@ const (
 type ResultChecks struct {
 	Pos diag.Pos
 	// Match and NotMatch are regexes over the result's content.
-	Match, NotMatch *Regex
+	Match, NotMatch *vars.Regex
 	// JSONPath are text.json_path's conditions, on the result's JSON.
 	JSONPath []JSONPathCheck
 	// IsError, when set, says whether the result must be an error.
@@ -41,7 +42,7 @@ type ToolsListChecks struct {
 	Pos diag.Pos
 	// Include names tools the listing must have, Exclude tools it must
 	// not.
-	Include, Exclude []Name
+	Include, Exclude []vars.Name
 	// ValidSchemas, when set to true, asks that every tool's inputSchema
 	// is a valid JSON Schema.
 	ValidSchemas *Flag
@@ -119,14 +120,14 @@ func (l *loader) toolsListChecks(n *yaml.Node, what string) *ToolsListChecks {
 }
 
 // names reads one name or a list of them.
-func (l *loader) names(f map[string]pair, key, what string) []Name {
+func (l *loader) names(f map[string]pair, key, what string) []vars.Name {
 	p, ok := f[key]
 	if !ok {
 		return nil
 	}
 	path := what + "." + key
 	items, _ := l.oneOrList(p.val, path)
-	var out []Name
+	var out []vars.Name
 	for i, item := range items {
 		if name, ok := l.name(item, index(path, i)); ok {
 			out = append(out, name)

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 const mcpConfig = `version: "1.2"
@@ -78,7 +80,7 @@ assert:
 		t.Errorf("test checks = %+v", test)
 	}
 	// equals references are bound like text.json_path's.
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	v.Set("WORD", "hi")
 	bound, err := BindChecks(TurnChecks(s.Config, tt, 0), v)
 	if err != nil || string(bound[2].Equals) != `"Echo: hi"` {

@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+
 	"github.com/ananke/action/internal/capability"
 )
 

@@ -6,6 +6,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // DefaultScriptTimeoutMs bounds a script assertion that sets no timeout.
@@ -17,7 +18,7 @@ const DefaultScriptTimeoutMs = 30_000
 // an error). It runs in the directory of the file that declares it.
 type Script struct {
 	Pos       diag.Pos
-	Cmd       []Template
+	Cmd       []vars.Template
 	TimeoutMs int64
 	// Severity is the script's own severity ("": the block's).
 	Severity Severity
@@ -63,7 +64,7 @@ func (l *loader) script(n *yaml.Node, what string) (Script, bool) {
 }
 
 // rawArgv is a command as written, for checks not bound yet.
-func rawArgv(ts []Template) []string {
+func rawArgv(ts []vars.Template) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.Raw

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Defaults of a dynamic test.
@@ -24,9 +25,9 @@ const (
 // is and what it wants, until the checkpoints are reached.
 type Simulator struct {
 	Pos          diag.Pos
-	Persona      Template
-	Goal         Template
-	Instructions Template
+	Persona      vars.Template
+	Goal         vars.Template
+	Instructions vars.Template
 }
 
 // Checkpoint is something a dynamic test must see happen: reached at the
@@ -34,9 +35,9 @@ type Simulator struct {
 // was reached at that turn or before.
 type Checkpoint struct {
 	Pos         diag.Pos
-	ID          Name
+	ID          vars.Name
 	Description string
-	After       []Name
+	After       []vars.Name
 	Assert      *Block
 }
 
@@ -52,7 +53,7 @@ func (l *loader) simulator(n *yaml.Node) *Simulator {
 	}
 	s := &Simulator{Pos: l.pos(l.derefQuiet(n))}
 	l.require(n, f, "simulator", "goal")
-	for key, dst := range map[string]*Template{"persona": &s.Persona, "goal": &s.Goal, "instructions": &s.Instructions} {
+	for key, dst := range map[string]*vars.Template{"persona": &s.Persona, "goal": &s.Goal, "instructions": &s.Instructions} {
 		if p, ok := f[key]; ok {
 			*dst, _ = l.template(p.val, "simulator."+key)
 		}

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ananke/action/internal/source/claude"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/source/claude"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Selections of a claude-transcript source's sessions.
@@ -206,7 +208,7 @@ func expandSessions(tests []*Test) []*Test {
 			src.Abs, src.Path = se.abs, se.display
 			c.Source, c.sessions = &src, nil
 			c.ID = t.ID + "/" + se.id
-			c.Name = Name{Value: fmt.Sprintf("%s (%s)", t.Name.Value, se.id), Pos: t.Name.Pos}
+			c.Name = vars.Name{Value: fmt.Sprintf("%s (%s)", t.Name.Value, se.id), Pos: t.Name.Pos}
 			out = append(out, &c)
 		}
 	}

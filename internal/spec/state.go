@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 var (
@@ -26,8 +27,8 @@ type StateCheck struct {
 	// Equals is a JSON value (zero: unset); Match a regex over the value's
 	// text (strings as they are, other JSON compact); Exists false requires
 	// that nothing is there, true that something is.
-	Equals Value
-	Match  *Regex
+	Equals vars.Value
+	Match  *vars.Regex
 	Exists *bool
 }
 
@@ -39,7 +40,7 @@ type Grounded struct {
 	Numbers bool
 	URLs    bool
 	// Ignore exempts the claims (a number as written, or a URL) it matches.
-	Ignore []*Regex
+	Ignore []*vars.Regex
 }
 
 // state reads a mapping of JSON Pointer to conditions, keeping its order.

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Turn types (seed 001, "Turn Types"). Each belongs to target types
@@ -37,8 +38,8 @@ type Test struct {
 	// line of a dataset (*.ananke.jsonl).
 	Pos   diag.Pos
 	ID    string // stable identifier; default: path without extension
-	Name  Name
-	Tags  []Name
+	Name  vars.Name
+	Tags  []vars.Name
 	Skip  string // reason; non-empty means the test is skipped
 	Hooks []Hook
 	// After are hooks run after each attempt, whatever its verdict, with
@@ -50,7 +51,7 @@ type Test struct {
 	Assert  *Block
 	// ForwardedProps, when set, are sent as RunAgentInput.forwardedProps,
 	// over the target's (a dataset case's options).
-	ForwardedProps Value
+	ForwardedProps vars.Value
 	// Stability overrides the command line and the config for this test.
 	Stability Stability
 	// Simulator, when set, makes the test dynamic: after the scripted
@@ -78,7 +79,7 @@ type Test struct {
 // Hook is a command run before the turns; its stdout JSON sets variables.
 type Hook struct {
 	Pos       diag.Pos
-	Cmd       []Template
+	Cmd       []vars.Template
 	TimeoutMs int64
 	// Output, when set, is the hook's output read from a fixture file
 	// (output_file) instead of a command's stdout; Cmd is then empty.
@@ -90,7 +91,7 @@ type Hook struct {
 type Message struct {
 	Pos     diag.Pos
 	Role    string
-	Content Template
+	Content vars.Template
 	// Parts, when set, are the content as a list of parts (user messages
 	// only); Content is then their text.
 	Parts []Part
@@ -101,14 +102,14 @@ type Turn struct {
 	Pos   diag.Pos
 	Index int
 	Type  string
-	User  Template // for TurnUser and TurnA2ASend; with Parts, their text
+	User  vars.Template // for TurnUser and TurnA2ASend; with Parts, their text
 	// Parts, when set, are the message as a list of parts: texts and
 	// attachments.
 	Parts []Part
 	// Tool and Arguments are an mcp:call turn's tool and its arguments (a
 	// mapping whose strings may hold ${...}; zero: none).
-	Tool      Template
-	Arguments Value
+	Tool      vars.Template
+	Arguments vars.Value
 	Assert    *Block
 	// typePos is where the type is written (zero: the default).
 	typePos diag.Pos
@@ -117,11 +118,11 @@ type Turn struct {
 // ClientTool is a tool Ananke advertises to the agent and answers itself.
 type ClientTool struct {
 	Pos         diag.Pos
-	Name        Name
-	Description Template
-	Parameters  Value
+	Name        vars.Name
+	Description vars.Template
+	Parameters  vars.Value
 	// Exactly one of Result and Results is set.
-	Result  *Value
+	Result  *vars.Value
 	Results []ToolResult
 }
 
@@ -130,7 +131,7 @@ type ClientTool struct {
 type ToolResult struct {
 	Pos       diag.Pos
 	ArgsMatch []ArgMatch
-	Result    Value
+	Result    vars.Value
 }
 
 var (
@@ -221,12 +222,12 @@ func (l *loader) test(doc *yaml.Node) *Test {
 }
 
 // tags reads a test's tags: one name or a list.
-func (l *loader) tags(f map[string]pair) []Name {
+func (l *loader) tags(f map[string]pair) []vars.Name {
 	p, ok := f["tags"]
 	if !ok {
 		return nil
 	}
-	var out []Name
+	var out []vars.Name
 	items, _ := l.oneOrList(p.val, "tags")
 	for i, item := range items {
 		if tag, ok := l.name(item, index("tags", i)); ok {
@@ -393,7 +394,7 @@ func quoteAll(list []string) string {
 }
 
 // result reads a result or a result_file (not both).
-func (l *loader) result(f map[string]pair, what string) (Value, bool) {
+func (l *loader) result(f map[string]pair, what string) (vars.Value, bool) {
 	r, hasResult := f["result"]
 	file, hasFile := f["result_file"]
 	switch {
@@ -404,7 +405,7 @@ func (l *loader) result(f map[string]pair, what string) (Value, bool) {
 	case hasResult:
 		return l.value(r.val, what+".result")
 	}
-	return Value{}, false
+	return vars.Value{}, false
 }
 
 func (l *loader) clientTools(n *yaml.Node) []ClientTool {

@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 var (
@@ -41,8 +42,8 @@ type JSONPathCheck struct {
 	// Equals is a JSON value (zero: unset); Match a regex over the value's
 	// text (strings as they are, other JSON compact); Type one of
 	// JSONTypes; Exists false requires that path selects nothing.
-	Equals Value
-	Match  *Regex
+	Equals vars.Value
+	Match  *vars.Regex
 	Type   string
 	Exists *bool
 }
@@ -85,14 +86,14 @@ func (l *loader) text1(n *yaml.Node, what string, b *Block) {
 }
 
 // literals reads a string or a list of non-empty strings (templates).
-func (l *loader) literals(f map[string]pair, key, what string) []Template {
+func (l *loader) literals(f map[string]pair, key, what string) []vars.Template {
 	p, ok := f[key]
 	if !ok {
 		return nil
 	}
 	path := what + "." + key
 	items, _ := l.oneOrList(p.val, path)
-	var out []Template
+	var out []vars.Template
 	for i, item := range items {
 		t, ok := l.template(item, index(path, i))
 		if !ok {
@@ -142,7 +143,7 @@ func (l *loader) jsonSchema(n *yaml.Node, what string) *JSONSchema {
 		if !ok {
 			return nil
 		}
-		raw, rerr := v.Resolve(NewVars(nil))
+		raw, rerr := v.Resolve(vars.NewVars(nil))
 		if rerr != nil {
 			l.errorf(d, "%s: a schema cannot reference variables", what)
 			return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // extras is a report of what the other fixtures lack: a dynamic test (a
@@ -66,13 +67,13 @@ func extras() *report.Report {
 			Evidence: []assertion.Evidence{{Note: "match", Text: "Saved.", EventRefs: []int64{3}}}}}}
 	imported.Results[0].Finish()
 	tests := []*engine.TestResult{
-		{Test: &spec.Test{Path: "tests/ship.ananke.yaml", ID: "tests/ship", Name: spec.Name{Value: "ships to the new address"}}, Status: engine.Fail, Policy: p,
+		{Test: &spec.Test{Path: "tests/ship.ananke.yaml", ID: "tests/ship", Name: vars.Name{Value: "ships to the new address"}}, Status: engine.Fail, Policy: p,
 			Verdict: p.Judge([][]stability.Status{{stability.Fail}}), Attempts: []*engine.Attempt{dynamic}, Start: dynamic.Start, End: dynamic.End},
-		{Test: &spec.Test{Path: "tests/memory.ananke.yaml", ID: "tests/memory", Name: spec.Name{Value: "remembers the size"}}, Status: engine.Pass, Policy: p,
+		{Test: &spec.Test{Path: "tests/memory.ananke.yaml", ID: "tests/memory", Name: vars.Name{Value: "remembers the size"}}, Status: engine.Pass, Policy: p,
 			Verdict: p.Judge([][]stability.Status{{stability.Pass}}), Attempts: []*engine.Attempt{imported}, Start: imported.Start, End: imported.End},
 	}
 	return report.Build(&engine.Outcome{Tests: tests, Start: start, End: start.Add(2 * time.Second)},
-		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: spec.Literal("http://localhost:8000")}}})
+		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("http://localhost:8000")}}})
 }
 
 // TestWithoutTraces: a report whose tests carry no trace (built by hand,

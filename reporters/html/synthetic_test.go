@@ -12,6 +12,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // synthetic builds, through report.Build, a report of n tests shaped like
@@ -27,13 +28,13 @@ func synthetic(n int) *report.Report {
 		out.Tests = append(out.Tests, syntheticTest(i, start.Add(time.Duration(i)*100*time.Millisecond)))
 	}
 	return report.Build(out, report.Meta{Version: "v1.2.3", Parallel: 4,
-		Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: spec.Literal("http://localhost:8000/agui")}}})
+		Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("http://localhost:8000/agui")}}})
 }
 
 func syntheticTest(i int, start time.Time) *engine.TestResult {
 	path := fmt.Sprintf("tests/shop/case-%03d.ananke.yaml", i)
-	t := &spec.Test{Path: path, ID: fmt.Sprintf("tests/shop/case-%03d", i), Name: spec.Name{Value: fmt.Sprintf("order flow %d: find, price and reserve", i)},
-		Tags: []spec.Name{{Value: []string{"search", "checkout", "refunds"}[i%3]}}}
+	t := &spec.Test{Path: path, ID: fmt.Sprintf("tests/shop/case-%03d", i), Name: vars.Name{Value: fmt.Sprintf("order flow %d: find, price and reserve", i)},
+		Tags: []vars.Name{{Value: []string{"search", "checkout", "refunds"}[i%3]}}}
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
 	if i%100 == 29 {
 		t.Skip = "waiting for the v2 agent"

@@ -19,6 +19,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Secret is planted in the fixture's agent text, tool arguments and error
@@ -32,7 +33,7 @@ func ms(offset int64) time.Time { return Start.Add(time.Duration(offset) * time.
 
 func pos(file string, line, col int) diag.Pos { return diag.Pos{File: file, Line: line, Col: col} }
 
-func name(s string) spec.Name { return spec.Name{Value: s} }
+func name(s string) vars.Name { return vars.Name{Value: s} }
 
 // Outcome is the engine outcome the fixture report is built from.
 func Outcome() *engine.Outcome {
@@ -43,7 +44,7 @@ func Outcome() *engine.Outcome {
 	search := trace.ToolCall{ID: "call-0", Name: "search", Turn: 0, Args: `{"q":"shoes"}`, ArgsJSON: true,
 		Result: &trace.Result{Content: "2 hits", JSON: false}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 200,
 		StartSeq: 3, EndSeq: 4, ResultSeq: 5}
-	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []spec.Name{name("payments")}}, &engine.Attempt{
+	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []vars.Name{name("payments")}}, &engine.Attempt{
 		Status: engine.Fail,
 		Start:  ms(0), End: ms(1600),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 1600, Turns: []trace.Turn{
@@ -196,8 +197,8 @@ func flipping(base int64) *engine.TestResult {
 
 // Config is the fixture's config.
 func Config() *spec.Config {
-	return &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: spec.Literal("https://agent.example.com/agui"), AgentID: spec.Literal("shop")},
-		Redact: []*spec.Regex{spec.MustRegex(`tok_[a-z0-9]{8}`)}}
+	return &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("https://agent.example.com/agui"), AgentID: vars.Literal("shop")},
+		Redact: []*vars.Regex{vars.MustRegex(`tok_[a-z0-9]{8}`)}}
 }
 
 // Report builds the fixture report.

@@ -17,6 +17,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Secret is planted in the after_all hook's stderr; it must never appear
@@ -57,7 +58,7 @@ func Hooks() []engine.SuiteHook {
 // Outcome is the engine outcome the fixture report is built from.
 func Outcome() *engine.Outcome {
 	base := Start.UnixMilli()
-	receipt := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 3, 1), ID: "tests/receipts/T002", Name: spec.Name{Value: "reads the receipt total"}}, &engine.Attempt{
+	receipt := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 3, 1), ID: "tests/receipts/T002", Name: vars.Name{Value: "reads the receipt total"}}, &engine.Attempt{
 		Status: engine.Fail, Start: ms(200), End: ms(1400),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 1400, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "What is the total on this receipt?", StartMs: base + 200, EndMs: base + 1300,
@@ -77,14 +78,14 @@ func Outcome() *engine.Outcome {
 				Expected: "exits 0", Observed: "failed"},
 		},
 	})
-	invoice := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 4, 1), ID: "tests/receipts/T003", Name: spec.Name{Value: "reads a scanned invoice"}}, &engine.Attempt{
+	invoice := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 4, 1), ID: "tests/receipts/T003", Name: vars.Name{Value: "reads a scanned invoice"}}, &engine.Attempt{
 		Status: engine.Error, Start: ms(200), End: ms(30200), Reason: "turn[0]: the agent sent nothing for 30s",
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 30200, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "Book this invoice", StartMs: base + 200, EndMs: base + 30200,
 				Attachments: []trace.Attachment{{Name: "invoice.pdf", MIME: "application/pdf", Bytes: 48_900}, {Name: "notes.txt", MIME: "text/plain", Bytes: 312}}},
 		}},
 	})
-	smoke := once(&spec.Test{Path: "tests/smoke.ananke.yaml", Pos: pos("tests/smoke.ananke.yaml", 1, 1), ID: "tests/smoke", Name: spec.Name{Value: "says hello"}}, &engine.Attempt{
+	smoke := once(&spec.Test{Path: "tests/smoke.ananke.yaml", Pos: pos("tests/smoke.ananke.yaml", 1, 1), ID: "tests/smoke", Name: vars.Name{Value: "says hello"}}, &engine.Attempt{
 		Status: engine.Pass, Start: ms(200), End: ms(500),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 500, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "hi", StartMs: base + 200, EndMs: base + 500, Texts: []string{"Hello!"}},
@@ -109,7 +110,7 @@ func once(t *spec.Test, a *engine.Attempt) *engine.TestResult {
 }
 
 func meta() report.Meta {
-	return report.Meta{Version: "v1.2.3", Parallel: 1, Config: &spec.Config{Path: Config, Target: spec.Target{Type: "agui", Endpoint: spec.Literal("https://agent.example.com/agui")}}}
+	return report.Meta{Version: "v1.2.3", Parallel: 1, Config: &spec.Config{Path: Config, Target: spec.Target{Type: "agui", Endpoint: vars.Literal("https://agent.example.com/agui")}}}
 }
 
 // Report builds the fixture report: one failed and one errored dataset

@@ -1,11 +1,9 @@
-package spec
+package vars
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Regex is a regular expression from a file (Go RE2 syntax, unanchored,
@@ -39,49 +37,30 @@ func (r *Regex) Bind(v *Vars) (*Regex, error) {
 	if r.re != nil {
 		return r, nil
 	}
-	src, err := r.resolve(v.lookup, regexp.QuoteMeta)
+	src, err := r.resolve(v.Lookup, regexp.QuoteMeta)
 	if err != nil {
 		return nil, err
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, &ResolveError{r.Pos, fmt.Sprintf("invalid regex %q after substitution: %s", src, reason(err))}
+		return nil, &ResolveError{r.Pos, fmt.Sprintf("invalid regex %q after substitution: %s", src, RegexError(err))}
 	}
 	return &Regex{Template: r.Template, re: re}, nil
 }
 
-// regex parses a scalar node as a Regex, reporting a bad pattern at its
-// position.
-func (l *loader) regex(n *yaml.Node, what string) (*Regex, bool) {
-	t, ok := l.template(n, what)
-	if !ok {
-		return nil, false
-	}
-	r := &Regex{Template: t}
-	// Check the syntax with each reference replaced by a plain word.
-	src, _ := t.resolve(placeholder, nil)
-	re := l.regexps[src]
-	if re == nil {
-		var err error
-		if re, err = regexp.Compile(src); err != nil {
-			l.errorf(l.derefQuiet(n), "%s: invalid regex %q: %s", what, t.Raw, reason(err))
-			return nil, false
-		}
-		if l.regexps == nil {
-			l.regexps = map[string]*regexp.Regexp{}
-		}
-		l.regexps[src] = re
-	}
-	if len(t.Refs()) == 0 {
-		r.re = re
-	}
-	return r, true
+// NewRegex makes a Regex of a pattern read from a file: re is t compiled,
+// or nil when t references variables (it is compiled when bound).
+func NewRegex(t Template, re *regexp.Regexp) *Regex { return &Regex{Template: t, re: re} }
+
+// Placeholder is the template with every reference replaced by a plain
+// word: what a load-time syntax check compiles.
+func (t Template) Placeholder() string {
+	s, _ := t.resolve(func(Ref) (string, error) { return "x", nil }, nil)
+	return s
 }
 
-// placeholder answers every reference with a plain word.
-func placeholder(Ref) (string, error) { return "x", nil }
-
-// reason strips the "error parsing regexp: " prefix Go puts on every error.
-func reason(err error) string {
+// RegexError is what a regexp error says, without the "error parsing
+// regexp: " prefix Go puts on every one.
+func RegexError(err error) string {
 	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }

@@ -1,4 +1,4 @@
-package spec
+package vars
 
 import (
 	"fmt"
@@ -55,9 +55,9 @@ type ResolveError struct {
 
 func (e *ResolveError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
-// lookup resolves r, remembering an environment variable's value as a
+// Lookup resolves r, remembering an environment variable's value as a
 // secret.
-func (v *Vars) lookup(r Ref) (string, error) {
+func (v *Vars) Lookup(r Ref) (string, error) {
 	val, err := v.get(r)
 	if err == nil && r.Env {
 		v.secret(val)

@@ -1,4 +1,4 @@
-package spec
+package vars
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func (v Value) Resolve(vars *Vars) (json.RawMessage, error) {
 	if v.node == nil {
 		return nil, nil
 	}
-	w := jsonWriter{file: v.file, lookup: vars.lookup}
+	w := jsonWriter{file: v.file, lookup: vars.Lookup}
 	if err := w.write(v.node); err != nil {
 		return nil, err
 	}
@@ -64,39 +64,53 @@ func (v Value) ResolveString(vars *Vars) (string, error) {
 	}
 	if v.IsString() {
 		n := derefAll(v.node)
-		t, _ := parseTemplate(n.Value, offsetPos(v.file, n))
+		t, _ := ParseTemplate(n.Value, OffsetPos(v.file, n))
 		return t.Resolve(vars)
 	}
 	js, err := v.Resolve(vars)
 	return string(js), err
 }
 
-// value checks that n converts to JSON and that its strings parse as
-// templates.
-func (l *loader) value(n *yaml.Node, what string) (Value, bool) {
-	before := len(*l.diags)
-	w := jsonWriter{file: l.file, lookup: placeholder, loader: l}
-	if err := w.write(n); err != nil {
-		l.errorf(l.derefQuiet(n), "%s: %v", what, err)
-	}
-	if len(*l.diags) > before {
-		return Value{}, false
-	}
-	return Value{Pos: l.pos(l.derefQuiet(n)), node: n, file: l.file}, true
-}
-
-// jsonWriter writes a YAML node as JSON. At load time (loader set) it charges
-// aliases to the loader's budget and records template diagnostics.
+// jsonWriter writes a YAML node as JSON. At load time (check set) deref
+// charges aliases to the loader's budget and template records the
+// diagnostics of each string.
 type jsonWriter struct {
 	buf    bytes.Buffer
 	file   string
 	lookup func(Ref) (string, error)
-	loader *loader
+	check  *ValueCheck
+}
+
+// ValueCheck is how a loader checks a value it reads: deref follows an
+// alias within the file's budget (nil once it is exhausted), and template
+// parses a string, reporting its problems.
+type ValueCheck struct {
+	Deref    func(*yaml.Node) *yaml.Node
+	Template func(*yaml.Node) (Template, bool)
+}
+
+// Check checks that n converts to JSON and that its strings parse as
+// templates; problems of a string are reported by c.Template, and the
+// error is what else is wrong.
+func (c *ValueCheck) Check(n *yaml.Node, file string) error {
+	w := jsonWriter{file: file, lookup: func(Ref) (string, error) { return "x", nil }, check: c}
+	return w.write(n)
+}
+
+// NewValue is the value of node n of file, checked by ValueCheck.Check.
+func NewValue(n *yaml.Node, file string, pos diag.Pos) Value {
+	return Value{Pos: pos, node: n, file: file}
+}
+
+// NewLiteral is a value held as literal JSON (a fixture file's), sent as
+// written.
+func NewLiteral(raw json.RawMessage, file string, pos diag.Pos) Value {
+	return Value{Pos: pos, file: file, lit: raw}
 }
 
 func (w *jsonWriter) deref(n *yaml.Node) *yaml.Node {
-	if w.loader != nil {
-		return w.loader.deref(n)
+	if w.check != nil {
+		return w.check.Deref(n)
 	}
 	return derefAll(n)
 }
@@ -120,7 +134,7 @@ func (w *jsonWriter) write(n *yaml.Node) error {
 				return nil
 			}
 			if k.Kind != yaml.ScalarNode {
-				return fmt.Errorf("line %d: mapping keys must be strings, not %s", k.Line, kindName(k))
+				return fmt.Errorf("line %d: mapping keys must be strings, not %s", k.Line, NodeKind(k))
 			}
 			if i > 0 {
 				w.buf.WriteByte(',')
@@ -179,13 +193,13 @@ func (w *jsonWriter) scalar(n *yaml.Node) error {
 		// At load time the loader parses (reporting syntax errors) and
 		// lookup answers every reference with a placeholder.
 		var t Template
-		if w.loader != nil {
+		if w.check != nil {
 			var ok bool
-			if t, ok = w.loader.template(n, "value"); !ok {
+			if t, ok = w.check.Template(n); !ok {
 				return nil
 			}
 		} else {
-			t, _ = parseTemplate(n.Value, offsetPos(w.file, n))
+			t, _ = ParseTemplate(n.Value, OffsetPos(w.file, n))
 		}
 		s, err := t.resolve(w.lookup, nil)
 		if err != nil {
@@ -212,4 +226,40 @@ func derefAll(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// Refs lists the references inside the value's strings.
+func (v Value) Refs() []Ref {
+	if v.node == nil {
+		return nil
+	}
+	var refs []Ref
+	w := jsonWriter{file: v.file, lookup: func(r Ref) (string, error) {
+		refs = append(refs, r)
+		return "", nil
+	}}
+	_ = w.write(v.node) // the value was checked when loaded
+	return refs
+}
+
+// NodeKind names a node's kind for messages: "a mapping", "a list", "a
+// string"…
+func NodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "a boolean"
+		case "!!int", "!!float":
+			return "a number"
+		}
+		return "a string"
+	}
+	return "an unsupported node"
 }

@@ -1,4 +1,4 @@
-package spec
+package vars
 
 import (
 	"fmt"
@@ -12,13 +12,6 @@ import (
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/secret"
 )
-
-// Name is an identifier-like value (a test name, a tool name) with its
-// position. Names never contain ${...}.
-type Name struct {
-	Value string
-	Pos   diag.Pos
-}
 
 // Template is a string value that may hold variable references:
 //
@@ -55,12 +48,16 @@ func (r Ref) String() string {
 
 var identRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
+// IsIdent reports whether s is a variable name: letters, digits and _, not
+// starting with a digit.
+func IsIdent(s string) bool { return identRE().MatchString(s) }
+
 // Literal makes a template with no references (for defaults and tests).
 func Literal(s string) Template { return Template{Raw: s, parts: []part{{lit: s}}} }
 
-// parseTemplate splits s into literal text and references. at maps a byte
+// ParseTemplate splits s into literal text and references. at maps a byte
 // offset of s to its source position.
-func parseTemplate(s string, at func(off int) diag.Pos) (Template, []diag.Diagnostic) {
+func ParseTemplate(s string, at func(off int) diag.Pos) (Template, []diag.Diagnostic) {
 	t := Template{Raw: s, Pos: at(0)}
 	var lit strings.Builder
 	var diags []diag.Diagnostic
@@ -86,7 +83,7 @@ func parseTemplate(s string, at func(off int) diag.Pos) (Template, []diag.Diagno
 			if rest, ok := strings.CutPrefix(body, "ENV."); ok {
 				ref.Name, ref.Env = rest, true
 			}
-			if !identRE().MatchString(ref.Name) {
+			if !IsIdent(ref.Name) {
 				diags = append(diags, diag.Diagnostic{Pos: at(i), Message: fmt.Sprintf("invalid variable reference %q: use ${NAME} or ${ENV.NAME} (letters, digits, _)", "${"+body+"}")})
 			} else {
 				flush()
@@ -102,21 +99,10 @@ func parseTemplate(s string, at func(off int) diag.Pos) (Template, []diag.Diagno
 	return t, diags
 }
 
-// template parses a scalar node as a Template.
-func (l *loader) template(n *yaml.Node, what string) (Template, bool) {
-	s, node, ok := l.text(n, what)
-	if !ok {
-		return Template{}, false
-	}
-	t, diags := parseTemplate(s, offsetPos(l.file, node))
-	*l.diags = append(*l.diags, diags...)
-	return t, len(diags) == 0
-}
-
-// offsetPos maps a byte offset inside a scalar's value to a source position.
+// OffsetPos maps a byte offset inside a scalar's value to a source position.
 // It is exact for single-line plain and quoted scalars without escapes; for
 // anything else it falls back to the scalar's own position.
-func offsetPos(file string, n *yaml.Node) func(int) diag.Pos {
+func OffsetPos(file string, n *yaml.Node) func(int) diag.Pos {
 	base := diag.Pos{File: file, Line: n.Line, Col: n.Column}
 	return func(off int) diag.Pos {
 		before := n.Value[:off]
@@ -155,7 +141,7 @@ func (t Template) Refs() []Ref {
 func (t Template) IsZero() bool { return t.Raw == "" && t.parts == nil && !t.Pos.IsValid() }
 
 // Resolve substitutes every reference.
-func (t Template) Resolve(v *Vars) (string, error) { return t.resolve(v.lookup, nil) }
+func (t Template) Resolve(v *Vars) (string, error) { return t.resolve(v.Lookup, nil) }
 
 // ResolveURL substitutes every reference of a URL field (target.endpoint,
 // target.agentCardUrl, target.server.ready_url, model.endpoint), which
@@ -213,9 +199,9 @@ func (t Template) resolve(lookup func(Ref) (string, error), quote func(string) s
 	return b.String(), nil
 }
 
-// joinTemplates concatenates templates with sep between them, keeping
+// JoinTemplates concatenates templates with sep between them, keeping
 // their references; the result is at the first one's position.
-func joinTemplates(ts []Template, sep string) Template {
+func JoinTemplates(ts []Template, sep string) Template {
 	var out Template
 	raws := make([]string, 0, len(ts))
 	for i, t := range ts {
