@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -178,27 +179,27 @@ var (
 )
 
 func (l *loader) block(n *yaml.Node, what string) *Block {
-	f, ok := l.fields(n, what, blockFields)
+	f, ok := l.Fields(n, what, blockFields)
 	if !ok {
 		return nil
 	}
-	b := &Block{Pos: l.pos(l.derefQuiet(n))}
+	b := &Block{Pos: l.Pos(l.DerefQuiet(n))}
 	if p, ok := f["severity"]; ok {
-		b.Severity = l.severity(p.val, what+".severity")
+		b.Severity = l.severity(p.Val, what+".severity")
 	}
 	if p, ok := f["extends"]; ok {
-		items, _ := l.oneOrList(p.val, what+".extends")
+		items, _ := l.OneOrList(p.Val, what+".extends")
 		for i, item := range items {
-			if name, ok := l.name(item, index(what+".extends", i)); ok {
+			if name, ok := l.Name(item, decode.Index(what+".extends", i)); ok {
 				b.Extends = append(b.Extends, name)
 			}
 		}
 	}
 	if p, ok := f["tools"]; ok {
-		l.tools(p.val, what+".tools", b)
+		l.tools(p.Val, what+".tools", b)
 	}
 	if p, ok := f["timing"]; ok {
-		if tf, ok := l.fields(p.val, what+".timing", timingFields); ok {
+		if tf, ok := l.Fields(p.Val, what+".timing", timingFields); ok {
 			b.MaxDurationMs = l.limit(tf, "max_duration_ms", what+".timing")
 			b.MaxIdleMs = l.limit(tf, "max_idle_ms", what+".timing")
 			b.MaxFirstEventMs = l.limit(tf, "max_first_event_ms", what+".timing")
@@ -206,75 +207,75 @@ func (l *loader) block(n *yaml.Node, what string) *Block {
 		}
 	}
 	if p, ok := f["text"]; ok {
-		l.text1(p.val, what+".text", b)
+		l.text1(p.Val, what+".text", b)
 	}
 	if p, ok := f["grounded"]; ok {
-		b.Grounded = l.grounded(p.val, what+".grounded")
+		b.Grounded = l.grounded(p.Val, what+".grounded")
 	}
 	if p, ok := f["state"]; ok {
-		b.State = l.state(p.val, what+".state")
+		b.State = l.state(p.Val, what+".state")
 	}
 	if p, ok := f["memory"]; ok {
-		l.memory(p.val, what+".memory", b)
+		l.memory(p.Val, what+".memory", b)
 	}
 	if p, ok := f["scheduler"]; ok {
-		l.scheduler(p.val, what+".scheduler", b)
+		l.scheduler(p.Val, what+".scheduler", b)
 	}
 	if p, ok := f["requires"]; ok {
-		b.Requires = l.requires(p.val, what+".requires")
+		b.Requires = l.requires(p.Val, what+".requires")
 	}
 	if p, ok := f["judge"]; ok {
-		b.Judge = l.judge(p.val, what+".judge")
+		b.Judge = l.judge(p.Val, what+".judge")
 	}
 	if p, ok := f["script"]; ok {
-		b.Scripts = l.scripts(p.val, what+".script")
+		b.Scripts = l.scripts(p.Val, what+".script")
 	}
 	if p, ok := f["result"]; ok {
-		b.Result = l.resultChecks(p.val, what+".result")
+		b.Result = l.resultChecks(p.Val, what+".result")
 	}
 	if p, ok := f["tools_list"]; ok {
-		b.ToolsList = l.toolsListChecks(p.val, what+".tools_list")
+		b.ToolsList = l.toolsListChecks(p.Val, what+".tools_list")
 	}
 	return b
 }
 
 func (l *loader) tools(n *yaml.Node, what string, b *Block) {
-	f, ok := l.fields(n, what, toolsFields)
+	f, ok := l.Fields(n, what, toolsFields)
 	if !ok {
 		return
 	}
 	if p, ok := f["forbid"]; ok {
-		items, _ := l.oneOrList(p.val, what+".forbid")
+		items, _ := l.OneOrList(p.Val, what+".forbid")
 		for i, item := range items {
-			if name, ok := l.name(item, index(what+".forbid", i)); ok {
+			if name, ok := l.Name(item, decode.Index(what+".forbid", i)); ok {
 				b.Forbid = append(b.Forbid, name)
 			}
 		}
 	}
 	if p, ok := f["require"]; ok {
-		items, _ := l.list(p.val, what+".require")
+		items, _ := l.List(p.Val, what+".require")
 		for i, item := range items {
-			if r, ok := l.require1(item, index(what+".require", i)); ok {
+			if r, ok := l.require1(item, decode.Index(what+".require", i)); ok {
 				b.Require = append(b.Require, r)
 			}
 		}
 	}
 	if p, ok := f["forbid_calls"]; ok {
-		items, _ := l.list(p.val, what+".forbid_calls")
+		items, _ := l.List(p.Val, what+".forbid_calls")
 		for i, item := range items {
-			if c, ok := l.callFilter(item, index(what+".forbid_calls", i), filterFields); ok {
+			if c, ok := l.callFilter(item, decode.Index(what+".forbid_calls", i), filterFields); ok {
 				b.ForbidCalls = append(b.ForbidCalls, c)
 			}
 		}
 	}
 	if p, ok := f["order"]; ok {
-		b.Order, b.OrderPos = l.order(p.val, what+".order")
+		b.Order, b.OrderPos = l.order(p.Val, what+".order")
 	}
 	if _, ok := f["max_calls"]; ok {
 		b.MaxCalls = l.limit(f, "max_calls", what)
 	}
 	if p, ok := f["stop_after_success"]; ok {
-		if c, ok := l.callFilter(p.val, what+".stop_after_success", stopFields); ok {
+		if c, ok := l.callFilter(p.Val, what+".stop_after_success", stopFields); ok {
 			b.StopAfterSuccess = &c
 		}
 	}
@@ -282,24 +283,24 @@ func (l *loader) tools(n *yaml.Node, what string, b *Block) {
 
 // order reads a list of at least two distinct tool names.
 func (l *loader) order(n *yaml.Node, what string) ([]vars.Name, diag.Pos) {
-	items, ok := l.list(n, what)
+	items, ok := l.List(n, what)
 	if !ok {
 		return nil, diag.Pos{}
 	}
-	pos := l.pos(l.derefQuiet(n))
+	pos := l.Pos(l.DerefQuiet(n))
 	if len(items) < 2 {
-		l.errorf(l.derefQuiet(n), "%s needs at least two tools to order; to require one tool, use tools.require", what)
+		l.Errorf(l.DerefQuiet(n), "%s needs at least two tools to order; to require one tool, use tools.require", what)
 		return nil, pos
 	}
 	var out []vars.Name
 	seen := map[string]int{}
 	for i, item := range items {
-		name, ok := l.name(item, index(what, i))
+		name, ok := l.Name(item, decode.Index(what, i))
 		if !ok {
 			continue
 		}
 		if j, dup := seen[name.Value]; dup {
-			l.errorf(l.derefQuiet(item), "%s: `%s` is listed twice (also at %s[%d]); each tool appears once in an order", what, name.Value, what, j)
+			l.Errorf(l.DerefQuiet(item), "%s: `%s` is listed twice (also at %s[%d]); each tool appears once in an order", what, name.Value, what, j)
 			continue
 		}
 		seen[name.Value] = i
@@ -309,71 +310,71 @@ func (l *loader) order(n *yaml.Node, what string) ([]vars.Name, diag.Pos) {
 }
 
 func (l *loader) require1(n *yaml.Node, what string) (Require, bool) {
-	before := len(*l.diags)
-	f, ok := l.fields(n, what, reqFields)
+	before := len(*l.Diags)
+	f, ok := l.Fields(n, what, reqFields)
 	if !ok {
 		return Require{}, false
 	}
-	l.require(n, f, what, "name")
-	r := Require{Pos: l.pos(l.derefQuiet(n)), Count: DefaultCount}
+	l.Require(n, f, what, "name")
+	r := Require{Pos: l.Pos(l.DerefQuiet(n)), Count: DefaultCount}
 	if p, ok := f["name"]; ok {
-		r.Name, _ = l.name(p.val, what+".name")
+		r.Name, _ = l.Name(p.Val, what+".name")
 	}
 	if p, ok := f["count"]; ok {
-		r.Count = l.count(p.val, what+".count")
+		r.Count = l.count(p.Val, what+".count")
 	}
 	r.ArgsMatch = l.argsMatch(f, what)
 	r.ResultMatch = l.optRegex(f, "result_match", what)
 	r.ResultNotMatch = l.optRegex(f, "result_not_match", what)
 	if p, ok := f["after"]; ok {
-		if name, ok := l.name(p.val, what+".after"); ok {
+		if name, ok := l.Name(p.Val, what+".after"); ok {
 			r.After = &name
 		}
 	}
 	if lim := l.limit(f, "max_duration_ms", what); lim.Off {
-		l.errorf(f["max_duration_ms"].val, "%s.max_duration_ms: false has nothing to disable here; remove it", what)
+		l.Errorf(f["max_duration_ms"].Val, "%s.max_duration_ms: false has nothing to disable here; remove it", what)
 	} else {
 		r.MaxDurationMs = lim.Ms
 	}
 	if p, ok := f["severity"]; ok {
-		r.Severity = l.severity(p.val, what+".severity")
+		r.Severity = l.severity(p.Val, what+".severity")
 	}
-	return r, len(*l.diags) == before
+	return r, len(*l.Diags) == before
 }
 
 func (l *loader) callFilter(n *yaml.Node, what string, known []string) (CallFilter, bool) {
-	before := len(*l.diags)
-	f, ok := l.fields(n, what, known)
+	before := len(*l.Diags)
+	f, ok := l.Fields(n, what, known)
 	if !ok {
 		return CallFilter{}, false
 	}
-	l.require(n, f, what, "name")
-	c := CallFilter{Pos: l.pos(l.derefQuiet(n))}
+	l.Require(n, f, what, "name")
+	c := CallFilter{Pos: l.Pos(l.DerefQuiet(n))}
 	if p, ok := f["name"]; ok {
-		c.Name, _ = l.name(p.val, what+".name")
+		c.Name, _ = l.Name(p.Val, what+".name")
 	}
 	c.ArgsMatch = l.argsMatch(f, what)
 	c.ResultMatch = l.optRegex(f, "result_match", what)
 	if p, ok := f["severity"]; ok {
-		c.Severity = l.severity(p.val, what+".severity")
+		c.Severity = l.severity(p.Val, what+".severity")
 	}
-	return c, len(*l.diags) == before
+	return c, len(*l.Diags) == before
 }
 
 // count reads {exact: N} or {min: A, max: B}. min defaults to 1 (a require
 // entry requires a call); write min: 0 or exact: 0 to allow none.
 func (l *loader) count(n *yaml.Node, what string) Count {
-	f, ok := l.fields(n, what, countFields)
+	f, ok := l.Fields(n, what, countFields)
 	if !ok {
 		return DefaultCount
 	}
-	c := Count{Pos: l.pos(l.derefQuiet(n)), Min: 1, Max: -1}
+	c := Count{Pos: l.Pos(l.DerefQuiet(n)), Min: 1, Max: -1}
 	num := func(key string) (int64, bool) {
 		p, ok := f[key]
 		if !ok {
 			return 0, false
 		}
-		v, ok := l.integer(p.val, what+"."+key, 0, math.MaxInt32)
+		v, ok := l.Integer(p.Val, what+"."+key, 0, math.MaxInt32)
 		return v, ok
 	}
 	exact, hasExact := num("exact")
@@ -381,9 +382,9 @@ func (l *loader) count(n *yaml.Node, what string) Count {
 	hi, hasMax := num("max")
 	switch {
 	case len(f) == 0:
-		l.errorf(l.derefQuiet(n), "%s is empty: write {exact: N} or {min: A, max: B}", what)
+		l.Errorf(l.DerefQuiet(n), "%s is empty: write {exact: N} or {min: A, max: B}", what)
 	case hasExact && (hasMin || hasMax):
-		l.errorf(f["exact"].key, "%s: exact cannot be combined with min or max", what)
+		l.Errorf(f["exact"].Key, "%s: exact cannot be combined with min or max", what)
 	case hasExact:
 		c.Min, c.Max, c.Exact = exact, exact, true
 	default:
@@ -395,66 +396,66 @@ func (l *loader) count(n *yaml.Node, what string) Count {
 		}
 		if hasMax && c.Min > c.Max {
 			if hasMin {
-				l.errorf(f["min"].key, "%s: min %d is greater than max %d", what, c.Min, c.Max)
+				l.Errorf(f["min"].Key, "%s: min %d is greater than max %d", what, c.Min, c.Max)
 			} else {
-				l.errorf(f["max"].key, "%s: max %d is below the default min 1; write exact: 0 to require no call", what, c.Max)
+				l.Errorf(f["max"].Key, "%s: max %d is below the default min 1; write exact: 0 to require no call", what, c.Max)
 			}
 		}
 	}
 	return c
 }
 
-func (l *loader) argsMatch(f map[string]pair, what string) []ArgMatch {
+func (l *loader) argsMatch(f map[string]decode.Pair, what string) []ArgMatch {
 	p, ok := f["args_match"]
 	if !ok {
 		return nil
 	}
 	what += ".args_match"
-	m := l.deref(p.val)
+	m := l.Deref(p.Val)
 	if m == nil {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "%s must be a mapping of argument name to regex, not %s", what, kindName(m))
+		l.Errorf(m, "%s must be a mapping of argument name to regex, not %s", what, decode.KindName(m))
 		return nil
 	}
 	var out []ArgMatch
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := l.deref(m.Content[i]), m.Content[i+1]
+		k, v := l.Deref(m.Content[i]), m.Content[i+1]
 		if k == nil {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.Value == "" {
-			l.errorf(k, "%s: argument names must be non-empty strings", what)
+			l.Errorf(k, "%s: argument names must be non-empty strings", what)
 			continue
 		}
 		if seen[k.Value] {
-			l.errorf(k, "%s: argument %q is listed twice", what, k.Value)
+			l.Errorf(k, "%s: argument %q is listed twice", what, k.Value)
 			continue
 		}
 		seen[k.Value] = true
 		if strings.HasPrefix(k.Value, ".") || strings.HasSuffix(k.Value, ".") || strings.Contains(k.Value, "..") {
-			l.errorf(k, "%s: %q is not a valid dotted path (use a.b or items.0.sku)", what, k.Value)
+			l.Errorf(k, "%s: %q is not a valid dotted path (use a.b or items.0.sku)", what, k.Value)
 			continue
 		}
-		if re, ok := l.regex(v, what+"."+k.Value); ok {
-			out = append(out, ArgMatch{Path: k.Value, Pos: l.pos(k), Regex: re})
+		if re, ok := l.Regex(v, what+"."+k.Value); ok {
+			out = append(out, ArgMatch{Path: k.Value, Pos: l.Pos(k), Regex: re})
 		}
 	}
 	return out
 }
 
-func (l *loader) optRegex(f map[string]pair, key, what string) *vars.Regex {
+func (l *loader) optRegex(f map[string]decode.Pair, key, what string) *vars.Regex {
 	p, ok := f[key]
 	if !ok {
 		return nil
 	}
-	re, _ := l.regex(p.val, what+"."+key)
+	re, _ := l.Regex(p.Val, what+"."+key)
 	return re
 }
 
-func (l *loader) regexes(f map[string]pair, key, what string) []*vars.Regex {
+func (l *loader) regexes(f map[string]decode.Pair, key, what string) []*vars.Regex {
 	p, ok := f[key]
 	if !ok {
 		return nil
@@ -463,10 +464,10 @@ func (l *loader) regexes(f map[string]pair, key, what string) []*vars.Regex {
 	if what != "" {
 		path = what + "." + key
 	}
-	items, _ := l.oneOrList(p.val, path)
+	items, _ := l.OneOrList(p.Val, path)
 	var out []*vars.Regex
 	for i, item := range items {
-		if re, ok := l.regex(item, index(path, i)); ok {
+		if re, ok := l.Regex(item, decode.Index(path, i)); ok {
 			out = append(out, re)
 		}
 	}
@@ -475,7 +476,7 @@ func (l *loader) regexes(f map[string]pair, key, what string) []*vars.Regex {
 
 // limit reads a bound: a positive number of milliseconds (or of calls, for
 // max_calls), or false.
-func (l *loader) limit(f map[string]pair, key, what string) Limit {
+func (l *loader) limit(f map[string]decode.Pair, key, what string) Limit {
 	p, ok := f[key]
 	if !ok {
 		return Limit{}
@@ -485,20 +486,20 @@ func (l *loader) limit(f map[string]pair, key, what string) Limit {
 		unit = "calls"
 	}
 	what += "." + key
-	n, ok := l.scalar(p.val, what, "a number of "+unit+" or false")
+	n, ok := l.Scalar(p.Val, what, "a number of "+unit+" or false")
 	if !ok {
 		return Limit{}
 	}
 	if n.ShortTag() == "!!bool" {
-		if b, _ := l.boolean(n, what); b {
-			l.errorf(n, "%s: true is not a limit; write a number of %s, or false to disable an inherited one", what, unit)
+		if b, _ := l.Boolean(n, what); b {
+			l.Errorf(n, "%s: true is not a limit; write a number of %s, or false to disable an inherited one", what, unit)
 			return Limit{}
 		}
-		return Limit{Set: true, Off: true, Pos: l.pos(n)}
+		return Limit{Set: true, Off: true, Pos: l.Pos(n)}
 	}
-	ms, ok := l.integer(n, what, 1, math.MaxInt64)
+	ms, ok := l.Integer(n, what, 1, math.MaxInt64)
 	if !ok {
 		return Limit{}
 	}
-	return Limit{Set: true, Ms: ms, Pos: l.pos(n)}
+	return Limit{Set: true, Ms: ms, Pos: l.Pos(n)}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -270,7 +271,7 @@ func TestDatasetFileProblems(t *testing.T) {
 // what YAML would read differently.
 func TestJSONNode(t *testing.T) {
 	line := `{"a": 1, "b": "x\/y", "c": "é\ud83d\ude00", "d": [1.5, true, null, {"e": "f"}]}`
-	n, d := jsonNode([]byte(line), 7)
+	n, d := decode.JSONNode([]byte(line), 7)
 	if d != nil {
 		t.Fatal(d)
 	}
@@ -293,7 +294,7 @@ func TestJSONNode(t *testing.T) {
 		{`{"a": 1} {}`, "7:10: invalid JSON: a line holds one JSON value; more follows it"},
 		{`{"é": "x", "é": 2}`, `7:12: invalid JSON: key "é" appears twice in one object`},
 	} {
-		_, d := jsonNode([]byte(bad.src), 7)
+		_, d := decode.JSONNode([]byte(bad.src), 7)
 		if d == nil || fmt.Sprintf("%d:%d: %s", d.Pos.Line, d.Pos.Col, d.Message) != bad.want {
 			t.Errorf("%s: got %v, want %s", bad.src, d, bad.want)
 		}
@@ -370,8 +371,8 @@ turns:
 func parseTestAt(t *testing.T, path, src string) (*Test, diag.Diagnostics) {
 	t.Helper()
 	var diags diag.Diagnostics
-	l := &loader{file: path, diags: &diags}
-	doc := l.parseBytes([]byte(src))
+	l := newLoader(path, &diags)
+	doc := l.ParseBytes([]byte(src))
 	if doc == nil {
 		t.Fatalf("unparsable: %v", diags)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -39,23 +40,23 @@ type blockPart struct {
 
 // namedBlocks reads the config's assertions: mapping of name to block.
 func (l *loader) namedBlocks(n *yaml.Node) []NamedBlock {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "assertions must be a mapping of name to assert block, not %s", kindName(m))
+		l.Errorf(m, "assertions must be a mapping of name to assert block, not %s", decode.KindName(m))
 		return nil
 	}
 	var out []NamedBlock
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		name, ok := l.name(m.Content[i], "assertions")
+		name, ok := l.Name(m.Content[i], "assertions")
 		if !ok {
 			continue
 		}
 		if seen[name.Value] {
-			l.errorf(l.derefQuiet(m.Content[i]), "assertions: %q is defined twice", name.Value)
+			l.Errorf(l.DerefQuiet(m.Content[i]), "assertions: %q is defined twice", name.Value)
 			continue
 		}
 		seen[name.Value] = true
@@ -116,7 +117,7 @@ func (r *resolver) resolve(b *Block, stack []string) {
 		}
 		name := inc.name
 		if name == "" {
-			name = index("includes", i)
+			name = decode.Index("includes", i)
 		}
 		start := len(b.parts)
 		need := union(b.Requires, inc.Requires)
@@ -184,7 +185,7 @@ func (r *resolver) known(name string) string {
 		return " (the config defines no assertions: blocks)"
 	}
 	slices.Sort(names)
-	if s := suggest(name, names); strings.HasPrefix(s, " (did you mean") {
+	if s := decode.Suggest(name, names); strings.HasPrefix(s, " (did you mean") {
 		return s
 	}
 	return " (the config defines: " + strings.Join(names, ", ") + ")"

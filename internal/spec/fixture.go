@@ -27,7 +27,7 @@ const maxFixtureSize = 8 << 20
 
 // fixture reads the file a result_file names, relative to the test file.
 func (l *loader) fixture(n *yaml.Node, what string) (vars.Value, bool) {
-	rel, node, ok := l.text(n, what)
+	rel, node, ok := l.Text(n, what)
 	if !ok {
 		return vars.Value{}, false
 	}
@@ -39,29 +39,29 @@ func (l *loader) fixture(n *yaml.Node, what string) (vars.Value, bool) {
 		if !l.validJSON(data, path) {
 			return vars.Value{}, false
 		}
-		return vars.NewLiteral(json.RawMessage(bytes.TrimSpace(data)), l.file, l.pos(node)), true
+		return vars.NewLiteral(json.RawMessage(bytes.TrimSpace(data)), l.File, l.Pos(node)), true
 	}
 	lit, _ := json.Marshal(string(data)) // valid UTF-8: always encodes
-	return vars.NewLiteral(lit, l.file, l.pos(node)), true
+	return vars.NewLiteral(lit, l.File, l.Pos(node)), true
 }
 
 // readFixture reads the file rel names; path is as the messages show it.
 func (l *loader) readFixture(node *yaml.Node, rel, what string) ([]byte, string, bool) {
 	if rel == "" {
-		l.errorf(node, "%s is empty: name a file, e.g. fixtures/fx.web_search.current_ai_news.json", what)
+		l.Errorf(node, "%s is empty: name a file, e.g. fixtures/fx.web_search.current_ai_news.json", what)
 		return nil, "", false
 	}
 	path := rel
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(rel))
+		path = filepath.Join(filepath.Dir(l.File), filepath.FromSlash(rel))
 	}
 	data, err := readFile(path, maxFixtureSize)
 	if err != nil {
-		l.errorf(node, "%s: %s: %v", what, rel, err)
+		l.Errorf(node, "%s: %s: %v", what, rel, err)
 		return nil, "", false
 	}
 	if !utf8.Valid(data) {
-		l.errorf(node, "%s: %s is not valid UTF-8 text", what, rel)
+		l.Errorf(node, "%s: %s is not valid UTF-8 text", what, rel)
 		return nil, "", false
 	}
 	return data, path, true
@@ -86,7 +86,7 @@ func (l *loader) validJSON(data []byte, path string) bool {
 	if errors.As(err, &se) {
 		off = int(se.Offset) - 1 // the offending byte is the last one read
 	}
-	l.diags.Add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
+	l.Diags.Add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
 	return false
 }
 
@@ -102,7 +102,7 @@ func offsetOf(path string, data []byte, off int) diag.Pos {
 // hookOutput reads a hook's output_file: one JSON object of variables, as
 // a hook prints on stdout.
 func (l *loader) hookOutput(n *yaml.Node, what string) (map[string]string, bool) {
-	rel, node, ok := l.text(n, what)
+	rel, node, ok := l.Text(n, what)
 	if !ok {
 		return nil, false
 	}
@@ -112,7 +112,7 @@ func (l *loader) hookOutput(n *yaml.Node, what string) (map[string]string, bool)
 	}
 	vars, err := hooks.ParseOutput(data)
 	if err != nil {
-		l.errorf(node, "%s: %s: %v", what, rel, err)
+		l.Errorf(node, "%s: %s: %v", what, rel, err)
 		return nil, false
 	}
 	return vars, true

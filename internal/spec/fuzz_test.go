@@ -23,8 +23,8 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, kind := range []string{"config", "test"} {
 			var diags diag.Diagnostics
-			l := &loader{file: "fuzz.yaml", diags: &diags}
-			doc := l.parseBytes(data)
+			l := newLoader("fuzz.yaml", &diags)
+			doc := l.ParseBytes(data)
 			if doc == nil {
 				if len(diags) == 0 {
 					t.Fatalf("%s: nil document without a diagnostic", kind)

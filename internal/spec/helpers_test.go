@@ -21,8 +21,8 @@ func repoRoot(t testing.TB) string {
 func parseTest(t testing.TB, src string) (*Test, diag.Diagnostics) {
 	t.Helper()
 	var diags diag.Diagnostics
-	l := &loader{file: "t.ananke.yaml", diags: &diags}
-	doc := l.parseBytes([]byte(src))
+	l := newLoader("t.ananke.yaml", &diags)
+	doc := l.ParseBytes([]byte(src))
 	if doc == nil {
 		return nil, diags
 	}
@@ -33,8 +33,8 @@ func parseTest(t testing.TB, src string) (*Test, diag.Diagnostics) {
 func parseConfig(t testing.TB, src string) (*Config, diag.Diagnostics) {
 	t.Helper()
 	var diags diag.Diagnostics
-	l := &loader{file: "ananke.config.yaml", diags: &diags}
-	doc := l.parseBytes([]byte(src))
+	l := newLoader("ananke.config.yaml", &diags)
+	doc := l.ParseBytes([]byte(src))
 	if doc == nil {
 		return nil, diags
 	}

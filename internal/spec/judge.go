@@ -5,6 +5,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -26,30 +27,30 @@ var judgeFields = []string{"criteria", "severity"}
 const maxCriteria = 20
 
 func (l *loader) judge(n *yaml.Node, what string) *Judge {
-	f, ok := l.fields(n, what, judgeFields)
+	f, ok := l.Fields(n, what, judgeFields)
 	if !ok {
 		return nil
 	}
-	j := &Judge{Pos: l.pos(l.derefQuiet(n)), Severity: Warning}
-	l.require(n, f, what, "criteria")
+	j := &Judge{Pos: l.Pos(l.DerefQuiet(n)), Severity: Warning}
+	l.Require(n, f, what, "criteria")
 	if p, ok := f["criteria"]; ok {
-		items, _ := l.oneOrList(p.val, what+".criteria")
+		items, _ := l.OneOrList(p.Val, what+".criteria")
 		if len(items) > maxCriteria {
-			l.errorf(l.derefQuiet(p.val), "%s.criteria has %d entries; split them over several judges (at most %d each)", what, len(items), maxCriteria)
+			l.Errorf(l.DerefQuiet(p.Val), "%s.criteria has %d entries; split them over several judges (at most %d each)", what, len(items), maxCriteria)
 		}
 		seen := map[string]bool{}
 		for i, item := range items {
-			t, ok := l.template(item, index(what+".criteria", i))
+			t, ok := l.Template(item, decode.Index(what+".criteria", i))
 			if !ok {
 				continue
 			}
 			key := strings.ToLower(strings.TrimSpace(t.Raw))
 			switch {
 			case key == "":
-				l.errorf(l.derefQuiet(item), "%s is empty", index(what+".criteria", i))
+				l.Errorf(l.DerefQuiet(item), "%s is empty", decode.Index(what+".criteria", i))
 				continue
 			case seen[key]:
-				l.errorf(l.derefQuiet(item), "%s repeats an earlier criterion", index(what+".criteria", i))
+				l.Errorf(l.DerefQuiet(item), "%s repeats an earlier criterion", decode.Index(what+".criteria", i))
 				continue
 			}
 			seen[key] = true
@@ -57,7 +58,7 @@ func (l *loader) judge(n *yaml.Node, what string) *Judge {
 		}
 	}
 	if p, ok := f["severity"]; ok {
-		if s := l.severity(p.val, what+".severity"); s != "" {
+		if s := l.severity(p.Val, what+".severity"); s != "" {
 			j.Severity = s
 		}
 	}

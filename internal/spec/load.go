@@ -1,20 +1,16 @@
 package spec
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -109,10 +105,29 @@ func Load(opts Options) (*Suite, error) {
 	return s, nil
 }
 
+// loader reads one file of the model: a config, a test file or a dataset.
+type loader struct {
+	*decode.Decoder
+	// env reads the environment a source path's ~ and ${ENV.NAME} name
+	// (nil: an empty one).
+	env func(string) (string, bool)
+	// files are the attachments read so far, by path: a file named by
+	// many parts is read once.
+	files map[string]*Attachment
+	// dataset is set while reading a dataset: checkpoints also take the
+	// assertion vocabulary.
+	dataset bool
+}
+
+// newLoader is a loader of file, adding its problems to diags.
+func newLoader(file string, diags *diag.Diagnostics) *loader {
+	return &loader{Decoder: &decode.Decoder{File: file, Diags: diags}}
+}
+
 // LoadConfig reads a config file, adding its problems to diags.
 func LoadConfig(path string, diags *diag.Diagnostics) *Config {
 	cfg := &Config{Path: path, Dir: filepath.Dir(path)}
-	l := &loader{file: path, diags: diags}
+	l := newLoader(path, diags)
 	doc := l.parse()
 	if doc == nil {
 		return cfg
@@ -130,7 +145,7 @@ func LoadTest(path, root string, diags *diag.Diagnostics) *Test {
 
 // loadTest is LoadTest with the environment a source path may name.
 func loadTest(path, root string, diags *diag.Diagnostics, env func(string) (string, bool)) *Test {
-	l := &loader{file: path, diags: diags, env: env}
+	l := &loader{Decoder: &decode.Decoder{File: path, Diags: diags}, env: env}
 	doc := l.parse()
 	if doc == nil {
 		return nil
@@ -158,12 +173,12 @@ func defaultID(path, root string) string {
 
 // parse reads and parses the loader's file into its document's root node.
 func (l *loader) parse() *yaml.Node {
-	data, err := readFile(l.file, maxFileSize)
+	data, err := readFile(l.File, maxFileSize)
 	if err != nil {
-		l.diags.Add(diag.Pos{File: l.file}, "%v", err)
+		l.Diags.Add(diag.Pos{File: l.File}, "%v", err)
 		return nil
 	}
-	return l.parseBytes(data)
+	return l.ParseBytes(data)
 }
 
 // readFile reads a file of at most limit bytes: a test file, a dataset,
@@ -189,68 +204,6 @@ func readFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("file is larger than %d MiB; is this the right file?", limit>>20)
 	}
 	return data, nil
-}
-
-var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
-
-func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
-	file := diag.Pos{File: l.file, Line: 1, Col: 1}
-	switch {
-	case bytes.IndexByte(data, 0) >= 0:
-		l.diags.Add(file, "not a text file (it contains NUL bytes)")
-		return nil
-	case !utf8.Valid(data):
-		l.diags.Add(file, "file is not valid UTF-8")
-		return nil
-	}
-	defer func() {
-		// yaml.v3 has panicked on hostile input before; a panic here must
-		// become a diagnostic, never a crash.
-		if r := recover(); r != nil {
-			l.diags.Add(file, "cannot parse YAML: %v", r)
-			root = nil
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			l.diags.Add(file, "file is empty")
-		} else {
-			l.yamlError(err)
-		}
-		return nil
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		l.diags.Add(diag.Pos{File: l.file, Line: extra.Line, Col: extra.Column}, "a file holds one document; remove the second one (after ---)")
-	} else if !errors.Is(err, io.EOF) {
-		l.yamlError(err)
-		return nil
-	}
-	if len(doc.Content) == 0 {
-		l.diags.Add(file, "file is empty")
-		return nil
-	}
-	return doc.Content[0]
-}
-
-// yamlError turns a yaml.v3 parse error ("yaml: line 3: ...") into a
-// positioned diagnostic. The parser gives no column.
-func (l *loader) yamlError(err error) {
-	var te *yaml.TypeError
-	msgs := []string{err.Error()}
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
-	for _, msg := range msgs {
-		p := diag.Pos{File: l.file, Line: 1, Col: 1}
-		if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
-			p.Line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		}
-		l.diags.Add(p, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
-	}
 }
 
 // checkIDs reports two tests with the same id.

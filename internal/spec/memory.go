@@ -2,9 +2,11 @@ package spec
 
 import (
 	"math"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -61,7 +63,7 @@ var (
 )
 
 func (l *loader) memory(n *yaml.Node, what string, b *Block) {
-	f, ok := l.fields(n, what, memoryFields)
+	f, ok := l.Fields(n, what, memoryFields)
 	if !ok {
 		return
 	}
@@ -76,9 +78,9 @@ func (l *loader) memory(n *yaml.Node, what string, b *Block) {
 			// isolation means.
 			known, group = memoryForbid, GroupOther
 		}
-		items, _ := l.list(p.val, what+"."+k)
+		items, _ := l.List(p.Val, what+"."+k)
 		for i, item := range items {
-			e, ok := l.memoryEntry(item, index(what+"."+k, i), known, group)
+			e, ok := l.memoryEntry(item, decode.Index(what+"."+k, i), known, group)
 			if !ok {
 				continue
 			}
@@ -97,21 +99,21 @@ func (l *loader) memory(n *yaml.Node, what string, b *Block) {
 // memoryEntry reads one entry; group is the group it names unless it
 // says (a merge key, <<, may say).
 func (l *loader) memoryEntry(n *yaml.Node, what string, known []string, group string) (MemoryEntry, bool) {
-	before := len(*l.diags)
-	f, ok := l.fields(n, what, known)
+	before := len(*l.Diags)
+	f, ok := l.Fields(n, what, known)
 	if !ok {
 		return MemoryEntry{}, false
 	}
-	e := MemoryEntry{Pos: l.pos(l.derefQuiet(n)), Group: group}
+	e := MemoryEntry{Pos: l.Pos(l.DerefQuiet(n)), Group: group}
 	if p, ok := f["group"]; ok {
-		if name, ok := l.name(p.val, what+".group"); ok {
+		if name, ok := l.Name(p.Val, what+".group"); ok {
 			e.Group = name.Value
 		}
 	}
 	if p, ok := f["op"]; ok {
-		if v, node, ok := l.text(p.val, what+".op"); ok {
+		if v, node, ok := l.Text(p.Val, what+".op"); ok {
 			if v != MemoryOpRead && v != MemoryOpWrite {
-				l.errorf(node, "%s.op %q is not one of read, write (leave it out for both)", what, v)
+				l.Errorf(node, "%s.op %q is not one of read, write (leave it out for both)", what, v)
 			}
 			e.Op = v
 		}
@@ -119,48 +121,48 @@ func (l *loader) memoryEntry(n *yaml.Node, what string, known []string, group st
 	e.PathMatch = l.optRegex(f, "path_match", what)
 	e.ContentMatch = l.optRegex(f, "content_match", what)
 	if p, ok := f["severity"]; ok {
-		e.Severity = l.severity(p.val, what+".severity")
+		e.Severity = l.severity(p.Val, what+".severity")
 	}
-	return e, len(*l.diags) == before
+	return e, len(*l.Diags) == before
 }
 
 func (l *loader) scheduler(n *yaml.Node, what string, b *Block) {
-	f, ok := l.fields(n, what, schedulerFields)
+	f, ok := l.Fields(n, what, schedulerFields)
 	if !ok {
 		return
 	}
 	if p, ok := f["task_runs"]; ok {
-		b.TaskRuns = l.counted(p.val, what+".task_runs", taskRunFields)
+		b.TaskRuns = l.counted(p.Val, what+".task_runs", taskRunFields)
 	}
 	if p, ok := f["outbound"]; ok {
-		b.Outbound = l.counted(p.val, what+".outbound", outboundFields)
+		b.Outbound = l.counted(p.Val, what+".outbound", outboundFields)
 	}
 }
 
 // counted reads a number (exactly that many) or {count, status | match}.
 func (l *loader) counted(n *yaml.Node, what string, known []string) *Counted {
-	d := l.deref(n)
+	d := l.Deref(n)
 	if d == nil {
 		return nil
 	}
-	c := &Counted{Pos: l.pos(d), Count: DefaultCount}
+	c := &Counted{Pos: l.Pos(d), Count: DefaultCount}
 	if d.Kind == yaml.ScalarNode {
-		if v, ok := l.integer(d, what, 0, math.MaxInt32); ok {
+		if v, ok := l.Integer(d, what, 0, math.MaxInt32); ok {
 			c.Count = Count{Pos: c.Pos, Min: v, Max: v, Exact: true}
 		}
 		return c
 	}
-	f, ok := l.fields(d, what, known)
+	f, ok := l.Fields(d, what, known)
 	if !ok {
 		return nil
 	}
 	if p, ok := f["count"]; ok {
-		c.Count = l.countOrNumber(p.val, what+".count")
+		c.Count = l.countOrNumber(p.Val, what+".count")
 	}
 	if p, ok := f["status"]; ok {
-		if v, node, ok := l.text(p.val, what+".status"); ok {
-			if !contains(taskRunStatuses, v) {
-				l.errorf(node, "%s.status %q is not one of success, error", what, v)
+		if v, node, ok := l.Text(p.Val, what+".status"); ok {
+			if !slices.Contains(taskRunStatuses, v) {
+				l.Errorf(node, "%s.status %q is not one of success, error", what, v)
 			}
 			c.Status = v
 		}
@@ -171,9 +173,9 @@ func (l *loader) counted(n *yaml.Node, what string, known []string) *Counted {
 
 // countOrNumber reads a count: N (exactly), or {exact} / {min, max}.
 func (l *loader) countOrNumber(n *yaml.Node, what string) Count {
-	if d := l.deref(n); d != nil && d.Kind == yaml.ScalarNode {
-		v, _ := l.integer(d, what, 0, math.MaxInt32)
-		return Count{Pos: l.pos(d), Min: v, Max: v, Exact: true}
+	if d := l.Deref(n); d != nil && d.Kind == yaml.ScalarNode {
+		v, _ := l.Integer(d, what, 0, math.MaxInt32)
+		return Count{Pos: l.Pos(d), Min: v, Max: v, Exact: true}
 	}
 	return l.count(n, what)
 }

@@ -3,6 +3,7 @@ package spec
 import (
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -61,31 +62,31 @@ var (
 
 // resultChecks reads a result: section.
 func (l *loader) resultChecks(n *yaml.Node, what string) *ResultChecks {
-	f, ok := l.fields(n, what, resultCheckFields)
+	f, ok := l.Fields(n, what, resultCheckFields)
 	if !ok {
 		return nil
 	}
-	d := l.derefQuiet(n)
-	if !l.since(d, minorMCP, "the result section") {
+	d := l.DerefQuiet(n)
+	if !l.Since(d, decode.MinorMCP, "the result section") {
 		return nil
 	}
-	r := &ResultChecks{Pos: l.pos(d)}
+	r := &ResultChecks{Pos: l.Pos(d)}
 	if len(f) == 0 {
-		l.errorf(d, "%s is empty: add match, not_match, json_path, is_error or max_duration_ms", what)
+		l.Errorf(d, "%s is empty: add match, not_match, json_path, is_error or max_duration_ms", what)
 	}
 	r.Match = l.optRegex(f, "match", what)
 	r.NotMatch = l.optRegex(f, "not_match", what)
 	if p, ok := f["json_path"]; ok {
-		items, _ := l.list(p.val, what+".json_path")
+		items, _ := l.List(p.Val, what+".json_path")
 		for i, item := range items {
-			if c, ok := l.jsonPath(item, index(what+".json_path", i)); ok {
+			if c, ok := l.jsonPath(item, decode.Index(what+".json_path", i)); ok {
 				r.JSONPath = append(r.JSONPath, c)
 			}
 		}
 	}
 	r.IsError = l.flag(f, "is_error", what)
 	if lim := l.limit(f, "max_duration_ms", what); lim.Off {
-		l.errorf(f["max_duration_ms"].val, "%s.max_duration_ms: false has nothing to disable here; remove it", what)
+		l.Errorf(f["max_duration_ms"].Val, "%s.max_duration_ms: false has nothing to disable here; remove it", what)
 	} else if lim.Set {
 		r.MaxDurationMs, r.MaxDurationPos = lim.Ms, lim.Pos
 	}
@@ -94,24 +95,24 @@ func (l *loader) resultChecks(n *yaml.Node, what string) *ResultChecks {
 
 // toolsListChecks reads a tools_list: section.
 func (l *loader) toolsListChecks(n *yaml.Node, what string) *ToolsListChecks {
-	f, ok := l.fields(n, what, toolsListFields)
+	f, ok := l.Fields(n, what, toolsListFields)
 	if !ok {
 		return nil
 	}
-	d := l.derefQuiet(n)
-	if !l.since(d, minorMCP, "the tools_list section") {
+	d := l.DerefQuiet(n)
+	if !l.Since(d, decode.MinorMCP, "the tools_list section") {
 		return nil
 	}
-	tl := &ToolsListChecks{Pos: l.pos(d)}
+	tl := &ToolsListChecks{Pos: l.Pos(d)}
 	if len(f) == 0 {
-		l.errorf(d, "%s is empty: add include, exclude or valid_schemas", what)
+		l.Errorf(d, "%s is empty: add include, exclude or valid_schemas", what)
 	}
 	tl.Include = l.names(f, "include", what)
 	tl.Exclude = l.names(f, "exclude", what)
 	for _, ex := range tl.Exclude {
 		for _, in := range tl.Include {
 			if in.Value == ex.Value {
-				l.diags.Add(ex.Pos, "%s: `%s` is both included and excluded", what, ex.Value)
+				l.Diags.Add(ex.Pos, "%s: `%s` is both included and excluded", what, ex.Value)
 			}
 		}
 	}
@@ -120,16 +121,16 @@ func (l *loader) toolsListChecks(n *yaml.Node, what string) *ToolsListChecks {
 }
 
 // names reads one name or a list of them.
-func (l *loader) names(f map[string]pair, key, what string) []vars.Name {
+func (l *loader) names(f map[string]decode.Pair, key, what string) []vars.Name {
 	p, ok := f[key]
 	if !ok {
 		return nil
 	}
 	path := what + "." + key
-	items, _ := l.oneOrList(p.val, path)
+	items, _ := l.OneOrList(p.Val, path)
 	var out []vars.Name
 	for i, item := range items {
-		if name, ok := l.name(item, index(path, i)); ok {
+		if name, ok := l.Name(item, decode.Index(path, i)); ok {
 			out = append(out, name)
 		}
 	}
@@ -137,14 +138,14 @@ func (l *loader) names(f map[string]pair, key, what string) []vars.Name {
 }
 
 // flag reads an optional boolean field.
-func (l *loader) flag(f map[string]pair, key, what string) *Flag {
+func (l *loader) flag(f map[string]decode.Pair, key, what string) *Flag {
 	p, ok := f[key]
 	if !ok {
 		return nil
 	}
-	b, ok := l.boolean(p.val, what+"."+key)
+	b, ok := l.Boolean(p.Val, what+"."+key)
 	if !ok {
 		return nil
 	}
-	return &Flag{Pos: l.pos(l.derefQuiet(p.val)), Value: b}
+	return &Flag{Pos: l.Pos(l.DerefQuiet(p.Val)), Value: b}
 }

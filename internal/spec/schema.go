@@ -3,8 +3,10 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/decode"
 )
 
 // JSON Schemas (draft 2020-12) for the two file kinds, for editor completion
@@ -107,7 +109,7 @@ func regexDef() obj {
 }
 
 func versionSchema() obj {
-	return obj{"type": "string", "enum": Versions, "description": "Schema version (MAJOR.MINOR): 1.0 AG-UI, 1.1 adds A2A, 1.2 adds MCP."}
+	return obj{"type": "string", "enum": decode.Versions, "description": "Schema version (MAJOR.MINOR): 1.0 AG-UI, 1.1 adds A2A, 1.2 adds MCP."}
 }
 
 func configSchema() obj {
@@ -148,8 +150,8 @@ func configSchema() obj {
 		"after_all":     list(ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
 	}, "version")
 	root["allOf"] = []any{
-		versionGate(obj{"target": obj{"properties": obj{"type": obj{"const": TargetA2A}}, "required": []string{"type"}}}, []string{"target"}, minorA2A),
-		versionGate(obj{"target": obj{"properties": obj{"type": obj{"const": TargetMCP}}, "required": []string{"type"}}}, []string{"target"}, minorMCP),
+		versionGate(obj{"target": obj{"properties": obj{"type": obj{"const": TargetA2A}}, "required": []string{"type"}}}, []string{"target"}, decode.MinorA2A),
+		versionGate(obj{"target": obj{"properties": obj{"type": obj{"const": TargetMCP}}, "required": []string{"type"}}}, []string{"target"}, decode.MinorMCP),
 	}
 	return document("config", "Ananke project config (ananke.config.yaml)", root)
 }
@@ -220,8 +222,8 @@ func testSchema() obj {
 		return obj{"turns": obj{"contains": obj{"properties": obj{"type": obj{"enum": types}}, "required": []string{"type"}}}}
 	}
 	root["allOf"] = []any{
-		versionGate(turnOf(TurnA2ASend), []string{"turns"}, minorA2A),
-		versionGate(turnOf(TurnMCPCall, TurnMCPList), []string{"turns"}, minorMCP),
+		versionGate(turnOf(TurnA2ASend), []string{"turns"}, decode.MinorA2A),
+		versionGate(turnOf(TurnMCPCall, TurnMCPList), []string{"turns"}, decode.MinorMCP),
 	}
 	return document("test", "Ananke test file (*.ananke.yaml)", root)
 }
@@ -260,7 +262,7 @@ func assertSchema() obj {
 			"content_match": ref("regex"),
 			"severity":      severity,
 		}
-		if !contains(fields, "op") {
+		if !slices.Contains(fields, "op") {
 			delete(props, "op")
 		}
 		return object("", fields, props)

@@ -1,6 +1,10 @@
 package spec
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ananke/action/internal/decode"
+)
 
 // The target and turn schemas: flat unions discriminated by type, each
 // type allowing its own fields (if/then on the type).
@@ -112,7 +116,7 @@ func typeCase(field, value string, allowed []string, then obj) obj {
 // present), its version is minor or later".
 func versionGate(props obj, required []string, minor int) obj {
 	return obj{"if": obj{"properties": props, "required": required},
-		"then": obj{"properties": obj{"version": obj{"enum": Versions[minor:]}}}}
+		"then": obj{"properties": obj{"version": obj{"enum": decode.Versions[minor:]}}}}
 }
 
 // defaultCase makes a typeCase's value the default: it also applies when

@@ -5,6 +5,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -28,10 +29,10 @@ var scriptFields = []string{"cmd", "timeout_ms", "severity"}
 
 // scripts reads one script or a list of them.
 func (l *loader) scripts(n *yaml.Node, what string) []Script {
-	if m := l.deref(n); m != nil && m.Kind == yaml.SequenceNode {
+	if m := l.Deref(n); m != nil && m.Kind == yaml.SequenceNode {
 		var out []Script
 		for i, item := range m.Content {
-			if s, ok := l.script(item, index(what, i)); ok {
+			if s, ok := l.script(item, decode.Index(what, i)); ok {
 				out = append(out, s)
 			}
 		}
@@ -45,20 +46,20 @@ func (l *loader) scripts(n *yaml.Node, what string) []Script {
 
 func (l *loader) script(n *yaml.Node, what string) (Script, bool) {
 	s := Script{TimeoutMs: DefaultScriptTimeoutMs}
-	f, ok := l.fields(n, what, scriptFields)
+	f, ok := l.Fields(n, what, scriptFields)
 	if !ok {
 		return s, false
 	}
-	s.Pos = l.pos(l.derefQuiet(n))
-	l.require(n, f, what, "cmd")
+	s.Pos = l.Pos(l.DerefQuiet(n))
+	l.Require(n, f, what, "cmd")
 	if p, ok := f["cmd"]; ok {
-		s.Cmd = l.argv(p.val, what+".cmd")
+		s.Cmd = l.Argv(p.Val, what+".cmd")
 	}
 	if p, ok := f["timeout_ms"]; ok {
-		s.TimeoutMs, _ = l.integer(p.val, what+".timeout_ms", 1, math.MaxInt64)
+		s.TimeoutMs, _ = l.Integer(p.Val, what+".timeout_ms", 1, math.MaxInt64)
 	}
 	if p, ok := f["severity"]; ok {
-		s.Severity = l.severity(p.val, what+".severity")
+		s.Severity = l.severity(p.Val, what+".severity")
 	}
 	return s, len(s.Cmd) > 0
 }

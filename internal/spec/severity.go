@@ -13,7 +13,7 @@ const (
 )
 
 func (l *loader) severity(n *yaml.Node, what string) Severity {
-	s, node, ok := l.text(n, what)
+	s, node, ok := l.Text(n, what)
 	if !ok {
 		return ""
 	}
@@ -21,6 +21,6 @@ func (l *loader) severity(n *yaml.Node, what string) Severity {
 	case Critical, Warning:
 		return Severity(s)
 	}
-	l.errorf(node, "%s %q is not one of critical, warning", what, s)
+	l.Errorf(node, "%s %q is not one of critical, warning", what, s)
 	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/go-openapi/jsonpointer"
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -45,47 +46,47 @@ type Grounded struct {
 
 // state reads a mapping of JSON Pointer to conditions, keeping its order.
 func (l *loader) state(n *yaml.Node, what string) []StateCheck {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "%s must be a mapping of JSON Pointer (/cart/total) to conditions, not %s", what, kindName(m))
+		l.Errorf(m, "%s must be a mapping of JSON Pointer (/cart/total) to conditions, not %s", what, decode.KindName(m))
 		return nil
 	}
 	var out []StateCheck
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := l.deref(m.Content[i])
+		k := l.Deref(m.Content[i])
 		if k == nil {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || (k.Value != "" && !strings.HasPrefix(k.Value, "/")) {
-			l.errorf(k, "%s: %q is not a JSON Pointer; write /cart/total (or \"\" for the whole state)", what, k.Value)
+			l.Errorf(k, "%s: %q is not a JSON Pointer; write /cart/total (or \"\" for the whole state)", what, k.Value)
 			continue
 		}
 		if seen[k.Value] {
-			l.errorf(k, "%s: %q is listed twice", what, k.Value)
+			l.Errorf(k, "%s: %q is listed twice", what, k.Value)
 			continue
 		}
 		seen[k.Value] = true
 		ptr, err := jsonpointer.New(k.Value)
 		if err != nil {
-			l.errorf(k, "%s: %q is not a JSON Pointer: %v", what, k.Value, err)
+			l.Errorf(k, "%s: %q is not a JSON Pointer: %v", what, k.Value, err)
 			continue
 		}
 		entry := what + "." + k.Value
-		f, ok := l.fields(m.Content[i+1], entry, stateFields)
+		f, ok := l.Fields(m.Content[i+1], entry, stateFields)
 		if !ok {
 			continue
 		}
-		c := StateCheck{Pos: l.pos(k), Pointer: k.Value, Ref: ptr}
+		c := StateCheck{Pos: l.Pos(k), Pointer: k.Value, Ref: ptr}
 		if p, ok := f["equals"]; ok {
-			c.Equals, _ = l.value(p.val, entry+".equals")
+			c.Equals, _ = l.Value(p.Val, entry+".equals")
 		}
 		c.Match = l.optRegex(f, "match", entry)
 		if p, ok := f["exists"]; ok {
-			if v, ok := l.boolean(p.val, entry+".exists"); ok {
+			if v, ok := l.Boolean(p.Val, entry+".exists"); ok {
 				c.Exists = &v
 			}
 		}
@@ -97,32 +98,32 @@ func (l *loader) state(n *yaml.Node, what string) []StateCheck {
 
 // grounded reads `grounded: true` (numbers and URLs) or a mapping.
 func (l *loader) grounded(n *yaml.Node, what string) *Grounded {
-	d := l.deref(n)
+	d := l.Deref(n)
 	if d == nil {
 		return nil
 	}
-	g := &Grounded{Pos: l.pos(d)}
+	g := &Grounded{Pos: l.Pos(d)}
 	if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
-		if v, _ := l.boolean(d, what); !v {
-			l.errorf(d, "%s: false has nothing to disable; remove it", what)
+		if v, _ := l.Boolean(d, what); !v {
+			l.Errorf(d, "%s: false has nothing to disable; remove it", what)
 			return nil
 		}
 		g.Numbers, g.URLs = true, true
 		return g
 	}
-	f, ok := l.fields(d, what, groundedFields)
+	f, ok := l.Fields(d, what, groundedFields)
 	if !ok {
 		return nil
 	}
 	if p, ok := f["numbers"]; ok {
-		g.Numbers, _ = l.boolean(p.val, what+".numbers")
+		g.Numbers, _ = l.Boolean(p.Val, what+".numbers")
 	}
 	if p, ok := f["urls"]; ok {
-		g.URLs, _ = l.boolean(p.val, what+".urls")
+		g.URLs, _ = l.Boolean(p.Val, what+".urls")
 	}
 	g.Ignore = l.regexes(f, "ignore", what)
 	if !g.Numbers && !g.URLs {
-		l.errorf(d, "%s checks nothing: set numbers: true, urls: true, or both (grounded: true)", what)
+		l.Errorf(d, "%s checks nothing: set numbers: true, urls: true, or both (grounded: true)", what)
 		return nil
 	}
 	return g

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
 )
 
 // The assertion vocabulary of dataset cases (seed 003, "Assertion Types"):
@@ -70,21 +72,21 @@ var vocabRequired = map[string][]string{
 // vocabulary reads an assertion list into a block that includes one block
 // per item. what names the list ("assertions").
 func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
-	items, ok := l.list(n, what)
+	items, ok := l.List(n, what)
 	if !ok {
 		return nil
 	}
-	b := &Block{Pos: l.pos(l.derefQuiet(n))}
+	b := &Block{Pos: l.Pos(l.DerefQuiet(n))}
 	ids := map[string]string{} // id → the item that has it
 	for i, item := range items {
-		w := index(what, i)
+		w := decode.Index(what, i)
 		if inc := l.vocabItem(item, w); inc != nil {
 			if inc.name == "" {
 				inc.name = w
 			}
 			if inc.id != "" {
 				if first, dup := ids[inc.id]; dup {
-					l.errorf(l.idNode(item), "%s.id %q is also the id of %s; an id names one assertion in the results", w, inc.id, first)
+					l.Errorf(l.idNode(item), "%s.id %q is also the id of %s; an id names one assertion in the results", w, inc.id, first)
 				}
 				ids[inc.id] = w
 			}
@@ -96,10 +98,10 @@ func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
 
 // idNode is the value of an item's id (or params' id), for messages.
 func (l *loader) idNode(item *yaml.Node) *yaml.Node {
-	m := l.derefQuiet(item)
+	m := l.DerefQuiet(item)
 	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "id" {
-			return l.derefQuiet(m.Content[i+1])
+			return l.DerefQuiet(m.Content[i+1])
 		}
 	}
 	return m
@@ -107,12 +109,12 @@ func (l *loader) idNode(item *yaml.Node) *yaml.Node {
 
 // vocabItem reads one {"type": ...} item as the block it means.
 func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "%s must be an object like {\"type\": \"contains\", \"value\": \"...\"}, not %s", what, kindName(m))
+		l.Errorf(m, "%s must be an object like {\"type\": \"contains\", \"value\": \"...\"}, not %s", what, decode.KindName(m))
 		return nil
 	}
 	m, ok := l.flattenParams(m, what)
@@ -122,26 +124,26 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 	typ := ""
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "type" {
-			s, node, ok := l.text(m.Content[i+1], what+".type")
+			s, node, ok := l.Text(m.Content[i+1], what+".type")
 			if !ok {
 				return nil
 			}
 			if _, known := vocabFields[s]; !known {
-				l.errorf(node, "%s.type %q is not an assertion type%s", what, s, suggest(s, VocabTypes))
+				l.Errorf(node, "%s.type %q is not an assertion type%s", what, s, decode.Suggest(s, VocabTypes))
 				return nil
 			}
 			typ = s
 		}
 	}
 	if typ == "" {
-		l.errorf(m, "%s is missing required field \"type\" (one of %s)", what, strings.Join(VocabTypes, ", "))
+		l.Errorf(m, "%s is missing required field \"type\" (one of %s)", what, strings.Join(VocabTypes, ", "))
 		return nil
 	}
-	f, ok := l.fields(m, what, append(slices.Clone(envelopeFields), vocabFields[typ]...))
+	f, ok := l.Fields(m, what, append(slices.Clone(envelopeFields), vocabFields[typ]...))
 	if !ok {
 		return nil
 	}
-	l.require(m, f, what, vocabRequired[typ]...)
+	l.Require(m, f, what, vocabRequired[typ]...)
 	for _, k := range vocabRequired[typ] {
 		if _, ok := f[k]; !ok {
 			return nil
@@ -151,45 +153,45 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 	var block *yaml.Node
 	switch typ {
 	case "contains", "equals":
-		text := []*yaml.Node{s.key(typ), f["value"].val}
-		if v := l.deref(f["value"].val); typ == "contains" && v != nil && v.Kind != yaml.SequenceNode {
-			text[1] = s.seq(f["value"].val) // a list is several texts
+		text := []*yaml.Node{s.key(typ), f["value"].Val}
+		if v := l.Deref(f["value"].Val); typ == "contains" && v != nil && v.Kind != yaml.SequenceNode {
+			text[1] = s.seq(f["value"].Val) // a list is several texts
 		}
 		if p, ok := f["case_sensitive"]; ok {
-			text = append(text, s.key("case_sensitive"), p.val)
+			text = append(text, s.key("case_sensitive"), p.Val)
 		}
 		block = s.mapping(s.key("text"), s.mapping(text...))
 	case "regex":
-		block = s.mapping(s.key("text"), s.mapping(s.key("must_match"), s.seq(f["pattern"].val)))
+		block = s.mapping(s.key("text"), s.mapping(s.key("must_match"), s.seq(f["pattern"].Val)))
 	case "json_path", "type":
 		check := "equals"
 		if typ == "type" {
 			check = "type"
 		}
-		entry := s.mapping(s.key("path"), f["path"].val, s.key(check), f["value"].val)
+		entry := s.mapping(s.key("path"), f["path"].Val, s.key(check), f["value"].Val)
 		block = s.mapping(s.key("text"), s.mapping(s.key("json_path"), s.seq(entry)))
 	case "tool_called":
-		entry := []*yaml.Node{s.key("name"), f["name"].val}
+		entry := []*yaml.Node{s.key("name"), f["name"].Val}
 		if args := l.toolArgs(f, what); args != nil {
 			entry = append(entry, s.key("args_match"), args)
 		}
 		block = s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(s.mapping(entry...))))
 	case "not_tool_called":
-		block = s.mapping(s.key("tools"), s.mapping(s.key("forbid"), s.seq(f["name"].val)))
+		block = s.mapping(s.key("tools"), s.mapping(s.key("forbid"), s.seq(f["name"].Val)))
 	case "agent":
-		judge := []*yaml.Node{s.key("criteria"), f["criteria"].val}
+		judge := []*yaml.Node{s.key("criteria"), f["criteria"].Val}
 		if p, ok := f["severity"]; ok {
-			judge = append(judge, s.key("severity"), p.val)
+			judge = append(judge, s.key("severity"), p.Val)
 		}
 		block = s.mapping(s.key("judge"), s.mapping(judge...))
 	case "script":
-		script := []*yaml.Node{s.key("cmd"), f["cmd"].val}
+		script := []*yaml.Node{s.key("cmd"), f["cmd"].Val}
 		if p, ok := f["timeout_ms"]; ok {
-			script = append(script, s.key("timeout_ms"), p.val)
+			script = append(script, s.key("timeout_ms"), p.Val)
 		}
 		block = s.mapping(s.key("script"), s.mapping(script...))
 	case "ananke":
-		block = f["assert"].val
+		block = f["assert"].Val
 	default:
 		block = l.seed004(typ, f, s, what)
 	}
@@ -202,9 +204,9 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 	}
 	l.envelope(f, what, b)
 	if p, ok := f["severity"]; ok && typ != "agent" {
-		sev := l.severity(p.val, what+".severity")
+		sev := l.severity(p.Val, what+".severity")
 		if b.Severity != "" && sev != "" && typ == "ananke" {
-			l.errorf(p.key, "%s: severity is set twice, here and in its assert block; keep one", what)
+			l.Errorf(p.Key, "%s: severity is set twice, here and in its assert block; keep one", what)
 		}
 		if sev != "" {
 			b.Severity = sev
@@ -217,13 +219,13 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 // exact values of its args, and the patterns of its args_match, as
 // written (the require entry reads them). An argument may be in one of
 // them only.
-func (l *loader) toolArgs(f map[string]pair, what string) *yaml.Node {
+func (l *loader) toolArgs(f map[string]decode.Pair, what string) *yaml.Node {
 	var exact, patterns *yaml.Node
 	if p, ok := f["args"]; ok {
-		exact = l.argsPatterns(p.val, what+".args")
+		exact = l.argsPatterns(p.Val, what+".args")
 	}
 	if p, ok := f["args_match"]; ok {
-		patterns = p.val
+		patterns = p.Val
 	}
 	if exact == nil || patterns == nil {
 		if exact != nil {
@@ -231,20 +233,20 @@ func (l *loader) toolArgs(f map[string]pair, what string) *yaml.Node {
 		}
 		return patterns
 	}
-	m := l.derefQuiet(patterns)
+	m := l.DerefQuiet(patterns)
 	if m.Kind != yaml.MappingNode {
 		return patterns // the require entry says what it should be
 	}
 	both := *exact
 	both.Content = slices.Clone(exact.Content)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := l.derefQuiet(m.Content[i])
+		k := l.DerefQuiet(m.Content[i])
 		dup := false
 		for j := 0; j < len(exact.Content); j += 2 {
 			dup = dup || exact.Content[j].Value == k.Value
 		}
 		if dup {
-			l.errorf(k, "%s.args_match: argument %q is also in args; give it in one of them", what, k.Value)
+			l.Errorf(k, "%s.args_match: argument %q is also in args; give it in one of them", what, k.Value)
 			continue
 		}
 		both.Content = append(both.Content, m.Content[i], m.Content[i+1])
@@ -256,12 +258,12 @@ func (l *loader) toolArgs(f map[string]pair, what string) *yaml.Node {
 // args_match mapping: each leaf, reached by its dotted path, must equal
 // the value written (as text; references stay references).
 func (l *loader) argsPatterns(n *yaml.Node, what string) *yaml.Node {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "%s must be an object of argument name to value, not %s", what, kindName(m))
+		l.Errorf(m, "%s must be an object of argument name to value, not %s", what, decode.KindName(m))
 		return nil
 	}
 	s := synth{at: m}
@@ -273,7 +275,7 @@ func (l *loader) argsPatterns(n *yaml.Node, what string) *yaml.Node {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
 				if k.Value == "" || strings.Contains(k.Value, ".") {
-					l.errorf(k, "%s: argument name %q cannot be matched by a dotted path; use an ananke assertion with args_match", what, k.Value)
+					l.Errorf(k, "%s: argument name %q cannot be matched by a dotted path; use an ananke assertion with args_match", what, k.Value)
 					continue
 				}
 				walk(joinPath(prefix, k.Value), n.Content[i+1])

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
 )
 
 // Seed 004's assertion catalog, on the generic language: each named check
@@ -30,7 +32,7 @@ func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 	var rest []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "params" {
-			params, found = l.deref(m.Content[i+1]), true
+			params, found = l.Deref(m.Content[i+1]), true
 			continue
 		}
 		rest = append(rest, m.Content[i], m.Content[i+1])
@@ -41,7 +43,7 @@ func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 	case params == nil:
 		return nil, false // past the alias budget, reported
 	case params.Kind != yaml.MappingNode:
-		l.errorf(params, "%s.params must be a mapping of the assertion's parameters, not %s", what, kindName(params))
+		l.Errorf(params, "%s.params must be a mapping of the assertion's parameters, not %s", what, decode.KindName(params))
 		return nil, false
 	}
 	out := *m
@@ -50,11 +52,11 @@ func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 }
 
 // envelope applies an item's id and required capabilities to its block.
-func (l *loader) envelope(f map[string]pair, what string, b *Block) {
+func (l *loader) envelope(f map[string]decode.Pair, what string, b *Block) {
 	if p, ok := f["id"]; ok {
-		if id, ok := l.name(p.val, what+".id"); ok {
+		if id, ok := l.Name(p.Val, what+".id"); ok {
 			if builtinID(id.Value) {
-				l.errorf(l.derefQuiet(p.val), "%s.id %q would read as a built-in check's id; choose another", what, id.Value)
+				l.Errorf(l.DerefQuiet(p.Val), "%s.id %q would read as a built-in check's id; choose another", what, id.Value)
 			} else {
 				b.name, b.id = id.Value, id.Value
 			}
@@ -62,7 +64,7 @@ func (l *loader) envelope(f map[string]pair, what string, b *Block) {
 	}
 	for _, k := range []string{"requires", "requires_capabilities"} {
 		if p, ok := f[k]; ok {
-			b.Requires = union(b.Requires, l.requires(p.val, what+"."+k))
+			b.Requires = union(b.Requires, l.requires(p.Val, what+"."+k))
 		}
 	}
 }
@@ -87,15 +89,15 @@ func builtinID(id string) bool {
 }
 
 // seed004 rewrites one of seed 004's named checks into its block.
-func (l *loader) seed004(typ string, f map[string]pair, s synth, what string) *yaml.Node {
+func (l *loader) seed004(typ string, f map[string]decode.Pair, s synth, what string) *yaml.Node {
 	val := func(k string) *yaml.Node {
 		if p, ok := f[k]; ok {
-			return p.val
+			return p.Val
 		}
 		return nil
 	}
 	list := func(n *yaml.Node) *yaml.Node {
-		if d := l.deref(n); d != nil && d.Kind == yaml.SequenceNode {
+		if d := l.Deref(n); d != nil && d.Kind == yaml.SequenceNode {
 			return n
 		}
 		return s.seq(n)
@@ -103,7 +105,7 @@ func (l *loader) seed004(typ string, f map[string]pair, s synth, what string) *y
 	text := func(check string, n *yaml.Node) *yaml.Node {
 		kv := []*yaml.Node{s.key(check), list(n)}
 		if p, ok := f["case_sensitive"]; ok {
-			kv = append(kv, s.key("case_sensitive"), p.val)
+			kv = append(kv, s.key("case_sensitive"), p.Val)
 		}
 		return s.mapping(s.key("text"), s.mapping(kv...))
 	}
@@ -163,7 +165,7 @@ func (l *loader) seed004(typ string, f map[string]pair, s synth, what string) *y
 		// The tool was tried, and at most max_attempts times: at least
 		// one attempt, said of max_attempts rather than of the count it
 		// becomes.
-		if _, ok := l.integer(val("max_attempts"), what+".max_attempts", 1, math.MaxInt32); !ok {
+		if _, ok := l.Integer(val("max_attempts"), what+".max_attempts", 1, math.MaxInt32); !ok {
 			return nil
 		}
 		count := s.mapping(s.key("min"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1", Line: s.at.Line, Column: s.at.Column},

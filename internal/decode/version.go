@@ -1,4 +1,4 @@
-package spec
+package decode
 
 import (
 	"fmt"
@@ -13,8 +13,8 @@ import (
 // may declare any 1.x up to it; the seed's schema-versioning rules make a
 // newer minor an error because it may hold fields this build does not know.
 const (
-	supportedMajor   = 1
-	supportedMinor   = 2
+	SupportedMajor   = 1
+	SupportedMinor   = 2
 	SupportedVersion = "1.2"
 )
 
@@ -25,52 +25,55 @@ var Versions = []string{"1.0", "1.1", "1.2"}
 
 // Minor versions that introduced a feature.
 const (
-	minorA2A = 1
-	minorMCP = 2
+	MinorA2A = 1
+	MinorMCP = 2
 )
 
 var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\.(\d+)$`) })
 
-// version checks a file's `version` field and remembers its minor version,
+// IsVersion reports whether s is of the form MAJOR.MINOR.
+func IsVersion(s string) bool { return versionRE().MatchString(s) }
+
+// Version checks a file's `version` field and remembers its minor version,
 // which later fields are gated on (since).
-func (l *loader) version(f map[string]pair, doc *yaml.Node) {
+func (d *Decoder) Version(f map[string]Pair, doc *yaml.Node) {
 	p, ok := f["version"]
 	if !ok {
-		l.errorf(doc, `missing required field "version" (write version: %q)`, SupportedVersion)
+		d.Errorf(doc, `missing required field "version" (write version: %q)`, SupportedVersion)
 		return
 	}
-	s, ok := l.scalar(p.val, "version", "a string")
+	s, ok := d.Scalar(p.Val, "version", "a string")
 	if !ok {
 		return
 	}
 	m := versionRE().FindStringSubmatch(s.Value)
 	if m == nil {
-		l.errorf(s, `version %q is not of the form MAJOR.MINOR (write version: %q)`, s.Value, SupportedVersion)
+		d.Errorf(s, `version %q is not of the form MAJOR.MINOR (write version: %q)`, s.Value, SupportedVersion)
 		return
 	}
 	major, _ := strconv.Atoi(m[1])
 	minor, _ := strconv.Atoi(m[2])
 	switch {
-	case major != supportedMajor:
-		l.errorf(s, "version %q is not supported: this Ananke reads %d.x files (highest %s)", s.Value, supportedMajor, SupportedVersion)
-	case minor > supportedMinor:
-		l.errorf(s, "version %q is newer than this Ananke supports (highest %s); upgrade Ananke", s.Value, SupportedVersion)
+	case major != SupportedMajor:
+		d.Errorf(s, "version %q is not supported: this Ananke reads %d.x files (highest %s)", s.Value, SupportedMajor, SupportedVersion)
+	case minor > SupportedMinor:
+		d.Errorf(s, "version %q is newer than this Ananke supports (highest %s); upgrade Ananke", s.Value, SupportedVersion)
 	default:
-		l.declared = s.Value
-		l.minor = minor
+		d.declared = s.Value
+		d.minor = minor
 	}
 }
 
-// since reports whether the file's version has what was added in minor,
+// Since reports whether the file's version has what was added in minor,
 // and otherwise reports feature at n: "target type a2a needs version
 // \"1.1\" or later; this file says \"1.0\"". A file whose version is
 // missing or invalid was reported already, and a file without a version
 // (a dataset) takes its config's: neither is gated.
-func (l *loader) since(n *yaml.Node, minor int, feature string) bool {
-	if l.declared == "" || l.minor >= minor {
+func (d *Decoder) Since(n *yaml.Node, minor int, feature string) bool {
+	if d.declared == "" || d.minor >= minor {
 		return true
 	}
-	want := fmt.Sprintf("%d.%d", supportedMajor, minor)
-	l.errorf(n, "%s needs version %q or later; this file says %q", feature, want, l.declared)
+	want := fmt.Sprintf("%d.%d", SupportedMajor, minor)
+	d.Errorf(n, "%s needs version %q or later; this file says %q", feature, want, d.declared)
 	return false
 }

@@ -1,4 +1,4 @@
-package spec
+package decode
 
 import (
 	"bytes"
@@ -14,12 +14,12 @@ import (
 	"github.com/ananke/action/internal/diag"
 )
 
-// jsonNode parses one line of a JSONL file into the yaml.Node tree the
+// JSONNode parses one line of a JSONL file into the yaml.Node tree the
 // loader reads, each node at its line and (rune) column, so that a dataset
 // case goes through the same checks as a test file and its problems point
 // into the line. encoding/json decides what is valid JSON (escapes,
 // surrogate pairs, numbers); this only records where each token starts.
-func jsonNode(src []byte, line int) (*yaml.Node, *diag.Diagnostic) {
+func JSONNode(src []byte, line int) (*yaml.Node, *diag.Diagnostic) {
 	r := &jsonReader{dec: json.NewDecoder(bytes.NewReader(src)), src: src, line: line}
 	r.dec.UseNumber()
 	n, err := r.value()

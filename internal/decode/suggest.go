@@ -1,10 +1,10 @@
-package spec
+package decode
 
 import "strings"
 
-// suggest returns " (did you mean "x"?)" when a known name is close to the
+// Suggest returns " (did you mean "x"?)" when a known name is close to the
 // unknown one, else the list of known names, so a typo is fixed at a glance.
-func suggest(got string, known []string) string {
+func Suggest(got string, known []string) string {
 	best, bestDist := "", 3
 	for _, k := range known {
 		if d := editDistance(strings.ToLower(got), strings.ToLower(k)); d < bestDist {
@@ -37,4 +37,14 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// DidYouMean is Suggest's " (did you mean "x"?)" when a known name is
+// close to got, and "" otherwise: for messages that list the known names
+// already.
+func DidYouMean(got string, known []string) string {
+	if s := Suggest(got, known); strings.HasPrefix(s, " (did you mean") {
+		return s
+	}
+	return ""
 }
