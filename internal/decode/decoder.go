@@ -3,6 +3,7 @@ package decode
 import (
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -316,3 +317,11 @@ func (d *Decoder) OneOrList(n *yaml.Node, what string) ([]*yaml.Node, bool) {
 
 // Index formats "what[i]".
 func Index(what string, i int) string { return fmt.Sprintf("%s[%d]", what, i) }
+
+// UnwrapPath drops the path an *os.PathError repeats.
+func UnwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -502,4 +503,22 @@ func (l *loader) limit(f map[string]decode.Pair, key, what string) Limit {
 		return Limit{}
 	}
 	return Limit{Set: true, Ms: ms, Pos: l.Pos(n)}
+}
+
+// requires reads an assert block's `requires:` list of capabilities.
+func (l *loader) requires(n *yaml.Node, what string) []string {
+	items, _ := l.OneOrList(n, what)
+	var out []string
+	for i, item := range items {
+		v, node, ok := l.Text(item, decode.Index(what, i))
+		if !ok {
+			continue
+		}
+		if !capability.Known(v) {
+			l.Errorf(node, "%s: %q is not a capability (known: %s)%s", what, v, capability.Join(capability.All), decode.DidYouMean(v, capability.All))
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -7,7 +7,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 )
@@ -168,28 +167,10 @@ func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 	st, err := os.Stat(s.Abs)
 	switch {
 	case err != nil:
-		l.Errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
+		l.Errorf(node, "source.path: %s: %v", s.Path, decode.UnwrapPath(err))
 	case s.Format == FormatNanoClaw && !st.IsDir():
 		l.Errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)", s.Path)
 	}
-}
-
-// requires reads an assert block's `requires:` list of capabilities.
-func (l *loader) requires(n *yaml.Node, what string) []string {
-	items, _ := l.OneOrList(n, what)
-	var out []string
-	for i, item := range items {
-		v, node, ok := l.Text(item, decode.Index(what, i))
-		if !ok {
-			continue
-		}
-		if !capability.Known(v) {
-			l.Errorf(node, "%s: %q is not a capability (known: %s)%s", what, v, capability.Join(capability.All), decode.DidYouMean(v, capability.All))
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
 }
 
 // missingPolicy reads on_missing_capability: skip or error.

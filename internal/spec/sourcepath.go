@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/source/claude"
 	"github.com/ananke/action/internal/vars"
 )
@@ -116,7 +117,7 @@ func (l *loader) claudeSessions(node *yaml.Node, s *Source) []session {
 		st, err := os.Stat(s.Abs)
 		switch {
 		case err != nil:
-			l.Errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
+			l.Errorf(node, "source.path: %s: %v", s.Path, decode.UnwrapPath(err))
 			return nil
 		case !st.IsDir():
 			return []session{{abs: s.Abs, display: s.Path, id: strings.TrimSuffix(filepath.Base(s.Abs), ".jsonl")}}
@@ -147,7 +148,7 @@ func (l *loader) claudeSessions(node *yaml.Node, s *Source) []session {
 func (l *loader) sessionsAt(node *yaml.Node, abs, shown string) []session {
 	st, err := os.Stat(abs)
 	if err != nil {
-		l.Errorf(node, "source.path: %s: %v", shown, unwrapPath(err))
+		l.Errorf(node, "source.path: %s: %v", shown, decode.UnwrapPath(err))
 		return nil
 	}
 	if !st.IsDir() {
@@ -158,7 +159,7 @@ func (l *loader) sessionsAt(node *yaml.Node, abs, shown string) []session {
 	}
 	files, err := claude.Sessions(abs)
 	if err != nil {
-		l.Errorf(node, "source.path: %s: %v", shown, unwrapPath(err))
+		l.Errorf(node, "source.path: %s: %v", shown, decode.UnwrapPath(err))
 		return nil
 	}
 	var out []session

@@ -132,7 +132,7 @@ func (l *loader) jsonSchema(n *yaml.Node, what string) *JSONSchema {
 		}
 		data, rerr := os.ReadFile(path)
 		if rerr != nil {
-			l.Errorf(d, "%s: cannot read schema file %s: %v", what, d.Value, unwrapPath(rerr))
+			l.Errorf(d, "%s: cannot read schema file %s: %v", what, d.Value, decode.UnwrapPath(rerr))
 			return nil
 		}
 		if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(data)); err != nil {
@@ -233,12 +233,4 @@ func (l *loader) conditions(n *yaml.Node, f map[string]decode.Pair, what string,
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
-}
-
-// unwrapPath drops the path an *os.PathError repeats.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
