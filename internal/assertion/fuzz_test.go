@@ -8,7 +8,6 @@ import (
 	"github.com/go-openapi/jsonpointer"
 	"github.com/ohler55/ojg/jp"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -33,30 +32,30 @@ func FuzzEvaluate(f *testing.F) {
 		call := trace.ToolCall{ID: "c", Name: "t", Args: args, ArgsJSON: true, Result: &trace.Result{Content: result, JSON: true}, StartedMs: 10, TimestampMs: 10 + ms%1000}
 		tr := trace.Trace{Turns: []trace.Turn{{StartMs: 0, EndMs: 2000, ToolCalls: []trace.ToolCall{call, {ID: "d", Name: "t", Args: args}}, Texts: []string{text},
 			State: json.RawMessage(result), Runs: []trace.Run{{StartMs: 5, FirstEventMs: ms}}, FirstTextMs: ms}}}
-		am := []spec.ArgMatch{{Path: path, Regex: bound}}
-		checks := []spec.Check{
-			{Kind: spec.KindForbid, Tool: vars.Name{Value: "t"}},
-			{Kind: spec.KindRequire, Require: &spec.Require{Name: vars.Name{Value: "t"}, Count: spec.DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &vars.Name{Value: "t"}}},
-			{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: vars.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
-			{Kind: spec.KindMaxDuration, LimitMs: ms},
-			{Kind: spec.KindMaxIdle, LimitMs: ms},
-			{Kind: spec.KindMustMatch, Regex: bound},
-			{Kind: spec.KindMustNotMatch, Regex: bound},
-			{Kind: spec.KindContains, Text: &spec.TextCheck{Text: pattern}},
-			{Kind: spec.KindOmits, Text: &spec.TextCheck{Text: pattern, CaseSensitive: true}},
-			{Kind: spec.KindEquals, Text: &spec.TextCheck{Text: pattern}},
-			{Kind: spec.KindOrder, Tools: []vars.Name{{Value: "t"}, {Value: path}}},
-			{Kind: spec.KindMaxCalls, LimitMs: ms},
-			{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: vars.Name{Value: "t"}, ResultMatch: bound}},
-			{Kind: spec.KindMaxFirstEvent, LimitMs: ms},
-			{Kind: spec.KindMaxFirstText, LimitMs: ms},
-			{Kind: spec.KindGrounded, Grounded: &spec.Grounded{Numbers: true, URLs: true, Ignore: []*vars.Regex{bound}}},
+		am := []ArgMatch{{Path: path, Regex: bound}}
+		checks := []Check{
+			{Kind: KindForbid, Tool: vars.Name{Value: "t"}},
+			{Kind: KindRequire, Require: &Require{Name: vars.Name{Value: "t"}, Count: DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &vars.Name{Value: "t"}}},
+			{Kind: KindForbidCalls, ForbidCall: &CallFilter{Name: vars.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
+			{Kind: KindMaxDuration, LimitMs: ms},
+			{Kind: KindMaxIdle, LimitMs: ms},
+			{Kind: KindMustMatch, Regex: bound},
+			{Kind: KindMustNotMatch, Regex: bound},
+			{Kind: KindContains, Text: &TextCheck{Text: pattern}},
+			{Kind: KindOmits, Text: &TextCheck{Text: pattern, CaseSensitive: true}},
+			{Kind: KindEquals, Text: &TextCheck{Text: pattern}},
+			{Kind: KindOrder, Tools: []vars.Name{{Value: "t"}, {Value: path}}},
+			{Kind: KindMaxCalls, LimitMs: ms},
+			{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: vars.Name{Value: "t"}, ResultMatch: bound}},
+			{Kind: KindMaxFirstEvent, LimitMs: ms},
+			{Kind: KindMaxFirstText, LimitMs: ms},
+			{Kind: KindGrounded, Grounded: &Grounded{Numbers: true, URLs: true, Ignore: []*vars.Regex{bound}}},
 		}
 		if expr, err := jp.ParseString("$." + path); err == nil {
-			checks = append(checks, spec.Check{Kind: spec.KindJSONPath, Path: &spec.JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string"}, Equals: json.RawMessage(result)})
+			checks = append(checks, Check{Kind: KindJSONPath, Path: &JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string"}, Equals: json.RawMessage(result)})
 		}
 		if ptr, err := jsonpointer.New("/" + path); err == nil {
-			checks = append(checks, spec.Check{Kind: spec.KindState, State: &spec.StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound}, Equals: json.RawMessage(args)})
+			checks = append(checks, Check{Kind: KindState, State: &StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound}, Equals: json.RawMessage(args)})
 		}
 		for _, s := range []trace.Scope{tr.TurnScope(0), tr.TestScope()} {
 			rs := Evaluate(checks, s)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -49,12 +48,12 @@ func TestFindClaims(t *testing.T) {
 	}
 }
 
-func groundedCheck(numbers, urls bool, ignore ...string) spec.Check {
-	g := &spec.Grounded{Numbers: numbers, URLs: urls}
+func groundedCheck(numbers, urls bool, ignore ...string) Check {
+	g := &Grounded{Numbers: numbers, URLs: urls}
 	for _, re := range ignore {
 		g.Ignore = append(g.Ignore, vars.MustRegex(re))
 	}
-	return spec.Check{Kind: spec.KindGrounded, Grounded: g}
+	return Check{Kind: KindGrounded, Grounded: g}
 }
 
 // answered is a turn where the user asked user, a tool returned result

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -95,7 +94,7 @@ func ResultText(r *trace.Result) string {
 }
 
 // argsMismatch returns why call fails an args_match list, or "".
-func argsMismatch(call *trace.ToolCall, ms []spec.ArgMatch) string {
+func argsMismatch(call *trace.ToolCall, ms []ArgMatch) string {
 	if len(ms) > 0 && !call.ArgsJSON {
 		return fmt.Sprintf("args_match: the arguments are not valid JSON (%s)", quote(call.Args))
 	}

@@ -3,12 +3,11 @@ package assertion
 import (
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
-func orderOf(tools ...string) spec.Check {
-	c := spec.Check{Kind: spec.KindOrder}
+func orderOf(tools ...string) Check {
+	c := Check{Kind: KindOrder}
 	for _, t := range tools {
 		c.Tools = append(c.Tools, name(t))
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
@@ -100,7 +99,7 @@ func resultMatch(r *Result, re *vars.Regex, want bool, s trace.Scope) {
 	})
 }
 
-func resultJSONPath(r *Result, c *spec.JSONPathCheck, want json.RawMessage, s trace.Scope) {
+func resultJSONPath(r *Result, c *JSONPathCheck, want json.RawMessage, s trace.Scope) {
 	vc := newValueCheck(want, c.Equals, c.Match, c.Type)
 	absent := c.Exists != nil && !*c.Exists
 	r.Expected = expectPath(c.Path, vc, absent, "each tool result's JSON")

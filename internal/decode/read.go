@@ -78,3 +78,34 @@ func (d *Decoder) Argv(n *yaml.Node, what string) []vars.Template {
 	}
 	return out
 }
+
+// OptRegex reads the regex of field key of mapping f, if it is there.
+func (d *Decoder) OptRegex(f map[string]Pair, key, what string) *vars.Regex {
+	p, ok := f[key]
+	if !ok {
+		return nil
+	}
+	re, _ := d.Regex(p.Val, what+"."+key)
+	return re
+}
+
+// Regexes reads field key of mapping f: a regex or a list of them (what
+// "" for a top-level field).
+func (d *Decoder) Regexes(f map[string]Pair, key, what string) []*vars.Regex {
+	p, ok := f[key]
+	if !ok {
+		return nil
+	}
+	path := key
+	if what != "" {
+		path = what + "." + key
+	}
+	items, _ := d.OneOrList(p.Val, path)
+	var out []*vars.Regex
+	for i, item := range items {
+		if re, ok := d.Regex(item, Index(path, i)); ok {
+			out = append(out, re)
+		}
+	}
+	return out
+}

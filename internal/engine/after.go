@@ -14,7 +14,7 @@ import (
 
 // KindAfterHook is the built-in result of an after hook: it ran and
 // exited 0, or it failed.
-const KindAfterHook spec.Kind = "after_hook"
+const KindAfterHook assertion.Kind = "after_hook"
 
 // runAfter runs the test's after hooks once the attempt has its verdict,
 // each with the attempt's result as JSON on stdin, whatever that verdict
@@ -27,7 +27,7 @@ func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *vars.Vars, r 
 	stdin := attemptJSON(t, r, e.opts.Now())
 	for i, h := range t.After {
 		res := assertion.Result{ID: fmt.Sprintf("test.after[%d]", i), Level: LevelBuiltin, Kind: KindAfterHook, Scope: "test",
-			Source: h.Pos, Severity: spec.Critical, Status: assertion.Pass, EventRefs: []int64{}, Expected: "exits 0"}
+			Source: h.Pos, Severity: assertion.Critical, Status: assertion.Pass, EventRefs: []int64{}, Expected: "exits 0"}
 		argv, re := hookArgv(h, vars)
 		var err error
 		if re != nil {

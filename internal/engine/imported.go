@@ -37,7 +37,7 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 		r.Warnings = append(r.Warnings, Warning{Turn: n.Turn, Rule: RuleSource, Message: n.Message})
 	}
 	vs := e.newVars()
-	checks, err := spec.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vs)
+	checks, err := assertion.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vs)
 	if err != nil {
 		r.Status, r.Reason = Error, err.Error()
 		var re *vars.ResolveError

@@ -40,16 +40,16 @@ type plan struct {
 	// attachments what the trace says it carried.
 	parts       [][]agui.Part
 	attachments [][]trace.Attachment
-	turnChecks  [][]spec.Check
-	testChecks  []spec.Check
+	turnChecks  [][]assertion.Check
+	testChecks  []assertion.Check
 	// turnScripts and testScripts are the script checks, run after the
 	// deterministic ones.
-	turnScripts [][]spec.Check
-	testScripts []spec.Check
+	turnScripts [][]assertion.Check
+	testScripts []assertion.Check
 	// turnJudges and testJudges are the judge checks, run after the
 	// deterministic ones pass.
-	turnJudges [][]spec.Check
-	testJudges []spec.Check
+	turnJudges [][]assertion.Check
+	testJudges []assertion.Check
 	// persona is the simulated user of a dynamic test, resolved.
 	persona simulator.Persona
 	// vars resolves checkpoint blocks, bound per simulated turn.
@@ -58,9 +58,9 @@ type plan struct {
 }
 
 // splitJudges separates the judge checks from the deterministic ones.
-func splitJudges(checks []spec.Check) (det, judges []spec.Check) {
+func splitJudges(checks []assertion.Check) (det, judges []assertion.Check) {
 	for _, c := range checks {
-		if c.Kind == spec.KindJudge {
+		if c.Kind == assertion.KindJudge {
 			judges = append(judges, c)
 		} else {
 			det = append(det, c)
@@ -71,9 +71,9 @@ func splitJudges(checks []spec.Check) (det, judges []spec.Check) {
 
 // splitScripts separates the script checks, which run commands, from the
 // checks evaluated in process.
-func splitScripts(checks []spec.Check) (det, scripts []spec.Check) {
+func splitScripts(checks []assertion.Check) (det, scripts []assertion.Check) {
 	for _, c := range checks {
-		if c.Kind == spec.KindScript {
+		if c.Kind == assertion.KindScript {
 			scripts = append(scripts, c)
 		} else {
 			det = append(det, c)
@@ -89,7 +89,7 @@ type answer struct {
 }
 
 type resultEntry struct {
-	args   []spec.ArgMatch
+	args   []assertion.ArgMatch
 	result string
 }
 
@@ -107,7 +107,7 @@ func (a *answer) reply(args string) (string, bool) {
 	return "", false
 }
 
-func argsMatch(args string, ms []spec.ArgMatch) bool {
+func argsMatch(args string, ms []assertion.ArgMatch) bool {
 	for _, m := range ms {
 		v, ok := assertion.ArgText(args, m.Path)
 		if !ok || !m.Regex.Compiled().MatchString(v) {
@@ -186,20 +186,20 @@ func (r *resolver) parts(ps []spec.Part) ([]agui.Part, []trace.Attachment) {
 	return out, atts
 }
 
-func (r *resolver) checks(cs []spec.Check) []spec.Check {
+func (r *resolver) checks(cs []assertion.Check) []assertion.Check {
 	if r.err != nil {
 		return nil
 	}
-	out, err := spec.BindChecks(cs, r.vars)
+	out, err := assertion.BindChecks(cs, r.vars)
 	r.err = err
 	return out
 }
 
-func (r *resolver) args(ms []spec.ArgMatch) []spec.ArgMatch {
+func (r *resolver) args(ms []assertion.ArgMatch) []assertion.ArgMatch {
 	if r.err != nil {
 		return nil
 	}
-	out, err := spec.BindArgs(ms, r.vars)
+	out, err := assertion.BindArgs(ms, r.vars)
 	r.err = err
 	return out
 }

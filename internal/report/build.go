@@ -6,10 +6,9 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/diag"
-
-	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
@@ -337,7 +336,7 @@ func (b *builder) assertion(a assertion.Result, tr *trace.Trace) Assertion {
 	base := tr.TestStartMs
 	sev := string(a.Severity)
 	if sev == "" {
-		sev = string(spec.Critical)
+		sev = string(assertion.Critical)
 	}
 	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source), Severity: sev,
 		Status: string(a.Status), Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),

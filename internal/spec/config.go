@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -40,7 +41,7 @@ type Config struct {
 	// override it.
 	OnMissingCapability string
 	// Assertions are the named blocks assert blocks can extend.
-	Assertions []NamedBlock
+	Assertions []assertion.NamedBlock
 	// Model is the language model the simulator, judges and generation
 	// use; nil when the config has none.
 	Model *Model
@@ -68,7 +69,7 @@ type Target struct {
 	Type      string
 	Headers   []NamedValue // values are secrets
 	TimeoutMs int64
-	Assert    *Block
+	Assert    *assertion.Block
 	// Endpoint is the agent's URL: the AG-UI endpoint, an A2A agent's
 	// endpoint (alone, skipping discovery; beside a card, replacing the
 	// card's URL), or an MCP server over HTTP.
@@ -141,10 +142,10 @@ func (l *loader) config(doc *yaml.Node) *Config {
 			}
 		}
 	}
-	c.Redact = l.regexes(f, "redact", "")
+	c.Redact = l.Regexes(f, "redact", "")
 	c.Stability = l.stability(f, "")
 	if p, ok := f["assertions"]; ok {
-		c.Assertions = l.namedBlocks(p.Val)
+		c.Assertions = assertion.ReadNamedBlocks(l.Decoder, p.Val)
 	}
 	if p, ok := f["model"]; ok {
 		c.Model = l.model(p.Val)
@@ -188,7 +189,7 @@ func (l *loader) target(n *yaml.Node) Target {
 		t.TimeoutMs, _ = l.Integer(p.Val, "target.timeout_ms", 1, math.MaxInt64)
 	}
 	if p, ok := f["assert"]; ok {
-		t.Assert = l.block(p.Val, "target.assert")
+		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, "target.assert")
 	}
 	if p, ok := f["endpoint"]; ok {
 		t.Endpoint = l.url(p.Val, "target.endpoint")

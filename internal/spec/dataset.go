@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -291,11 +292,11 @@ func (l *loader) caseAssertions(f map[string]decode.Pair, t *Test) {
 	if !ok {
 		return
 	}
-	var b *Block
+	var b *assertion.Block
 	if m := l.Deref(p.Val); m != nil && m.Kind == yaml.MappingNode {
-		b = l.block(m, key)
+		b = assertion.ReadBlock(l.Decoder, m, key)
 	} else {
-		b = l.vocabulary(p.Val, key)
+		b = assertion.ReadVocabulary(l.Decoder, p.Val, key)
 	}
 	if len(t.Turns) == 1 && t.Simulator == nil {
 		t.Turns[0].Assert = b

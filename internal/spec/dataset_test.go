@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -64,20 +65,20 @@ func TestDatasetCases(t *testing.T) {
 		}
 	}
 	// The case's assertions are its turn's; a dynamic case's the test's.
-	kinds := func(cs []Check) string {
+	kinds := func(cs []assertion.Check) string {
 		var out []string
 		for _, c := range cs {
 			out = append(out, fmt.Sprintf("%s@%d:%d", c.ID, c.Pos.Line, c.Pos.Col))
 		}
 		return strings.Join(out, " ")
 	}
-	if got, want := kinds(TurnChecks(s.Config, t1, 0)), "turn[0].text.contains[0]@1:77"; got != want {
+	if got, want := kinds(spec.TurnChecks(s.Config, t1, 0)), "turn[0].text.contains[0]@1:77"; got != want {
 		t.Errorf("T1 turn checks = %s, want %s", got, want)
 	}
-	if got, want := kinds(TestChecks(s.Config, t4)), "test.tools.forbid[0]@5:211"; got != want {
+	if got, want := kinds(spec.TestChecks(s.Config, t4)), "test.tools.forbid[0]@5:211"; got != want {
 		t.Errorf("T4 test checks = %s, want %s", got, want)
 	}
-	if got, want := kinds(CheckpointChecks(s.Config, t4, &t4.Checkpoints[0], 0)), "turn[0].checkpoints.a.tools.require[0]@5:118"; got != want {
+	if got, want := kinds(spec.CheckpointChecks(s.Config, t4, &t4.Checkpoints[0], 0)), "turn[0].checkpoints.a.tools.require[0]@5:118"; got != want {
 		t.Errorf("T4 checkpoint checks = %s, want %s", got, want)
 	}
 }
@@ -111,7 +112,7 @@ func TestVocabulary(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, c := range TurnChecks(s.Config, s.Tests[0], 0) {
+			for _, c := range spec.TurnChecks(s.Config, s.Tests[0], 0) {
 				got = append(got, describeCheck(c))
 			}
 			if g := strings.Join(got, " | "); g != tt.want {
@@ -121,7 +122,7 @@ func TestVocabulary(t *testing.T) {
 	}
 }
 
-func describeCheck(c Check) string {
+func describeCheck(c assertion.Check) string {
 	s := string(c.Kind) + " " + string(c.Severity)
 	switch {
 	case c.Text != nil:
@@ -143,13 +144,13 @@ func describeCheck(c Check) string {
 		for _, a := range c.Require.ArgsMatch {
 			s += " " + a.Path + "=" + a.Regex.Raw
 		}
-	case c.Kind == KindForbid:
+	case c.Kind == assertion.KindForbid:
 		s += " " + c.Tool.Value
 	case c.Judge != nil:
 		s += " " + strings.Join(c.Judge.Criteria, ";")
 	case c.Script != nil:
 		s += fmt.Sprintf(" %s %d", strings.Join(c.Script.Argv, " "), c.Script.Script.TimeoutMs)
-	case c.Kind == KindMaxCalls:
+	case c.Kind == assertion.KindMaxCalls:
 		s += fmt.Sprint(" ", c.LimitMs)
 	}
 	return s
@@ -162,7 +163,7 @@ func TestVocabularyArgsMatchExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := TurnChecks(s.Config, s.Tests[0], 0)[0].Require
+	req := spec.TurnChecks(s.Config, s.Tests[0], 0)[0].Require
 	city, n := req.ArgsMatch[0].Regex.Compiled(), req.ArgsMatch[1].Regex.Compiled()
 	for _, c := range []struct {
 		got  bool
@@ -417,8 +418,8 @@ func TestAdHoc(t *testing.T) {
 	if len(s.Tests) != 1 || s.Tests[0].ID != AdHocID || s.Tests[0].Turns[0].User.Raw != "Hello ${X}" || len(s.Tests[0].Turns[0].User.Refs()) != 0 {
 		t.Fatalf("tests = %+v", s.Tests)
 	}
-	if s.Config.Target.Endpoint.Raw != "http://127.0.0.1:9/agent" || len(TurnChecks(s.Config, s.Tests[0], 0)) != 1 {
-		t.Fatalf("endpoint %q, checks %v", s.Config.Target.Endpoint.Raw, TurnChecks(s.Config, s.Tests[0], 0))
+	if s.Config.Target.Endpoint.Raw != "http://127.0.0.1:9/agent" || len(spec.TurnChecks(s.Config, s.Tests[0], 0)) != 1 {
+		t.Fatalf("endpoint %q, checks %v", s.Config.Target.Endpoint.Raw, spec.TurnChecks(s.Config, s.Tests[0], 0))
 	}
 	s, err = Load(Options{Message: "Hi", Endpoint: "http://127.0.0.1:9/agent"})
 	if err != nil || s.Config.Target.AgentID.Raw != DefaultAgentID || s.Tests[0].Path != "-i" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -88,7 +89,7 @@ turns:
 	}
 	test := s.Tests[0]
 	var got []string
-	for _, c := range TurnChecks(s.Config, test, 0) {
+	for _, c := range spec.TurnChecks(s.Config, test, 0) {
 		got = append(got, string(c.Severity)+" "+c.ID)
 	}
 	want := []string{
@@ -115,7 +116,7 @@ turns:
 		t.Errorf("turn checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	got = nil
-	for _, c := range TestChecks(s.Config, test) {
+	for _, c := range spec.TestChecks(s.Config, test) {
 		got = append(got, string(c.Severity)+" "+c.ID)
 	}
 	want = []string{
@@ -128,7 +129,7 @@ turns:
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("test checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	tc := TurnChecks(s.Config, test, 0)
+	tc := spec.TurnChecks(s.Config, test, 0)
 	if c := find(tc, "turn[0].text.equals"); !c.Text.CaseSensitive || c.Text.Text != "OK" {
 		t.Errorf("equals = %+v", c.Text)
 	}
@@ -138,7 +139,7 @@ turns:
 	if c := find(tc, "turn[0].tools.require[0]"); c.Require.MaxDurationMs != 2000 {
 		t.Errorf("require max_duration_ms = %d", c.Require.MaxDurationMs)
 	}
-	bound, err := BindChecks(tc, vars.NewVars(nil))
+	bound, err := assertion.BindChecks(tc, vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,13 +151,13 @@ turns:
 	}
 }
 
-func find(cs []Check, id string) Check {
+func find(cs []assertion.Check, id string) assertion.Check {
 	for _, c := range cs {
 		if c.ID == id {
 			return c
 		}
 	}
-	return Check{}
+	return assertion.Check{}
 }
 
 // TestLanguageErrors: every invalid use is reported at its position.

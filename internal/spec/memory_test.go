@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/vars"
 )
 
 // describeEntry says what a memory entry holds: its group, then what is
 // set of op, path_match, content_match and severity.
-func describeEntry(e MemoryEntry) string {
+func describeEntry(e assertion.MemoryEntry) string {
 	s := e.Group
 	if e.Op != "" {
 		s += " op=" + e.Op
@@ -28,7 +29,7 @@ func describeEntry(e MemoryEntry) string {
 }
 
 // describeCounted says what a scheduler count holds.
-func describeCounted(c *Counted) string {
+func describeCounted(c *assertion.Counted) string {
 	s := c.Count.String()
 	if c.Status != "" {
 		s += " status=" + c.Status
@@ -40,11 +41,11 @@ func describeCounted(c *Counted) string {
 }
 
 // describeSections lists a block's memory and scheduler entries.
-func describeSections(b *Block) string {
+func describeSections(b *assertion.Block) string {
 	var out []string
 	for _, s := range []struct {
 		name    string
-		entries []MemoryEntry
+		entries []assertion.MemoryEntry
 	}{{"reads", b.MemoryReads}, {"writes", b.MemoryWrites}, {"forbid", b.MemoryForbid}} {
 		for _, e := range s.entries {
 			out = append(out, s.name+": "+describeEntry(e))
@@ -171,7 +172,7 @@ assert:
 		t.Fatal(diags)
 	}
 	test := s.Tests[0]
-	describe := func(cs []Check) string {
+	describe := func(cs []assertion.Check) string {
 		var out []string
 		for _, c := range cs {
 			out = append(out, fmt.Sprintf("%s %s %d:%d", c.Severity, c.ID, c.Pos.Line, c.Pos.Col))
@@ -183,7 +184,7 @@ assert:
 		"critical turn[0].memory.forbid[0] 5:32",
 		"critical turn[0].memory.reads[0] 5:54",
 	}, "\n")
-	if got := describe(TurnChecks(s.Config, test, 0)); got != want {
+	if got := describe(spec.TurnChecks(s.Config, test, 0)); got != want {
 		t.Errorf("turn checks:\n%s\nwant:\n%s", got, want)
 	}
 	want = strings.Join([]string{
@@ -195,10 +196,10 @@ assert:
 		"warning test.scheduler.outbound 12:25",
 		"warning test.scheduler.task_runs 8:34",
 	}, "\n")
-	if got := describe(TestChecks(s.Config, test)); got != want {
+	if got := describe(spec.TestChecks(s.Config, test)); got != want {
 		t.Errorf("test checks:\n%s\nwant:\n%s", got, want)
 	}
-	bound, err := BindChecks(TestChecks(s.Config, test), vars.NewVars(nil))
+	bound, err := assertion.BindChecks(spec.TestChecks(s.Config, test), vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

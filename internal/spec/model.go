@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -145,9 +146,9 @@ func checkModel(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	}
 	const hint = "add a model: section to the config (docs/models.md)"
 	seen := map[diag.Pos]bool{} // a named block's judge, extended twice, is one problem
-	judged := func(b *Block) {
-		for _, p := range (levelBlock{block: b}).parts() {
-			if j := p.block.Judge; j != nil && !seen[j.Pos] {
+	judged := func(b *assertion.Block) {
+		for _, j := range b.All(assertion.KindJudge) {
+			if !seen[j.Pos] {
 				seen[j.Pos] = true
 				diags.Add(j.Pos, "a judge needs a language model: %s", hint)
 			}

@@ -3,6 +3,7 @@ package spec
 import (
 	"slices"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -190,22 +191,22 @@ func (t *Test) refs() []vars.Ref {
 		}
 		for _, r := range ct.Results {
 			refs = append(refs, r.Result.Refs()...)
-			refs = append(refs, argRefs(r.ArgsMatch)...)
+			refs = append(refs, assertion.ArgsRefs(r.ArgsMatch)...)
 		}
 	}
 	for _, turn := range t.Turns {
 		refs = append(refs, turn.User.Refs()...)
 		refs = append(refs, turn.Tool.Refs()...)
 		refs = append(refs, turn.Arguments.Refs()...)
-		refs = append(refs, turn.Assert.refs()...)
+		refs = append(refs, turn.Assert.Refs()...)
 	}
 	if s := t.Simulator; s != nil {
 		refs = append(refs, templateRefs(s.Persona, s.Goal, s.Instructions)...)
 	}
 	for _, c := range t.Checkpoints {
-		refs = append(refs, c.Assert.refs()...)
+		refs = append(refs, c.Assert.Refs()...)
 	}
-	return append(refs, t.Assert.refs()...)
+	return append(refs, t.Assert.Refs()...)
 }
 
 // refs lists the references of the target, except target.server.
@@ -230,7 +231,7 @@ func (t *Target) refs() []vars.Ref {
 			refs = append(refs, e.Value.Refs()...)
 		}
 	}
-	return append(refs, t.Assert.refs()...)
+	return append(refs, t.Assert.Refs()...)
 }
 
 func (s *Server) refs() []vars.Ref {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -54,7 +55,7 @@ assert:
 		t.Fatalf("tools_list = %+v", tl)
 	}
 	var got []string
-	for _, c := range TurnChecks(s.Config, tt, 0) {
+	for _, c := range spec.TurnChecks(s.Config, tt, 0) {
 		got = append(got, string(c.Kind)+" "+c.ID+" "+c.Pos.String()[len(c.Pos.File):])
 	}
 	want := []string{
@@ -69,20 +70,20 @@ assert:
 		t.Errorf("turn 0 checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	got = nil
-	for _, c := range TurnChecks(s.Config, tt, 1) {
+	for _, c := range spec.TurnChecks(s.Config, tt, 1) {
 		got = append(got, c.ID)
 	}
 	if want := []string{"turn[1].tools_list.include[0]", "turn[1].tools_list.include[1]", "turn[1].tools_list.exclude[0]", "turn[1].tools_list.valid_schemas"}; !slices.Equal(got, want) {
 		t.Errorf("turn 1 checks = %v, want %v", got, want)
 	}
-	test := TestChecks(s.Config, tt)
+	test := spec.TestChecks(s.Config, tt)
 	if len(test) != 1 || test[0].ID != "test.result.is_error" || test[0].Flag {
 		t.Errorf("test checks = %+v", test)
 	}
 	// equals references are bound like text.json_path's.
 	v := vars.NewVars(nil)
 	v.Set("WORD", "hi")
-	bound, err := BindChecks(TurnChecks(s.Config, tt, 0), v)
+	bound, err := assertion.BindChecks(spec.TurnChecks(s.Config, tt, 0), v)
 	if err != nil || string(bound[2].Equals) != `"Echo: hi"` {
 		t.Errorf("bound equals = %s, %v", bound[2].Equals, err)
 	}

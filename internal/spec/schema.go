@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 )
 
@@ -43,7 +44,7 @@ func document(kind, title string, root decode.Obj) decode.Obj {
 	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	root["$id"] = SchemaBaseURL + SchemaFile(kind)
 	root["title"] = title
-	root["$defs"] = decode.Obj{"assert": assertSchema(), "regex": regexDef(), "regexes": decode.OneOrMany(decode.Ref("regex")),
+	root["$defs"] = decode.Obj{"assert": assertion.AssertSchema(), "regex": regexDef(), "regexes": decode.OneOrMany(decode.Ref("regex")),
 		"runs": decode.Obj{"type": "integer", "minimum": 1, "maximum": MaxRuns,
 			"description": "How many independent times each test runs (default 1). A test file's value wins over --runs, which wins over the config's."},
 		"min_pass_rate": decode.Obj{"type": "number", "minimum": 0, "maximum": 100,
@@ -174,7 +175,7 @@ func testSchema() decode.Obj {
 		}, "format", "path"),
 		"assertions": decode.Obj{"type": "array", "description": "Named assertions (seed 003 and seed 004 catalogs): {type, ...} or {id, type, severity, params, requires_capabilities}.",
 			"items": decode.Obj{"type": "object", "required": []string{"type"}, "properties": decode.Obj{
-				"type": decode.Obj{"enum": VocabTypes},
+				"type": decode.Obj{"enum": assertion.VocabTypes},
 				"id":   decode.Str("The assertion's id in every report (test.<id>); used once in the list."),
 				"args": decode.Obj{"type": "object", "description": "must_call_tool, tool_called: arguments that must equal these values exactly."},
 				"args_match": decode.Obj{"type": "object", "additionalProperties": decode.Obj{"type": "string"},

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -39,7 +40,7 @@ type Checkpoint struct {
 	ID          vars.Name
 	Description string
 	After       []vars.Name
-	Assert      *Block
+	Assert      *assertion.Block
 }
 
 var (
@@ -154,14 +155,11 @@ func (l *loader) checkpointAssert(item *yaml.Node, f map[string]decode.Pair, wha
 	p := f[set[0]]
 	switch set[0] {
 	case "assert":
-		c.Assert = l.block(p.Val, what+".assert")
+		c.Assert = assertion.ReadBlock(l.Decoder, p.Val, what+".assert")
 	case "assertion":
-		if inc := l.vocabItem(p.Val, what+".assertion"); inc != nil {
-			inc.name = what + ".assertion"
-			c.Assert = &Block{Pos: inc.Pos, Includes: []*Block{inc}}
-		}
+		c.Assert = assertion.ReadAssertion(l.Decoder, p.Val, what+".assertion")
 	default:
-		c.Assert = l.vocabulary(p.Val, what+".assertions")
+		c.Assert = assertion.ReadVocabulary(l.Decoder, p.Val, what+".assertions")
 	}
 }
 

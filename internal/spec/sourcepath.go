@@ -48,7 +48,7 @@ func (l *loader) expandHome(node *yaml.Node, p string) (string, bool) {
 	}
 	var b strings.Builder
 	last, ok := 0, true
-	for _, loc := range refRE().FindAllStringIndex(p, -1) {
+	for _, loc := range vars.RefSpans(p) {
 		b.WriteString(p[last:loc[0]])
 		ref := p[loc[0]:loc[1]]
 		last = loc[1]

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -50,7 +51,7 @@ type Test struct {
 	History []Message
 	Tools   []ClientTool
 	Turns   []Turn
-	Assert  *Block
+	Assert  *assertion.Block
 	// ForwardedProps, when set, are sent as RunAgentInput.forwardedProps,
 	// over the target's (a dataset case's options).
 	ForwardedProps vars.Value
@@ -112,7 +113,7 @@ type Turn struct {
 	// mapping whose strings may hold ${...}; zero: none).
 	Tool      vars.Template
 	Arguments vars.Value
-	Assert    *Block
+	Assert    *assertion.Block
 	// typePos is where the type is written (zero: the default).
 	typePos diag.Pos
 }
@@ -132,7 +133,7 @@ type ClientTool struct {
 // args_match all match a call answers it.
 type ToolResult struct {
 	Pos       diag.Pos
-	ArgsMatch []ArgMatch
+	ArgsMatch []assertion.ArgMatch
 	Result    vars.Value
 }
 
@@ -207,13 +208,13 @@ func (l *loader) test(doc *yaml.Node) *Test {
 		}
 	}
 	if p, ok := f["assert"]; ok {
-		t.Assert = l.block(p.Val, "assert")
+		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, "assert")
 	}
 	if p, ok := f["assertions"]; ok {
 		// seed 004's list of named assertions, beside or instead of assert.
-		if v := l.vocabulary(p.Val, "assertions"); v != nil {
+		if v := assertion.ReadVocabulary(l.Decoder, p.Val, "assertions"); v != nil {
 			if t.Assert == nil {
-				t.Assert = &Block{Pos: v.Pos}
+				t.Assert = &assertion.Block{Pos: v.Pos}
 			}
 			t.Assert.Includes = append(t.Assert.Includes, v.Includes...)
 		}
@@ -328,7 +329,7 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 	}
 	l.mcpCall(n, f, what, &t)
 	if p, ok := f["assert"]; ok {
-		t.Assert = l.block(p.Val, what+".assert")
+		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, what+".assert")
 	}
 	return t
 }
@@ -466,7 +467,7 @@ func (l *loader) toolResults(n *yaml.Node, f map[string]decode.Pair, what string
 			if !ok {
 				continue
 			}
-			tr := ToolResult{Pos: l.Pos(l.DerefQuiet(item)), ArgsMatch: l.argsMatch(rf, w)}
+			tr := ToolResult{Pos: l.Pos(l.DerefQuiet(item)), ArgsMatch: assertion.ReadArgsMatch(l.Decoder, rf, w)}
 			_, hasResult := rf["result"]
 			_, hasFile := rf["result_file"]
 			if !hasResult && !hasFile {

@@ -3,17 +3,19 @@ package spec
 import (
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
 )
 
 // describe004 is describeCheck with what seed 004's checks add: a
 // require's count, an order's tools, a memory entry, a scheduler count and
 // the capabilities required besides the kind's.
-func describe004(c Check) string {
+func describe004(c assertion.Check) string {
 	s := describeCheck(c)
 	switch {
-	case c.Require != nil && (c.Require.Count.Min != DefaultCount.Min || c.Require.Count.Max != DefaultCount.Max):
+	case c.Require != nil && (c.Require.Count.Min != assertion.DefaultCount.Min || c.Require.Count.Max != assertion.DefaultCount.Max):
 		s += " " + c.Require.Count.String()
-	case c.Kind == KindOrder:
+	case c.Kind == assertion.KindOrder:
 		var names []string
 		for _, n := range c.Tools {
 			names = append(names, n.Value)
@@ -70,7 +72,7 @@ func TestVocabulary004(t *testing.T) {
 		{`{type: scheduler_outbound_count, count: 2, match: digest}`, "scheduler.outbound critical exactly 2 times match=digest"},
 		{`{type: retry_policy_respected, tool: fetch, max_attempts: 3}`, "tools.require critical fetch between 1 and 3 times"},
 		{`{type: retry_policy_respected, tool: fetch, max_attempts: 1}`, "tools.require critical fetch exactly 1 time"},
-		{`{type: graceful_failure_output}`, "text.must_match critical " + defaultGracefulPattern},
+		{`{type: graceful_failure_output}`, "text.must_match critical " + assertion.defaultGracefulPattern},
 		{`{type: graceful_failure_output, pattern: '(?i)sorry'}`, "text.must_match critical (?i)sorry"},
 		// Severity, params and requires_capabilities: seed 004's envelope.
 		{`{type: max_tool_calls, max: 3, severity: warning}`, "tools.max_calls warning 3"},
@@ -91,7 +93,7 @@ func TestVocabulary004(t *testing.T) {
 				t.Fatal(diags)
 			}
 			var got []string
-			for _, c := range TestChecks(s.Config, s.Tests[0]) {
+			for _, c := range spec.TestChecks(s.Config, s.Tests[0]) {
 				got = append(got, describe004(c))
 			}
 			if g := strings.Join(got, " | "); g != tc.want {
@@ -109,7 +111,7 @@ func TestVocabulary004Dataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, c := range TurnChecks(s.Config, s.Tests[0], 0) {
+	for _, c := range spec.TurnChecks(s.Config, s.Tests[0], 0) {
 		got = append(got, c.ID+" "+describe004(c))
 	}
 	want := "turn[0].recall.text.must_match[0] text.must_match warning Biscuit | turn[0].recall.memory.reads[0] memory.reads warning own content=bullet | turn[0].scheduler.outbound scheduler.outbound critical exactly 1 time"
@@ -250,17 +252,17 @@ func TestVocabularyIDs(t *testing.T) {
 		if diags != nil {
 			t.Fatal(diags)
 		}
-		ids := func(cs []Check) string {
+		ids := func(cs []assertion.Check) string {
 			var out []string
 			for _, c := range cs {
 				out = append(out, c.ID)
 			}
 			return strings.Join(out, " ")
 		}
-		if got := ids(TestChecks(s.Config, s.Tests[0])); got != tc.test {
+		if got := ids(spec.TestChecks(s.Config, s.Tests[0])); got != tc.test {
 			t.Errorf("%s: test checks %s\nwant %s", tc.items, got, tc.test)
 		}
-		if got := ids(TurnChecks(s.Config, s.Tests[0], 0)); got != tc.turn {
+		if got := ids(spec.TurnChecks(s.Config, s.Tests[0], 0)); got != tc.turn {
 			t.Errorf("%s: turn checks %s\nwant %s", tc.items, got, tc.turn)
 		}
 	}

@@ -216,3 +216,11 @@ func JoinTemplates(ts []Template, sep string) Template {
 	out.Raw = strings.Join(raws, sep)
 	return out
 }
+
+// refRE finds ${...} references (and the $${ escape) in a value.
+var refRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\$\{|\$\{[^}]*\}`) })
+
+// RefSpans returns where s holds a ${...} reference or a $${ escape, as
+// [start, end) byte offsets, in order: for text that is rewritten around
+// its references.
+func RefSpans(s string) [][]int { return refRE().FindAllStringIndex(s, -1) }

@@ -44,8 +44,8 @@ func bigReport() *report.Report {
 	}
 	a := &engine.Attempt{Status: engine.Fail, Start: start, End: start.Add(5 * time.Second), Secrets: []string{capSecret},
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 5000, Turns: []trace.Turn{tt}},
-		Results: []assertion.Result{{ID: "turn[0].text.must_not_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustNotMatch, Scope: "turn[0]",
-			Severity: spec.Critical, Status: assertion.Fail, Message: "matches", Evidence: []assertion.Evidence{{Note: "match", EventRefs: refs}}}}}
+		Results: []assertion.Result{{ID: "turn[0].text.must_not_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch, Scope: "turn[0]",
+			Severity: assertion.Critical, Status: assertion.Fail, Message: "matches", Evidence: []assertion.Evidence{{Note: "match", EventRefs: refs}}}}}
 	a.Results[0].Finish()
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
 	res := &engine.TestResult{Test: &spec.Test{Path: "tests/big.ananke.yaml", ID: "tests/big", Name: vars.Name{Value: "big"}}, Status: engine.Fail, Policy: p,

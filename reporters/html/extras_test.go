@@ -47,8 +47,8 @@ func extras() *report.Report {
 				}}}},
 		Checkpoints: []engine.Checkpoint{{ID: "address", Description: "the address is confirmed", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 9, Col: 7}, ReachedAt: 0},
 			{ID: "paid", Description: "the order is paid", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 11, Col: 7}, ReachedAt: -1}},
-		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: spec.LevelTest, Kind: spec.KindState, Scope: "test", Source: diag.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
-			Severity: spec.Critical, Status: assertion.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
+		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: assertion.LevelTest, Kind: assertion.KindState, Scope: "test", Source: diag.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
+			Severity: assertion.Critical, Status: assertion.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
 			Evidence: []assertion.Evidence{{Note: "last state change", EventRefs: []int64{2, 8}}}}}}
 	dynamic.Results[0].Finish()
 	imported := &engine.Attempt{Status: engine.Pass, Start: start, End: start.Add(time.Second),
@@ -62,8 +62,8 @@ func extras() *report.Report {
 					{Seq: 2, ReceivedMs: base + 300, Type: "TOOL_CALL_RESULT", Raw: []byte(`{"type":"TOOL_CALL_RESULT","content":"ok"}`), Origin: "sessions/s1.jsonl:3"},
 					{Seq: 3, ReceivedMs: base + 600, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","delta":"Saved."}`), Origin: "sessions/s1.jsonl:4"},
 				}}}},
-		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]",
-			Source: diag.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
+		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]",
+			Source: diag.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
 			Evidence: []assertion.Evidence{{Note: "match", Text: "Saved.", EventRefs: []int64{3}}}}}}
 	imported.Results[0].Finish()
 	tests := []*engine.TestResult{

@@ -91,8 +91,8 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 			call.Result = &trace.Result{Content: content, JSON: true}
 			call.ResultSeq = ev(ms+90, `{"type":"TOOL_CALL_RESULT","messageId":"r-`+id+`","role":"tool","toolCallId":"`+id+`","content":`+quote(content)+`}`)
 			tt.ToolCalls = append(tt.ToolCalls, call)
-			results = append(results, assertion.Result{ID: fmt.Sprintf("turn[%d].tools.require[%d]", k, c), Level: spec.LevelTurn, Kind: spec.KindRequire,
-				Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 8 + c, Col: 13}, Severity: spec.Critical, Status: assertion.Pass,
+			results = append(results, assertion.Result{ID: fmt.Sprintf("turn[%d].tools.require[%d]", k, c), Level: assertion.LevelTurn, Kind: assertion.KindRequire,
+				Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 8 + c, Col: 13}, Severity: assertion.Critical, Status: assertion.Pass,
 				Message: fmt.Sprintf("`%s` called 1 time, expected at least 1 time", name), Expected: fmt.Sprintf("`%s` at least 1 time", name),
 				Observed: fmt.Sprintf("1 call satisfying the entry (1 call to `%s`)", name), Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &tt.ToolCalls[len(tt.ToolCalls)-1]}}})
 		}
@@ -113,8 +113,8 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 		tt.Texts = []string{text.String()}
 		tt.Runs = []trace.Run{{RunID: runID, Request: []byte(`{"threadId":"thread-` + fmt.Sprint(i) + `","runId":"` + runID + `","messages":[]}`),
 			StartMs: at, EndMs: at + 850, FirstSeq: tt.Events[0].Seq, Frames: len(tt.Events), FirstEventMs: at + 20}}
-		check := assertion.Result{ID: fmt.Sprintf("turn[%d].text.must_not_match[0]", k), Level: spec.LevelTurn, Kind: spec.KindMustNotMatch,
-			Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 14, Col: 25}, Severity: spec.Critical, Status: assertion.Pass,
+		check := assertion.Result{ID: fmt.Sprintf("turn[%d].text.must_not_match[0]", k), Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch,
+			Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 14, Col: 25}, Severity: assertion.Critical, Status: assertion.Pass,
 			Message: fmt.Sprintf("assistant text in turn[%d] does not match `out of stock`", k), Expected: "assistant text not matching `out of stock`", Observed: "no match"}
 		if i%40 == 7 && k == 1 {
 			check.Status, check.Message, check.Observed = assertion.Fail, "assistant text in turn[1] matches forbidden `reserved`: \"…and I reserved it at the north store…\"", "match \"reserved\""

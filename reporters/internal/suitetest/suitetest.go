@@ -66,15 +66,15 @@ func Outcome() *engine.Outcome {
 				Texts:       []string{"The total is 12.00 EUR."}},
 		}},
 		Results: []assertion.Result{
-			{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
-				Severity: spec.Critical, Status: assertion.Fail, Message: "assistant text in turn[0] does not match `42\\.00`",
+			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
+				Severity: assertion.Critical, Status: assertion.Fail, Message: "assistant text in turn[0] does not match `42\\.00`",
 				Expected: "assistant text matching `42\\.00`", Observed: `"The total is 12.00 EUR."`},
-			{ID: "test.script[0]", Level: spec.LevelTest, Kind: spec.KindScript, Scope: "test", Source: pos(Dataset, 3, 160),
-				Severity: spec.Critical, Status: assertion.Fail, Message: "total 12.00 is not the receipt's 42.00",
+			{ID: "test.script[0]", Level: assertion.LevelTest, Kind: assertion.KindScript, Scope: "test", Source: pos(Dataset, 3, 160),
+				Severity: assertion.Critical, Status: assertion.Fail, Message: "total 12.00 is not the receipt's 42.00",
 				Expected: "`./check_total.py` exits 0", Observed: "exit status 1",
 				Evidence: []assertion.Evidence{{Note: "stdout of `./check_total.py`", Text: "total 12.00 is not the receipt's 42.00"}}},
 			{ID: "test.after[0]", Level: engine.LevelBuiltin, Kind: engine.KindAfterHook, Scope: "test", Source: pos(Dataset, 3, 210),
-				Severity: spec.Critical, Status: assertion.Error, Message: `after[0]: hook "./reset.sh" exited with status 2; stderr: order 42 is locked`,
+				Severity: assertion.Critical, Status: assertion.Error, Message: `after[0]: hook "./reset.sh" exited with status 2; stderr: order 42 is locked`,
 				Expected: "exits 0", Observed: "failed"},
 		},
 	})
@@ -91,8 +91,8 @@ func Outcome() *engine.Outcome {
 			{Index: 0, Kind: "user", UserText: "hi", StartMs: base + 200, EndMs: base + 500, Texts: []string{"Hello!"}},
 		}},
 		Results: []assertion.Result{
-			{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos("tests/smoke.ananke.yaml", 5, 21),
-				Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Hello`"},
+			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos("tests/smoke.ananke.yaml", 5, 21),
+				Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Hello`"},
 		},
 	})
 	return &engine.Outcome{Tests: []*engine.TestResult{receipt, invoice, smoke}, Hooks: Hooks(), Secrets: []string{Secret}, Start: Start, End: ms(2100)}

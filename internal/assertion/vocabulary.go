@@ -1,18 +1,19 @@
-package spec
+package assertion
 
 import (
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/vars"
 )
 
-// The assertion vocabulary of dataset cases (seed 003, "Assertion Types"):
+// The assertion vocabulary of dataset cases (docs/datasets.md, "The
+// assertion vocabulary"):
 // a list of {"type": ..., ...} items. Each item is rewritten into the
 // assert block it means — {"type": "contains", "value": "Hi"} into
 // {text: {contains: ["Hi"]}} — with every node at its place in the line,
@@ -32,7 +33,7 @@ var vocabFields = map[string][]string{
 	"agent":           {"criteria"},
 	"script":          {"cmd", "timeout_ms"},
 	"ananke":          {"assert"},
-	// seed 004's catalog (vocab004.go).
+	// the catalog of named checks (catalog.go).
 	"must_call_tool":            {"tool", "args", "args_match"},
 	"must_not_call_tool":        {"tool"},
 	"tool_call_order":           {"tools"},
@@ -69,9 +70,24 @@ var vocabRequired = map[string][]string{
 	"retry_policy_respected": {"tool", "max_attempts"},
 }
 
-// vocabulary reads an assertion list into a block that includes one block
-// per item. what names the list ("assertions").
-func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
+// ReadVocabulary reads an assertion list into a block that includes one
+// block per item. what names the list ("assertions").
+func ReadVocabulary(d *decode.Decoder, n *yaml.Node, what string) *Block {
+	return (&reader{Decoder: d}).vocabulary(n, what)
+}
+
+// ReadAssertion reads one assertion of the vocabulary, written at what, as
+// a block that includes it.
+func ReadAssertion(d *decode.Decoder, n *yaml.Node, what string) *Block {
+	inc := (&reader{Decoder: d}).vocabItem(n, what)
+	if inc == nil {
+		return nil
+	}
+	inc.name = what
+	return &Block{Pos: inc.Pos, Includes: []*Block{inc}}
+}
+
+func (l *reader) vocabulary(n *yaml.Node, what string) *Block {
 	items, ok := l.List(n, what)
 	if !ok {
 		return nil
@@ -97,7 +113,7 @@ func (l *loader) vocabulary(n *yaml.Node, what string) *Block {
 }
 
 // idNode is the value of an item's id (or params' id), for messages.
-func (l *loader) idNode(item *yaml.Node) *yaml.Node {
+func (l *reader) idNode(item *yaml.Node) *yaml.Node {
 	m := l.DerefQuiet(item)
 	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == "id" {
@@ -108,7 +124,7 @@ func (l *loader) idNode(item *yaml.Node) *yaml.Node {
 }
 
 // vocabItem reads one {"type": ...} item as the block it means.
-func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
+func (l *reader) vocabItem(n *yaml.Node, what string) *Block {
 	m := l.Deref(n)
 	if m == nil {
 		return nil
@@ -193,7 +209,7 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 	case "ananke":
 		block = f["assert"].Val
 	default:
-		block = l.seed004(typ, f, s, what)
+		block = l.catalogBlock(typ, f, s, what)
 	}
 	if block == nil {
 		return nil
@@ -219,7 +235,7 @@ func (l *loader) vocabItem(n *yaml.Node, what string) *Block {
 // exact values of its args, and the patterns of its args_match, as
 // written (the require entry reads them). An argument may be in one of
 // them only.
-func (l *loader) toolArgs(f map[string]decode.Pair, what string) *yaml.Node {
+func (l *reader) toolArgs(f map[string]decode.Pair, what string) *yaml.Node {
 	var exact, patterns *yaml.Node
 	if p, ok := f["args"]; ok {
 		exact = l.argsPatterns(p.Val, what+".args")
@@ -257,7 +273,7 @@ func (l *loader) toolArgs(f map[string]decode.Pair, what string) *yaml.Node {
 // argsPatterns turns the expected arguments of a tool_called item into an
 // args_match mapping: each leaf, reached by its dotted path, must equal
 // the value written (as text; references stay references).
-func (l *loader) argsPatterns(n *yaml.Node, what string) *yaml.Node {
+func (l *reader) argsPatterns(n *yaml.Node, what string) *yaml.Node {
 	m := l.Deref(n)
 	if m == nil {
 		return nil
@@ -303,9 +319,6 @@ func joinPath(prefix, k string) string {
 	return prefix + "." + k
 }
 
-// refRE finds ${...} references (and the $${ escape) in a value.
-var refRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\$\{|\$\{[^}]*\}`) })
-
 // exactPattern is a regex matching exactly the leaf's text: the literal
 // text quoted, references kept (they are matched literally when bound).
 func exactPattern(n *yaml.Node) string {
@@ -321,7 +334,7 @@ func exactPattern(n *yaml.Node) string {
 	var b strings.Builder
 	b.WriteString("^")
 	last := 0
-	for _, loc := range refRE().FindAllStringIndex(text, -1) {
+	for _, loc := range vars.RefSpans(text) {
 		b.WriteString(regexp.QuoteMeta(text[last:loc[0]]))
 		if text[loc[0]:loc[1]] == "$${" {
 			b.WriteString(regexp.QuoteMeta("$") + `\{`)

@@ -1,4 +1,4 @@
-package spec
+package assertion
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 )
 
 // NamedBlock is one entry of the config's `assertions:`: a reusable block
-// that any assert block can extend (seed 001, "Future Work").
+// that any assert block can extend (docs/files.md, "Reusable blocks").
 type NamedBlock struct {
 	Name  vars.Name
 	Block *Block
@@ -38,8 +38,9 @@ type blockPart struct {
 	requires []string
 }
 
-// namedBlocks reads the config's assertions: mapping of name to block.
-func (l *loader) namedBlocks(n *yaml.Node) []NamedBlock {
+// ReadNamedBlocks reads the config's assertions: mapping of name to block.
+func ReadNamedBlocks(d *decode.Decoder, n *yaml.Node) []NamedBlock {
+	l := &reader{Decoder: d}
 	m := l.Deref(n)
 	if m == nil {
 		return nil
@@ -67,31 +68,27 @@ func (l *loader) namedBlocks(n *yaml.Node) []NamedBlock {
 	return out
 }
 
-// resolveExtends expands every assert block of the suite — the target's,
-// the config's named blocks, each test's and turn's — into its parts, and
-// reports unknown names, cycles and clashes at their positions.
-func resolveExtends(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
-	r := &resolver{named: map[string]*NamedBlock{}, diags: diags}
-	for i := range cfg.Assertions {
-		nb := &cfg.Assertions[i]
+// NewResolver resolves the config's named blocks, each into its parts, and
+// returns the resolver of the other blocks of the suite. It reports unknown
+// names, cycles and clashes at their positions.
+func NewResolver(named []NamedBlock, diags *diag.Diagnostics) *Resolver {
+	r := &Resolver{named: map[string]*NamedBlock{}, diags: diags}
+	for i := range named {
+		nb := &named[i]
 		r.named[nb.Name.Value] = nb
 	}
-	for _, nb := range cfg.Assertions {
+	for _, nb := range named {
 		r.resolve(nb.Block, []string{nb.Name.Value})
 	}
-	r.resolve(cfg.Target.Assert, nil)
-	for _, t := range tests {
-		r.resolve(t.Assert, nil)
-		for _, turn := range t.Turns {
-			r.resolve(turn.Assert, nil)
-		}
-		for _, c := range t.Checkpoints {
-			r.resolve(c.Assert, nil)
-		}
-	}
+	return r
 }
 
-type resolver struct {
+// Resolve expands an assert block (the target's, a test's, a turn's, a
+// checkpoint's) into its parts: itself, and what it extends and includes.
+func (r *Resolver) Resolve(b *Block) { r.resolve(b, nil) }
+
+// Resolver expands assert blocks into their parts (extends and includes).
+type Resolver struct {
 	named map[string]*NamedBlock
 	diags *diag.Diagnostics
 	// cycles holds the cycles reported, by their sorted member names: each
@@ -99,7 +96,7 @@ type resolver struct {
 	cycles map[string]bool
 }
 
-func (r *resolver) resolve(b *Block, stack []string) {
+func (r *Resolver) resolve(b *Block, stack []string) {
 	if b == nil {
 		return
 	}
@@ -133,7 +130,7 @@ func (r *resolver) resolve(b *Block, stack []string) {
 // expand appends the blocks b extends, depth first, each once. need is
 // what b's checks require: every block on the way down adds its own, as
 // its severity passes down.
-func (r *resolver) expand(b *Block, sev Severity, via string, need []string, stack []string, included map[string]bool, out *[]blockPart) {
+func (r *Resolver) expand(b *Block, sev Severity, via string, need []string, stack []string, included map[string]bool, out *[]blockPart) {
 	for _, name := range b.Extends {
 		nb := r.named[name.Value]
 		switch {
@@ -162,7 +159,7 @@ func (r *resolver) expand(b *Block, sev Severity, via string, need []string, sta
 }
 
 // cycle reports a cycle of extends once, where it is first found.
-func (r *resolver) cycle(name vars.Name, stack []string) {
+func (r *Resolver) cycle(name vars.Name, stack []string) {
 	members := slices.Clone(stack[slices.Index(stack, name.Value):])
 	slices.Sort(members)
 	key := strings.Join(members, " ")
@@ -176,7 +173,7 @@ func (r *resolver) cycle(name vars.Name, stack []string) {
 	r.diags.Add(name.Pos, "extends: %q extends itself (%s > %s)", name.Value, strings.Join(stack, " > "), name.Value)
 }
 
-func (r *resolver) known(name string) string {
+func (r *Resolver) known(name string) string {
 	var names []string
 	for n := range r.named {
 		names = append(names, n)
@@ -191,108 +188,27 @@ func (r *resolver) known(name string) string {
 	return " (the config defines: " + strings.Join(names, ", ") + ")"
 }
 
-// single lists the fields a block holds one of; set by two parts of one
-// block, they clash, since neither can win quietly.
-var single = []struct {
-	field string
-	pos   func(b *Block) (diag.Pos, bool)
-}{
-	{"tools.order", func(b *Block) (diag.Pos, bool) { return b.OrderPos, b.Order != nil }},
-	{"tools.max_calls", func(b *Block) (diag.Pos, bool) { return b.MaxCalls.Pos, b.MaxCalls.Set }},
-	{"tools.stop_after_success", func(b *Block) (diag.Pos, bool) { return filterPos(b.StopAfterSuccess) }},
-	{"timing.max_duration_ms", func(b *Block) (diag.Pos, bool) { return b.MaxDurationMs.Pos, b.MaxDurationMs.Set }},
-	{"timing.max_idle_ms", func(b *Block) (diag.Pos, bool) { return b.MaxIdleMs.Pos, b.MaxIdleMs.Set }},
-	{"timing.max_first_event_ms", func(b *Block) (diag.Pos, bool) { return b.MaxFirstEventMs.Pos, b.MaxFirstEventMs.Set }},
-	{"timing.max_first_text_ms", func(b *Block) (diag.Pos, bool) { return b.MaxFirstTextMs.Pos, b.MaxFirstTextMs.Set }},
-	{"text.equals", func(b *Block) (diag.Pos, bool) {
-		if b.Equals == nil {
-			return diag.Pos{}, false
-		}
-		return b.Equals.Pos, true
-	}},
-	{"text.json_schema", func(b *Block) (diag.Pos, bool) {
-		if b.JSONSchema == nil {
-			return diag.Pos{}, false
-		}
-		return b.JSONSchema.Pos, true
-	}},
-	{"judge", func(b *Block) (diag.Pos, bool) {
-		if b.Judge == nil {
-			return diag.Pos{}, false
-		}
-		return b.Judge.Pos, true
-	}},
-	{"grounded", func(b *Block) (diag.Pos, bool) {
-		if b.Grounded == nil {
-			return diag.Pos{}, false
-		}
-		return b.Grounded.Pos, true
-	}},
-	{"scheduler.task_runs", func(b *Block) (diag.Pos, bool) { return countedPos(b.TaskRuns) }},
-	{"result.match", func(b *Block) (diag.Pos, bool) {
-		if b.Result == nil || b.Result.Match == nil {
-			return diag.Pos{}, false
-		}
-		return b.Result.Match.Pos, true
-	}},
-	{"result.not_match", func(b *Block) (diag.Pos, bool) {
-		if b.Result == nil || b.Result.NotMatch == nil {
-			return diag.Pos{}, false
-		}
-		return b.Result.NotMatch.Pos, true
-	}},
-	{"result.is_error", func(b *Block) (diag.Pos, bool) {
-		if b.Result == nil || b.Result.IsError == nil {
-			return diag.Pos{}, false
-		}
-		return b.Result.IsError.Pos, true
-	}},
-	{"result.max_duration_ms", func(b *Block) (diag.Pos, bool) {
-		if b.Result == nil || b.Result.MaxDurationMs == 0 {
-			return diag.Pos{}, false
-		}
-		return b.Result.MaxDurationPos, true
-	}},
-	{"tools_list.valid_schemas", func(b *Block) (diag.Pos, bool) {
-		if b.ToolsList == nil || b.ToolsList.ValidSchemas == nil {
-			return diag.Pos{}, false
-		}
-		return b.ToolsList.ValidSchemas.Pos, true
-	}},
-	{"scheduler.outbound", func(b *Block) (diag.Pos, bool) { return countedPos(b.Outbound) }},
-}
-
-func countedPos(c *Counted) (diag.Pos, bool) {
-	if c == nil {
-		return diag.Pos{}, false
-	}
-	return c.Pos, true
-}
-
-func filterPos(f *CallFilter) (diag.Pos, bool) {
-	if f == nil {
-		return diag.Pos{}, false
-	}
-	return f.Pos, true
-}
-
-// clashes reports a single-valued field set by more than one part, at the
+// clashes reports a single-valued kind set by more than one part, at the
 // block's extends (where the parts were combined).
-func (r *resolver) clashes(parts []blockPart) {
+func (r *Resolver) clashes(parts []blockPart) {
 	root := parts[0].block
-	for _, s := range single {
+	for _, d := range defs {
+		if !d.Single {
+			continue
+		}
 		var first *blockPart
+		var firstAt diag.Pos
 		for i := range parts {
 			p := &parts[i]
-			at, ok := s.pos(p.block)
-			if !ok {
+			its := p.block.items[d.Kind]
+			if len(its) == 0 {
 				continue
 			}
+			at := its[0].Pos
 			if first == nil {
-				first = p
+				first, firstAt = p, at
 				continue
 			}
-			firstAt, _ := s.pos(first.block)
 			where := root.Pos
 			switch {
 			case p.include != "":
@@ -301,7 +217,7 @@ func (r *resolver) clashes(parts []blockPart) {
 				where = root.Extends[0].Pos
 			}
 			r.diags.Add(where, "%s is set twice: %s (%s) and %s (%s); a block holds one, so set it in one place",
-				s.field, describePart(first), firstAt, describePart(p), at)
+				d.Kind, describePart(first), firstAt, describePart(p), at)
 		}
 	}
 }
@@ -316,17 +232,4 @@ func describePart(p *blockPart) string {
 		return "in this block"
 	}
 	return fmt.Sprintf("by extends %s", p.via)
-}
-
-// union is the capabilities of lists, each once, in order.
-func union(lists ...[]string) []string {
-	var out []string
-	for _, l := range lists {
-		for _, c := range l {
-			if !slices.Contains(out, c) {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package spec
+package assertion
 
 import (
 	"math"
@@ -28,7 +28,7 @@ type Script struct {
 var scriptFields = []string{"cmd", "timeout_ms", "severity"}
 
 // scripts reads one script or a list of them.
-func (l *loader) scripts(n *yaml.Node, what string) []Script {
+func (l *reader) scripts(n *yaml.Node, what string) []Script {
 	if m := l.Deref(n); m != nil && m.Kind == yaml.SequenceNode {
 		var out []Script
 		for i, item := range m.Content {
@@ -44,7 +44,7 @@ func (l *loader) scripts(n *yaml.Node, what string) []Script {
 	return nil
 }
 
-func (l *loader) script(n *yaml.Node, what string) (Script, bool) {
+func (l *reader) script(n *yaml.Node, what string) (Script, bool) {
 	s := Script{TimeoutMs: DefaultScriptTimeoutMs}
 	f, ok := l.Fields(n, what, scriptFields)
 	if !ok {
@@ -71,4 +71,47 @@ func rawArgv(ts []vars.Template) []string {
 		out[i] = t.Raw
 	}
 	return out
+}
+
+// ScriptCheck is a script with its command resolved (BindChecks; as
+// written until then).
+type ScriptCheck struct {
+	Script *Script
+	Argv   []string
+}
+
+func readScripts(l *reader, n *yaml.Node, what string) []Item {
+	var out []Item
+	for _, s := range l.scripts(n, what) {
+		out = append(out, Item{Pos: s.Pos, Severity: s.Severity, Payload: &ScriptCheck{Script: &s, Argv: rawArgv(s.Cmd)}})
+	}
+	return out
+}
+
+// Refs implements Payload.
+func (sc *ScriptCheck) Refs() []vars.Ref {
+	var refs []vars.Ref
+	for _, t := range sc.Script.Cmd {
+		refs = append(refs, t.Refs()...)
+	}
+	return refs
+}
+
+// Bind implements Payload: the command resolved.
+func (sc *ScriptCheck) Bind(v *vars.Vars) (Payload, error) {
+	b := &ScriptCheck{Script: sc.Script}
+	for _, t := range sc.Script.Cmd {
+		arg, err := t.Resolve(v)
+		if err != nil {
+			return nil, err
+		}
+		b.Argv = append(b.Argv, arg)
+	}
+	return b, nil
+}
+
+// Script returns c's script, nil when c is not a script check.
+func (c Check) Script() *ScriptCheck {
+	sc, _ := c.Payload.(*ScriptCheck)
+	return sc
 }

@@ -1,7 +1,8 @@
-package spec
+package assertion
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +19,6 @@ import (
 )
 
 var (
-	textFields     = []string{"must_match", "must_not_match", "contains", "omits", "equals", "case_sensitive", "json_schema", "json_path"}
 	jsonPathFields = []string{"path", "equals", "match", "type", "exists"}
 	// JSONTypes are the values of json_path's type.
 	JSONTypes = []string{"string", "number", "boolean", "object", "array", "null"}
@@ -47,71 +47,13 @@ type JSONPathCheck struct {
 	Match  *vars.Regex
 	Type   string
 	Exists *bool
-}
-
-func (l *loader) text1(n *yaml.Node, what string, b *Block) {
-	tf, ok := l.Fields(n, what, textFields)
-	if !ok {
-		return
-	}
-	b.MustMatch = l.regexes(tf, "must_match", what)
-	b.MustNotMatch = l.regexes(tf, "must_not_match", what)
-	b.Contains = l.literals(tf, "contains", what)
-	b.Omits = l.literals(tf, "omits", what)
-	if p, ok := tf["equals"]; ok {
-		if t, ok := l.Template(p.Val, what+".equals"); ok {
-			b.Equals = &t
-		}
-	}
-	if p, ok := tf["case_sensitive"]; ok {
-		b.CaseSensitive, _ = l.Boolean(p.Val, what+".case_sensitive")
-		if _, lit := tf["contains"]; !lit {
-			if _, lit = tf["omits"]; !lit {
-				if _, lit = tf["equals"]; !lit {
-					l.Errorf(p.Key, "%s.case_sensitive applies to contains, omits and equals, and this block has none", what)
-				}
-			}
-		}
-	}
-	if p, ok := tf["json_schema"]; ok {
-		b.JSONSchema = l.jsonSchema(p.Val, what+".json_schema")
-	}
-	if p, ok := tf["json_path"]; ok {
-		items, _ := l.List(p.Val, what+".json_path")
-		for i, item := range items {
-			if c, ok := l.jsonPath(item, decode.Index(what+".json_path", i)); ok {
-				b.JSONPath = append(b.JSONPath, c)
-			}
-		}
-	}
-}
-
-// literals reads a string or a list of non-empty strings (templates).
-func (l *loader) literals(f map[string]decode.Pair, key, what string) []vars.Template {
-	p, ok := f[key]
-	if !ok {
-		return nil
-	}
-	path := what + "." + key
-	items, _ := l.OneOrList(p.Val, path)
-	var out []vars.Template
-	for i, item := range items {
-		t, ok := l.Template(item, decode.Index(path, i))
-		if !ok {
-			continue
-		}
-		if strings.TrimSpace(t.Raw) == "" {
-			l.Errorf(l.DerefQuiet(item), "%s is empty; every text contains the empty string", decode.Index(path, i))
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
+	// Want is Equals as JSON, once bound (nil: unset, or not bound yet).
+	Want json.RawMessage
 }
 
 // jsonSchema reads a schema file's path (relative to this file) or an
 // inline schema, and compiles it now, so a broken schema is a load error.
-func (l *loader) jsonSchema(n *yaml.Node, what string) *JSONSchema {
+func (l *reader) jsonSchema(n *yaml.Node, what string) *JSONSchema {
 	d := l.Deref(n)
 	if d == nil {
 		return nil
@@ -170,7 +112,7 @@ func (l *loader) jsonSchema(n *yaml.Node, what string) *JSONSchema {
 	return js
 }
 
-func (l *loader) jsonPath(n *yaml.Node, what string) (JSONPathCheck, bool) {
+func (l *reader) jsonPath(n *yaml.Node, what string) (JSONPathCheck, bool) {
 	before := len(*l.Diags)
 	f, ok := l.Fields(n, what, jsonPathFields)
 	if !ok {
@@ -194,7 +136,7 @@ func (l *loader) jsonPath(n *yaml.Node, what string) (JSONPathCheck, bool) {
 	if p, ok := f["equals"]; ok {
 		c.Equals, _ = l.Value(p.Val, what+".equals")
 	}
-	c.Match = l.optRegex(f, "match", what)
+	c.Match = l.OptRegex(f, "match", what)
 	if p, ok := f["type"]; ok {
 		if s, node, ok := l.Text(p.Val, what+".type"); ok {
 			if !slices.Contains(JSONTypes, s) {
@@ -214,7 +156,7 @@ func (l *loader) jsonPath(n *yaml.Node, what string) (JSONPathCheck, bool) {
 
 // conditions checks that a json_path or state entry says what to check:
 // equals, match, type or exists, and nothing else beside exists: false.
-func (l *loader) conditions(n *yaml.Node, f map[string]decode.Pair, what string, exists *bool) {
+func (l *reader) conditions(n *yaml.Node, f map[string]decode.Pair, what string, exists *bool) {
 	var set []string
 	for _, k := range []string{"equals", "match", "type"} {
 		if _, ok := f[k]; ok {
@@ -229,8 +171,153 @@ func (l *loader) conditions(n *yaml.Node, f map[string]decode.Pair, what string,
 	}
 }
 
-// oneLine keeps the first line of a multi-line error.
-func oneLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
+// readLiterals reads a string or a list of non-empty strings (templates):
+// text.contains, text.omits.
+func readLiterals(l *reader, n *yaml.Node, what string) []Item {
+	items, _ := l.OneOrList(n, what)
+	var out []Item
+	for i, item := range items {
+		t, ok := l.Template(item, decode.Index(what, i))
+		if !ok {
+			continue
+		}
+		if strings.TrimSpace(t.Raw) == "" {
+			l.Errorf(l.DerefQuiet(item), "%s is empty; every text contains the empty string", decode.Index(what, i))
+			continue
+		}
+		out = append(out, Item{Pos: t.Pos, Payload: l.textCheck(t)})
+	}
+	return out
+}
+
+// readEquals reads text.equals: the whole reply.
+func readEquals(l *reader, n *yaml.Node, what string) []Item {
+	if t, ok := l.Template(n, what); ok {
+		return []Item{{Pos: t.Pos, Payload: l.textCheck(t)}}
+	}
+	return nil
+}
+
+func (l *reader) textCheck(t vars.Template) *TextCheck {
+	return &TextCheck{Value: t, CaseSensitive: l.caseSensitive, Text: t.Raw}
+}
+
+// readPatterns reads a regex or a list of them: text.must_match,
+// text.must_not_match.
+func readPatterns(l *reader, n *yaml.Node, what string) []Item {
+	items, _ := l.OneOrList(n, what)
+	var out []Item
+	for i, item := range items {
+		if re, ok := l.Regex(item, decode.Index(what, i)); ok {
+			out = append(out, Item{Pos: re.Pos, Payload: Pattern{Regex: re}})
+		}
+	}
+	return out
+}
+
+// readPattern reads one regex: result.match, result.not_match.
+func readPattern(l *reader, n *yaml.Node, what string) []Item {
+	if re, ok := l.Regex(n, what); ok {
+		return []Item{{Pos: re.Pos, Payload: Pattern{Regex: re}}}
+	}
+	return nil
+}
+
+func readJSONSchema(l *reader, n *yaml.Node, what string) []Item {
+	if js := l.jsonSchema(n, what); js != nil {
+		return []Item{{Pos: js.Pos, Payload: js}}
+	}
+	return nil
+}
+
+// readJSONPaths reads a list of json_path entries: text.json_path,
+// result.json_path.
+func readJSONPaths(l *reader, n *yaml.Node, what string) []Item {
+	items, _ := l.List(n, what)
+	var out []Item
+	for i, item := range items {
+		if c, ok := l.jsonPath(item, decode.Index(what, i)); ok {
+			out = append(out, Item{Pos: c.Pos, Payload: &c})
+		}
+	}
+	return out
+}
+
+// textOptions reads text.case_sensitive, which applies to the section's
+// contains, omits and equals.
+func textOptions(l *reader, f map[string]decode.Pair, what string) {
+	l.caseSensitive = false
+	p, ok := f["case_sensitive"]
+	if !ok {
+		return
+	}
+	l.caseSensitive, _ = l.Boolean(p.Val, what+".case_sensitive")
+	if _, lit := f["contains"]; !lit {
+		if _, lit = f["omits"]; !lit {
+			if _, lit = f["equals"]; !lit {
+				l.Errorf(p.Key, "%s.case_sensitive applies to contains, omits and equals, and this block has none", what)
+			}
+		}
+	}
+}
+
+// Pattern is a regex a check matches: text.must_match, text.must_not_match,
+// result.match, result.not_match.
+type Pattern struct{ Regex *vars.Regex }
+
+// Refs implements Payload.
+func (p Pattern) Refs() []vars.Ref { return p.Regex.Refs() }
+
+// Bind implements Payload.
+func (p Pattern) Bind(v *vars.Vars) (Payload, error) {
+	re, err := p.Regex.Bind(v)
+	if err != nil {
+		return nil, err
+	}
+	return Pattern{Regex: re}, nil
+}
+
+// TextCheck is a literal text check: contains, omits or equals.
+type TextCheck struct {
+	Value         vars.Template
+	CaseSensitive bool
+	// Text is Value resolved (BindChecks); Value.Raw until then.
+	Text string
+}
+
+// Refs implements Payload.
+func (t *TextCheck) Refs() []vars.Ref { return t.Value.Refs() }
+
+// Bind implements Payload.
+func (t *TextCheck) Bind(v *vars.Vars) (Payload, error) {
+	b := *t
+	var err error
+	if b.Text, err = t.Value.Resolve(v); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// Refs implements Payload: a schema takes no reference.
+func (*JSONSchema) Refs() []vars.Ref { return nil }
+
+// Bind implements Payload.
+func (js *JSONSchema) Bind(*vars.Vars) (Payload, error) { return js, nil }
+
+// Refs implements Payload.
+func (c *JSONPathCheck) Refs() []vars.Ref { return append(regexRefs(c.Match), c.Equals.Refs()...) }
+
+// Bind implements Payload: the match regex, and equals as JSON.
+func (c *JSONPathCheck) Bind(v *vars.Vars) (Payload, error) {
+	b := *c
+	var err error
+	if b.Match, err = bindOpt(c.Match, v); err != nil {
+		return nil, err
+	}
+	if !c.Equals.IsZero() {
+		if b.Want, err = c.Equals.Resolve(v); err != nil {
+			return nil, err
+		}
+	}
+	return &b, nil
 }

@@ -1,4 +1,4 @@
-package spec
+package assertion
 
 import (
 	"math"
@@ -10,11 +10,12 @@ import (
 	"github.com/ananke/action/internal/decode"
 )
 
-// Seed 004's assertion catalog, on the generic language: each named check
-// is rewritten into the assert block it means, as the seed-003 vocabulary
-// is, so its evidence and reports are those of the block. An item may use
-// the seed's envelope — {id, type, severity, params: {...},
-// requires_capabilities: [...]} — or write its parameters inline.
+// The catalog of named checks (docs/imports.md): tool use, output, memory
+// isolation, scheduler and retry checks, on the generic language. Each is
+// rewritten into the assert block it means, as the dataset vocabulary is
+// (vocabulary.go), so its evidence and reports are those of the block. An
+// item may use the envelope {id, type, severity, params: {...},
+// requires_capabilities: [...]} or write its parameters inline.
 
 // envelopeFields are the keys every vocabulary item may have.
 var envelopeFields = []string{"type", "severity", "id", "requires", "requires_capabilities"}
@@ -26,7 +27,7 @@ const defaultGracefulPattern = `(?i)\b(couldn't|could not|can't|cannot|unable|fa
 // flattenParams lifts the keys of an item's params: mapping to the item.
 // It reports false when params is not a mapping: the item's parameters
 // are unknown, so nothing else about it is worth saying.
-func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
+func (l *reader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 	var params *yaml.Node
 	found := false
 	var rest []*yaml.Node
@@ -52,7 +53,7 @@ func (l *loader) flattenParams(m *yaml.Node, what string) (*yaml.Node, bool) {
 }
 
 // envelope applies an item's id and required capabilities to its block.
-func (l *loader) envelope(f map[string]decode.Pair, what string, b *Block) {
+func (l *reader) envelope(f map[string]decode.Pair, what string, b *Block) {
 	if p, ok := f["id"]; ok {
 		if id, ok := l.Name(p.Val, what+".id"); ok {
 			if builtinID(id.Value) {
@@ -81,15 +82,15 @@ func builtinID(id string) bool {
 		if lv == "" {
 			rest, ok = id, true
 		}
-		if ok && slices.Contains(kinds, Kind(rest)) {
+		if ok && (Lookup(Kind(rest)) != nil || slices.Contains(Builtins, Kind(rest))) {
 			return true
 		}
 	}
 	return false
 }
 
-// seed004 rewrites one of seed 004's named checks into its block.
-func (l *loader) seed004(typ string, f map[string]decode.Pair, s synth, what string) *yaml.Node {
+// catalogBlock rewrites one of the catalog's named checks into its block.
+func (l *reader) catalogBlock(typ string, f map[string]decode.Pair, s synth, what string) *yaml.Node {
 	val := func(k string) *yaml.Node {
 		if p, ok := f[k]; ok {
 			return p.Val

@@ -1,4 +1,4 @@
-package spec
+package assertion
 
 import (
 	"strings"
@@ -26,7 +26,7 @@ var judgeFields = []string{"criteria", "severity"}
 // key correctly, and long lists are where verdicts get lost.
 const maxCriteria = 20
 
-func (l *loader) judge(n *yaml.Node, what string) *Judge {
+func (l *reader) judge(n *yaml.Node, what string) *Judge {
 	f, ok := l.Fields(n, what, judgeFields)
 	if !ok {
 		return nil
@@ -63,4 +63,51 @@ func (l *loader) judge(n *yaml.Node, what string) *Judge {
 		}
 	}
 	return j
+}
+
+// JudgeCheck is a judge with its criteria resolved (BindChecks; as
+// written until then).
+type JudgeCheck struct {
+	Judge    *Judge
+	Criteria []string
+}
+
+func readJudge(l *reader, n *yaml.Node, what string) []Item {
+	j := l.judge(n, what)
+	if j == nil {
+		return nil
+	}
+	jc := &JudgeCheck{Judge: j}
+	for _, t := range j.Criteria {
+		jc.Criteria = append(jc.Criteria, t.Raw)
+	}
+	return []Item{{Pos: j.Pos, Severity: j.Severity, Payload: jc}}
+}
+
+// Refs implements Payload.
+func (jc *JudgeCheck) Refs() []vars.Ref {
+	var refs []vars.Ref
+	for _, t := range jc.Judge.Criteria {
+		refs = append(refs, t.Refs()...)
+	}
+	return refs
+}
+
+// Bind implements Payload: each criterion resolved.
+func (jc *JudgeCheck) Bind(v *vars.Vars) (Payload, error) {
+	b := &JudgeCheck{Judge: jc.Judge}
+	for _, t := range jc.Judge.Criteria {
+		text, err := t.Resolve(v)
+		if err != nil {
+			return nil, err
+		}
+		b.Criteria = append(b.Criteria, text)
+	}
+	return b, nil
+}
+
+// Judge returns c's judge, nil when c is not a judge check.
+func (c Check) Judge() *JudgeCheck {
+	jc, _ := c.Payload.(*JudgeCheck)
+	return jc
 }

@@ -1,6 +1,7 @@
-package spec
+package assertion
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/go-openapi/jsonpointer"
@@ -31,6 +32,8 @@ type StateCheck struct {
 	Equals vars.Value
 	Match  *vars.Regex
 	Exists *bool
+	// Want is Equals as JSON, once bound (nil: unset, or not bound yet).
+	Want json.RawMessage
 }
 
 // Grounded asks that what the assistant states comes from the test: every
@@ -45,7 +48,7 @@ type Grounded struct {
 }
 
 // state reads a mapping of JSON Pointer to conditions, keeping its order.
-func (l *loader) state(n *yaml.Node, what string) []StateCheck {
+func (l *reader) state(n *yaml.Node, what string) []StateCheck {
 	m := l.Deref(n)
 	if m == nil {
 		return nil
@@ -84,7 +87,7 @@ func (l *loader) state(n *yaml.Node, what string) []StateCheck {
 		if p, ok := f["equals"]; ok {
 			c.Equals, _ = l.Value(p.Val, entry+".equals")
 		}
-		c.Match = l.optRegex(f, "match", entry)
+		c.Match = l.OptRegex(f, "match", entry)
 		if p, ok := f["exists"]; ok {
 			if v, ok := l.Boolean(p.Val, entry+".exists"); ok {
 				c.Exists = &v
@@ -97,7 +100,7 @@ func (l *loader) state(n *yaml.Node, what string) []StateCheck {
 }
 
 // grounded reads `grounded: true` (numbers and URLs) or a mapping.
-func (l *loader) grounded(n *yaml.Node, what string) *Grounded {
+func (l *reader) grounded(n *yaml.Node, what string) *Grounded {
 	d := l.Deref(n)
 	if d == nil {
 		return nil
@@ -121,10 +124,59 @@ func (l *loader) grounded(n *yaml.Node, what string) *Grounded {
 	if p, ok := f["urls"]; ok {
 		g.URLs, _ = l.Boolean(p.Val, what+".urls")
 	}
-	g.Ignore = l.regexes(f, "ignore", what)
+	g.Ignore = l.Regexes(f, "ignore", what)
 	if !g.Numbers && !g.URLs {
 		l.Errorf(d, "%s checks nothing: set numbers: true, urls: true, or both (grounded: true)", what)
 		return nil
 	}
 	return g
+}
+
+func readState(l *reader, n *yaml.Node, what string) []Item {
+	var out []Item
+	for _, c := range l.state(n, what) {
+		out = append(out, Item{Pos: c.Pos, Payload: &c})
+	}
+	return out
+}
+
+func readGrounded(l *reader, n *yaml.Node, what string) []Item {
+	if g := l.grounded(n, what); g != nil {
+		return []Item{{Pos: g.Pos, Payload: g}}
+	}
+	return nil
+}
+
+// Refs implements Payload.
+func (c *StateCheck) Refs() []vars.Ref { return append(regexRefs(c.Match), c.Equals.Refs()...) }
+
+// Bind implements Payload: the match regex, and equals as JSON.
+func (c *StateCheck) Bind(v *vars.Vars) (Payload, error) {
+	b := *c
+	var err error
+	if b.Match, err = bindOpt(c.Match, v); err != nil {
+		return nil, err
+	}
+	if !c.Equals.IsZero() {
+		if b.Want, err = c.Equals.Resolve(v); err != nil {
+			return nil, err
+		}
+	}
+	return &b, nil
+}
+
+// Refs implements Payload.
+func (g *Grounded) Refs() []vars.Ref { return regexRefs(g.Ignore...) }
+
+// Bind implements Payload.
+func (g *Grounded) Bind(v *vars.Vars) (Payload, error) {
+	b := *g
+	b.Ignore = make([]*vars.Regex, len(g.Ignore))
+	for i, re := range g.Ignore {
+		var err error
+		if b.Ignore[i], err = re.Bind(v); err != nil {
+			return nil, err
+		}
+	}
+	return &b, nil
 }

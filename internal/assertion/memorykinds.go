@@ -1,4 +1,4 @@
-package spec
+package assertion
 
 import (
 	"math"
@@ -11,10 +11,9 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// Memory and scheduler checks (seed 004's memory, isolation and scheduler
-// categories) on traces whose source observes them: a NanoClaw group's
-// memory reads and writes, its scheduled task's runs and the messages a
-// run sent out.
+// Memory and scheduler checks, on traces whose source observes them: a
+// NanoClaw group's memory reads and writes, its scheduled task's runs and
+// the messages a run sent out.
 
 // Groups a memory entry can name besides a group's own name.
 const (
@@ -53,52 +52,16 @@ type Counted struct {
 }
 
 var (
-	memoryFields     = []string{"reads", "writes", "forbid"}
-	memoryEntryField = []string{"group", "path_match", "content_match", "severity"}
-	memoryForbid     = []string{"group", "op", "path_match", "content_match", "severity"}
-	schedulerFields  = []string{"task_runs", "outbound"}
-	taskRunFields    = []string{"count", "status"}
-	outboundFields   = []string{"count", "match"}
-	taskRunStatuses  = []string{"success", "error"}
+	memoryEntryField   = []string{"group", "path_match", "content_match", "severity"}
+	memoryForbidFields = []string{"group", "op", "path_match", "content_match", "severity"}
+	taskRunFields      = []string{"count", "status"}
+	outboundFields     = []string{"count", "match"}
+	taskRunStatuses    = []string{"success", "error"}
 )
-
-func (l *loader) memory(n *yaml.Node, what string, b *Block) {
-	f, ok := l.Fields(n, what, memoryFields)
-	if !ok {
-		return
-	}
-	for _, k := range memoryFields {
-		p, ok := f[k]
-		if !ok {
-			continue
-		}
-		known, group := memoryEntryField, GroupOwn
-		if k == "forbid" {
-			// Forbidding one's own memory is rare; other is what
-			// isolation means.
-			known, group = memoryForbid, GroupOther
-		}
-		items, _ := l.List(p.Val, what+"."+k)
-		for i, item := range items {
-			e, ok := l.memoryEntry(item, decode.Index(what+"."+k, i), known, group)
-			if !ok {
-				continue
-			}
-			switch k {
-			case "reads":
-				b.MemoryReads = append(b.MemoryReads, e)
-			case "writes":
-				b.MemoryWrites = append(b.MemoryWrites, e)
-			default:
-				b.MemoryForbid = append(b.MemoryForbid, e)
-			}
-		}
-	}
-}
 
 // memoryEntry reads one entry; group is the group it names unless it
 // says (a merge key, <<, may say).
-func (l *loader) memoryEntry(n *yaml.Node, what string, known []string, group string) (MemoryEntry, bool) {
+func (l *reader) memoryEntry(n *yaml.Node, what string, known []string, group string) (MemoryEntry, bool) {
 	before := len(*l.Diags)
 	f, ok := l.Fields(n, what, known)
 	if !ok {
@@ -118,29 +81,16 @@ func (l *loader) memoryEntry(n *yaml.Node, what string, known []string, group st
 			e.Op = v
 		}
 	}
-	e.PathMatch = l.optRegex(f, "path_match", what)
-	e.ContentMatch = l.optRegex(f, "content_match", what)
+	e.PathMatch = l.OptRegex(f, "path_match", what)
+	e.ContentMatch = l.OptRegex(f, "content_match", what)
 	if p, ok := f["severity"]; ok {
 		e.Severity = l.severity(p.Val, what+".severity")
 	}
 	return e, len(*l.Diags) == before
 }
 
-func (l *loader) scheduler(n *yaml.Node, what string, b *Block) {
-	f, ok := l.Fields(n, what, schedulerFields)
-	if !ok {
-		return
-	}
-	if p, ok := f["task_runs"]; ok {
-		b.TaskRuns = l.counted(p.Val, what+".task_runs", taskRunFields)
-	}
-	if p, ok := f["outbound"]; ok {
-		b.Outbound = l.counted(p.Val, what+".outbound", outboundFields)
-	}
-}
-
 // counted reads a number (exactly that many) or {count, status | match}.
-func (l *loader) counted(n *yaml.Node, what string, known []string) *Counted {
+func (l *reader) counted(n *yaml.Node, what string, known []string) *Counted {
 	d := l.Deref(n)
 	if d == nil {
 		return nil
@@ -167,15 +117,85 @@ func (l *loader) counted(n *yaml.Node, what string, known []string) *Counted {
 			c.Status = v
 		}
 	}
-	c.Match = l.optRegex(f, "match", what)
+	c.Match = l.OptRegex(f, "match", what)
 	return c
 }
 
 // countOrNumber reads a count: N (exactly), or {exact} / {min, max}.
-func (l *loader) countOrNumber(n *yaml.Node, what string) Count {
+func (l *reader) countOrNumber(n *yaml.Node, what string) Count {
 	if d := l.Deref(n); d != nil && d.Kind == yaml.ScalarNode {
 		v, _ := l.Integer(d, what, 0, math.MaxInt32)
 		return Count{Pos: l.Pos(d), Min: v, Max: v, Exact: true}
 	}
 	return l.count(n, what)
+}
+
+// readMemory reads memory.reads or memory.writes: entries that at least
+// one memory event must match (of the trace's own group unless they say).
+func readMemory(l *reader, n *yaml.Node, what string) []Item {
+	return l.memoryEntries(n, what, memoryEntryField, GroupOwn)
+}
+
+// readMemoryForbid reads memory.forbid: entries no memory event may match.
+// Forbidding one's own memory is rare; other is what isolation means.
+func readMemoryForbid(l *reader, n *yaml.Node, what string) []Item {
+	return l.memoryEntries(n, what, memoryForbidFields, GroupOther)
+}
+
+func (l *reader) memoryEntries(n *yaml.Node, what string, known []string, group string) []Item {
+	items, _ := l.List(n, what)
+	var out []Item
+	for i, item := range items {
+		if e, ok := l.memoryEntry(item, decode.Index(what, i), known, group); ok {
+			out = append(out, Item{Pos: e.Pos, Severity: e.Severity, Payload: &e})
+		}
+	}
+	return out
+}
+
+func readTaskRuns(l *reader, n *yaml.Node, what string) []Item {
+	return countedItem(l.counted(n, what, taskRunFields))
+}
+
+func readOutbound(l *reader, n *yaml.Node, what string) []Item {
+	return countedItem(l.counted(n, what, outboundFields))
+}
+
+func countedItem(c *Counted) []Item {
+	if c == nil {
+		return nil
+	}
+	return []Item{{Pos: c.Pos, Payload: c}}
+}
+
+// Refs implements Payload.
+func (e *MemoryEntry) Refs() []vars.Ref { return regexRefs(e.PathMatch, e.ContentMatch) }
+
+// Bind implements Payload.
+func (e *MemoryEntry) Bind(v *vars.Vars) (Payload, error) {
+	b := *e
+	var err error
+	if b.PathMatch, err = bindOpt(e.PathMatch, v); err != nil {
+		return nil, err
+	}
+	if b.ContentMatch, err = bindOpt(e.ContentMatch, v); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// Refs implements Payload.
+func (c *Counted) Refs() []vars.Ref { return regexRefs(c.Match) }
+
+// Bind implements Payload.
+func (c *Counted) Bind(v *vars.Vars) (Payload, error) {
+	if c.Match == nil {
+		return c, nil
+	}
+	b := *c
+	var err error
+	if b.Match, err = c.Match.Bind(v); err != nil {
+		return nil, err
+	}
+	return &b, nil
 }

@@ -1,8 +1,8 @@
-package spec
+package assertion
 
 import "gopkg.in/yaml.v3"
 
-// Severity says what a failing assertion does (seed 004 §11): a critical
+// Severity says what a failing assertion does (docs/files.md, "severity"): a critical
 // one fails its test; a warning is reported everywhere and never fails it.
 type Severity string
 
@@ -12,7 +12,7 @@ const (
 	Warning  Severity = "warning"
 )
 
-func (l *loader) severity(n *yaml.Node, what string) Severity {
+func (l *reader) severity(n *yaml.Node, what string) Severity {
 	s, node, ok := l.Text(n, what)
 	if !ok {
 		return ""
