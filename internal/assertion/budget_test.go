@@ -19,7 +19,7 @@ func searches(n int) []trace.ToolCall {
 }
 
 func TestMaxCalls(t *testing.T) {
-	limit := func(n int64) Check { return Check{Kind: KindMaxCalls, LimitMs: n} }
+	limit := func(n int64) Check { return Check{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: n}} }
 	client := searches(6)
 	client[5].Client = true
 	runCases(t, []evalCase{
@@ -44,9 +44,9 @@ func TestMaxCalls(t *testing.T) {
 }
 
 func TestStopAfterSuccess(t *testing.T) {
-	stop := Check{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex(`"status":"ok"`)}}
-	anyResult := Check{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: name("charge_card")}}
-	withArgs := Check{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: name("charge_card"), ArgsMatch: args("amount", "^42$")}}
+	stop := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex(`"status":"ok"`)}}
+	anyResult := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("charge_card")}}
+	withArgs := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("charge_card"), ArgsMatch: args("amount", "^42$")}}
 	ok := result(`{"status":"ok"}`, true)
 	declined := result(`{"status":"declined"}`, true)
 	failed := func(c *trace.ToolCall) { c.Result = &trace.Result{Content: "boom", Error: "tool failed"} }

@@ -15,7 +15,7 @@ import (
 // every source has.
 func Needs(k Kind) []string {
 	if d := Lookup(k); d != nil {
-		return d.Needs
+		return slices.Clone(d.Needs)
 	}
 	return nil
 }

@@ -1,13 +1,7 @@
 package assertion
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -17,79 +11,50 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// kindConstants reads the Kind constants declared in spec/merge.go, so a
-// new kind cannot go without a line in TestNeeds.
-func kindConstants(t *testing.T) []Kind {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", "spec", "merge.go")
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []Kind
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, s := range g.Specs {
-			v := s.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Kind" {
-				continue
-			}
-			for _, val := range v.Values {
-				lit, ok := val.(*ast.BasicLit)
-				if !ok {
-					t.Fatalf("a Kind constant that is not a literal: %#v", val)
-				}
-				k, err := strconv.Unquote(lit.Value)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, Kind(k))
-			}
-		}
-	}
-	return out
-}
-
 func TestNeeds(t *testing.T) {
 	tool := []string{capability.ToolTrace}
 	timing := []string{capability.StreamingTiming}
 	want := map[Kind][]string{
-		KindForbid:           tool,
-		KindRequire:          tool,
-		KindForbidCalls:      tool,
-		KindOrder:            tool,
-		KindMaxCalls:         tool,
-		KindStopAfterSuccess: tool,
-		KindGrounded:         tool,
-		KindMaxDuration:      timing,
-		KindMaxIdle:          timing,
-		KindMaxFirstEvent:    timing,
-		KindMaxFirstText:     timing,
-		KindMustMatch:        nil,
-		KindMustNotMatch:     nil,
-		KindContains:         nil,
-		KindOmits:            nil,
-		KindEquals:           nil,
-		KindJSONSchema:       nil,
-		KindJSONPath:         nil,
-		KindState:            {capability.State},
-		KindMemoryReads:      {capability.MemoryEvents},
-		KindMemoryWrites:     {capability.MemoryEvents},
-		KindMemoryForbid:     {capability.MemoryEvents},
-		KindTaskRuns:         {capability.SchedulerContext},
-		KindOutbound:         {capability.SchedulerContext},
-		KindJudge:            nil,
-		KindScript:           nil,
+		KindForbid:                tool,
+		KindRequire:               tool,
+		KindForbidCalls:           tool,
+		KindOrder:                 tool,
+		KindMaxCalls:              tool,
+		KindStopAfterSuccess:      tool,
+		KindGrounded:              tool,
+		KindMaxDuration:           timing,
+		KindMaxIdle:               timing,
+		KindMaxFirstEvent:         timing,
+		KindMaxFirstText:          timing,
+		KindMustMatch:             nil,
+		KindMustNotMatch:          nil,
+		KindContains:              nil,
+		KindOmits:                 nil,
+		KindEquals:                nil,
+		KindJSONSchema:            nil,
+		KindJSONPath:              nil,
+		KindState:                 {capability.State},
+		KindMemoryReads:           {capability.MemoryEvents},
+		KindMemoryWrites:          {capability.MemoryEvents},
+		KindMemoryForbid:          {capability.MemoryEvents},
+		KindTaskRuns:              {capability.SchedulerContext},
+		KindOutbound:              {capability.SchedulerContext},
+		KindJudge:                 nil,
+		KindScript:                nil,
+		KindResultMatch:           tool,
+		KindResultNotMatch:        tool,
+		KindResultJSONPath:        tool,
+		KindResultIsError:         tool,
+		KindResultMaxDuration:     tool,
+		KindToolsListInclude:      tool,
+		KindToolsListExclude:      tool,
+		KindToolsListValidSchemas: tool,
 	}
-	kinds := kindConstants(t)
-	if len(kinds) != len(want) {
-		t.Errorf("merge.go declares %d kinds, the table has %d", len(kinds), len(want))
+	if len(Defs()) != len(want) {
+		t.Errorf("the registry has %d kinds, the table %d", len(Defs()), len(want))
 	}
-	for _, k := range kinds {
+	for _, d := range Defs() {
+		k := d.Kind
 		w, ok := want[k]
 		if !ok {
 			t.Errorf("kind %s: no expectation; add it to the table", k)
@@ -134,10 +99,10 @@ func onError(c Check) Check {
 // with the reason, or is an error under on_missing_capability: error; one
 // whose trace has them all is evaluated.
 func TestGate(t *testing.T) {
-	duration := Check{ID: "test.timing.max_duration_ms", Kind: KindMaxDuration, LimitMs: 5000}
-	reads := Check{Kind: KindMemoryReads, Memory: &MemoryEntry{Group: GroupOwn}}
-	outbound := Check{Kind: KindOutbound, Counted: &Counted{Count: DefaultCount}}
-	forbid := Check{Kind: KindForbid, Tool: name("rm")}
+	duration := Check{ID: "test.timing.max_duration_ms", Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: 5000}}
+	reads := Check{Kind: KindMemoryReads, Payload: &MemoryEntry{Group: GroupOwn}}
+	outbound := Check{Kind: KindOutbound, Payload: &Counted{Count: DefaultCount}}
+	forbid := Check{Kind: KindForbid, Payload: Tool{Name: name("rm")}}
 	hi := literal(KindContains, "hi", false)
 	s := reply("hi there")
 	tests := []struct {
@@ -206,10 +171,10 @@ func TestGate(t *testing.T) {
 // and returns the others' results, each naming its check and scope.
 func TestGateSplits(t *testing.T) {
 	checks := []Check{
-		{ID: "a", Kind: KindForbid, Tool: name("rm")},
-		{ID: "b", Kind: KindMaxIdle, LimitMs: 10, Severity: Warning, Level: LevelTarget, Pos: diag.Pos{File: "c.yaml", Line: 3, Col: 4}},
+		{ID: "a", Kind: KindForbid, Payload: Tool{Name: name("rm")}},
+		{ID: "b", Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: 10}, Severity: Warning, Level: LevelTarget, Pos: diag.Pos{File: "c.yaml", Line: 3, Col: 4}},
 		{ID: "c", Kind: KindJudge},
-		onError(Check{ID: "d", Kind: KindState, State: &StateCheck{Pointer: "/x"}}),
+		onError(Check{ID: "d", Kind: KindState, Payload: &StateCheck{Pointer: "/x"}}),
 		{ID: "e", Kind: KindScript},
 	}
 	s := withSource(reply("hi"), claudeSource)
@@ -250,15 +215,15 @@ func TestDescribeDoesNotGate(t *testing.T) {
 		check Check
 		want  string
 	}{
-		{Check{Kind: KindMemoryReads, Memory: &MemoryEntry{Group: GroupOwn, ContentMatch: vars.MustRegex("bullet")}},
+		{Check{Kind: KindMemoryReads, Payload: &MemoryEntry{Group: GroupOwn, ContentMatch: vars.MustRegex("bullet")}},
 			"a read of the trace's own group's memory with content matching `bullet`"},
-		{Check{Kind: KindMemoryForbid, Memory: &MemoryEntry{Group: GroupOther}}, "no read or write of another group's memory"},
-		{Check{Kind: KindMemoryForbid, Memory: &MemoryEntry{Group: "work", Op: "write"}}, "no write to group work's memory"},
-		{Check{Kind: KindTaskRuns, Counted: &Counted{Count: Count{Min: 1, Max: 1, Exact: true}, Status: "success"}},
+		{Check{Kind: KindMemoryForbid, Payload: &MemoryEntry{Group: GroupOther}}, "no read or write of another group's memory"},
+		{Check{Kind: KindMemoryForbid, Payload: &MemoryEntry{Group: "work", Op: "write"}}, "no write to group work's memory"},
+		{Check{Kind: KindTaskRuns, Payload: &Counted{Count: Count{Min: 1, Max: 1, Exact: true}, Status: "success"}},
 			"exactly 1 success run of the scheduled task"},
-		{Check{Kind: KindOutbound, Counted: &Counted{Count: Count{Min: 0, Max: 2}, Match: vars.MustRegex("digest")}},
+		{Check{Kind: KindOutbound, Payload: &Counted{Count: Count{Min: 0, Max: 2}, Match: vars.MustRegex("digest")}},
 			"at most 2 outbound messages matching `digest`"},
-		{needing(Check{Kind: KindMaxIdle, LimitMs: 500}, capability.ContainerMetadata), "no idle gap over 500 ms"},
+		{needing(Check{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: 500}}, capability.ContainerMetadata), "no idle gap over 500 ms"},
 	} {
 		if got := Describe(tc.check); got != tc.want {
 			t.Errorf("Describe(%s) = %q, want %q", tc.check.Kind, got, tc.want)

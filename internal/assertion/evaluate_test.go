@@ -57,7 +57,7 @@ func req(tool string, mod ...func(*Require)) Check {
 	for _, m := range mod {
 		m(r)
 	}
-	return Check{ID: "x", Kind: KindRequire, Require: r}
+	return Check{ID: "x", Kind: KindRequire, Payload: r}
 }
 
 func count(min, max int64, exact bool) func(*Require) {
@@ -92,7 +92,7 @@ func runCases(t *testing.T, cases []evalCase) {
 }
 
 func TestForbid(t *testing.T) {
-	forbid := Check{Kind: KindForbid, Tool: name("delete_order")}
+	forbid := Check{Kind: KindForbid, Payload: Tool{Name: name("delete_order")}}
 	runCases(t, []evalCase{
 		{"not called", forbid, scopeOf(turnOf("", call("c1", "list_orders", "{}"))), Pass, "`delete_order` was not called"},
 		{"no calls at all", forbid, scopeOf(turnOf("")), Pass, "was not called"},
@@ -216,8 +216,8 @@ func TestRequireExplainsEveryCandidate(t *testing.T) {
 }
 
 func TestForbidCalls(t *testing.T) {
-	declined := Check{Kind: KindForbidCalls, ForbidCall: &CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex("declined|insufficient")}}
-	byArgs := Check{Kind: KindForbidCalls, ForbidCall: &CallFilter{Name: name("transfer"), ArgsMatch: args("amount", `^\d{5,}$`)}}
+	declined := Check{Kind: KindForbidCalls, Payload: &CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex("declined|insufficient")}}
+	byArgs := Check{Kind: KindForbidCalls, Payload: &CallFilter{Name: name("transfer"), ArgsMatch: args("amount", `^\d{5,}$`)}}
 	runCases(t, []evalCase{
 		{"ok result", declined, scopeOf(turnOf("", call("c1", "charge_card", "{}", result(`{"status":"ok"}`, true)))), Pass, "1 call checked"},
 		{"missing result is not a match", declined, scopeOf(turnOf("", call("c1", "charge_card", "{}"))), Pass, ""},
@@ -230,8 +230,8 @@ func TestForbidCalls(t *testing.T) {
 }
 
 func TestTiming(t *testing.T) {
-	dur := func(ms int64) Check { return Check{Kind: KindMaxDuration, LimitMs: ms} }
-	idle := func(ms int64) Check { return Check{Kind: KindMaxIdle, LimitMs: ms} }
+	dur := func(ms int64) Check { return Check{Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: ms}} }
+	idle := func(ms int64) Check { return Check{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: ms}} }
 	noCalls := scopeOf(turnOf(""))
 	// Turn 1000..2000: idle gaps start→1100 (100), 1100→1300 (200), 1300→2000 (700).
 	calls := scopeOf(turnOf("", call("c2", "b", "{}", at(1300)), call("c1", "a", "{}", at(1100))))
@@ -256,8 +256,10 @@ func TestTiming(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
-	must := func(re string) Check { return Check{Kind: KindMustMatch, Regex: vars.MustRegex(re)} }
-	mustNot := func(re string) Check { return Check{Kind: KindMustNotMatch, Regex: vars.MustRegex(re)} }
+	must := func(re string) Check { return Check{Kind: KindMustMatch, Payload: Pattern{Regex: vars.MustRegex(re)}} }
+	mustNot := func(re string) Check {
+		return Check{Kind: KindMustNotMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
+	}
 	s := scopeOf(trace.Turn{Texts: []string{"Your order is confirmed.", "Anything else?"}})
 	runCases(t, []evalCase{
 		{"match", must(`(?i)order is CONFIRMED`), s, Pass, ""},

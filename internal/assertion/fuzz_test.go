@@ -34,28 +34,28 @@ func FuzzEvaluate(f *testing.F) {
 			State: json.RawMessage(result), Runs: []trace.Run{{StartMs: 5, FirstEventMs: ms}}, FirstTextMs: ms}}}
 		am := []ArgMatch{{Path: path, Regex: bound}}
 		checks := []Check{
-			{Kind: KindForbid, Tool: vars.Name{Value: "t"}},
-			{Kind: KindRequire, Require: &Require{Name: vars.Name{Value: "t"}, Count: DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &vars.Name{Value: "t"}}},
-			{Kind: KindForbidCalls, ForbidCall: &CallFilter{Name: vars.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
-			{Kind: KindMaxDuration, LimitMs: ms},
-			{Kind: KindMaxIdle, LimitMs: ms},
-			{Kind: KindMustMatch, Regex: bound},
-			{Kind: KindMustNotMatch, Regex: bound},
-			{Kind: KindContains, Text: &TextCheck{Text: pattern}},
-			{Kind: KindOmits, Text: &TextCheck{Text: pattern, CaseSensitive: true}},
-			{Kind: KindEquals, Text: &TextCheck{Text: pattern}},
-			{Kind: KindOrder, Tools: []vars.Name{{Value: "t"}, {Value: path}}},
-			{Kind: KindMaxCalls, LimitMs: ms},
-			{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: vars.Name{Value: "t"}, ResultMatch: bound}},
-			{Kind: KindMaxFirstEvent, LimitMs: ms},
-			{Kind: KindMaxFirstText, LimitMs: ms},
-			{Kind: KindGrounded, Grounded: &Grounded{Numbers: true, URLs: true, Ignore: []*vars.Regex{bound}}},
+			{Kind: KindForbid, Payload: Tool{Name: vars.Name{Value: "t"}}},
+			{Kind: KindRequire, Payload: &Require{Name: vars.Name{Value: "t"}, Count: DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &vars.Name{Value: "t"}}},
+			{Kind: KindForbidCalls, Payload: &CallFilter{Name: vars.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
+			{Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindMustMatch, Payload: Pattern{Regex: bound}},
+			{Kind: KindMustNotMatch, Payload: Pattern{Regex: bound}},
+			{Kind: KindContains, Payload: &TextCheck{Text: pattern}},
+			{Kind: KindOmits, Payload: &TextCheck{Text: pattern, CaseSensitive: true}},
+			{Kind: KindEquals, Payload: &TextCheck{Text: pattern}},
+			{Kind: KindOrder, Payload: Order{Tools: []vars.Name{{Value: "t"}, {Value: path}}}},
+			{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: vars.Name{Value: "t"}, ResultMatch: bound}},
+			{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindGrounded, Payload: &Grounded{Numbers: true, URLs: true, Ignore: []*vars.Regex{bound}}},
 		}
 		if expr, err := jp.ParseString("$." + path); err == nil {
-			checks = append(checks, Check{Kind: KindJSONPath, Path: &JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string"}, Equals: json.RawMessage(result)})
+			checks = append(checks, Check{Kind: KindJSONPath, Payload: &JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string", Want: json.RawMessage(result)}})
 		}
 		if ptr, err := jsonpointer.New("/" + path); err == nil {
-			checks = append(checks, Check{Kind: KindState, State: &StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound}, Equals: json.RawMessage(args)})
+			checks = append(checks, Check{Kind: KindState, Payload: &StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound, Want: json.RawMessage(args)}})
 		}
 		for _, s := range []trace.Scope{tr.TurnScope(0), tr.TestScope()} {
 			rs := Evaluate(checks, s)

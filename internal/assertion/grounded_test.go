@@ -53,7 +53,7 @@ func groundedCheck(numbers, urls bool, ignore ...string) Check {
 	for _, re := range ignore {
 		g.Ignore = append(g.Ignore, vars.MustRegex(re))
 	}
-	return Check{Kind: KindGrounded, Grounded: g}
+	return Check{Kind: KindGrounded, Payload: g}
 }
 
 // answered is a turn where the user asked user, a tool returned result

@@ -53,14 +53,14 @@ func compileSchema(t *testing.T, src string) *jsonschema.Schema {
 	return s
 }
 
-const orderSchema = `{"type": "object", "required": ["id", "total"],
+const orderJSONSchema = `{"type": "object", "required": ["id", "total"],
 	"properties": {"id": {"type": "string"}, "total": {"type": "number"}, "items": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/item"}}},
 	"$defs": {"item": {"type": "object", "required": ["sku"]}}}`
 
 func TestJSONSchema(t *testing.T) {
-	sch := compileSchema(t, orderSchema)
-	file := Check{Kind: KindJSONSchema, Schema: &JSONSchema{File: "schemas/order.json", Schema: sch}}
-	inline := Check{Kind: KindJSONSchema, Schema: &JSONSchema{Schema: sch}}
+	sch := compileSchema(t, orderJSONSchema)
+	file := Check{Kind: KindJSONSchema, Payload: &JSONSchema{File: "schemas/order.json", Schema: sch}}
+	inline := Check{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: sch}}
 	runCases(t, []evalCase{
 		{"valid reply", file, reply(`{"id": "A1", "total": 89.5}`), Pass, "the reply validates against schemas/order.json"},
 		{"valid fence", inline, reply("Done:\n```json\n{\"id\": \"A1\", \"total\": 89.5}\n```"), Pass,
@@ -91,9 +91,9 @@ func pathCheck(path string, want string, mod ...func(*JSONPathCheck)) Check {
 	for _, m := range mod {
 		m(c)
 	}
-	check := Check{Kind: KindJSONPath, Path: c}
+	check := Check{Kind: KindJSONPath, Payload: c}
 	if want != "" {
-		check.Equals = json.RawMessage(want)
+		c.Want = json.RawMessage(want)
 	}
 	return check
 }

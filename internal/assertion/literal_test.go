@@ -7,7 +7,7 @@ import (
 )
 
 func literal(kind Kind, text string, caseSensitive bool) Check {
-	return Check{Kind: kind, Text: &TextCheck{Text: text, CaseSensitive: caseSensitive}}
+	return Check{Kind: kind, Payload: &TextCheck{Text: text, CaseSensitive: caseSensitive}}
 }
 
 func TestContains(t *testing.T) {

@@ -44,7 +44,7 @@ func memCheck(kind Kind, group, op, path, content string) Check {
 	if content != "" {
 		e.ContentMatch = vars.MustRegex(content)
 	}
-	return Check{ID: "test." + string(kind) + "[0]", Kind: kind, Memory: e}
+	return Check{ID: "test." + string(kind) + "[0]", Kind: kind, Payload: e}
 }
 
 func TestMemoryReadsAndWrites(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 )
 
 func orderOf(tools ...string) Check {
-	c := Check{Kind: KindOrder}
+	var o Order
 	for _, t := range tools {
-		c.Tools = append(c.Tools, name(t))
+		o.Tools = append(o.Tools, name(t))
 	}
-	return c
+	return Check{Kind: KindOrder, Payload: o}
 }
 
 func TestOrder(t *testing.T) {

@@ -33,7 +33,7 @@ func counted(kind Kind, c Count, status, match string) Check {
 	if match != "" {
 		ct.Match = vars.MustRegex(match)
 	}
-	return Check{ID: "test." + string(kind), Kind: kind, Counted: ct}
+	return Check{ID: "test." + string(kind), Kind: kind, Payload: ct}
 }
 
 func exactly(n int64) Count      { return Count{Min: n, Max: n, Exact: true} }

@@ -12,22 +12,22 @@ import (
 // everyKind returns one check of each kind this package evaluates.
 func everyKind(t *testing.T) []Check {
 	return []Check{
-		{Kind: KindForbid, Tool: name("x")},
+		{Kind: KindForbid, Payload: Tool{Name: name("x")}},
 		req("x"),
-		{Kind: KindForbidCalls, ForbidCall: &CallFilter{Name: name("x")}},
+		{Kind: KindForbidCalls, Payload: &CallFilter{Name: name("x")}},
 		orderOf("a", "b"),
-		{Kind: KindMaxCalls, LimitMs: 1},
-		{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: name("x")}},
-		{Kind: KindMaxDuration, LimitMs: 1},
-		{Kind: KindMaxIdle, LimitMs: 1},
-		{Kind: KindMaxFirstEvent, LimitMs: 1},
-		{Kind: KindMaxFirstText, LimitMs: 1},
-		{Kind: KindMustMatch, Regex: vars.MustRegex("x")},
-		{Kind: KindMustNotMatch, Regex: vars.MustRegex("x")},
+		{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("x")}},
+		{Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMustMatch, Payload: Pattern{Regex: vars.MustRegex("x")}},
+		{Kind: KindMustNotMatch, Payload: Pattern{Regex: vars.MustRegex("x")}},
 		literal(KindContains, "x", false),
 		literal(KindOmits, "x", false),
 		literal(KindEquals, "x", false),
-		{Kind: KindJSONSchema, Schema: &JSONSchema{Schema: compileSchema(t, orderSchema)}},
+		{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: compileSchema(t, orderJSONSchema)}},
 		pathCheck("$.x", `1`, typed("number"), matching("1")),
 		stateCheck("/x", `1`, stateMatch("1")),
 		groundedCheck(true, true),
@@ -52,7 +52,7 @@ func TestWarningSeverity(t *testing.T) {
 	s := scopeOf(turnOf("Your card was declined."))
 	for _, c := range everyKind(t) {
 		c.Severity = Warning
-		rs := Evaluate([]Check{c, {Kind: KindOmits, Text: &TextCheck{Text: "declined"}}}, s)
+		rs := Evaluate([]Check{c, {Kind: KindOmits, Payload: &TextCheck{Text: "declined"}}}, s)
 		if rs[0].Status == Fail || rs[0].Severity != Warning {
 			t.Errorf("%s with severity warning: status %s, severity %s; a failing warning is a warning", c.Kind, rs[0].Status, rs[0].Severity)
 		}
@@ -80,21 +80,21 @@ func TestEventRefs(t *testing.T) {
 	tn.State = json.RawMessage(`{"x": 2}`)
 	tn.Events = append(tn.Events, trace.Event{Seq: 8, Type: "STATE_SNAPSHOT"})
 	s := scopeOf(tn)
-	stopAfterB := Check{Kind: KindStopAfterSuccess, ForbidCall: &CallFilter{Name: name("b"), ResultMatch: vars.MustRegex("")}}
+	stopAfterB := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("b"), ResultMatch: vars.MustRegex("")}}
 	for _, tc := range []struct {
 		check Check
 		want  []int64
 	}{
 		{orderOf("a", "b"), []int64{4, 5, 6, 7}},
-		{Check{Kind: KindMaxCalls, LimitMs: 1}, []int64{7}},
+		{Check{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: 1}}, []int64{7}},
 		{stopAfterB, []int64{4, 5, 6, 7}},
-		{Check{Kind: KindMaxFirstEvent, LimitMs: 10}, []int64{1}},
-		{Check{Kind: KindMaxFirstText, LimitMs: 10}, []int64{2}},
+		{Check{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: 10}}, []int64{1}},
+		{Check{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: 10}}, []int64{2}},
 		{stateCheck("/x", `3`), []int64{8}},
 		{literal(KindContains, "nothing", false), []int64{1, 2, 3}},
 		{literal(KindOmits, "x", false), []int64{1, 2, 3}},
 		{literal(KindEquals, "x", false), []int64{1, 2, 3}},
-		{Check{Kind: KindJSONSchema, Schema: &JSONSchema{Schema: compileSchema(t, orderSchema)}}, []int64{1, 2, 3}},
+		{Check{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: compileSchema(t, orderJSONSchema)}}, []int64{1, 2, 3}},
 		{pathCheck("$.x", `3`), []int64{1, 2, 3}},
 		{groundedCheck(true, true), []int64{1, 2, 3}},
 	} {

@@ -19,9 +19,9 @@ func stateCheck(ptr, want string, mod ...func(*StateCheck)) Check {
 	for _, m := range mod {
 		m(c)
 	}
-	check := Check{Kind: KindState, State: c}
+	check := Check{Kind: KindState, Payload: c}
 	if want != "" {
-		check.Equals = json.RawMessage(want)
+		c.Want = json.RawMessage(want)
 	}
 	return check
 }

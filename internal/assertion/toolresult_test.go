@@ -35,12 +35,14 @@ func TestResultChecks(t *testing.T) {
 	none := scopeOf(turnOf("just text"))
 	two := scopeOf(turnOf("", call("c1", "echo", `{}`, result("ok", false), took(0, 10)), call("c2", "echo", `{}`, result("boom", false), took(0, 5000))))
 	listOnly := scopeOf(turnOf("", call("l1", target.ListToolsCall, ``, result(`{"tools":[]}`, true))))
-	match := func(re string) Check { return Check{Kind: KindResultMatch, Regex: vars.MustRegex(re)} }
-	notMatch := func(re string) Check {
-		return Check{Kind: KindResultNotMatch, Regex: vars.MustRegex(re)}
+	match := func(re string) Check {
+		return Check{Kind: KindResultMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
 	}
-	isError := func(want bool) Check { return Check{Kind: KindResultIsError, Flag: want} }
-	within := func(ms int64) Check { return Check{Kind: KindResultMaxDuration, LimitMs: ms} }
+	notMatch := func(re string) Check {
+		return Check{Kind: KindResultNotMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
+	}
+	isError := func(want bool) Check { return Check{Kind: KindResultIsError, Payload: Flag{Value: want}} }
+	within := func(ms int64) Check { return Check{Kind: KindResultMaxDuration, Payload: Limit{Set: true, Ms: ms}} }
 	runExact(t, []exactCase{
 		{"match", match("Echo: hi"), echo, Pass, "the tool result of call c1 in turn[0] matches `Echo: hi`"},
 		{"match plain text", match("^Echo"), plain, Pass, "the tool result of call c1 in turn[0] matches `^Echo`"},
@@ -76,7 +78,7 @@ func TestResultChecks(t *testing.T) {
 }
 
 func TestResultEvidence(t *testing.T) {
-	r := evalOne(t, Check{Kind: KindResultIsError, Flag: false}, mcpCall("", errorResult("boom")))
+	r := evalOne(t, Check{Kind: KindResultIsError, Payload: Flag{Value: false}}, mcpCall("", errorResult("boom")))
 	if len(r.Evidence) != 1 || r.Evidence[0].Call == nil || r.Evidence[0].Call.ID != "c1" || !hasRefs(r, 7) {
 		t.Errorf("evidence = %+v, refs %v; want call c1 (seq 7)", r.Evidence, r.EventRefs)
 	}
@@ -94,7 +96,7 @@ func TestResultGated(t *testing.T) {
 	s := mcpCall("ok")
 	s.Source = &trace.Source{Adapter: "claude-transcript", Capabilities: []string{capability.StreamingTiming}}
 	for _, k := range []Kind{KindResultMatch, KindResultMaxDuration, KindToolsListInclude, KindToolsListValidSchemas} {
-		r := evalOne(t, Check{Kind: k, Regex: vars.MustRegex("x")}, s)
+		r := evalOne(t, Check{Kind: k, Payload: Pattern{Regex: vars.MustRegex("x")}}, s)
 		if r.Status != Skip || !strings.Contains(r.Message, "needs supports_tool_trace") {
 			t.Errorf("%s: %s %q; want skipped for the tool trace", k, r.Status, r.Message)
 		}
@@ -115,8 +117,8 @@ func TestToolsList(t *testing.T) {
 		{"name":"untyped","inputSchema":{"properties":{}}},
 		{"name":"none"},
 		{"name":"remote","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}}]`)
-	include := func(n string) Check { return Check{Kind: KindToolsListInclude, Tool: name(n)} }
-	exclude := func(n string) Check { return Check{Kind: KindToolsListExclude, Tool: name(n)} }
+	include := func(n string) Check { return Check{Kind: KindToolsListInclude, Payload: Tool{Name: name(n)}} }
+	exclude := func(n string) Check { return Check{Kind: KindToolsListExclude, Payload: Tool{Name: name(n)}} }
 	valid := Check{Kind: KindToolsListValidSchemas}
 	runExact(t, []exactCase{
 		{"include", include("echo"), good, Pass, "the tools/list result of call l1 in turn[0] lists `echo`"},

@@ -29,7 +29,7 @@ func (s *scripted) Complete(_ context.Context, req model.Request) (model.Reply, 
 }
 
 func check(sev assertion.Severity, criteria ...string) assertion.Check {
-	return assertion.Check{ID: "test.judge", Kind: assertion.KindJudge, Severity: sev, Judge: &assertion.JudgeCheck{Criteria: criteria}}
+	return assertion.Check{ID: "test.judge", Kind: assertion.KindJudge, Severity: sev, Payload: &assertion.JudgeCheck{Criteria: criteria}}
 }
 
 var scope = trace.Scope{Name: "test", History: []trace.Message{{Role: "system", Content: "You sell shoes."}},

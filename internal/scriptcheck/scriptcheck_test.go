@@ -30,8 +30,8 @@ func writeScript(t *testing.T, body string) string {
 func scriptCheck(timeoutMs int64, argv ...string) assertion.Check {
 	return assertion.Check{
 		ID: "turn[0].script[0]", Level: assertion.LevelTest, Kind: assertion.KindScript, Severity: assertion.Critical,
-		Pos:    diag.Pos{File: "tests/refund.ananke.yaml", Line: 12, Col: 9},
-		Script: &assertion.ScriptCheck{Script: &assertion.Script{TimeoutMs: timeoutMs}, Argv: argv},
+		Pos:     diag.Pos{File: "tests/refund.ananke.yaml", Line: 12, Col: 9},
+		Payload: &assertion.ScriptCheck{Script: &assertion.Script{TimeoutMs: timeoutMs}, Argv: argv},
 	}
 }
 

@@ -28,7 +28,7 @@ func BenchmarkLoadDataset(b *testing.B) {
 	for b.Loop() {
 		var diags diag.Diagnostics
 		tests := LoadDataset(p, dir, &diags)
-		assertion.resolveExtends(&Config{}, tests, &diags)
+		resolveExtends(&Config{}, tests, &diags)
 		if len(diags) > 0 || len(tests) != 10_000 {
 			b.Fatalf("%d tests, %v", len(tests), diags)
 		}

@@ -72,13 +72,13 @@ func TestDatasetCases(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got, want := kinds(spec.TurnChecks(s.Config, t1, 0)), "turn[0].text.contains[0]@1:77"; got != want {
+	if got, want := kinds(TurnChecks(s.Config, t1, 0)), "turn[0].text.contains[0]@1:77"; got != want {
 		t.Errorf("T1 turn checks = %s, want %s", got, want)
 	}
-	if got, want := kinds(spec.TestChecks(s.Config, t4)), "test.tools.forbid[0]@5:211"; got != want {
+	if got, want := kinds(TestChecks(s.Config, t4)), "test.tools.forbid[0]@5:211"; got != want {
 		t.Errorf("T4 test checks = %s, want %s", got, want)
 	}
-	if got, want := kinds(spec.CheckpointChecks(s.Config, t4, &t4.Checkpoints[0], 0)), "turn[0].checkpoints.a.tools.require[0]@5:118"; got != want {
+	if got, want := kinds(CheckpointChecks(s.Config, t4, &t4.Checkpoints[0], 0)), "turn[0].checkpoints.a.tools.require[0]@5:118"; got != want {
 		t.Errorf("T4 checkpoint checks = %s, want %s", got, want)
 	}
 }
@@ -112,7 +112,7 @@ func TestVocabulary(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, c := range spec.TurnChecks(s.Config, s.Tests[0], 0) {
+			for _, c := range TurnChecks(s.Config, s.Tests[0], 0) {
 				got = append(got, describeCheck(c))
 			}
 			if g := strings.Join(got, " | "); g != tt.want {
@@ -124,34 +124,34 @@ func TestVocabulary(t *testing.T) {
 
 func describeCheck(c assertion.Check) string {
 	s := string(c.Kind) + " " + string(c.Severity)
-	switch {
-	case c.Text != nil:
-		s += " " + c.Text.Value.Raw
-		if c.Text.CaseSensitive {
+	switch p := c.Payload.(type) {
+	case *assertion.TextCheck:
+		s += " " + p.Value.Raw
+		if p.CaseSensitive {
 			s += " cs"
 		}
-	case c.Regex != nil:
-		s += " " + c.Regex.Raw
-	case c.Path != nil:
-		if c.Path.Type != "" {
-			s += " " + c.Path.Path + " : " + c.Path.Type
+	case assertion.Pattern:
+		s += " " + p.Regex.Raw
+	case *assertion.JSONPathCheck:
+		if p.Type != "" {
+			s += " " + p.Path + " : " + p.Type
 		} else {
-			js, _ := c.Path.Equals.Resolve(vars.NewVars(nil))
-			s += " " + c.Path.Path + " = " + string(js)
+			js, _ := p.Equals.Resolve(vars.NewVars(nil))
+			s += " " + p.Path + " = " + string(js)
 		}
-	case c.Require != nil:
-		s += " " + c.Require.Name.Value
-		for _, a := range c.Require.ArgsMatch {
+	case *assertion.Require:
+		s += " " + p.Name.Value
+		for _, a := range p.ArgsMatch {
 			s += " " + a.Path + "=" + a.Regex.Raw
 		}
-	case c.Kind == assertion.KindForbid:
-		s += " " + c.Tool.Value
-	case c.Judge != nil:
-		s += " " + strings.Join(c.Judge.Criteria, ";")
-	case c.Script != nil:
-		s += fmt.Sprintf(" %s %d", strings.Join(c.Script.Argv, " "), c.Script.Script.TimeoutMs)
-	case c.Kind == assertion.KindMaxCalls:
-		s += fmt.Sprint(" ", c.LimitMs)
+	case assertion.Tool:
+		s += " " + p.Name.Value
+	case *assertion.JudgeCheck:
+		s += " " + strings.Join(p.Criteria, ";")
+	case *assertion.ScriptCheck:
+		s += fmt.Sprintf(" %s %d", strings.Join(p.Argv, " "), p.Script.TimeoutMs)
+	case assertion.Limit:
+		s += fmt.Sprint(" ", p.Ms)
 	}
 	return s
 }
@@ -163,7 +163,7 @@ func TestVocabularyArgsMatchExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := spec.TurnChecks(s.Config, s.Tests[0], 0)[0].Require
+	req := TurnChecks(s.Config, s.Tests[0], 0)[0].Payload.(*assertion.Require)
 	city, n := req.ArgsMatch[0].Regex.Compiled(), req.ArgsMatch[1].Regex.Compiled()
 	for _, c := range []struct {
 		got  bool
@@ -418,8 +418,8 @@ func TestAdHoc(t *testing.T) {
 	if len(s.Tests) != 1 || s.Tests[0].ID != AdHocID || s.Tests[0].Turns[0].User.Raw != "Hello ${X}" || len(s.Tests[0].Turns[0].User.Refs()) != 0 {
 		t.Fatalf("tests = %+v", s.Tests)
 	}
-	if s.Config.Target.Endpoint.Raw != "http://127.0.0.1:9/agent" || len(spec.TurnChecks(s.Config, s.Tests[0], 0)) != 1 {
-		t.Fatalf("endpoint %q, checks %v", s.Config.Target.Endpoint.Raw, spec.TurnChecks(s.Config, s.Tests[0], 0))
+	if s.Config.Target.Endpoint.Raw != "http://127.0.0.1:9/agent" || len(TurnChecks(s.Config, s.Tests[0], 0)) != 1 {
+		t.Fatalf("endpoint %q, checks %v", s.Config.Target.Endpoint.Raw, TurnChecks(s.Config, s.Tests[0], 0))
 	}
 	s, err = Load(Options{Message: "Hi", Endpoint: "http://127.0.0.1:9/agent"})
 	if err != nil || s.Config.Target.AgentID.Raw != DefaultAgentID || s.Tests[0].Path != "-i" {

@@ -32,10 +32,10 @@ func FuzzLoad(f *testing.F) {
 				continue
 			}
 			if kind == "config" {
-				assertion.resolveExtends(l.config(doc), nil, &diags)
+				resolveExtends(l.config(doc), nil, &diags)
 			} else {
 				test := l.test(doc)
-				assertion.resolveExtends(&Config{}, []*Test{test}, &diags)
+				resolveExtends(&Config{}, []*Test{test}, &diags)
 			}
 			for _, d := range diags {
 				if d.Pos.File != "fuzz.yaml" || d.Message == "" {
@@ -67,7 +67,7 @@ func FuzzDataset(f *testing.F) {
 		}
 		var diags diag.Diagnostics
 		tests := LoadDataset(p, dir, &diags)
-		assertion.resolveExtends(&Config{}, tests, &diags)
+		resolveExtends(&Config{}, tests, &diags)
 		for _, d := range diags {
 			if d.Pos.File != p || d.Message == "" || d.Pos.Line < 1 {
 				t.Fatalf("diagnostic without position or message: %+v", d)

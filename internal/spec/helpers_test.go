@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/diag"
 )
 
@@ -92,3 +93,12 @@ target:
   endpoint: "http://127.0.0.1:1/agent"
   agentId: a
 `
+
+// payloads returns the payloads of kind k that block b holds itself.
+func payloads[P assertion.Payload](b *assertion.Block, k assertion.Kind) []P {
+	var out []P
+	for _, it := range b.Items(k) {
+		out = append(out, it.Payload.(P))
+	}
+	return out
+}

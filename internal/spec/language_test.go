@@ -89,7 +89,7 @@ turns:
 	}
 	test := s.Tests[0]
 	var got []string
-	for _, c := range spec.TurnChecks(s.Config, test, 0) {
+	for _, c := range TurnChecks(s.Config, test, 0) {
 		got = append(got, string(c.Severity)+" "+c.ID)
 	}
 	want := []string{
@@ -116,7 +116,7 @@ turns:
 		t.Errorf("turn checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	got = nil
-	for _, c := range spec.TestChecks(s.Config, test) {
+	for _, c := range TestChecks(s.Config, test) {
 		got = append(got, string(c.Severity)+" "+c.ID)
 	}
 	want = []string{
@@ -129,25 +129,25 @@ turns:
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("test checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	tc := spec.TurnChecks(s.Config, test, 0)
-	if c := find(tc, "turn[0].text.equals"); !c.Text.CaseSensitive || c.Text.Text != "OK" {
-		t.Errorf("equals = %+v", c.Text)
+	tc := TurnChecks(s.Config, test, 0)
+	if c := find(tc, "turn[0].text.equals").Payload.(*assertion.TextCheck); !c.CaseSensitive || c.Text != "OK" {
+		t.Errorf("equals = %+v", c)
 	}
-	if c := find(tc, "turn[0].target.text.omits[0]"); c.Text.CaseSensitive || c.Pos.File == test.Path {
-		t.Errorf("an extended block's omits: case sensitive %v, declared in %s (want the config)", c.Text.CaseSensitive, c.Pos.File)
+	if c := find(tc, "turn[0].target.text.omits[0]"); c.Payload.(*assertion.TextCheck).CaseSensitive || c.Pos.File == test.Path {
+		t.Errorf("an extended block's omits: case sensitive %v, declared in %s (want the config)", c.Payload.(*assertion.TextCheck).CaseSensitive, c.Pos.File)
 	}
-	if c := find(tc, "turn[0].tools.require[0]"); c.Require.MaxDurationMs != 2000 {
-		t.Errorf("require max_duration_ms = %d", c.Require.MaxDurationMs)
+	if c := find(tc, "turn[0].tools.require[0]").Payload.(*assertion.Require); c.MaxDurationMs != 2000 {
+		t.Errorf("require max_duration_ms = %d", c.MaxDurationMs)
 	}
 	bound, err := assertion.BindChecks(tc, vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := find(bound, "turn[0].state[0]"); string(c.Equals) != "89.5" || c.State.Pointer != "/cart/total" {
-		t.Errorf("state check = %s %+v", c.Equals, c.State)
+	if c := find(bound, "turn[0].state[0]").Payload.(*assertion.StateCheck); string(c.Want) != "89.5" || c.Pointer != "/cart/total" {
+		t.Errorf("state check = %s %+v", c.Want, c)
 	}
-	if c := find(bound, "turn[0].text.json_path[0]"); string(c.Equals) != `"ok"` || c.Path.Path != "$.status" {
-		t.Errorf("json_path check = %s %+v", c.Equals, c.Path)
+	if c := find(bound, "turn[0].text.json_path[0]").Payload.(*assertion.JSONPathCheck); string(c.Want) != `"ok"` || c.Path != "$.status" {
+		t.Errorf("json_path check = %s %+v", c.Want, c)
 	}
 }
 

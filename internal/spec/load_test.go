@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -97,7 +98,7 @@ turns:
 	if tt.Turns[0].Type != TurnUser || tt.Turns[0].User.Raw != "42" || tt.Turns[1].Type != TurnConnect {
 		t.Errorf("turns = %+v", tt.Turns)
 	}
-	r := tt.Turns[1].Assert.Require[0]
+	r := payloads[*assertion.Require](tt.Turns[1].Assert, assertion.KindRequire)[0]
 	if r.Count.Min != 0 || r.Count.Max != 3 || r.Count.String() != "at most 3 times" || r.After.Value != "validate" {
 		t.Errorf("require = %+v", r)
 	}
@@ -123,11 +124,11 @@ turns:
           - {name: c}
 `)
 	a := tt.Turns[0].Assert
-	if len(a.Forbid) != 1 || len(a.MustMatch) != 1 || len(a.MustNotMatch) != 2 {
+	if len(a.Items(assertion.KindForbid)) != 1 || len(a.Items(assertion.KindMustMatch)) != 1 || len(a.Items(assertion.KindMustNotMatch)) != 2 {
 		t.Errorf("short forms = %+v", a)
 	}
 	var counts []string
-	for _, r := range tt.Turns[1].Assert.Require {
+	for _, r := range payloads[*assertion.Require](tt.Turns[1].Assert, assertion.KindRequire) {
 		counts = append(counts, r.Count.String())
 	}
 	if want := []string{"exactly 0 times", "at least 2 times", "at least 1 time"}; !slices.Equal(counts, want) {
@@ -148,10 +149,10 @@ turns:
       <<: *common
       text: {must_match: ok}
 `)
-	if a := tt.Turns[0].Assert; len(a.Forbid) != 1 || a.Forbid[0].Value != "rm_rf" {
+	if a := tt.Turns[0].Assert; len(a.Items(assertion.KindForbid)) != 1 || payloads[assertion.Tool](a, assertion.KindForbid)[0].Name.Value != "rm_rf" {
 		t.Errorf("aliased block = %+v", a)
 	}
-	if a := tt.Turns[1].Assert; len(a.Forbid) != 1 || len(a.MustMatch) != 1 {
+	if a := tt.Turns[1].Assert; len(a.Items(assertion.KindForbid)) != 1 || len(a.Items(assertion.KindMustMatch)) != 1 {
 		t.Errorf("merged block = %+v; want the merged forbid and its own must_match", a)
 	}
 	_, diags := parseTest(t, `version: "1.0"

@@ -44,18 +44,18 @@ func describeCounted(c *assertion.Counted) string {
 func describeSections(b *assertion.Block) string {
 	var out []string
 	for _, s := range []struct {
-		name    string
-		entries []assertion.MemoryEntry
-	}{{"reads", b.MemoryReads}, {"writes", b.MemoryWrites}, {"forbid", b.MemoryForbid}} {
-		for _, e := range s.entries {
-			out = append(out, s.name+": "+describeEntry(e))
+		name string
+		kind assertion.Kind
+	}{{"reads", assertion.KindMemoryReads}, {"writes", assertion.KindMemoryWrites}, {"forbid", assertion.KindMemoryForbid}} {
+		for _, e := range payloads[*assertion.MemoryEntry](b, s.kind) {
+			out = append(out, s.name+": "+describeEntry(*e))
 		}
 	}
-	if b.TaskRuns != nil {
-		out = append(out, "task_runs: "+describeCounted(b.TaskRuns))
+	for _, c := range payloads[*assertion.Counted](b, assertion.KindTaskRuns) {
+		out = append(out, "task_runs: "+describeCounted(c))
 	}
-	if b.Outbound != nil {
-		out = append(out, "outbound: "+describeCounted(b.Outbound))
+	for _, c := range payloads[*assertion.Counted](b, assertion.KindOutbound) {
+		out = append(out, "outbound: "+describeCounted(c))
 	}
 	return strings.Join(out, " | ")
 }
@@ -106,8 +106,11 @@ func TestMemoryAndSchedulerSections(t *testing.T) {
 func TestMemoryPositions(t *testing.T) {
 	tt := mustTest(t, turnAssert("{memory: {reads: [{}]}, scheduler: {task_runs: {count: 3}, outbound: 4}}"))
 	b := tt.Turns[0].Assert
-	got := fmt.Sprint(b.MemoryReads[0].Pos.Line, ":", b.MemoryReads[0].Pos.Col, " ",
-		b.TaskRuns.Pos.Col, " ", b.TaskRuns.Count.Pos.Col, " ", b.Outbound.Pos.Col, " ", b.Outbound.Count.Pos.Col)
+	reads := payloads[*assertion.MemoryEntry](b, assertion.KindMemoryReads)
+	runs := payloads[*assertion.Counted](b, assertion.KindTaskRuns)[0]
+	out := payloads[*assertion.Counted](b, assertion.KindOutbound)[0]
+	got := fmt.Sprint(reads[0].Pos.Line, ":", reads[0].Pos.Col, " ",
+		runs.Pos.Col, " ", runs.Count.Pos.Col, " ", out.Pos.Col, " ", out.Count.Pos.Col)
 	if want := "5:31 60 68 82 82"; got != want {
 		t.Errorf("positions %s, want %s", got, want)
 	}
@@ -184,7 +187,7 @@ assert:
 		"critical turn[0].memory.forbid[0] 5:32",
 		"critical turn[0].memory.reads[0] 5:54",
 	}, "\n")
-	if got := describe(spec.TurnChecks(s.Config, test, 0)); got != want {
+	if got := describe(TurnChecks(s.Config, test, 0)); got != want {
 		t.Errorf("turn checks:\n%s\nwant:\n%s", got, want)
 	}
 	want = strings.Join([]string{
@@ -196,22 +199,22 @@ assert:
 		"warning test.scheduler.outbound 12:25",
 		"warning test.scheduler.task_runs 8:34",
 	}, "\n")
-	if got := describe(spec.TestChecks(s.Config, test)); got != want {
+	if got := describe(TestChecks(s.Config, test)); got != want {
 		t.Errorf("test checks:\n%s\nwant:\n%s", got, want)
 	}
-	bound, err := assertion.BindChecks(spec.TestChecks(s.Config, test), vars.NewVars(nil))
+	bound, err := assertion.BindChecks(TestChecks(s.Config, test), vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range bound {
 		switch c.ID {
 		case "test.memory.writes[1]":
-			if c.Memory == nil || c.Memory.PathMatch.Compiled() == nil || !c.Memory.PathMatch.Compiled().MatchString("groups/family/CLAUDE.md") {
-				t.Errorf("bound writes[1] = %+v", c.Memory)
+			if m, _ := c.Payload.(*assertion.MemoryEntry); m == nil || m.PathMatch.Compiled() == nil || !m.PathMatch.Compiled().MatchString("groups/family/CLAUDE.md") {
+				t.Errorf("bound writes[1] = %+v", m)
 			}
 		case "test.scheduler.outbound":
-			if c.Counted == nil || c.Counted.Match.Compiled() == nil || describeCounted(c.Counted) != "exactly 2 times match=digest" {
-				t.Errorf("bound outbound = %+v", c.Counted)
+			if ct, _ := c.Payload.(*assertion.Counted); ct == nil || ct.Match.Compiled() == nil || describeCounted(ct) != "exactly 2 times match=digest" {
+				t.Errorf("bound outbound = %+v", ct)
 			}
 		}
 	}

@@ -15,17 +15,17 @@ func describe(checks []assertion.Check) []string {
 	var out []string
 	for _, c := range checks {
 		var v string
-		switch {
-		case c.Kind == assertion.KindForbid:
-			v = c.Tool.Value
-		case c.Require != nil:
-			v = c.Require.Name.Value + " " + c.Require.Count.String()
-		case c.ForbidCall != nil:
-			v = c.ForbidCall.Name.Value
-		case c.Regex != nil:
-			v = c.Regex.String()
-		default:
-			v = fmt.Sprint(c.LimitMs)
+		switch p := c.Payload.(type) {
+		case assertion.Tool:
+			v = p.Name.Value
+		case *assertion.Require:
+			v = p.Name.Value + " " + p.Count.String()
+		case *assertion.CallFilter:
+			v = p.Name.Value
+		case assertion.Pattern:
+			v = p.Regex.String()
+		case assertion.Limit:
+			v = fmt.Sprint(p.Ms)
 		}
 		out = append(out, fmt.Sprintf("%s %s %s", c.ID, c.Level, v))
 	}
@@ -63,22 +63,22 @@ func TestMergeSeedCheckout(t *testing.T) {
 		}
 		return out
 	}
-	checkList(t, "turn 0", spec.TurnChecks(cfg, test, 0), append(inv(0),
+	checkList(t, "turn 0", TurnChecks(cfg, test, 0), append(inv(0),
 		"turn[0].tools.require[0] turn validate_cart at least 1 time",
 		"turn[0].tools.require[1] turn get_shipping_options at least 1 time",
 		"turn[0].timing.max_duration_ms turn 30000",
 		"turn[0].test.timing.max_idle_ms test 60000", // the test's 60000 overrides the target's 10000
 	))
-	checkList(t, "turn 1", spec.TurnChecks(cfg, test, 1), append(inv(1),
+	checkList(t, "turn 1", TurnChecks(cfg, test, 1), append(inv(1),
 		"turn[1].tools.require[0] turn calculate_total at least 1 time",
 		"turn[1].test.timing.max_idle_ms test 60000",
 	))
-	checkList(t, "turn 2", spec.TurnChecks(cfg, test, 2), append(inv(2)[:5],
+	checkList(t, "turn 2", TurnChecks(cfg, test, 2), append(inv(2)[:5],
 		"turn[2].tools.forbid_calls[0] turn charge_card",
 		"turn[2].tools.require[0] turn charge_card exactly 1 time",
 		// max_idle_ms: false on this turn: no idle check at all.
 	))
-	checkList(t, "test", spec.TestChecks(cfg, test), []string{
+	checkList(t, "test", TestChecks(cfg, test), []string{
 		"test.target.text.must_not_match[0] target exception",
 		"test.target.text.must_not_match[1] target fatal",
 		"test.tools.forbid[0] test delete_order",
@@ -121,20 +121,20 @@ func TestMergeThreeLevels(t *testing.T) {
       must_not_match: ["exception"]
 `)
 	test := mustTest(t, threeLevels)
-	checkList(t, "turn 0", spec.TurnChecks(cfg, test, 0), []string{
+	checkList(t, "turn 0", TurnChecks(cfg, test, 0), []string{
 		"turn[0].target.tools.forbid[0] target dangerous_tool",
 		"turn[0].target.text.must_not_match[0] target exception",
 		"turn[0].test.tools.forbid[0] test test_forbidden",
 		"turn[0].tools.forbid[0] turn turn_forbidden",
 		"turn[0].timing.max_duration_ms turn 300000",
 	})
-	checkList(t, "turn 1", spec.TurnChecks(cfg, test, 1), []string{
+	checkList(t, "turn 1", TurnChecks(cfg, test, 1), []string{
 		"turn[1].target.tools.forbid[0] target dangerous_tool",
 		"turn[1].target.text.must_not_match[0] target exception",
 		"turn[1].test.tools.forbid[0] test test_forbidden",
 		"turn[1].target.timing.max_idle_ms target 10000",
 	})
-	checkList(t, "test", spec.TestChecks(cfg, test), []string{
+	checkList(t, "test", TestChecks(cfg, test), []string{
 		"test.target.tools.forbid[0] target dangerous_tool",
 		"test.target.text.must_not_match[0] target exception",
 		"test.tools.forbid[0] test test_forbidden",
@@ -160,9 +160,9 @@ turns:
     assert:
       timing: {max_idle_ms: 500}
 `)
-	checkList(t, "turn 0", spec.TurnChecks(cfg, test, 0), nil)
-	checkList(t, "turn 1", spec.TurnChecks(cfg, test, 1), []string{"turn[1].timing.max_idle_ms turn 500"})
-	checkList(t, "test", spec.TestChecks(cfg, test), nil)
+	checkList(t, "turn 0", TurnChecks(cfg, test, 0), nil)
+	checkList(t, "turn 1", TurnChecks(cfg, test, 1), []string{"turn[1].timing.max_idle_ms turn 500"})
+	checkList(t, "test", TestChecks(cfg, test), nil)
 }
 
 func TestBindChecks(t *testing.T) {
@@ -184,17 +184,17 @@ turns:
 `)
 	v := vars.NewVars(nil)
 	v.Set("ID", "a.b")
-	checks, err := assertion.BindChecks(spec.TurnChecks(cfg, test, 0), v)
+	checks, err := assertion.BindChecks(TurnChecks(cfg, test, 0), v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range checks {
 		var res []*vars.Regex
-		if c.Require != nil {
-			res = append(res, c.Require.ArgsMatch[0].Regex, c.Require.ResultMatch)
-		}
-		if c.ForbidCall != nil {
-			res = append(res, c.ForbidCall.ArgsMatch[0].Regex)
+		switch p := c.Payload.(type) {
+		case *assertion.Require:
+			res = append(res, p.ArgsMatch[0].Regex, p.ResultMatch)
+		case *assertion.CallFilter:
+			res = append(res, p.ArgsMatch[0].Regex)
 		}
 		for _, re := range res {
 			if re.Compiled() == nil || !re.Compiled().MatchString("a.b") || re.Compiled().MatchString("axb") {
@@ -203,10 +203,10 @@ turns:
 		}
 	}
 	// The originals stay unbound, so another test can bind other values.
-	if test.Turns[0].Assert.Require[0].ResultMatch.Compiled() != nil {
+	if payloads[*assertion.Require](test.Turns[0].Assert, assertion.KindRequire)[0].ResultMatch.Compiled() != nil {
 		t.Error("BindChecks changed the loaded test")
 	}
-	if _, err := assertion.BindChecks(spec.TurnChecks(cfg, test, 0), vars.NewVars(nil)); err == nil {
+	if _, err := assertion.BindChecks(TurnChecks(cfg, test, 0), vars.NewVars(nil)); err == nil {
 		t.Error("BindChecks without the variable succeeded")
 	}
 }

@@ -53,15 +53,15 @@ assert:
 	if len(test.Checkpoints) != 2 || test.Checkpoints[1].After[0].Value != "ask_type" {
 		t.Errorf("checkpoints = %+v", test.Checkpoints)
 	}
-	checks := spec.TestChecks(s.Config, test)
-	if len(checks) != 1 || checks[0].Kind != assertion.KindJudge || checks[0].Severity != assertion.Critical || len(checks[0].Judge.Criteria) != 2 {
+	checks := TestChecks(s.Config, test)
+	if len(checks) != 1 || checks[0].Kind != assertion.KindJudge || checks[0].Severity != assertion.Critical || len(checks[0].Judge().Criteria) != 2 {
 		t.Errorf("test checks = %+v", checks)
 	}
-	if cc := spec.CheckpointChecks(s.Config, test, &test.Checkpoints[1], 2); len(cc) != 1 || cc[0].ID != "turn[2].checkpoints.call_create.tools.require[0]" {
+	if cc := CheckpointChecks(s.Config, test, &test.Checkpoints[1], 2); len(cc) != 1 || cc[0].ID != "turn[2].checkpoints.call_create.tools.require[0]" {
 		t.Errorf("checkpoint checks = %+v", cc)
 	}
 	// A simulated turn has no block of its own.
-	if tc := spec.TurnChecks(s.Config, test, 3); len(tc) != 0 {
+	if tc := TurnChecks(s.Config, test, 3); len(tc) != 0 {
 		t.Errorf("simulated turn checks = %+v", tc)
 	}
 }

@@ -46,16 +46,19 @@ assert:
 		t.Fatal(diags)
 	}
 	tt := s.Tests[0]
-	r := tt.Turns[0].Assert.Result
-	if r == nil || r.Match.String() != "hi" || r.NotMatch == nil || len(r.JSONPath) != 2 || r.MaxDurationMs != 2000 || r.IsError != nil {
+	r := tt.Turns[0].Assert
+	if m := payloads[assertion.Pattern](r, assertion.KindResultMatch); len(m) != 1 || m[0].Regex.String() != "hi" ||
+		len(r.Items(assertion.KindResultNotMatch)) != 1 || len(r.Items(assertion.KindResultJSONPath)) != 2 ||
+		payloads[assertion.Limit](r, assertion.KindResultMaxDuration)[0].Ms != 2000 || len(r.Items(assertion.KindResultIsError)) != 0 {
 		t.Fatalf("result = %+v", r)
 	}
-	tl := tt.Turns[1].Assert.ToolsList
-	if tl == nil || len(tl.Include) != 2 || tl.Exclude[0].Value != "dangerous" || tl.ValidSchemas == nil || !tl.ValidSchemas.Value {
+	tl := tt.Turns[1].Assert
+	if len(tl.Items(assertion.KindToolsListInclude)) != 2 || payloads[assertion.Tool](tl, assertion.KindToolsListExclude)[0].Name.Value != "dangerous" ||
+		!payloads[assertion.Switch](tl, assertion.KindToolsListValidSchemas)[0].Value {
 		t.Fatalf("tools_list = %+v", tl)
 	}
 	var got []string
-	for _, c := range spec.TurnChecks(s.Config, tt, 0) {
+	for _, c := range TurnChecks(s.Config, tt, 0) {
 		got = append(got, string(c.Kind)+" "+c.ID+" "+c.Pos.String()[len(c.Pos.File):])
 	}
 	want := []string{
@@ -70,22 +73,22 @@ assert:
 		t.Errorf("turn 0 checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	got = nil
-	for _, c := range spec.TurnChecks(s.Config, tt, 1) {
+	for _, c := range TurnChecks(s.Config, tt, 1) {
 		got = append(got, c.ID)
 	}
 	if want := []string{"turn[1].tools_list.include[0]", "turn[1].tools_list.include[1]", "turn[1].tools_list.exclude[0]", "turn[1].tools_list.valid_schemas"}; !slices.Equal(got, want) {
 		t.Errorf("turn 1 checks = %v, want %v", got, want)
 	}
-	test := spec.TestChecks(s.Config, tt)
-	if len(test) != 1 || test[0].ID != "test.result.is_error" || test[0].Flag {
+	test := TestChecks(s.Config, tt)
+	if len(test) != 1 || test[0].ID != "test.result.is_error" || test[0].Payload.(assertion.Flag).Value {
 		t.Errorf("test checks = %+v", test)
 	}
 	// equals references are bound like text.json_path's.
 	v := vars.NewVars(nil)
 	v.Set("WORD", "hi")
-	bound, err := assertion.BindChecks(spec.TurnChecks(s.Config, tt, 0), v)
-	if err != nil || string(bound[2].Equals) != `"Echo: hi"` {
-		t.Errorf("bound equals = %s, %v", bound[2].Equals, err)
+	bound, err := assertion.BindChecks(TurnChecks(s.Config, tt, 0), v)
+	if err != nil || string(bound[2].Payload.(*assertion.JSONPathCheck).Want) != `"Echo: hi"` {
+		t.Errorf("bound equals = %+v, %v", bound[2].Payload, err)
 	}
 }
 

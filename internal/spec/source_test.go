@@ -213,7 +213,7 @@ func TestSuiteWithoutTarget(t *testing.T) {
 	if len(s.Tests) != 1 || s.Tests[0].Source == nil || s.Tests[0].Source.Format != FormatClaude {
 		t.Fatalf("tests = %+v", s.Tests)
 	}
-	if got := spec.TestChecks(s.Config, s.Tests[0]); len(got) != 1 || got[0].ID != "test.text.contains[0]" {
+	if got := TestChecks(s.Config, s.Tests[0]); len(got) != 1 || got[0].ID != "test.text.contains[0]" {
 		t.Errorf("checks = %+v", got)
 	}
 
@@ -257,7 +257,7 @@ func TestSourceDropsTargetAssertions(t *testing.T) {
 		if test == nil {
 			t.Fatalf("no test %q", tc.test)
 		}
-		if got := ids(spec.TestChecks(s.Config, test)); got != tc.want {
+		if got := ids(TestChecks(s.Config, test)); got != tc.want {
 			t.Errorf("%s: checks %q, want %q", tc.test, got, tc.want)
 		}
 	}
@@ -333,8 +333,8 @@ assert: {timing: {max_duration_ms: 10}}
 				t.Errorf("config policy %q, want %q", s.Config.OnMissingCapability, tc.cfgPolicy)
 			}
 			test := s.Tests[0]
-			checks := append(spec.TurnChecks(s.Config, test, 0), spec.TestChecks(s.Config, test)...)
-			checks = append(checks, spec.CheckpointChecks(s.Config, test, &test.Checkpoints[0], 0)...)
+			checks := append(TurnChecks(s.Config, test, 0), TestChecks(s.Config, test)...)
+			checks = append(checks, CheckpointChecks(s.Config, test, &test.Checkpoints[0], 0)...)
 			var ids []string
 			for _, c := range checks {
 				ids = append(ids, c.ID)
@@ -399,7 +399,7 @@ assertions:
 	}
 	test := s.Tests[0]
 	got := map[string]string{}
-	for _, c := range append(spec.TurnChecks(s.Config, test, 0), spec.TestChecks(s.Config, test)...) {
+	for _, c := range append(TurnChecks(s.Config, test, 0), TestChecks(s.Config, test)...) {
 		got[c.ID] = strings.Join(c.Requires, ",")
 	}
 	want := map[string]string{

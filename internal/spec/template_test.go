@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -41,7 +42,7 @@ turns:
       text:
         must_match: "^total: ${AMOUNT}$"
 `)
-	re := tt.Turns[0].Assert.MustMatch[0]
+	re := payloads[assertion.Pattern](tt.Turns[0].Assert, assertion.KindMustMatch)[0].Regex
 	if re.Compiled() != nil {
 		t.Fatal("a pattern with references must not be compiled before binding")
 	}

@@ -7,24 +7,26 @@ import (
 	"github.com/ananke/action/internal/assertion"
 )
 
-// describe004 is describeCheck with what seed 004's checks add: a
-// require's count, an order's tools, a memory entry, a scheduler count and
-// the capabilities required besides the kind's.
-func describe004(c assertion.Check) string {
+// describeNamed is describeCheck with what the catalog's named checks
+// add: a require's count, an order's tools, a memory entry, a scheduler
+// count and the capabilities required besides the kind's.
+func describeNamed(c assertion.Check) string {
 	s := describeCheck(c)
-	switch {
-	case c.Require != nil && (c.Require.Count.Min != assertion.DefaultCount.Min || c.Require.Count.Max != assertion.DefaultCount.Max):
-		s += " " + c.Require.Count.String()
-	case c.Kind == assertion.KindOrder:
+	switch p := c.Payload.(type) {
+	case *assertion.Require:
+		if p.Count.Min != assertion.DefaultCount.Min || p.Count.Max != assertion.DefaultCount.Max {
+			s += " " + p.Count.String()
+		}
+	case assertion.Order:
 		var names []string
-		for _, n := range c.Tools {
+		for _, n := range p.Tools {
 			names = append(names, n.Value)
 		}
 		s += " " + strings.Join(names, ">")
-	case c.Memory != nil:
-		s += " " + describeEntry(*c.Memory)
-	case c.Counted != nil:
-		s += " " + describeCounted(c.Counted)
+	case *assertion.MemoryEntry:
+		s += " " + describeEntry(*p)
+	case *assertion.Counted:
+		s += " " + describeCounted(p)
 	}
 	if len(c.Requires) > 0 {
 		s += " requires=" + strings.Join(c.Requires, ",")
@@ -38,9 +40,9 @@ func vocabTest(item string) string {
 	return "version: \"1.0\"\nname: t\nturns: [{user: hi}]\nassertions: [" + item + "]\n"
 }
 
-// TestVocabulary004 maps each of seed 004's named checks onto the checks
+// TestCatalog maps each of the catalog's named checks onto the checks
 // it means.
-func TestVocabulary004(t *testing.T) {
+func TestCatalog(t *testing.T) {
 	tests := []struct {
 		item string
 		want string
@@ -72,9 +74,9 @@ func TestVocabulary004(t *testing.T) {
 		{`{type: scheduler_outbound_count, count: 2, match: digest}`, "scheduler.outbound critical exactly 2 times match=digest"},
 		{`{type: retry_policy_respected, tool: fetch, max_attempts: 3}`, "tools.require critical fetch between 1 and 3 times"},
 		{`{type: retry_policy_respected, tool: fetch, max_attempts: 1}`, "tools.require critical fetch exactly 1 time"},
-		{`{type: graceful_failure_output}`, "text.must_match critical " + assertion.defaultGracefulPattern},
+		{`{type: graceful_failure_output}`, "text.must_match critical " + `(?i)\b(couldn't|could not|can't|cannot|unable|failed|unavailable|timed out|try again|sorry)\b`},
 		{`{type: graceful_failure_output, pattern: '(?i)sorry'}`, "text.must_match critical (?i)sorry"},
-		// Severity, params and requires_capabilities: seed 004's envelope.
+		// Severity, params and requires_capabilities: the envelope.
 		{`{type: max_tool_calls, max: 3, severity: warning}`, "tools.max_calls warning 3"},
 		{`{id: digest-once, type: scheduler_outbound_count, severity: warning, params: {count: 1}, requires_capabilities: [supports_scheduler_context]}`,
 			"scheduler.outbound warning exactly 1 time requires=supports_scheduler_context"},
@@ -93,8 +95,8 @@ func TestVocabulary004(t *testing.T) {
 				t.Fatal(diags)
 			}
 			var got []string
-			for _, c := range spec.TestChecks(s.Config, s.Tests[0]) {
-				got = append(got, describe004(c))
+			for _, c := range TestChecks(s.Config, s.Tests[0]) {
+				got = append(got, describeNamed(c))
 			}
 			if g := strings.Join(got, " | "); g != tc.want {
 				t.Errorf("got  %s\nwant %s", g, tc.want)
@@ -103,16 +105,16 @@ func TestVocabulary004(t *testing.T) {
 	}
 }
 
-// TestVocabulary004Dataset: a dataset case takes seed 004's checks, on its
+// TestCatalogDataset: a dataset case takes the catalog's checks, on its
 // turn.
-func TestVocabulary004Dataset(t *testing.T) {
+func TestCatalogDataset(t *testing.T) {
 	s, err := loadDataset(t, map[string]string{"d.ananke.jsonl": `{"id": "x", "input": "hi", "assertions": [{"id": "recall", "type": "memory_recall_same_group", "severity": "warning", "params": {"expect": "Biscuit", "fact": "bullet"}}, {"type": "scheduler_outbound_count", "count": 1}]}` + "\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, c := range spec.TurnChecks(s.Config, s.Tests[0], 0) {
-		got = append(got, c.ID+" "+describe004(c))
+	for _, c := range TurnChecks(s.Config, s.Tests[0], 0) {
+		got = append(got, c.ID+" "+describeNamed(c))
 	}
 	want := "turn[0].recall.text.must_match[0] text.must_match warning Biscuit | turn[0].recall.memory.reads[0] memory.reads warning own content=bullet | turn[0].scheduler.outbound scheduler.outbound critical exactly 1 time"
 	if g := strings.Join(got, " | "); g != want {
@@ -120,9 +122,9 @@ func TestVocabulary004Dataset(t *testing.T) {
 	}
 }
 
-// TestVocabulary004Names: an item's id names it in messages; without one
+// TestCatalogNames: an item's id names it in messages; without one
 // it goes by its place in the list.
-func TestVocabulary004Names(t *testing.T) {
+func TestCatalogNames(t *testing.T) {
 	for _, tc := range []struct {
 		items string
 		want  []string
@@ -147,8 +149,8 @@ func TestVocabulary004Names(t *testing.T) {
 	}
 }
 
-// TestVocabulary004Errors: every problem of an item, at its place.
-func TestVocabulary004Errors(t *testing.T) {
+// TestCatalogErrors: every problem of an item, at its place.
+func TestCatalogErrors(t *testing.T) {
 	tests := []struct {
 		name, item string
 		want       []string
@@ -259,10 +261,10 @@ func TestVocabularyIDs(t *testing.T) {
 			}
 			return strings.Join(out, " ")
 		}
-		if got := ids(spec.TestChecks(s.Config, s.Tests[0])); got != tc.test {
+		if got := ids(TestChecks(s.Config, s.Tests[0])); got != tc.test {
 			t.Errorf("%s: test checks %s\nwant %s", tc.items, got, tc.test)
 		}
-		if got := ids(spec.TurnChecks(s.Config, s.Tests[0], 0)); got != tc.turn {
+		if got := ids(TurnChecks(s.Config, s.Tests[0], 0)); got != tc.turn {
 			t.Errorf("%s: turn checks %s\nwant %s", tc.items, got, tc.turn)
 		}
 	}
