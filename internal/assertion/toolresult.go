@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -19,7 +18,7 @@ func resultCalls(s trace.Scope) []*trace.ToolCall {
 	var out []*trace.ToolCall
 	for i := range s.Turns {
 		for k := range s.Turns[i].ToolCalls {
-			if c := &s.Turns[i].ToolCalls[k]; c.Name != target.ListToolsCall {
+			if c := &s.Turns[i].ToolCalls[k]; c.Name != listToolsCall {
 				out = append(out, c)
 			}
 		}
