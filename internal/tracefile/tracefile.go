@@ -1,4 +1,9 @@
-package jsonreport
+// Package tracefile writes and reads a test attempt's trace file
+// (ananke.trace/v2): every event as received, masked, one per line, with
+// the attempt's turns, runs and tool calls. The report directory holds one
+// per attempt (reporters/reportdir); ananke merge and ananke trace export
+// read them back.
+package tracefile
 
 import (
 	"bufio"
@@ -13,8 +18,8 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
-// TraceSchema identifies the trace file format.
-const TraceSchema = "ananke.trace/v2"
+// Schema identifies the trace file format.
+const Schema = "ananke.trace/v2"
 
 // A trace file is compact JSON, one raw event per line:
 //
@@ -60,9 +65,9 @@ type attemptRef struct {
 // writers are reused across trace files: a suite writes thousands.
 var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
-// WriteTrace writes the trace file of one attempt of a test (nil: the test
+// Write writes the trace file of one attempt of a test (nil: the test
 // never ran, and its trace is empty).
-func WriteTrace(w io.Writer, t *report.Test, a *report.Attempt) error {
+func Write(w io.Writer, t *report.Test, a *report.Attempt) error {
 	bw := writers.Get().(*bufio.Writer)
 	bw.Reset(w)
 	defer func() {
@@ -70,7 +75,7 @@ func WriteTrace(w io.Writer, t *report.Test, a *report.Attempt) error {
 		writers.Put(bw)
 	}()
 	tr := &trace.Trace{Turns: []trace.Turn{}}
-	h := traceHead{Schema: TraceSchema}
+	h := traceHead{Schema: Schema}
 	if a != nil && a.Trace != nil {
 		tr = a.Trace
 		if len(t.Attempts) > 1 {
@@ -209,15 +214,15 @@ func (e *eventIn) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReadTrace reads a trace file back (for ananke merge): its events into
+// Read reads a trace file back (for ananke merge): its events into
 // memory, each with the type and producer timestamp its raw form names.
-func ReadTrace(r io.Reader) (*trace.Trace, error) {
+func Read(r io.Reader) (*trace.Trace, error) {
 	var f traceIn
 	if err := json.NewDecoder(r).Decode(&f); err != nil {
 		return nil, fmt.Errorf("decode trace: %w", err)
 	}
-	if f.Schema != TraceSchema {
-		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, TraceSchema)
+	if f.Schema != Schema {
+		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, Schema)
 	}
 	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Turns: make([]trace.Turn, 0, len(f.Turns))}
 	for _, ti := range f.Turns {

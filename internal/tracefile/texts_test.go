@@ -1,4 +1,4 @@
-package jsonreport_test
+package tracefile_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
-	"github.com/ananke/action/reporters/jsonreport"
+	"github.com/ananke/action/internal/tracefile"
 )
 
 // TestTextsRoundTrip: a turn whose events are not AG-UI's (an imported, A2A
@@ -35,13 +35,13 @@ func TestTextsRoundTrip(t *testing.T) {
 			}
 			tt := &report.Test{ID: "t", Attempts: []report.Attempt{{Trace: tr}}}
 			var b bytes.Buffer
-			if err := jsonreport.WriteTrace(&b, tt, &tt.Attempts[0]); err != nil {
+			if err := tracefile.Write(&b, tt, &tt.Attempts[0]); err != nil {
 				t.Fatal(err)
 			}
 			if got := strings.Contains(b.String(), `"texts":`); got != c.written {
 				t.Fatalf("texts written: %v, want %v\n%s", got, c.written, b.String())
 			}
-			back, err := jsonreport.ReadTrace(&b)
+			back, err := tracefile.Read(&b)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package jsonreport_test
+package tracefile_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
-	"github.com/ananke/action/reporters/jsonreport"
+	"github.com/ananke/action/internal/tracefile"
 )
 
 // TestSpooledTrace: events a run spooled to disk are written masked, one
@@ -46,7 +46,7 @@ func TestSpooledTrace(t *testing.T) {
 	tt := &report.Test{ID: "t", Attempts: []report.Attempt{{Trace: tr}}}
 
 	var b bytes.Buffer
-	if err := jsonreport.WriteTrace(&b, tt, &tt.Attempts[0]); err != nil {
+	if err := tracefile.Write(&b, tt, &tt.Attempts[0]); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), secret) {
@@ -55,7 +55,7 @@ func TestSpooledTrace(t *testing.T) {
 	if n := strings.Count(b.String(), "\n["); n != len(events) {
 		t.Errorf("%d event lines, want %d", n, len(events))
 	}
-	back, err := jsonreport.ReadTrace(&b)
+	back, err := tracefile.Read(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
