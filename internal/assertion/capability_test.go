@@ -11,58 +11,31 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
+// TestNeeds: what a kind needs of a trace follows from what it reads,
+// which its section says (docs/files.md, "Memory, scheduler and
+// capabilities"): a kind added to a section needs what its section does.
 func TestNeeds(t *testing.T) {
 	tool := []string{capability.ToolTrace}
-	timing := []string{capability.StreamingTiming}
-	want := map[Kind][]string{
-		KindForbid:                tool,
-		KindRequire:               tool,
-		KindForbidCalls:           tool,
-		KindOrder:                 tool,
-		KindMaxCalls:              tool,
-		KindStopAfterSuccess:      tool,
-		KindGrounded:              tool,
-		KindMaxDuration:           timing,
-		KindMaxIdle:               timing,
-		KindMaxFirstEvent:         timing,
-		KindMaxFirstText:          timing,
-		KindMustMatch:             nil,
-		KindMustNotMatch:          nil,
-		KindContains:              nil,
-		KindOmits:                 nil,
-		KindEquals:                nil,
-		KindJSONSchema:            nil,
-		KindJSONPath:              nil,
-		KindState:                 {capability.State},
-		KindMemoryReads:           {capability.MemoryEvents},
-		KindMemoryWrites:          {capability.MemoryEvents},
-		KindMemoryForbid:          {capability.MemoryEvents},
-		KindTaskRuns:              {capability.SchedulerContext},
-		KindOutbound:              {capability.SchedulerContext},
-		KindJudge:                 nil,
-		KindScript:                nil,
-		KindResultMatch:           tool,
-		KindResultNotMatch:        tool,
-		KindResultJSONPath:        tool,
-		KindResultIsError:         tool,
-		KindResultMaxDuration:     tool,
-		KindToolsListInclude:      tool,
-		KindToolsListExclude:      tool,
-		KindToolsListValidSchemas: tool,
-	}
-	if len(Defs()) != len(want) {
-		t.Errorf("the registry has %d kinds, the table %d", len(Defs()), len(want))
+	bySection := map[string][]string{
+		"tools": tool, "result": tool, "tools_list": tool, "grounded": tool,
+		"timing":    {capability.StreamingTiming},
+		"state":     {capability.State},
+		"memory":    {capability.MemoryEvents},
+		"scheduler": {capability.SchedulerContext},
+		"text":      nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {
-		k := d.Kind
-		w, ok := want[k]
+		w, ok := bySection[d.Section()]
 		if !ok {
-			t.Errorf("kind %s: no expectation; add it to the table", k)
+			t.Errorf("kind %s: no expectation for section %q; say what it needs of a trace here", d.Kind, d.Section())
 			continue
 		}
-		if got := Needs(k); !slices.Equal(got, w) {
-			t.Errorf("Needs(%s) = %v, want %v", k, got, w)
+		if got := Needs(d.Kind); !slices.Equal(got, w) {
+			t.Errorf("Needs(%s) = %v, want %v", d.Kind, got, w)
 		}
+	}
+	if got := Needs("run_error"); got != nil {
+		t.Errorf("a built-in kind needs %v, want nothing", got)
 	}
 	// A fresh slice each time: appending to one cannot change another.
 	a := Needs(KindForbid)
