@@ -2,8 +2,9 @@ package assertion
 
 import "gopkg.in/yaml.v3"
 
-// Severity says what a failing assertion does (docs/files.md, "severity"): a critical
-// one fails its test; a warning is reported everywhere and never fails it.
+// Severity says what a failing assertion does (docs/files.md, "More
+// checks"): a critical one fails its test; a warning is reported
+// everywhere and never fails it.
 type Severity string
 
 // Severities.

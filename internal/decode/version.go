@@ -10,17 +10,17 @@ import (
 )
 
 // SupportedVersion is the newest schema version this build reads. A file
-// may declare any 1.x up to it; the seed's schema-versioning rules make a
-// newer minor an error because it may hold fields this build does not know.
+// may declare any 1.x up to it; a newer minor is an error because it may
+// hold fields this build does not know (docs/files.md, "Versions").
 const (
 	SupportedMajor   = 1
 	SupportedMinor   = 2
 	SupportedVersion = "1.2"
 )
 
-// Versions are the schema versions this build reads, oldest first (seed
-// 001, "Version History"): 1.0 AG-UI, 1.1 adds A2A targets and turns, 1.2
-// MCP targets, turns and the result and tools_list assertions.
+// Versions are the schema versions this build reads, oldest first
+// (docs/files.md, "Versions"): 1.0 AG-UI, 1.1 adds A2A targets and turns,
+// 1.2 MCP targets, turns and the result and tools_list assertions.
 var Versions = []string{"1.0", "1.1", "1.2"}
 
 // Minor versions that introduced a feature.
