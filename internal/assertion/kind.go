@@ -63,10 +63,6 @@ func (d *Def) Section() string { return sectionOf(d.Kind) }
 // kind that is a section of its own.
 func (d *Def) Key() string { return keyOf(d.Kind) }
 
-// Evaluated reports whether Evaluate evaluates checks of the kind (the
-// engine evaluates judges and scripts itself).
-func (d *Def) Evaluated() bool { return d.eval != nil }
-
 // Role says where a kind's checks are made: in which scopes (a turn, the
 // whole test) and from which levels (target, test, turn).
 type Role int

@@ -103,19 +103,6 @@ func (l *reader) limitAt(n *yaml.Node, what, unit string) Limit {
 	return Limit{Set: true, Ms: ms, Pos: l.Pos(s)}
 }
 
-// flag reads an optional boolean field.
-func (l *reader) flag(f map[string]decode.Pair, key, what string) *Flag {
-	p, ok := f[key]
-	if !ok {
-		return nil
-	}
-	b, ok := l.Boolean(p.Val, what+"."+key)
-	if !ok {
-		return nil
-	}
-	return &Flag{Pos: l.Pos(l.DerefQuiet(p.Val)), Value: b}
-}
-
 // regexRefs lists the references of regexes (nil ones skipped).
 func regexRefs(rs ...*vars.Regex) []vars.Ref {
 	var refs []vars.Ref
