@@ -11,7 +11,7 @@ import _ "embed"
 //go:embed ananke.report.schema.json
 var Report []byte
 
-// NormalizedTrace is the JSON Schema of seed 004's normalized trace, as
+// NormalizedTrace is the JSON Schema of the normalized trace (docs/traces.md), as
 // `ananke trace export` writes it.
 //
 //go:embed ananke.normalized-trace.schema.json

@@ -291,27 +291,32 @@ func checkWeather(t *testing.T, turn *trace.Turn, streamed bool) {
 	}
 }
 
-// TestAgentKilled kills the agent in the middle of a stream.
+// TestAgentKilled kills the agent in the middle of a stream, over A2A 1.0
+// and 0.3.
 func TestAgentKilled(t *testing.T) {
-	ag := startAgent(t)
-	opened := make(chan struct{})
-	hc := &http.Client{Transport: &onFirstByte{base: http.DefaultTransport, fn: func() { close(opened) }}}
-	s, err := Dial(t.Context(), Options{CardURL: ag.url + "/v1", HTTP: hc, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	go func() {
-		<-opened
-		syscall.Kill(-ag.cmd.Process.Pid, syscall.SIGKILL)
-	}()
-	rec := trace.NewRecorder()
-	rec.StartTurn(0, target.TurnUser, "hang", time.Now())
-	err = s.Turn(t.Context(), target.Turn{Type: target.TurnUser, Text: "hang"}, rec)
-	rec.EndTurn(time.Now(), nil)
-	const want = "the stream broke (last state: working): "
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Fatalf("error %v; want %q…", err, want)
+	for _, path := range []string{"/v1", "/v03"} {
+		t.Run(path, func(t *testing.T) {
+			ag := startAgent(t)
+			opened := make(chan struct{})
+			hc := &http.Client{Transport: &onFirstByte{base: http.DefaultTransport, fn: func() { close(opened) }}}
+			s, err := Dial(t.Context(), Options{CardURL: ag.url + path, HTTP: hc, Timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			go func() {
+				<-opened
+				syscall.Kill(-ag.cmd.Process.Pid, syscall.SIGKILL)
+			}()
+			rec := trace.NewRecorder()
+			rec.StartTurn(0, target.TurnUser, "hang", time.Now())
+			err = s.Turn(t.Context(), target.Turn{Type: target.TurnUser, Text: "hang"}, rec)
+			rec.EndTurn(time.Now(), nil)
+			const want = "the stream broke (last state: working): SSE stream error: "
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("error %v; want %q…", err, want)
+			}
+		})
 	}
 }
 

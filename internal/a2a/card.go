@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
-	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 )
 
 const (
@@ -101,32 +100,64 @@ func excerpt(b []byte) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// parseCard reads a card of A2A 1.0 or 0.3 into the SDK's 1.0 model.
+// parseCard reads a card of A2A 1.0 or 0.3 into the SDK's 1.0 model, as
+// far as Ananke reads it: its name, whether it streams, its interfaces.
 func parseCard(raw json.RawMessage) (*a2a.AgentCard, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, fmt.Errorf("agent card is not a JSON object: %w", err)
 	}
-	card, err := a2av0.NewAgentCardParser()(raw)
-	if err != nil {
+	var c cardJSON
+	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("read agent card: %w", err)
 	}
-	// A 0.3 card's transport defaults to JSON-RPC; the parser needs it
-	// spelled out.
-	if len(card.SupportedInterfaces) == 0 {
-		var legacy struct {
-			URL             string `json:"url"`
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		if json.Unmarshal(raw, &legacy) == nil && legacy.URL != "" {
-			v := a2a.ProtocolVersion(legacy.ProtocolVersion)
-			if v == "" {
-				v = a2av0.Version
-			}
-			card.SupportedInterfaces = []*a2a.AgentInterface{{URL: legacy.URL, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: v}}
+	return &a2a.AgentCard{Name: c.Name, Capabilities: c.Capabilities, SupportedInterfaces: c.interfaces()}, nil
+}
+
+// cardJSON is what Ananke reads of an agent card: A2A 1.0 lists its
+// interfaces (supportedInterfaces); 0.3 gives its main one (url,
+// preferredTransport, protocolVersion) and others (additionalInterfaces).
+// The fields it does not read are not checked.
+type cardJSON struct {
+	Name                string                `json:"name"`
+	Capabilities        a2a.AgentCapabilities `json:"capabilities"`
+	SupportedInterfaces []*a2a.AgentInterface `json:"supportedInterfaces"`
+
+	URL                  string                `json:"url"`
+	ProtocolVersion      a2a.ProtocolVersion   `json:"protocolVersion"`
+	PreferredTransport   a2a.TransportProtocol `json:"preferredTransport"`
+	AdditionalInterfaces []struct {
+		Transport a2a.TransportProtocol `json:"transport"`
+		URL       string                `json:"url"`
+	} `json:"additionalInterfaces"`
+}
+
+// interfaces are a card's interfaces: 1.0's list, or those of a 0.3 card,
+// all of its protocol version (0.3 when it names none). An additional
+// interface at the main URL is the main one. A 0.3 card that names no
+// transport for its main URL is spoken to there over JSON-RPC, 0.3's
+// default, when it offers nothing else.
+func (c *cardJSON) interfaces() []*a2a.AgentInterface {
+	if len(c.SupportedInterfaces) > 0 {
+		return c.SupportedInterfaces
+	}
+	v := c.ProtocolVersion
+	if v == "" {
+		v = v03Version
+	}
+	var out []*a2a.AgentInterface
+	if c.URL != "" && c.PreferredTransport != "" {
+		out = append(out, &a2a.AgentInterface{URL: c.URL, ProtocolBinding: c.PreferredTransport, ProtocolVersion: v})
+	}
+	for _, in := range c.AdditionalInterfaces {
+		if in.URL != c.URL {
+			out = append(out, &a2a.AgentInterface{URL: in.URL, ProtocolBinding: in.Transport, ProtocolVersion: v})
 		}
 	}
-	return card, nil
+	if len(out) == 0 && c.URL != "" {
+		out = append(out, &a2a.AgentInterface{URL: c.URL, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: v})
+	}
+	return out
 }
 
 // pickInterface chooses the JSON-RPC interface of the newest protocol

@@ -1,6 +1,7 @@
-// Package a2a plays a test's turns against an A2A agent (A2A 1.0, and 0.3
-// through the SDK's compatibility layer) and records what happened into
-// the test's trace: it is the A2A target.Session.
+// Package a2a plays a test's turns against an A2A agent (A2A 1.0 through
+// the SDK's client, and 0.3 through a transport of its own, v03.go) and
+// records what happened into the test's trace: it is the A2A target.Conn,
+// which target.Dialed makes a session.
 //
 // Dial resolves the agent's card (a card URL, an inline card, or a bare
 // JSON-RPC endpoint) and picks the interface to speak; each Turn sends the

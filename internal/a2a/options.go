@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
 // Options says how to reach an A2A agent and how to talk to it.
@@ -48,6 +50,18 @@ type Options struct {
 	HTTP *http.Client
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+
+	// v03 speaks A2A 0.3 through hc (nil: Ananke's own client, withV03);
+	// tests set the SDK's to compare the two.
+	v03 func(hc *http.Client) a2aclient.FactoryOption
+}
+
+// compat03 is how the session speaks A2A 0.3.
+func (o *Options) compat03(hc *http.Client) a2aclient.FactoryOption {
+	if o.v03 != nil {
+		return o.v03(hc)
+	}
+	return withV03(hc)
 }
 
 // Auth schemes.

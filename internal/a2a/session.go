@@ -9,7 +9,6 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
-	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/target"
@@ -43,7 +42,7 @@ type Session struct {
 	results map[string]bool
 }
 
-var _ target.Session = (*Session)(nil)
+var _ target.Conn = (*Session)(nil)
 
 // Dial resolves the agent's card and opens a session with it.
 func Dial(ctx context.Context, o Options) (*Session, error) {
@@ -68,7 +67,7 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 	s.client, err = a2aclient.NewFromEndpoints(ctx, []*a2a.AgentInterface{iface},
 		a2aclient.WithDefaultsDisabled(),
 		a2aclient.WithJSONRPCTransport(s.hc),
-		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: s.hc}),
+		o.compat03(s.hc),
 		a2aclient.WithConfig(a2aclient.Config{AcceptedOutputModes: o.AcceptedOutputModes}))
 	if err != nil {
 		s.hc.CloseIdleConnections()

@@ -22,7 +22,7 @@ const (
 )
 
 // Turn sends the turn's text as a user message and records what came back
-// as one run: see target.Session.
+// as one run: see target.Conn.
 func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder) error {
 	if in.Type != "" && in.Type != target.TurnUser && in.Type != target.TurnA2ASend {
 		return fmt.Errorf("turn type %q is not an A2A turn", in.Type)
@@ -57,7 +57,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	if err != nil {
 		err = s.explain(ctx, turnCtx, err, c, r)
 	}
-	rec.EndRun(r.frames, request, nil, s.now())
+	rec.EndRun(r.frames, request, s.now())
 
 	if r.contextID != "" {
 		s.contextID = r.contextID

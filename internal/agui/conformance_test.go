@@ -57,7 +57,7 @@ func corpusDir() string {
 // The relaxations a third-party client applies (ABOUT.md, agui-protocol.md
 // §9), and where Ananke diverges on purpose.
 var (
-	// Ananke fails a truncated run (design §4.4): the admitted-gap fixture's
+	// Ananke fails a truncated run (docs/compatibility.md): the admitted-gap fixture's
 	// outcome is inverted; what was delivered before the break stays.
 	invertOutcome = map[string]string{"truncated-run-reported-as-completed": "failed"}
 	// noWarnings is relaxed (SHOULD-level) where Ananke warns about

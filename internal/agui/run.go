@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/ananke/action/internal/sse"
 )
 
 // Frame is one SSE event as received.
@@ -101,16 +103,16 @@ func (c *Client) ReadStream(ctx context.Context, body io.Reader, in RunAgentInpu
 	normalize(&in)
 	res := &Result{}
 	p := newPipeline(c, &in)
-	sr := newSSEReader(body, c.maxEventSize())
-	defer sr.release()
+	sr := sse.NewReader(body, c.maxEventSize())
+	defer sr.Release()
 	for {
-		data, err := sr.next()
+		data, err := sr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			if terr := c.streamErr(ctx, err); terr != nil {
-				p.finish(res, sr.sawCR, c.now(), observe)
+				p.finish(res, sr.SawCR(), c.now(), observe)
 				return res, terr
 			}
 			// The stream ended in the middle of an event: a truncated run.
@@ -127,7 +129,7 @@ func (c *Client) ReadStream(ctx context.Context, body io.Reader, in RunAgentInpu
 		// event that keeps part of it gets a copy (frame).
 		p.frame(Frame{Index: p.frames + 1, Received: c.now(), Data: data}, observe)
 	}
-	p.finish(res, sr.sawCR, c.now(), observe)
+	p.finish(res, sr.SawCR(), c.now(), observe)
 	if err := ctx.Err(); err != nil {
 		return res, ctxErr(ctx, err)
 	}
@@ -140,7 +142,7 @@ func (c *Client) streamErr(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctxErr(ctx, err)
-	case errors.Is(err, errTruncated), errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, sse.ErrTruncated), errors.Is(err, io.ErrUnexpectedEOF):
 		// The body ended cleanly but mid-event, or the chunked body was cut
 		// (the agent went away): either way the run was truncated.
 		return nil
@@ -169,10 +171,11 @@ func (c *Client) maxEventSize() int {
 }
 
 func (c *Client) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
+	now := c.Now
+	if now == nil {
+		now = time.Now // the default of the injected clock
 	}
-	return time.Now()
+	return now()
 }
 
 func nonNil[T any](s []T) []T {

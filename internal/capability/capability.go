@@ -1,5 +1,5 @@
 // Package capability names what a trace's source can observe of a run
-// (seed 004 §12). Assertion kinds declare the capabilities they need, test
+// (docs/imports.md). Assertion kinds declare the capabilities they need, test
 // files may add more with `requires:`, and an assertion whose trace lacks
 // one is skipped with the reason, or is an error by policy.
 package capability

@@ -12,12 +12,13 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/reporters/console"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
-// actionInputs are the inputs of action.yml (design §8).
+// actionInputs are the inputs of action.yml (README.md, "Use in GitHub Actions").
 type actionInputs struct {
 	config, token, reportDir, checkName, artifactName string
 	tests                                             []string
@@ -39,60 +40,61 @@ type actionInputs struct {
 // runAction is `ananke action`: `ananke run` configured from the action's
 // inputs, followed by the GitHub publishers. Publishing problems are
 // reported and never change the verdict; the exit code follows fail-on.
-func runAction(ctx context.Context, a *app, args []string) int {
+func runAction(ctx context.Context, a *app, args []string) error {
 	fs := a.flags("action", "")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	gha := githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.Out))
 	in, err := readInputs(gha)
 	if err != nil {
+		// An input's problem is a GitHub error annotation (a workflow
+		// command on stdout), shown where the workflow's author looks.
 		gha.Errorf("%v", err)
-		return ExitInvalid
+		return exitWith(ExitInvalid)
 	}
-	var res *pipelineResult
+	var r *report.Report
 	if len(in.merge) > 0 {
-		res = a.actionMerge(in)
+		r, err = a.actionMerge(in)
 	} else {
 		o := in.run
 		o.config, o.parallel, o.reportDir = in.config, in.parallel, in.reportDir
 		if o.paths, err = expandTests(in.tests); err != nil {
 			gha.Errorf("%v", err)
-			return ExitInvalid
+			return exitWith(ExitInvalid)
 		}
 		// Mask what the run will read from the environment before anything
 		// is printed; header values and the rest follow once the report is
 		// built.
-		res = a.pipeline(ctx, o, func(s *spec.Suite) {
+		r, err = a.pipeline(ctx, o, func(s *spec.Suite) {
 			for _, v := range spec.EnvSecrets(s, a.lookupEnv) {
 				gha.AddMask(v)
 			}
 		})
 	}
-	if res.report == nil {
-		return res.exit
+	if r == nil {
+		return err
 	}
-	for _, v := range res.report.MaskValues() {
+	for _, v := range r.MaskValues() {
 		gha.AddMask(v)
 	}
-	p := &publisher{app: a, gha: gha, in: in, rep: res.report}
+	p := &publisher{app: a, gha: gha, in: in, rep: r}
 	p.publish(ctx)
-	return failOn(in.failOn, res.exit)
+	return withCode(failOn(in.failOn, codeOf(err)), "", err)
 }
 
 // actionMerge merges the report directories the merge input names (shard
 // artifacts a job downloaded) into report-dir.
-func (a *app) actionMerge(in actionInputs) *pipelineResult {
+func (a *app) actionMerge(in actionInputs) (*report.Report, error) {
 	dirs, err := expandDirs(in.merge)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		return &pipelineResult{exit: ExitInvalid}
+		return nil, withCode(ExitInvalid, "", err)
 	}
-	r, code := a.merge(in.reportDir, dirs)
-	if r == nil {
-		return &pipelineResult{exit: code}
+	r, err := a.merge(in.reportDir, dirs)
+	if err != nil {
+		return nil, err
 	}
-	return a.finish(r, in.reportDir, console.Options{Color: a.colored("")})
+	return r, a.finish(r, in.reportDir, console.Options{Color: a.colored("")})
 }
 
 // failOn turns the run's exit code into the action's: "error" (default)

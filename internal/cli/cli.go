@@ -78,7 +78,9 @@ func (a *app) lookupEnv(name string) (string, bool) {
 
 type command struct {
 	name, summary string
-	run           func(ctx context.Context, a *app, args []string) int
+	// run runs the command; it prints no error of its own but returns
+	// it, with its exit code (exitcode.go).
+	run func(ctx context.Context, a *app, args []string) error
 }
 
 var commands []command
@@ -100,19 +102,26 @@ func init() {
 	}
 }
 
+// main runs args and returns the exit code: the one place where a
+// command's error is printed (exit).
 func (a *app) main(ctx context.Context, args []string) int {
+	return a.exit(a.dispatch(ctx, args))
+}
+
+// dispatch runs the command args name.
+func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		a.usage(a.Err)
-		return ExitInvalid
+		return exitWith(ExitInvalid)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help":
 		a.usage(a.Out)
-		return ExitPass
+		return nil
 	case "help": // help, or help COMMAND: its flags, as COMMAND -h prints them
 		if len(args) == 1 || args[1] == "help" {
 			a.usage(a.Out)
-			return ExitPass
+			return nil
 		}
 		args = append(slices.Clone(args[1:]), "-h")
 	case "--version", "-version":
@@ -126,14 +135,12 @@ func (a *app) main(ctx context.Context, args []string) int {
 			return c.run(ctx, a, args[1:])
 		}
 	}
-	fmt.Fprintf(a.Err, "ananke: unknown command %q", args[0])
 	if near := nearestCommand(args[0]); near != "" {
-		fmt.Fprintf(a.Err, "; did you mean %s?\nRun 'ananke help' for the commands.\n", near)
-		return ExitInvalid
+		return invalidf("", "unknown command %q; did you mean %s?\nRun 'ananke help' for the commands.", args[0], near)
 	}
-	fmt.Fprint(a.Err, "\n\n")
-	a.usage(a.Err)
-	return ExitInvalid
+	var usage strings.Builder
+	a.usage(&usage)
+	return invalidf("", "unknown command %q\n\n%s", args[0], strings.TrimSuffix(usage.String(), "\n"))
 }
 
 // nearestCommand names the command closest to name, e.g. run for rnu;

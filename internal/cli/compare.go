@@ -151,7 +151,7 @@ func (p *publisher) compared(base *report.Report, md, text string) {
 	p.cmp = &comparison{change: c, base: md}
 	fmt.Fprintln(p.app.Out)
 	if err := diff.WriteText(p.app.Out, c, diff.TextOptions{Base: strings.TrimSpace(text)}); err != nil {
-		fmt.Fprintf(p.app.Err, "ananke: %v\n", err)
+		p.app.warn("", err)
 	}
 }
 

@@ -23,24 +23,21 @@ var completionFS embed.FS
 // that completes Ananke's commands, their flags and the flags' values. The
 // script is generated from the commands table and each command's flag
 // set, so it never lists a flag that does not exist.
-func runCompletion(ctx context.Context, a *app, args []string) int {
+func runCompletion(ctx context.Context, a *app, args []string) error {
 	fs := a.flags("completion", "bash|zsh|fish")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() != 1:
-		fmt.Fprintln(a.Err, "ananke completion: name one shell: bash, zsh or fish")
-		return ExitInvalid
+		return invalidf("completion", "name one shell: bash, zsh or fish")
 	case !slices.Contains(shells, fs.Arg(0)):
-		fmt.Fprintf(a.Err, "ananke completion: unknown shell %q; want bash, zsh or fish\n", fs.Arg(0))
-		return ExitInvalid
+		return invalidf("completion", "unknown shell %q; want bash, zsh or fish", fs.Arg(0))
 	}
 	if err := writeCompletion(a.Out, fs.Arg(0), a.completionCommands(ctx, "", commands)); err != nil {
-		fmt.Fprintf(a.Err, "ananke completion: %v\n", err)
-		return ExitError
+		return withCode(ExitError, "completion", err)
 	}
-	return ExitPass
+	return nil
 }
 
 // compCommand is a command as a completion script sees it.
@@ -250,24 +247,23 @@ func shellQuote(s string) string {
 // `ananke run` would load, one a line. A suite that does not load prints
 // nothing and exits 0: a completion must not print errors onto the
 // command line being typed.
-func runComplete(_ context.Context, a *app, args []string) int {
+func runComplete(_ context.Context, a *app, args []string) error {
 	fs := a.flags("__complete", "tags [PATH...]")
 	config := fs.String("config", "", "project config `file`")
 	alias(fs, "c", "config")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if fs.Arg(0) != "tags" {
-		fmt.Fprintln(a.Err, "ananke __complete: want tags")
-		return ExitInvalid
+		return invalidf("__complete", "want tags")
 	}
 	cfg, paths, err := a.findConfig(*config, fs.Args()[1:])
 	if err != nil {
-		return ExitPass
+		return nil
 	}
 	suite, err := spec.Load(spec.Options{ConfigPath: cfg, Paths: paths, LookupEnv: a.lookupEnv})
 	if err != nil {
-		return ExitPass
+		return nil
 	}
 	var tags []string
 	for _, t := range suite.Tests {
@@ -279,5 +275,5 @@ func runComplete(_ context.Context, a *app, args []string) int {
 	for _, tag := range slices.Compact(tags) {
 		fmt.Fprintln(a.Out, tag)
 	}
-	return ExitPass
+	return nil
 }

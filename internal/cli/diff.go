@@ -18,42 +18,37 @@ import (
 // judged when they ran. With --fail-on-new it exits 1 when a test newly
 // fails, so a job can gate on regressions alone. Directories that cannot
 // be read exit 3, as invalid input does.
-func runDiff(_ context.Context, a *app, args []string) int {
+func runDiff(_ context.Context, a *app, args []string) error {
 	fs := a.flags("diff", "BASE_DIR HEAD_DIR")
 	format := fs.String("format", "text", "print as `text` or markdown")
 	label := fs.String("base-label", "", "describe the base as `label`, e.g. \"main (run 41)\" (markdown with --format markdown; default: BASE_DIR)")
 	linkBase := fs.String("link-base", "", "with --format markdown, link tests to their lines at `URL` + file + \"#L\" + line")
 	failOnNew := fs.Bool("fail-on-new", false, "exit 1 when a test fails in HEAD_DIR that passed, was skipped or did not exist in BASE_DIR")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 2 {
-		fmt.Fprintln(a.Err, "ananke diff: name two report directories: BASE_DIR HEAD_DIR")
-		return ExitInvalid
+		return invalidf("diff", "name two report directories: BASE_DIR HEAD_DIR")
 	}
 	if *format != "text" && *format != "markdown" {
-		fmt.Fprintf(a.Err, "ananke diff: --format %q: want text or markdown\n", *format)
-		return ExitInvalid
+		return invalidf("diff", "--format %q: want text or markdown", *format)
 	}
 	base, err := reportdir.ReadSummary(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke diff: base: %v\n", err)
-		return ExitInvalid
+		return invalidf("diff", "base: %w", err)
 	}
 	head, err := reportdir.ReadSummary(fs.Arg(1))
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke diff: head: %v\n", err)
-		return ExitInvalid
+		return invalidf("diff", "head: %w", err)
 	}
 	c := diff.Compare(base, head)
 	if err := writeDiff(a.Out, c, *format, *label, *linkBase, fs.Arg(0)); err != nil {
-		fmt.Fprintf(a.Err, "ananke diff: %v\n", err)
-		return ExitError
+		return withCode(ExitError, "diff", err)
 	}
 	if *failOnNew && len(c.NewFailures) > 0 {
-		return ExitFail
+		return exitWith(ExitFail)
 	}
-	return ExitPass
+	return nil
 }
 
 // writeDiff prints the change in format; the base is named by label, or

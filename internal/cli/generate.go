@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ const maxExamples = 3
 // written (or printed with --dry-run). Exit 0 when every file asked for
 // was written, 2 when the model failed or some drafts stayed invalid, 3 on
 // bad flags or files.
-func runGenerate(ctx context.Context, a *app, args []string) int {
+func runGenerate(ctx context.Context, a *app, args []string) error {
 	fs := a.flags("generate", `"what to test"`)
 	configFlag := fs.String("config", "", "project config `file` (default: ananke.config.yaml here or in a parent)")
 	alias(fs, "c", "config")
@@ -28,30 +29,26 @@ func runGenerate(ctx context.Context, a *app, args []string) int {
 	out := fs.String("out", "", "write the files into `dir` (default: the config's directory)")
 	dryRun := fs.Bool("dry-run", false, "print the files instead of writing them")
 	noCache := fs.Bool("no-cache", false, "send every model request, ignoring model.cache")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	what := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	switch {
 	case what == "":
-		fmt.Fprintln(a.Err, `ananke generate: say what to test, e.g. ananke generate "refunds of damaged items"`)
-		return ExitInvalid
+		return invalidf("generate", `say what to test, e.g. ananke generate "refunds of damaged items"`)
 	case *count < 1 || *count > 20:
-		fmt.Fprintf(a.Err, "ananke generate: --count must be from 1 to 20, got %d\n", *count)
-		return ExitInvalid
+		return invalidf("generate", "--count must be from 1 to 20, got %d", *count)
 	}
-	suite, code := a.load(*configFlag, nil)
-	if suite == nil {
-		return code
+	suite, err := a.load(*configFlag, nil)
+	if err != nil {
+		return err
 	}
 	if suite.Config.Model == nil {
-		fmt.Fprintf(a.Err, "ananke generate: %s has no model: section (docs/models.md)\n", suite.Config.Path)
-		return ExitInvalid
+		return invalidf("generate", "%s has no model: section (docs/models.md)", suite.Config.Path)
 	}
 	lm, err := a.newModel(suite.Config, *noCache)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke generate: %v\n", err)
-		return ExitInvalid
+		return withCode(ExitInvalid, "generate", err)
 	}
 	defer lm.client.CloseIdleConnections()
 	o := generate.Options{What: what, Count: *count, ConfigPath: suite.Config.Path, Prompt: lm.generatePrompt}
@@ -61,20 +58,22 @@ func runGenerate(ctx context.Context, a *app, args []string) int {
 		}
 	}
 	res, err := generate.Generate(ctx, lm.client, o)
-	code = a.reportGenerated(res, *out, suite.Config.Dir, *dryRun, *count)
+	reported := a.reportGenerated(res, *out, suite.Config.Dir, *dryRun, *count)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke generate: %v\n", err)
-		return ExitError
+		return errors.Join(reported, withCode(ExitError, "generate", err))
 	}
-	return code
+	return reported
 }
 
-// reportGenerated writes (or prints) the valid files, lists the rejected
-// ones with their problems, and says what the model cost.
-func (a *app) reportGenerated(res *generate.Result, out, configDir string, dryRun bool, asked int) int {
+// reportGenerated writes (or prints) the valid files and says what the
+// model cost. Its error (exit 2) names each file it could not write and
+// each rejected one with its problems, or only says that fewer files than
+// asked for were written.
+func (a *app) reportGenerated(res *generate.Result, out, configDir string, dryRun bool, asked int) error {
 	if out == "" {
 		out = configDir
 	}
+	var errs []error
 	written := 0
 	for _, d := range res.Valid {
 		path := filepath.Join(out, d.File)
@@ -84,7 +83,7 @@ func (a *app) reportGenerated(res *generate.Result, out, configDir string, dryRu
 			written++
 		default:
 			if err := writeNew(path, d.YAML); err != nil {
-				fmt.Fprintf(a.Err, "ananke generate: %v\n", err)
+				errs = append(errs, err)
 				continue
 			}
 			fmt.Fprintf(a.Out, "wrote %s\n", path)
@@ -92,19 +91,25 @@ func (a *app) reportGenerated(res *generate.Result, out, configDir string, dryRu
 		}
 	}
 	for _, r := range res.Rejected {
-		fmt.Fprintf(a.Err, "ananke generate: %s is invalid and was not written:\n", r.File)
+		var msg strings.Builder
+		fmt.Fprintf(&msg, "%s is invalid and was not written:", r.File)
 		for _, p := range r.Problems {
-			fmt.Fprintf(a.Err, "  %s\n", p)
+			fmt.Fprintf(&msg, "\n  %s", p)
 		}
+		errs = append(errs, errors.New(msg.String()))
 	}
 	u := res.Usage
 	if m := console.ModelLine(u); m != "" {
 		fmt.Fprintln(a.Out, m)
 	}
+	code := ExitPass
 	if written < asked || len(res.Rejected) > 0 {
-		return ExitError
+		code = ExitError
 	}
-	return ExitPass
+	if code == ExitPass && len(errs) == 0 {
+		return nil
+	}
+	return withCode(code, "generate", errors.Join(errs...))
 }
 
 // writeNew writes a new file, creating its directory; an existing file is

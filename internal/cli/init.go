@@ -35,7 +35,7 @@ type initOptions struct {
 // without --force. Exit 0 when the files were written (also when the probe
 // failed: the test is then generic), 3 on bad flags or existing files, 2
 // when writing failed.
-func runInit(ctx context.Context, a *app, args []string) int {
+func runInit(ctx context.Context, a *app, args []string) error {
 	fs := a.flags("init", "[DIR]")
 	o := initOptions{}
 	fs.StringVar(&o.endpoint, "endpoint", "", "the agent's AG-UI endpoint `url`, e.g. http://localhost:8000/agent (asked on a terminal);\nwith --example, where the example agent listens (default "+scaffold.ExampleEndpoint+")")
@@ -45,8 +45,8 @@ func runInit(ctx context.Context, a *app, args []string) int {
 	fs.BoolVar(&o.noProbe, "no-probe", false, "send nothing: write a generic first test")
 	fs.BoolVar(&o.force, "force", false, "overwrite files that exist")
 	fs.BoolVar(&o.example, "example", false, "write the bundled example instead: the quickstart suite and the example agent (needs Go to run)")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
@@ -56,32 +56,29 @@ func runInit(ctx context.Context, a *app, args []string) int {
 	case 1:
 		o.dir = fs.Arg(0)
 	default:
-		fmt.Fprintf(a.Err, "ananke init: one directory at most, got %d: %s\n", fs.NArg(), strings.Join(fs.Args(), " "))
-		return ExitInvalid
+		return invalidf("init", "one directory at most, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " "))
 	}
 	if o.typ != "agui" {
-		fmt.Fprintf(a.Err, "ananke init: --type %s: init writes AG-UI projects only (type agui); write an a2a or mcp target by hand (docs/a2a.md, docs/mcp.md)\n", o.typ)
-		return ExitInvalid
+		return invalidf("init", "--type %s: init writes AG-UI projects only (type agui); write an a2a or mcp target by hand (docs/a2a.md, docs/mcp.md)", o.typ)
 	}
 	var files []scaffold.File
-	var code int
+	var err error
 	if o.example {
-		files, code = a.initExample(o)
+		files, err = a.initExample(o)
 	} else {
-		files, code = a.initProject(ctx, o)
+		files, err = a.initProject(ctx, o)
 	}
-	if files == nil {
-		return code
+	if err != nil {
+		return err
 	}
 	return a.writeProject(o, files)
 }
 
 // initExample returns the example's files.
-func (a *app) initExample(o initOptions) ([]scaffold.File, int) {
+func (a *app) initExample(o initOptions) ([]scaffold.File, error) {
 	for _, name := range []string{"agent-id", "no-probe", "probe-message"} {
 		if o.set[name] {
-			fmt.Fprintf(a.Err, "ananke init: --%s does not apply to --example (it copies the example as it is)\n", name)
-			return nil, ExitInvalid
+			return nil, invalidf("init", "--%s does not apply to --example (it copies the example as it is)", name)
 		}
 	}
 	endpoint := o.endpoint
@@ -90,40 +87,35 @@ func (a *app) initExample(o initOptions) ([]scaffold.File, int) {
 	}
 	files, err := scaffold.Example(endpoint)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-		return nil, ExitInvalid
+		return nil, withCode(ExitInvalid, "init", err)
 	}
 	if existing := scaffold.Existing(o.dir, files); len(existing) > 0 && !o.force {
-		return nil, a.refuse(existing)
+		return nil, refuse(existing)
 	}
-	return files, ExitPass
+	return files, nil
 }
 
 // initProject asks for what the flags left out (on a terminal), checks no
 // file would be overwritten, probes the agent and renders the files. An
 // endpoint where a server answers but no agent is (HTTP 404 or 405) writes
 // nothing: on a terminal it is asked again, elsewhere init exits 3.
-func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, int) {
+func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, error) {
 	if strings.TrimSpace(o.message) == "" {
-		fmt.Fprintln(a.Err, "ananke init: --probe-message is empty; the first test needs a message")
-		return nil, ExitInvalid
+		return nil, invalidf("init", "--probe-message is empty; the first test needs a message")
 	}
 	p := scaffold.Project{InRepo: repoPath(o.dir)}
 	files, err := p.Files() // the paths, before anything is asked or sent
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-		return nil, ExitError
+		return nil, withCode(ExitError, "init", err)
 	}
 	if existing := scaffold.Existing(o.dir, files); len(existing) > 0 && !o.force {
-		return nil, a.refuse(existing)
+		return nil, refuse(existing)
 	}
 	if err := a.ask(&o); err != nil {
-		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-		return nil, ExitInvalid
+		return nil, withCode(ExitInvalid, "init", err)
 	}
 	if strings.TrimSpace(o.agentID) == "" {
-		fmt.Fprintln(a.Err, "ananke init: --agent-id is empty; target.agentId is required")
-		return nil, ExitInvalid
+		return nil, invalidf("init", "--agent-id is empty; target.agentId is required")
 	}
 	p.AgentID, p.Message = o.agentID, o.message
 	if root := gitRoot(o.dir); root != "" {
@@ -131,8 +123,7 @@ func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, 
 	}
 	for {
 		if err := checkURL(o.endpoint); err != nil {
-			fmt.Fprintf(a.Err, "ananke init: --endpoint %v\n", err)
-			return nil, ExitInvalid
+			return nil, invalidf("init", "--endpoint %w", err)
 		}
 		p.Endpoint = o.endpoint
 		if o.noProbe {
@@ -146,39 +137,40 @@ func (a *app) initProject(ctx context.Context, o initOptions) ([]scaffold.File, 
 		}
 		a.noAgentThere(o.endpoint, obs.Err)
 		if !a.InIsTerminal {
-			fmt.Fprintln(a.Err, "ananke init: nothing was written: give the agent's endpoint with --endpoint (or --no-probe to write the files without asking the agent)")
-			return nil, ExitInvalid
+			return nil, invalidf("init", "nothing was written: give the agent's endpoint with --endpoint (or --no-probe to write the files without asking the agent)")
 		}
 		o.endpoint, o.set["endpoint"] = "", false
 		if err := a.askEndpoint(&o); err != nil {
-			fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-			return nil, ExitInvalid
+			return nil, withCode(ExitInvalid, "init", err)
 		}
 	}
 	if files, err = p.Files(); err != nil {
-		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-		return nil, ExitError
+		return nil, withCode(ExitError, "init", err)
 	}
-	return files, ExitPass
+	return files, nil
 }
 
 // noAgentThere says that a server answered at the endpoint but serves no
-// agent at its path, and where servers usually mount one.
+// agent at its path, and where servers usually mount one. It is said at
+// once: on a terminal init asks again.
 func (a *app) noAgentThere(endpoint string, err error) {
-	fmt.Fprintf(a.Err, "ananke init: %s: %v\n", endpoint, err)
-	fmt.Fprintln(a.Err, "  a server answered, but no agent is at that path; AG-UI fixes no path, and servers commonly mount an agent at")
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "%s: %v\n", endpoint, err)
+	msg.WriteString("  a server answered, but no agent is at that path; AG-UI fixes no path, and servers commonly mount an agent at")
 	for _, u := range scaffold.UsualEndpoints(endpoint) {
-		fmt.Fprintf(a.Err, "    %s\n", u)
+		fmt.Fprintf(&msg, "\n    %s", u)
 	}
+	a.warn("init", errors.New(msg.String()))
 }
 
-// refuse names the files that exist; nothing is written.
-func (a *app) refuse(existing []string) int {
+// refuse names the files that exist; nothing is written (exit 3).
+func refuse(existing []string) error {
+	var errs []error
 	for _, p := range existing {
-		fmt.Fprintf(a.Err, "ananke init: %s exists; use --force to overwrite\n", p)
+		errs = append(errs, fmt.Errorf("%s exists; use --force to overwrite", p))
 	}
-	fmt.Fprintln(a.Err, "ananke init: nothing was written")
-	return ExitInvalid
+	errs = append(errs, errors.New("nothing was written"))
+	return withCode(ExitInvalid, "init", errors.Join(errs...))
 }
 
 // ask fills the endpoint and the agent id from the terminal when their
@@ -269,7 +261,7 @@ func (a *app) probeAgent(ctx context.Context, endpoint, message string) scaffold
 		return obs // the caller says so
 	}
 	if obs.Err != nil {
-		fmt.Fprintf(a.Err, "ananke init: warning: the agent did not answer the probe: %v\n  the first test is generic: edit it\n", obs.Err)
+		a.warn("init", fmt.Errorf("warning: the agent did not answer the probe: %w\n  the first test is generic: edit it", obs.Err))
 		return obs
 	}
 	tools := "no tool"
@@ -294,14 +286,13 @@ func (a *app) rel(path string) string {
 }
 
 // writeProject writes the files and says what comes next.
-func (a *app) writeProject(o initOptions, files []scaffold.File) int {
+func (a *app) writeProject(o initOptions, files []scaffold.File) error {
 	if err := scaffold.Write(o.dir, files, o.force); err != nil {
 		var exists *scaffold.ExistsError
 		if errors.As(err, &exists) { // created since the check
-			return a.refuse([]string{exists.Path})
+			return refuse([]string{exists.Path})
 		}
-		fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-		return ExitError
+		return withCode(ExitError, "init", err)
 	}
 	for _, f := range files {
 		fmt.Fprintf(a.Out, "wrote %s\n", filepath.Join(o.dir, filepath.FromSlash(f.Path)))
@@ -309,8 +300,7 @@ func (a *app) writeProject(o initOptions, files []scaffold.File) int {
 	if root := gitRoot(o.dir); root != "" {
 		changed, err := scaffold.Ignore(root)
 		if err != nil {
-			fmt.Fprintf(a.Err, "ananke init: %v\n", err)
-			return ExitError
+			return withCode(ExitError, "init", err)
 		}
 		if changed {
 			fmt.Fprintf(a.Out, "added %s/ to %s\n", scaffold.ReportDir, a.rel(filepath.Join(root, scaffold.IgnoreFile)))
@@ -323,7 +313,7 @@ func (a *app) writeProject(o initOptions, files []scaffold.File) int {
 	fmt.Fprintln(a.Out, "\nNext:")
 	if o.example {
 		fmt.Fprintf(a.Out, "  %-38s  run the quickstart: Ananke starts the example agent (go run)\n", run)
-		return ExitPass
+		return nil
 	}
 	fmt.Fprintf(a.Out, "  %-38s  run the first test against the agent\n", run)
 	fmt.Fprintf(a.Out, "  %-38s  make it check what the agent must do (docs/files.md)\n", "edit "+filepath.Join(o.dir, filepath.FromSlash(scaffold.TestFile)))
@@ -332,5 +322,5 @@ func (a *app) writeProject(o initOptions, files []scaffold.File) int {
 			fmt.Fprintf(a.Out, "  %-38s  your agent's image, then commit and push it\n", "edit "+filepath.Join(o.dir, filepath.FromSlash(f.Path)))
 		}
 	}
-	return ExitPass
+	return nil
 }

@@ -2,19 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/console"
-	"github.com/ananke/action/reporters/markdown"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
 // runMerge is `ananke merge`: the report directories of a suite's shards
 // (or of separate runs) become one, as if one run had run every test.
-func runMerge(_ context.Context, a *app, args []string) int {
+func runMerge(_ context.Context, a *app, args []string) error {
 	fs := a.flags("merge", "DIR...")
 	out := fs.String("report-dir", "ananke-report", "write the merged report into `dir`")
 	alias(fs, "o", "report-dir")
@@ -23,50 +23,44 @@ func runMerge(_ context.Context, a *app, args []string) int {
 	alias(fs, "v", "verbose")
 	var color colorMode
 	addColorFlag(fs, &color)
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(a.Err, "ananke merge: name the report directories to merge")
-		return ExitInvalid
+		return invalidf("merge", "name the report directories to merge")
 	}
-	r, code := a.merge(*out, fs.Args())
-	if r == nil {
-		return code
+	r, err := a.merge(*out, fs.Args())
+	if err != nil {
+		return err
 	}
-	res := a.finish(r, *out, console.Options{Color: a.colored(color), Verbose: *verbose})
+	err = a.finish(r, *out, console.Options{Color: a.colored(color), Verbose: *verbose})
 	if *summary != "" {
-		md := markdown.Render(r, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + *out + ")"})
-		if err := os.WriteFile(*summary, []byte(md), 0o644); err != nil {
-			fmt.Fprintf(a.Err, "ananke: write summary: %v\n", err)
-			res.fail()
-		}
+		err = errors.Join(err, writeSummary(r, *summary, *out))
 	}
-	return res.exit
+	return err
 }
 
 // merge reads and merges the directories; out must not be one of them,
-// since writing it would replace files still to be read. It prints what
-// went wrong and returns nil with exit 3.
-func (a *app) merge(out string, dirs []string) (*report.Report, int) {
+// since writing it would replace files still to be read. Its error exits
+// 3.
+func (a *app) merge(out string, dirs []string) (*report.Report, error) {
 	var parts []*report.Report
 	for _, d := range dirs {
 		if sameDir(d, out) {
-			fmt.Fprintf(a.Err, "ananke merge: --report-dir %s is also an input; write the merged report elsewhere\n", out)
-			return nil, ExitInvalid
+			return nil, invalidf("merge", "--report-dir %s is also an input; write the merged report elsewhere", out)
 		}
 		r, err := reportdir.Read(d)
 		if err != nil {
-			fmt.Fprintf(a.Err, "ananke merge: %v\n", err)
-			return nil, ExitInvalid
+			return nil, withCode(ExitInvalid, "merge", err)
 		}
 		parts = append(parts, r)
 	}
 	m, err := report.Merge(parts)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke %v\n", err)
-		return nil, ExitInvalid
+		// report.Merge's errors start with the operation, "merge: ",
+		// which is the command's scope here.
+		return nil, withCode(ExitInvalid, "merge", errors.New(strings.TrimPrefix(err.Error(), "merge: ")))
 	}
 	fmt.Fprintf(a.Out, "Merged %s from %s into %s\n", plural(len(m.Tests), "test"), plural(len(dirs), "report"), filepath.Clean(out))
-	return m, ExitPass
+	return m, nil
 }

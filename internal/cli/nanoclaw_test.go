@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestNanoClawExamples runs seed 004's NanoClaw suite over its recordings,
+// TestNanoClawExamples runs the NanoClaw example suite over its recordings,
 // and a test over a NanoClaw 2 recording: the six tests pass with no
 // agent, a capability-gated assertion is skipped with its reason, and each
 // broken recording fails on the check that catches it, with evidence at

@@ -14,13 +14,13 @@ import (
 // parse parses a command's flags wherever they stand among its arguments
 // (`ananke run tests/ -v --parallel 4`); after `--` every argument is an
 // operand, even one that starts with "-". The operands are left in
-// fs.Args(). It returns an exit code when the command must stop: help
-// asked (0, the help on stdout), or a bad flag (3), said as it was typed,
-// with the nearest flag's name when one is close.
-func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
+// fs.Args(). It returns an error when the command must stop: help asked
+// (exit 0, the help on stdout), or a bad flag (exit 3), said as it was
+// typed, with the nearest flag's name when one is close.
+func (a *app) parse(fs *flag.FlagSet, args []string) error {
 	if a.probe != nil { // completion: the command's flags are all it wants
 		a.probe(fs)
-		return ExitPass, false
+		return exitWith(ExitPass)
 	}
 	usage, out := fs.Usage, fs.Output()
 	fs.Usage = func() {}
@@ -31,14 +31,12 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
-			fs.SetOutput(out)
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
 				usage()
-				return ExitPass, false
+				return exitWith(ExitPass)
 			}
-			fmt.Fprintf(out, "ananke %s: %s\n", fs.Name(), flagProblem(fs, err, rest))
-			fmt.Fprintf(out, "Run 'ananke %s -h' for its flags.\n", fs.Name())
-			return ExitInvalid, false
+			return invalidf(fs.Name(), "%s\nRun 'ananke %s -h' for its flags.", flagProblem(fs, err, rest), fs.Name())
 		}
 		left := fs.Args()
 		if len(left) == 0 {
@@ -53,7 +51,7 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	}
 	// Parsing "--" and the operands leaves them as fs.Args().
 	fs.Parse(append([]string{"--"}, operands...))
-	return 0, true
+	return nil
 }
 
 // The flag package's errors, which name a flag with one dash however it

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -14,9 +15,9 @@ type profiles struct {
 }
 
 // start begins the CPU profile, when asked for; the returned stop ends it
-// and writes the heap profile. Profiling problems are reported, never fatal:
-// the run matters more than its profile.
-func (p profiles) start(a *app) (stop func()) {
+// and writes the heap profile. Profiling problems are reported, never fatal
+// (their exit code is 0): the run matters more than its profile.
+func (p profiles) start(a *app) (stop func() error) {
 	var cpu *os.File
 	if p.cpu != "" {
 		f, err := os.Create(p.cpu)
@@ -24,23 +25,25 @@ func (p profiles) start(a *app) (stop func()) {
 			err = pprof.StartCPUProfile(f)
 		}
 		if err != nil {
-			fmt.Fprintf(a.Err, "ananke: --cpuprofile: %v\n", err)
+			a.warn("", fmt.Errorf("--cpuprofile: %w", err))
 		} else {
 			cpu = f
 		}
 	}
-	return func() {
+	return func() error {
+		var errs []error
 		if cpu != nil {
 			pprof.StopCPUProfile()
 			if err := cpu.Close(); err != nil {
-				fmt.Fprintf(a.Err, "ananke: --cpuprofile: %v\n", err)
+				errs = append(errs, exitf(ExitPass, "", "--cpuprofile: %w", err))
 			}
 		}
 		if p.mem != "" {
 			if err := writeHeap(p.mem); err != nil {
-				fmt.Fprintf(a.Err, "ananke: --memprofile: %v\n", err)
+				errs = append(errs, exitf(ExitPass, "", "--memprofile: %w", err))
 			}
 		}
+		return errors.Join(errs...)
 	}
 }
 

@@ -55,7 +55,7 @@ func (p *publisher) publish(ctx context.Context) {
 	}
 	var client *github.Client
 	if p.in.token != "" {
-		if client, err = github.NewClient(gctx, p.in.token, github.ClientOptions{}); err != nil {
+		if client, err = github.NewClient(gctx, p.in.token, github.ClientOptions{Now: p.app.now}); err != nil {
 			p.gha.Warningf("%v", err)
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/ananke/action/internal/source"
@@ -15,6 +16,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/target/registry"
 	"github.com/ananke/action/reporters/console"
 	"github.com/ananke/action/reporters/markdown"
 	"github.com/ananke/action/reporters/reportdir"
@@ -86,48 +88,45 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.profiles.mem, "memprofile", "", "write a memory profile of the run to `file` at its end")
 }
 
-func runRun(ctx context.Context, a *app, args []string) int {
+func runRun(ctx context.Context, a *app, args []string) error {
 	var o runOptions
 	fs := a.flags("run", "[PATH...]")
 	addRunFlags(fs, &o)
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if o.parallel < 1 {
-		fmt.Fprintf(a.Err, "ananke run: --parallel must be at least 1, got %d\n", o.parallel)
-		return ExitInvalid
+		return invalidf("run", "--parallel must be at least 1, got %d", o.parallel)
 	}
 	o.paths = fs.Args()
-	if code, ok := a.input(&o); !ok {
-		return code
+	if err := o.readInput(); err != nil {
+		return err
 	}
-	defer o.profiles.start(a)()
-	return a.run(ctx, o)
+	stop := o.profiles.start(a)
+	err := a.run(ctx, o)
+	return errors.Join(err, stop())
 }
 
-// input reads -i: a path ending in .jsonl (or naming a file) is a dataset
-// to run, anything else a message. A message is the whole suite, so it
-// takes no PATH; its tree is printed in full.
-func (a *app) input(o *runOptions) (int, bool) {
+// readInput reads -i: a path ending in .jsonl (or naming a file) is a
+// dataset to run, anything else a message. A message is the whole suite,
+// so it takes no PATH; its tree is printed in full.
+func (o *runOptions) readInput() error {
 	switch {
 	case o.input == "":
-		return ExitPass, true
+		return nil
 	case strings.HasSuffix(o.input, ".jsonl") || isFile(o.input):
 		if !isFile(o.input) {
-			fmt.Fprintf(a.Err, "ananke run: -i %s: no such file\n", o.input)
-			return ExitInvalid, false
+			return invalidf("run", "-i %s: no such file", o.input)
 		}
 		o.paths = append(o.paths, o.input)
-		return ExitPass, true
+		return nil
 	case len(o.paths) > 0:
-		fmt.Fprintf(a.Err, "ananke run: -i with a message runs that message alone; remove the paths (%s)\n", strings.Join(o.paths, " "))
-		return ExitInvalid, false
+		return invalidf("run", "-i with a message runs that message alone; remove the paths (%s)", strings.Join(o.paths, " "))
 	case strings.TrimSpace(o.input) == "":
-		fmt.Fprintln(a.Err, "ananke run: -i needs a message or a dataset file")
-		return ExitInvalid, false
+		return invalidf("run", "-i needs a message or a dataset file")
 	}
 	o.message = o.input
-	return ExitPass, true
+	return nil
 }
 
 // stability is the command line's level of the runs, min_pass_rate and
@@ -148,62 +147,52 @@ func (o *runOptions) stability() spec.Stability {
 	return s
 }
 
-func (a *app) run(ctx context.Context, o runOptions) int {
-	res := a.pipeline(ctx, o, nil)
-	if res.report == nil {
-		return res.exit
+func (a *app) run(ctx context.Context, o runOptions) error {
+	r, err := a.pipeline(ctx, o, nil)
+	if r == nil || o.summary == "" {
+		return err
 	}
-	if o.summary != "" {
-		md := markdown.Render(res.report, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + o.reportDir + ")"})
-		if err := os.WriteFile(o.summary, []byte(md), 0o644); err != nil {
-			fmt.Fprintf(a.Err, "ananke: write summary: %v\n", err)
-			res.fail()
-		}
+	return errors.Join(err, writeSummary(r, o.summary, o.reportDir))
+}
+
+// writeSummary writes the markdown summary of --summary; an error is an
+// output lost (exit 2 unless the run failed).
+func writeSummary(r *report.Report, path, reportDir string) error {
+	md := markdown.Render(r, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + reportDir + ")"})
+	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+		return errorf("", "write summary: %v", err)
 	}
-	return res.exit
+	return nil
 }
 
 // summaryBudget is GitHub's limit for a step summary: "1024k".
 // https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#step-isolation-and-limits
 const summaryBudget = 1 << 20
 
-// pipelineResult is what a run produced.
-type pipelineResult struct {
-	report *report.Report // nil when the files were invalid
-	exit   int
-}
-
-// fail records that an output was lost: a pass must not read as a pass.
-func (r *pipelineResult) fail() {
-	if r.exit == ExitPass {
-		r.exit = ExitError
-	}
-}
-
 // pipeline is everything `ananke run` and `ananke action` share: load and
 // check the files, select the tests, run them with live lines, build the
 // report, print the failure trees and summary, and write the report
 // directory. loaded, when set, sees the selected suite before anything
-// runs. With --dry-run it prints the plan instead and reports nothing.
-func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suite)) *pipelineResult {
-	suite, code := a.loadSuite(spec.Options{ConfigPath: o.config, Paths: o.paths, Endpoint: o.endpoint, Message: o.message})
-	if suite == nil {
-		return &pipelineResult{exit: code}
+// runs. With --dry-run it prints the plan instead and reports nothing. The
+// report is nil when nothing ran; the error carries the run's exit code
+// (verdict) and any output lost.
+func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suite)) (*report.Report, error) {
+	suite, err := a.loadSuite(spec.Options{ConfigPath: o.config, Paths: o.paths, Endpoint: o.endpoint, Message: o.message})
+	if err != nil {
+		return nil, err
 	}
-	sel, code := a.selectTests(suite, o)
-	if sel == nil {
-		return &pipelineResult{exit: code}
+	sel, err := selectTests(suite, o)
+	if err != nil {
+		return nil, err
 	}
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(a.Err, d)
 		}
-		if o.dryRun {
-			fmt.Fprintf(a.Err, "ananke: %s found; a real run would stop here\n", plural(len(diags), "problem"))
-		} else {
-			fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
-			return &pipelineResult{exit: ExitInvalid}
+		if !o.dryRun {
+			return nil, invalidf("", "%s found; nothing was run", plural(len(diags), "problem"))
 		}
+		a.warn("", fmt.Errorf("%s found; a real run would stop here", plural(len(diags), "problem")))
 	}
 	policy := func(t *spec.Test) stability.Policy {
 		return stability.Resolve(t.Stability, o.stability(), suite.Config.Stability)
@@ -211,26 +200,23 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if o.dryRun {
 		err := dryrun.Write(a.Out, suite, dryrun.Options{Policy: policy, Parallel: o.parallel, Selected: sel.describe, Of: sel.of})
 		if err != nil {
-			fmt.Fprintf(a.Err, "ananke: write the plan: %v\n", err)
-			return &pipelineResult{exit: ExitError}
+			return nil, errorf("", "write the plan: %v", err)
 		}
-		return &pipelineResult{exit: ExitPass}
+		return nil, nil
 	}
 	if loaded != nil {
 		loaded(suite)
 	}
 	lm, err := a.newModel(suite.Config, o.noCache)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		return &pipelineResult{exit: ExitInvalid}
+		return nil, withCode(ExitInvalid, "", err)
 	}
 	if lm.client != nil {
 		defer lm.client.CloseIdleConnections()
 	}
 	tape, recorded, err := a.tape(o, suite)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		return &pipelineResult{exit: ExitInvalid}
+		return nil, withCode(ExitInvalid, "", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -256,44 +242,45 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
+		Protocols: registry.Lookup,
 	})
 	live.Close()
 	root, _ := a.getwd()
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky,
 		Secrets: lm.secrets}
 	r := report.Build(out, meta)
-	res := a.finish(r, o.reportDir, copts)
-	if err := recorded(r); err != nil {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		res.fail()
+	err = a.finish(r, o.reportDir, copts)
+	if rerr := recorded(r); rerr != nil {
+		err = errors.Join(err, withCode(ExitError, "", rerr))
 	}
-	return res
+	return r, err
 }
 
 // finish prints the report's failure trees and summary and writes the
-// report directory; the exit code follows the run's status.
-func (a *app) finish(r *report.Report, reportDir string, copts console.Options) *pipelineResult {
-	res := &pipelineResult{report: r, exit: exitCode(r)}
-	if err := console.Write(a.Out, res.report, copts); err != nil {
-		fmt.Fprintf(a.Err, "ananke: write console output: %v\n", err)
+// report directory. Its error carries the run's verdict and a report
+// directory that could not be written (an output lost: a pass becomes
+// exit 2).
+func (a *app) finish(r *report.Report, reportDir string, copts console.Options) error {
+	if err := console.Write(a.Out, r, copts); err != nil {
+		a.warn("", fmt.Errorf("write console output: %w", err))
 	}
-	if err := reportdir.Write(reportDir, res.report); err != nil {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		res.fail()
-	} else {
-		fmt.Fprintf(a.Out, "Report: %s · %s (ananke show %s)\n", filepath.Join(reportDir, reportdir.SummaryFile),
-			filepath.Join(reportDir, reportdir.HTMLFile), reportDir)
+	if err := reportdir.Write(reportDir, r); err != nil {
+		return errors.Join(verdict(r), withCode(ExitError, "", err))
 	}
-	return res
+	fmt.Fprintf(a.Out, "Report: %s · %s (ananke show %s)\n", filepath.Join(reportDir, reportdir.SummaryFile),
+		filepath.Join(reportDir, reportdir.HTMLFile), reportDir)
+	return verdict(r)
 }
 
-// exitCode maps the run's status to the process exit code (design §5).
-func exitCode(r *report.Report) int {
+// verdict is the run's status as the process ends with it: nil for a
+// pass, exit 1 for a failure, exit 2 for an error. It says nothing: the
+// console output said it.
+func verdict(r *report.Report) error {
 	switch r.Status {
 	case report.StatusFail:
-		return ExitFail
+		return exitWith(ExitFail)
 	case report.StatusError:
-		return ExitError
+		return exitWith(ExitError)
 	}
-	return ExitPass
+	return nil
 }

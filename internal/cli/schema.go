@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -10,15 +9,14 @@ import (
 	"github.com/ananke/action/schema"
 )
 
-func runSchema(_ context.Context, a *app, args []string) int {
+func runSchema(_ context.Context, a *app, args []string) error {
 	kinds := strings.Join(schemaKinds(), "|")
 	fs := a.flags("schema", kinds)
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintf(a.Err, "ananke schema: name one file kind: %s\n", kinds)
-		return ExitInvalid
+		return invalidf("schema", "name one file kind: %s", kinds)
 	}
 	var b []byte
 	var err error
@@ -31,11 +29,10 @@ func runSchema(_ context.Context, a *app, args []string) int {
 		b, err = spec.Schema(fs.Arg(0))
 	}
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke schema: %v\n", err)
-		return ExitInvalid
+		return withCode(ExitInvalid, "schema", err)
 	}
 	a.Out.Write(b)
-	return ExitPass
+	return nil
 }
 
 // schemaKinds are the operands of `ananke schema`.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -22,28 +21,25 @@ type selected struct {
 // A filter that matches nothing is a mistake (exit 3): a CI job must not
 // pass by running nothing. An empty shard is not: a suite may have fewer
 // tests than shards.
-func (a *app) selectTests(suite *spec.Suite, o runOptions) (*selected, int) {
+func selectTests(suite *spec.Suite, o runOptions) (*selected, error) {
 	sel := &selected{of: len(suite.Tests)}
 	var f selection.Filter
 	if o.run != "" {
 		re, err := regexp.Compile(o.run)
 		if err != nil {
-			fmt.Fprintf(a.Err, "ananke: --run %q: %v\n", o.run, err)
-			return nil, ExitInvalid
+			return nil, invalidf("", "--run %q: %v", o.run, err)
 		}
 		f.Run = re
 	}
 	var err error
 	if f.Include, f.Exclude, err = selection.ParseTags(o.tags); err != nil {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		return nil, ExitInvalid
+		return nil, withCode(ExitInvalid, "", err)
 	}
 	var parts []string
 	if !f.IsZero() {
 		suite.Tests = f.Apply(suite.Tests)
 		if len(suite.Tests) == 0 {
-			fmt.Fprintf(a.Err, "ananke: no test matches %s (of %s); nothing was run\n", f, plural(sel.of, "test"))
-			return nil, ExitInvalid
+			return nil, invalidf("", "no test matches %s (of %s); nothing was run", f, plural(sel.of, "test"))
 		}
 		parts = append(parts, f.String())
 	}
@@ -56,5 +52,5 @@ func (a *app) selectTests(suite *spec.Suite, o runOptions) (*selected, int) {
 		parts = append([]string{"shard " + sh.String()}, parts...)
 	}
 	sel.describe = strings.Join(parts, ", ")
-	return sel, ExitPass
+	return sel, nil
 }

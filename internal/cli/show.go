@@ -24,15 +24,14 @@ import (
 // artifact (a zip, unpacked into a new temporary directory first). Where
 // no browser can be started it prints the page's path and still exits 0:
 // printing it is the most a machine without a display can do.
-func runShow(ctx context.Context, a *app, args []string) int {
+func runShow(ctx context.Context, a *app, args []string) error {
 	fs := a.flags("show", "[DIR | index.html | ARTIFACT.zip]")
 	printOnly := fs.Bool("print", false, "print the page's path; do not open a browser")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(a.Err, "ananke show: name one report directory, page or zip")
-		return ExitInvalid
+		return invalidf("show", "name one report directory, page or zip")
 	}
 	target := "ananke-report"
 	if fs.NArg() == 1 {
@@ -40,21 +39,20 @@ func runShow(ctx context.Context, a *app, args []string) int {
 	}
 	page, err := a.reportPage(target)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke show: %v\n", err)
-		return ExitInvalid
+		return withCode(ExitInvalid, "show", err)
 	}
 	link := (&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String()
 	if *printOnly {
 		fmt.Fprintln(a.Out, page)
-		return ExitPass
+		return nil
 	}
 	browser, err := a.openBrowser(ctx, link)
 	if err != nil {
 		fmt.Fprintf(a.Out, "%s\n(no browser opened: %v)\n", page, err)
-		return ExitPass
+		return nil
 	}
 	fmt.Fprintf(a.Out, "Opened %s in %s\n", page, browser)
-	return ExitPass
+	return nil
 }
 
 // reportPage finds the page to open: DIR/index.html, the page named

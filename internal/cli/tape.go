@@ -2,11 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/replay"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // tape makes the engine's tape for --record or --replay; done, called with
@@ -15,8 +17,8 @@ func (a *app) tape(o runOptions, suite *spec.Suite) (tape engine.Tape, done func
 	switch {
 	case o.record != "" && o.replay != "":
 		return nil, nil, fmt.Errorf("--record and --replay cannot be used together")
-	case (o.record != "" || o.replay != "") && suite.Config.Target.Type != "" && suite.Config.Target.Type != "agui":
-		return nil, nil, fmt.Errorf("--record and --replay work with agui targets; this target is %s", suite.Config.Target.Type)
+	case (o.record != "" || o.replay != "") && !registry.CanRecord(suite.Config.Target.Type):
+		return nil, nil, fmt.Errorf("--record and --replay work with %s targets; this target is %s", strings.Join(registry.Recordable(), " and "), suite.Config.Target.Type)
 	case o.record != "":
 		rec, err := replay.NewRecorder(o.record, a.now)
 		if err != nil {
@@ -37,7 +39,7 @@ func (a *app) tape(o runOptions, suite *spec.Suite) (tape engine.Tape, done func
 			return nil, nil, err
 		}
 		for _, f := range p.Changed(suite) {
-			fmt.Fprintf(a.Err, "ananke: note: %s changed since it was recorded; a request that differs is an error\n", f)
+			a.warn("", fmt.Errorf("note: %s changed since it was recorded; a request that differs is an error", f))
 		}
 		return p, func(*report.Report) error { return nil }, nil
 	}

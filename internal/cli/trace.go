@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ananke/action/internal/normalized"
 )
@@ -23,24 +24,24 @@ func init() { // not an initializer: the commands' help reads the table
 }
 
 // runTrace is `ananke trace`: commands on a report's traces.
-func runTrace(ctx context.Context, a *app, args []string) int {
+func runTrace(ctx context.Context, a *app, args []string) error {
 	if len(args) == 0 {
 		traceUsage(a.Err)
-		return ExitInvalid
+		return exitWith(ExitInvalid)
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		traceUsage(a.Out)
-		return ExitPass
+		return nil
 	}
 	for _, c := range traceCommands {
 		if c.name == args[0] {
 			return c.run(ctx, a, args[1:])
 		}
 	}
-	fmt.Fprintf(a.Err, "ananke trace: unknown command %q\n\n", args[0])
-	traceUsage(a.Err)
-	return ExitInvalid
+	var usage strings.Builder
+	traceUsage(&usage)
+	return invalidf("trace", "unknown command %q\n\n%s", args[0], strings.TrimSuffix(usage.String(), "\n"))
 }
 
 func traceUsage(w io.Writer) {
@@ -52,72 +53,64 @@ func traceUsage(w io.Writer) {
 // runTraceExport is `ananke trace export`: each test's trace in a report
 // directory becomes a normalized trace, DIR/<test>.trace.json, or with
 // --test and no -o one document on stdout.
-func runTraceExport(_ context.Context, a *app, args []string) int {
-	fs := a.flags("trace export", "REPORT_DIR")
+func runTraceExport(_ context.Context, a *app, args []string) error {
+	const scope = "trace export"
+	fs := a.flags(scope, "REPORT_DIR")
 	out := fs.String("output", "ananke-traces", "write the traces into `dir`, one <test>.trace.json per test; with --test and no -o, print the one trace instead")
 	alias(fs, "o", "output")
 	test := fs.String("test", "", "export only the test with this `id`")
 	all := fs.Bool("all-attempts", false, "export every attempt of a test that ran more than once (<test>.attempt-<k>.trace.json), not only its shown one")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(a.Err, "ananke trace export: name one report directory")
-		return ExitInvalid
+		return invalidf(scope, "name one report directory")
 	}
 	dir := fs.Arg(0)
 	r, err := normalized.Open(dir)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
-		return ExitInvalid
+		return withCode(ExitInvalid, scope, err)
 	}
 	items, err := r.Items(*test, *all)
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
-		return ExitInvalid
+		return withCode(ExitInvalid, scope, err)
 	}
 	if *test != "" && !isSet(fs, "o") && !isSet(fs, "output") {
 		return a.printTrace(r, items)
 	}
 	if sameDir(*out, filepath.Join(dir, "tests")) {
-		fmt.Fprintf(a.Err, "ananke trace export: -o %s would overwrite the report's trace files; write elsewhere\n", *out)
-		return ExitInvalid
+		return invalidf(scope, "-o %s would overwrite the report's trace files; write elsewhere", *out)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
-		return ExitError
+		return withCode(ExitError, scope, err)
 	}
 	for _, it := range items {
 		tr, err := r.Export(it)
 		if err != nil {
-			fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
-			return ExitInvalid
+			return withCode(ExitInvalid, scope, err)
 		}
 		if err := writeTraceFile(filepath.Join(*out, it.Name), tr); err != nil {
-			fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
-			return ExitError
+			return withCode(ExitError, scope, err)
 		}
 	}
 	fmt.Fprintf(a.Out, "Exported %s from %s into %s\n", plural(len(items), "trace"), filepath.Clean(dir), filepath.Clean(*out))
-	return ExitPass
+	return nil
 }
 
 // printTrace prints the one trace of --test without -o.
-func (a *app) printTrace(r *normalized.Report, items []normalized.Item) int {
+func (a *app) printTrace(r *normalized.Report, items []normalized.Item) error {
+	const scope = "trace export"
 	if len(items) != 1 {
-		fmt.Fprintf(a.Err, "ananke trace export: test %s has %d attempts; name a directory with -o to export them all\n", items[0].Test.ID, len(items))
-		return ExitInvalid
+		return invalidf(scope, "test %s has %d attempts; name a directory with -o to export them all", items[0].Test.ID, len(items))
 	}
 	tr, err := r.Export(items[0])
 	if err != nil {
-		fmt.Fprintf(a.Err, "ananke trace export: %v\n", err)
-		return ExitInvalid
+		return withCode(ExitInvalid, scope, err)
 	}
 	if err := normalized.Write(a.Out, tr); err != nil {
-		fmt.Fprintf(a.Err, "ananke trace export: write: %v\n", err)
-		return ExitError
+		return errorf(scope, "write: %w", err)
 	}
-	return ExitPass
+	return nil
 }
 
 // writeTraceFile writes a trace under a temporary name and renames it, so

@@ -13,35 +13,35 @@ import (
 	"github.com/ananke/action/internal/spec"
 )
 
-func runValidate(_ context.Context, a *app, args []string) int {
+func runValidate(_ context.Context, a *app, args []string) error {
 	fs := a.flags("validate", "[PATH...]")
 	configFlag := fs.String("config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
 	alias(fs, "c", "config")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
-	suite, code := a.load(*configFlag, fs.Args())
-	if suite == nil {
-		return code
+	suite, err := a.load(*configFlag, fs.Args())
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(a.Out, "ok: %s and %s are valid\n", suite.Config.Path, describeFiles(suite.Tests))
-	return ExitPass
+	return nil
 }
 
 // load finds the config, loads the suite and prints every diagnostic. It
-// returns nil and the exit code when the files are invalid.
-func (a *app) load(configFlag string, paths []string) (*spec.Suite, int) {
+// returns an error (exit 3) when the files are invalid.
+func (a *app) load(configFlag string, paths []string) (*spec.Suite, error) {
 	return a.loadSuite(spec.Options{ConfigPath: configFlag, Paths: paths})
 }
 
 // loadSuite loads what o names, finding the config as findConfig does:
 // with an endpoint, a config found nowhere is not a mistake (Ananke then
 // uses a default target at the endpoint); a --config that is not one is.
-func (a *app) loadSuite(o spec.Options) (*spec.Suite, int) {
+// Diagnostics go to stdout, as a compiler's do; the error counts them.
+func (a *app) loadSuite(o spec.Options) (*spec.Suite, error) {
 	cfg, paths, err := a.findConfig(o.ConfigPath, o.Paths)
 	if err != nil && (o.Endpoint == "" || o.ConfigPath != "") {
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		return nil, ExitInvalid
+		return nil, withCode(ExitInvalid, "", err)
 	}
 	o.ConfigPath, o.Paths, o.LookupEnv = cfg, paths, a.lookupEnv
 	suite, err := spec.Load(o)
@@ -51,13 +51,11 @@ func (a *app) loadSuite(o spec.Options) (*spec.Suite, int) {
 		for _, d := range diags {
 			fmt.Fprintln(a.Out, d)
 		}
-		fmt.Fprintf(a.Err, "ananke: %s found; nothing was run\n", plural(len(diags), "problem"))
-		return nil, ExitInvalid
+		return nil, invalidf("", "%s found; nothing was run", plural(len(diags), "problem"))
 	case err != nil:
-		fmt.Fprintf(a.Err, "ananke: %v\n", err)
-		return nil, ExitInvalid
+		return nil, withCode(ExitInvalid, "", err)
 	}
-	return suite, ExitPass
+	return suite, nil
 }
 
 // findConfig returns the config path: --config; a config file named among

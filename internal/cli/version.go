@@ -61,13 +61,13 @@ func resolveVersion(stampedVersion, stampedCommit string, bi *debug.BuildInfo) (
 	return v, c
 }
 
-func runVersion(_ context.Context, a *app, args []string) int {
+func runVersion(_ context.Context, a *app, args []string) error {
 	fs := a.flags("version", "")
-	if code, ok := a.parse(fs, args); !ok {
-		return code
+	if err := a.parse(fs, args); err != nil {
+		return err
 	}
 	fmt.Fprintln(a.Out, versionLine(resolveVersion(version, commit, readBuildInfo())))
-	return ExitPass
+	return nil
 }
 
 // versionLine is what `ananke version` prints:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/judge"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/scriptcheck"
 	"github.com/ananke/action/internal/secret"
 	"github.com/ananke/action/internal/spec"
@@ -218,12 +219,4 @@ func attachments(parts []spec.Part) string {
 }
 
 // count is "1 run", "2 runs", "1 retry", "2 retries".
-func count(n int, noun string) string {
-	if n != 1 {
-		if strings.HasSuffix(noun, "y") {
-			noun = strings.TrimSuffix(noun, "y") + "ie"
-		}
-		noun += "s"
-	}
-	return fmt.Sprintf("%d %s", n, noun)
-}
+func count(n int, noun string) string { return plural.Count(n, noun) }

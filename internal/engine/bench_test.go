@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // manyTests writes n one-turn tests against endpoint and loads them.
@@ -36,7 +37,7 @@ func manyTests(b *testing.B, endpoint string, n, turns int) *spec.Suite {
 // BenchmarkTurnOverhead measures what Ananke adds to each turn on loopback
 // against an agent that answers at once: building the request, the HTTP
 // exchange, reading, verifying and capturing the stream, and evaluating
-// the turn's assertions. Design §10 budget: < 1 ms median.
+// the turn's assertions. Budget (docs/performance.md): < 1 ms median.
 func BenchmarkTurnOverhead(b *testing.B) {
 	srv := aguitest.New(b, func(r *aguitest.Request) aguitest.Response {
 		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", "ok")...)}
@@ -45,7 +46,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	s := manyTests(b, srv.Endpoint(), 1, turns)
 	b.ResetTimer()
 	for range b.N {
-		out := engine.Run(context.Background(), engine.Options{Suite: s})
+		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s})
 		if out.Tests[0].Status != engine.Pass || len(out.Tests[0].Shown().Trace.Turns) != turns {
 			b.Fatalf("status %s %s", out.Tests[0].Status, out.Tests[0].Reason)
 		}
@@ -56,7 +57,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 }
 
 // BenchmarkParallel runs 1000 one-turn tests against an agent answering in
-// 100 ms with --parallel N. Design §10 budget: within 1.2× of the ideal
+// 100 ms with --parallel N. Budget (docs/performance.md): within 1.2× of the ideal
 // ceil(1000/N) × 100 ms.
 func BenchmarkParallel(b *testing.B) {
 	srv := aguitest.New(b, func(r *aguitest.Request) aguitest.Response {
@@ -66,7 +67,7 @@ func BenchmarkParallel(b *testing.B) {
 	for _, n := range []int{10, 50, 100} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for range b.N {
-				out := engine.Run(context.Background(), engine.Options{Suite: s, Parallel: n})
+				out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, Parallel: n})
 				for _, r := range out.Tests {
 					if r.Status != engine.Pass {
 						b.Fatalf("%s: %s %s", r.Test.Name.Value, r.Status, r.Reason)

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target"
 )
 
-// LevelBuiltin marks the checks that are always on (design §4.4).
+// LevelBuiltin marks the checks that are always on (docs/files.md).
 const LevelBuiltin assertion.Level = "builtin"
 
 // Kinds of built-in checks.
@@ -27,55 +27,27 @@ func builtin(i int, turn spec.Turn, kind assertion.Kind) assertion.Result {
 		Severity: assertion.Critical, EventRefs: []int64{}}
 }
 
-// runErrorResult fails when the agent sent RUN_ERROR during the turn.
-func runErrorResult(i int, turn spec.Turn, errs []runError) assertion.Result {
-	return errorResult(i, turn, errs, aguiErrors)
-}
-
-// errorWords say what an agent's error is called in a protocol.
-type errorWords struct {
-	none, noneMessage string // expected and observed when there was none; the passing message
-	name              string // one error, as counted and in evidence notes
-	message           string // the failing message's head
-	code              string // how a code is appended: " (code %s)"
-}
-
-var (
-	// aguiErrors: an AG-UI agent's RUN_ERROR events.
-	aguiErrors = errorWords{none: "no RUN_ERROR", noneMessage: "the agent sent no RUN_ERROR", name: "RUN_ERROR",
-		message: "the agent sent RUN_ERROR: ", code: " (code %s)"}
-	// sessionErrors: the errors an A2A session reports (a failed,
-	// rejected or canceled task).
-	sessionErrors = errorWords{none: "no error from the agent", noneMessage: "the agent reported no error", name: "error",
-		message: "the agent reported an error: ", code: " (%s)"}
-	// mcpErrors: an MCP server's. It reports none beside its answer: a
-	// failed call is the call's result (is_error checks it), and a server
-	// that does not answer errors the turn, so the check says it answered.
-	mcpErrors = errorWords{none: "an answer from the server", noneMessage: "the server answered", name: "error",
-		message: "the server reported an error: ", code: " (%s)"}
-)
-
 // errorResult fails when the agent reported errors during the turn.
-func errorResult(i int, turn spec.Turn, errs []runError, w errorWords) assertion.Result {
+func errorResult(i int, turn spec.Turn, errs []runError, w Words) assertion.Result {
 	r := builtin(i, turn, KindRunError)
-	r.Expected = w.none
+	r.Expected = w.None
 	if len(errs) == 0 {
-		r.Observed, r.Message = w.none, w.noneMessage
+		r.Observed, r.Message = w.None, w.NoneMessage
 		return r
 	}
 	var parts []string
 	for _, e := range errs {
 		s := e.message
 		if e.code != "" {
-			s += fmt.Sprintf(w.code, e.code)
+			s += fmt.Sprintf(w.Code, e.code)
 		}
 		parts = append(parts, s)
-		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("%s at event #%d", w.name, e.seq), Text: s, EventRefs: eventRef(e.seq)})
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("%s at event #%d", w.Name, e.seq), Text: s, EventRefs: eventRef(e.seq)})
 	}
 	r.Status = assertion.Fail
 	r.Finish()
-	r.Observed = fmt.Sprintf("%d %s", len(errs), w.name)
-	r.Message = w.message + strings.Join(parts, "; ")
+	r.Observed = fmt.Sprintf("%d %s", len(errs), w.Name)
+	r.Message = w.Message + strings.Join(parts, "; ")
 	return r
 }
 
@@ -85,37 +57,32 @@ type runError struct {
 }
 
 // protocolResult fails on every protocol error of the turn's runs.
-func protocolResult(i int, turn spec.Turn, problems []problem) assertion.Result {
+func protocolResult(i int, turn spec.Turn, problems []target.Problem, w Words) assertion.Result {
 	r := builtin(i, turn, KindProtocol)
-	r.Expected = "a stream that follows the AG-UI protocol"
+	r.Expected = w.Conformance
 	if len(problems) == 0 {
 		r.Observed, r.Message = "no protocol errors", "the event stream follows the protocol"
 		return r
 	}
 	for _, p := range problems {
-		r.Evidence = append(r.Evidence, assertion.Evidence{Note: p.String(), EventRefs: eventRef(p.seq)})
+		r.Evidence = append(r.Evidence, assertion.Evidence{Note: problemString(p), EventRefs: eventRef(p.Seq)})
 	}
 	r.Status = assertion.Fail
 	r.Finish()
 	r.Observed = fmt.Sprintf("%d protocol error(s)", len(problems))
-	r.Message = problems[0].String()
+	r.Message = problemString(problems[0])
 	if n := len(problems) - 1; n > 0 {
 		r.Message += fmt.Sprintf(" (and %d more)", n)
 	}
 	return r
 }
 
-// problem is a client problem placed in the test's event sequence.
-type problem struct {
-	seq int64
-	agui.Problem
-}
-
-func (p problem) String() string {
-	if p.seq == 0 {
+// problemString says what a protocol problem is and where.
+func problemString(p target.Problem) string {
+	if p.Seq == 0 {
 		return fmt.Sprintf("%s [%s]", p.Message, p.Rule)
 	}
-	return fmt.Sprintf("event #%d: %s [%s]", p.seq, p.Message, p.Rule)
+	return fmt.Sprintf("event #%d: %s [%s]", p.Seq, p.Message, p.Rule)
 }
 
 // clientToolsResult fails when a client tool call could not be answered.

@@ -12,6 +12,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // suiteFiles writes a config (pointing at endpoint, plus extraConfig) and
@@ -160,7 +161,7 @@ func TestSuiteHooks(t *testing.T) {
 	}
 	t.Run("before_all variables reach every test; after_all reads the outcome", func(t *testing.T) {
 		s, dir := suiteFiles(t, srv.Endpoint(), "before_all: [{cmd: [./token.sh]}]\nafter_all: [{cmd: [./record.sh, \"out-${TOKEN}.json\"]}]\n", files())
-		out := engine.Run(context.Background(), engine.Options{Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
+		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 		for _, r := range out.Tests {
 			if r.Status != engine.Pass {
 				t.Errorf("%s: %s %s %q", r.Test.ID, r.Status, r.Reason, failed(r))
@@ -188,7 +189,7 @@ func TestSuiteHooks(t *testing.T) {
 	t.Run("a failing before_all runs no test and still runs after_all", func(t *testing.T) {
 		s, dir := suiteFiles(t, srv.Endpoint(), "before_all: [{cmd: [./fail.sh]}, {cmd: [./token.sh]}]\nafter_all: [{cmd: [./record.sh, out.json]}]\n", files())
 		before := len(srv.Requests())
-		out := engine.Run(context.Background(), engine.Options{Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
+		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 		for _, r := range out.Tests {
 			if r.Status != engine.Error || !strings.HasPrefix(r.Reason, `before_all[0]: hook "./fail.sh" exited with status 1`) || !r.ReasonPos.IsValid() {
 				t.Errorf("%s: %s %q at %v", r.Test.ID, r.Status, r.Reason, r.ReasonPos)
@@ -208,7 +209,7 @@ func TestSuiteHooks(t *testing.T) {
 	})
 	t.Run("a failing after_all is reported", func(t *testing.T) {
 		s, _ := suiteFiles(t, srv.Endpoint(), "before_all: [{cmd: [./token.sh]}]\nafter_all: [{cmd: [./fail.sh]}]\n", files())
-		out := engine.Run(context.Background(), engine.Options{Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
+		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 		if !out.HookFailed() || out.Tests[0].Status != engine.Pass || !strings.HasPrefix(out.Hooks[1].Error, "after_all[0]: ") {
 			t.Fatalf("hooks = %+v, first test %s", out.Hooks, out.Tests[0].Status)
 		}

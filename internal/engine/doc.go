@@ -1,7 +1,8 @@
 // Package engine runs tests: for each test it runs the hooks, resolves the
-// variables, then plays the turns against the agent through the AG-UI
-// client — answering client tools with follow-up runs — recording a trace
-// and evaluating the assertions after every turn (stopping at the first
+// variables, then plays the turns against the agent through a
+// target.Session — which the target's Protocol opens (Options.Protocols;
+// the engine knows no protocol of its own) — recording a trace and
+// evaluating the assertions after every turn (stopping at the first
 // failure) and once more over the whole test. It also starts and stops
 // target.server and runs tests in parallel.
 //

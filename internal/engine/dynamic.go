@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -55,8 +56,8 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			continue
 		}
 		turn := spec.Turn{Pos: t.Simulator.Pos, Index: i, Type: trace.KindSimulated}
-		out := e.playTurn(sctx, i, turn, move.Message, p, conv)
-		conv.rec.EndTurn(p.now(), conv.state)
+		out := e.playTurn(sctx, turn, target.Turn{Index: i, Type: target.TurnUser, Text: move.Message}, p, conv)
+		conv.rec.EndTurn(p.now(), p.session.State())
 		r.Warnings = append(r.Warnings, out.warnings...)
 		r.Results = append(r.Results, out.builtins...)
 		if out.err != nil {
@@ -78,7 +79,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 		e.scripts(sctx, t, scripts, scope, r)
 		if assertion.Failed(r.Results) {
 			r.Status = Fail
-			e.skipRest(r, p, len(p.turnChecks), fmt.Sprintf("not evaluated: the test stopped when turn[%d] failed", i))
+			e.skipRest(r, p, len(p.turns), fmt.Sprintf("not evaluated: the test stopped when turn[%d] failed", i))
 			return false
 		}
 		if err := e.reach(sctx, t, cp, i, conv, p, r); err != nil {

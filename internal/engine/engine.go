@@ -58,6 +58,10 @@ type Options struct {
 	// Import reads the trace of a test with a source (a recorded run of
 	// another runtime; package source). nil: such tests error.
 	Import func(ctx context.Context, src *spec.Source) (*trace.Trace, error)
+	// Protocols gives the protocol of a type of target (the config's
+	// target.type): the sessions that play the turns. A test that plays
+	// turns errors when it gives none.
+	Protocols func(targetType string) (Protocol, bool)
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.
@@ -107,6 +111,14 @@ type engine struct {
 	opts Options
 	// globals are the variables the before_all hooks set.
 	globals map[string]string
+}
+
+// protocol is the protocol of the suite's target.
+func (e *engine) protocol() (Protocol, bool) {
+	if e.opts.Protocols == nil {
+		return Protocol{}, false
+	}
+	return e.opts.Protocols(e.opts.Suite.Config.Target.Type)
 }
 
 // Run runs every test of the suite — each as often as its stability policy

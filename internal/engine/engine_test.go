@@ -16,6 +16,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // suite writes a config pointing at endpoint plus the given test files and
@@ -82,7 +83,7 @@ func ids() func() string {
 
 func run(t *testing.T, s *spec.Suite, mod ...func(*engine.Options)) []*engine.TestResult {
 	t.Helper()
-	opts := engine.Options{Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv}
+	opts := engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv}
 	for _, m := range mod {
 		m(&opts)
 	}
@@ -418,7 +419,7 @@ func TestTestTimeoutAndCancel(t *testing.T) {
 	cancelOnRequest.Store(&cancel)
 	var mu sync.Mutex
 	var seen []string
-	out := engine.Run(ctx, engine.Options{Suite: s, Observer: engine.ObserverFunc(func(r *engine.TestResult) {
+	out := engine.Run(ctx, engine.Options{Protocols: registry.Lookup, Suite: s, Observer: engine.ObserverFunc(func(r *engine.TestResult) {
 		mu.Lock()
 		seen = append(seen, r.Test.Name.Value)
 		mu.Unlock()

@@ -45,23 +45,23 @@ func (e *engine) startServer(ctx context.Context, out *Outcome) (*server, error)
 	}
 	vars := vars.NewVars(e.opts.LookupEnv)
 	defer func() { out.Secrets = append(out.Secrets, vars.Secrets()...) }()
-	r := &resolver{vars: vars}
+	r := &Resolver{vars: vars}
 	argv := make([]string, len(s.Command))
 	for i, a := range s.Command {
-		argv[i] = r.str(a)
+		argv[i] = r.Str(a)
 	}
-	readyURL := r.url(s.ReadyURL)
+	readyURL := r.URL(s.ReadyURL)
 	if readyURL == "" {
-		readyURL = r.url(cfg.Target.Endpoint)
+		readyURL = r.URL(cfg.Target.Endpoint)
 	}
-	if a := cfg.Target.A2A; readyURL == "" && a != nil {
-		readyURL = r.url(a.AgentCardURL) // an agent found by its card is up when the card is served
+	if proto, ok := e.protocol(); readyURL == "" && ok && proto.ReadyURL != nil {
+		readyURL = proto.ReadyURL(&cfg.Target, r)
 	}
 	env := append([]string(nil), e.opts.Env...)
 	for _, v := range s.Env {
-		env = append(env, v.Name+"="+r.str(v.Value))
+		env = append(env, v.Name+"="+r.Str(v.Value))
 	}
-	readyLog, cwd := s.ReadyLog, r.str(s.Cwd)
+	readyLog, cwd := s.ReadyLog, r.Str(s.Cwd)
 	if r.err != nil {
 		return nil, fmt.Errorf("target.server: %w", r.err)
 	}

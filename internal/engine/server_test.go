@@ -14,6 +14,7 @@ import (
 
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // serverConfig is a target.server block running a shell script, given
@@ -86,7 +87,7 @@ func TestServerSecrets(t *testing.T) {
 	agent := aguitest.New(t, textAgent)
 	s := suite(t, agent.Endpoint(), serverConfig("echo \"bad key $SERVER_KEY\" >&2; exit 3", 60_000,
 		"    ready_log: \"listening\"\n    env: {SERVER_KEY: \"${ENV.SERVER_KEY}\"}\n"), map[string]string{"t": "turns: [{user: hi}]\n"})
-	out := engine.Run(context.Background(), engine.Options{Suite: s, NewID: ids(), Env: os.Environ(),
+	out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(),
 		LookupEnv: func(k string) (string, bool) {
 			if k == "SERVER_KEY" {
 				return key, true

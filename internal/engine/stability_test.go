@@ -14,6 +14,7 @@ import (
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/target/registry"
 )
 
 // alternating calls the search tool on every other request, starting with
@@ -217,7 +218,7 @@ func TestCancelBetweenRuns(t *testing.T) {
 		return textAgent(r)
 	})
 	s := suite(t, srv.Endpoint(), "", map[string]string{"long": "runs: 3\nturns: [{user: hi}]\n"})
-	out := engine.Run(ctx, engine.Options{Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
+	out := engine.Run(ctx, engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 	r := one(t, out.Tests)
 	if r.Status != engine.Error || r.Reason != "cancelled after 2 of 3 runs" {
 		t.Fatalf("status %s, reason %q", r.Status, r.Reason)

@@ -2,16 +2,13 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/assertion"
-	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
@@ -19,10 +16,11 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// Causes of a context's end, to tell whose deadline passed.
+// Causes of a context's end, to tell whose deadline passed: the test's
+// (--timeout), or a run's (target.timeout_ms, ended by the session).
 var (
 	errTestTimeout = errors.New("test timeout")
-	errRunTimeout  = errors.New("run timeout")
+	errRunTimeout  = target.ErrRunTimeout
 )
 
 // runAttempt runs one attempt of a test to its status: the hooks, then
@@ -40,13 +38,27 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 	vars := e.newVars()
 	e.play(ctx, t, vars, r, aio)
 	if e.opts.Tape != nil && !e.opts.Tape.Live() && r.Trace != nil {
-		r.Trace.Source = &trace.Source{Adapter: "ag-ui", Mode: "replay", Capabilities: capability.AGUI}
+		e.replayed(r.Trace)
 	}
 	if len(t.After) > 0 {
 		e.runAfter(ctx, t, vars, r)
 		r.Secrets = append(r.Secrets, vars.Secrets()...)
 	}
 	return r
+}
+
+// replayed marks a replayed attempt's trace: its session's source in mode
+// replay, or without one (an AG-UI session's, or an attempt that never
+// reached its turns), the protocol's source of a replayed trace.
+func (e *engine) replayed(tr *trace.Trace) {
+	if tr.Source != nil {
+		tr.Source.Mode = "replay"
+		return
+	}
+	if proto, ok := e.protocol(); ok && proto.Replayed != nil {
+		src := *proto.Replayed
+		tr.Source = &src
+	}
 }
 
 // play runs the attempt's hooks and turns, within --timeout.
@@ -158,11 +170,7 @@ func (e *engine) hookCommand(h spec.Hook, argv []string, file string, stdin []by
 
 // conversation is the state carried from turn to turn.
 type conversation struct {
-	messages []agui.Message
-	state    json.RawMessage
-	rec      *trace.Recorder
-	// session is an A2A or MCP target's, opened at the first turn.
-	session target.Session
+	rec *trace.Recorder
 	// checkpoints, in a dynamic test, follows its checkpoints.
 	checkpoints *checkpoints
 }
@@ -171,14 +179,14 @@ type conversation struct {
 // after it and stopping at the first failure; then the simulated turns of
 // a dynamic test; then it evaluates the test's checks.
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
-	conv := &conversation{messages: p.history, state: p.state, rec: e.newRecorder()}
+	conv := &conversation{rec: e.newRecorder()}
 	conv.rec.SetHistory(p.given)
 	defer func() {
-		if conv.session != nil {
-			conv.rec.SetSource(conv.session.Source()) // with the ids the turns learnt
-			if err := conv.session.Close(); err != nil && r.Status == Pass {
-				r.Status, r.Reason = Error, "close the session: "+err.Error()
-			}
+		if src := p.session.Source(); src != nil {
+			conv.rec.SetSource(*src) // with the ids the turns learnt
+		}
+		if err := p.session.Close(); err != nil && r.Status == Pass {
+			r.Status, r.Reason = Error, "close the session: "+err.Error()
 		}
 		r.Trace = conv.rec.Trace()
 		if err := conv.rec.Close(); err != nil && r.Status != Error {
@@ -192,7 +200,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 		defer func() { r.Checkpoints = conv.checkpoints.results() }()
 	}
 	for i, turn := range t.Turns {
-		if !e.step(ctx, i, turn, p.users[i], p, conv, r) {
+		if !e.step(ctx, i, turn, p.turns[i], p, conv, r) {
 			return
 		}
 		if conv.checkpoints != nil {
@@ -206,9 +214,9 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 		return
 	}
 	scope := conv.rec.Trace().TestScope()
-	r.Results = append(r.Results, assertion.Evaluate(p.testChecks, scope)...)
-	e.scripts(ctx, t, p.testScripts, scope, r)
-	e.judgeUnlessFailed(ctx, p.testJudges, scope, r)
+	r.Results = append(r.Results, assertion.Evaluate(p.checks.checks, scope)...)
+	e.scripts(ctx, t, p.checks.scripts, scope, r)
+	e.judgeUnlessFailed(ctx, p.checks.judges, scope, r)
 	r.Status = verdict(r.Results)
 	if r.Status == Error {
 		e.checkError(r)
@@ -217,9 +225,9 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 
 // step plays scripted turn i and checks it: the deterministic checks, then
 // (when they pass) its judges. It reports whether the test goes on.
-func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation, r *Attempt) bool {
-	out := e.playTurn(ctx, i, turn, user, p, conv)
-	conv.rec.EndTurn(p.now(), conv.state)
+func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p *plan, conv *conversation, r *Attempt) bool {
+	out := e.playTurn(ctx, turn, tp.in, p, conv)
+	conv.rec.EndTurn(p.now(), p.session.State())
 	r.Warnings = append(r.Warnings, out.warnings...)
 	r.Results = append(r.Results, out.builtins...)
 	if out.err != nil {
@@ -228,9 +236,9 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, user string, p
 		return false
 	}
 	scope := conv.rec.Trace().TurnScope(i)
-	r.Results = append(r.Results, assertion.Evaluate(p.turnChecks[i], scope)...)
-	e.scripts(ctx, p.test, p.turnScripts[i], scope, r)
-	e.judgeUnlessFailed(ctx, p.turnJudges[i], scope, r)
+	r.Results = append(r.Results, assertion.Evaluate(tp.checks.checks, scope)...)
+	e.scripts(ctx, p.test, tp.checks.scripts, scope, r)
+	e.judgeUnlessFailed(ctx, tp.checks.judges, scope, r)
 	switch verdict(r.Results) {
 	case Fail:
 		r.Status = Fail
@@ -268,14 +276,18 @@ func (e *engine) checkError(r *Attempt) {
 // skipRest records the checks of the turns after i and of the whole test as
 // not evaluated.
 func (e *engine) skipRest(r *Attempt, p *plan, i int, reason string) {
-	for j := i + 1; j < len(p.turnChecks); j++ {
-		r.Results = append(r.Results, assertion.Skipped(p.turnChecks[j], "turn["+itoa(j)+"]", reason)...)
-		r.Results = append(r.Results, assertion.Skipped(p.turnScripts[j], "turn["+itoa(j)+"]", reason)...)
-		r.Results = append(r.Results, assertion.Skipped(p.turnJudges[j], "turn["+itoa(j)+"]", reason)...)
+	for j := i + 1; j < len(p.turns); j++ {
+		r.Results = append(r.Results, p.turns[j].checks.skipped("turn["+itoa(j)+"]", reason)...)
 	}
-	r.Results = append(r.Results, assertion.Skipped(p.testChecks, "test", reason)...)
-	r.Results = append(r.Results, assertion.Skipped(p.testScripts, "test", reason)...)
-	r.Results = append(r.Results, assertion.Skipped(p.testJudges, "test", reason)...)
+	r.Results = append(r.Results, p.checks.skipped("test", reason)...)
+}
+
+// skipped is the set's results when it is not evaluated: the
+// deterministic checks, the scripts, then the judges.
+func (cs checkSet) skipped(scope, reason string) []assertion.Result {
+	out := assertion.Skipped(cs.checks, scope, reason)
+	out = append(out, assertion.Skipped(cs.scripts, scope, reason)...)
+	return append(out, assertion.Skipped(cs.judges, scope, reason)...)
 }
 
 // turnOutcome is what a turn's runs produced besides the trace.
@@ -285,90 +297,34 @@ type turnOutcome struct {
 	err      error // the exchange itself failed: the test errors
 }
 
-// playTurn sends the turn's message (if any) and runs until the agent no
-// longer waits for client tools.
-func (e *engine) playTurn(ctx context.Context, i int, turn spec.Turn, user string, p *plan, conv *conversation) turnOutcome {
-	if p.dial != nil {
-		return e.playSessionTurn(ctx, i, turn, user, p, conv)
-	}
-	conv.rec.StartTurn(i, turn.Type, user, p.now())
-	if turn.Type != spec.TurnConnect {
-		content := agui.StringContent(user)
-		if i < len(p.parts) && p.parts[i] != nil {
-			content = agui.PartsContent(p.parts[i], p.protocolVersion)
-			conv.rec.Attach(p.attachments[i])
-		}
-		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleUser, Content: content})
-	}
+// playTurn plays the turn through the attempt's session, and makes the
+// turn's built-in checks of what it reports: the agent's errors, and
+// when the session checks them, the protocol and the client tools.
+func (e *engine) playTurn(ctx context.Context, turn spec.Turn, in target.Turn, p *plan, conv *conversation) turnOutcome {
+	i := in.Index
+	conv.rec.StartTurn(i, turn.Type, in.Shown(), p.now())
+	res, err := p.session.Turn(ctx, in, conv.rec)
 	var out turnOutcome
-	var protocol []problem
-	var runErrs []runError
-	clientFailure := ""
-	for followups := 0; ; followups++ {
-		res, err := e.run(ctx, p, conv)
-		for _, pr := range res.Problems {
-			pp := problem{seq: conv.rec.Seq(pr.Frame), Problem: pr}
-			if pr.Severity == agui.Error {
-				protocol = append(protocol, pp)
-			} else {
-				out.warnings = append(out.warnings, Warning{Turn: i, Seq: pp.seq, Rule: pr.Rule, Message: pr.Message})
-			}
-		}
-		for _, re := range res.RunErrors {
-			runErrs = append(runErrs, runError{seq: conv.rec.Seq(re.Frame), message: re.Message, code: re.Code})
-		}
-		if err != nil {
-			out.err = e.explain(ctx, p, err)
-			return out
-		}
-		conv.messages, conv.state = res.Messages, res.State
-		if len(protocol) > 0 || len(runErrs) > 0 || len(res.Pending) == 0 {
-			break
-		}
-		if followups == p.maxFollowups {
-			clientFailure = fmt.Sprintf("the agent still called client tools after %d follow-up runs (target.max_followups)", p.maxFollowups)
-			break
-		}
-		if clientFailure = e.answer(p, conv, res.Pending); clientFailure != "" {
-			break
-		}
+	for _, w := range res.Warnings {
+		out.warnings = append(out.warnings, Warning{Turn: i, Seq: w.Seq, Rule: w.Rule, Message: w.Message})
 	}
-	out.builtins = append(out.builtins, runErrorResult(i, turn, runErrs), protocolResult(i, turn, protocol))
-	if len(p.tools) > 0 || clientFailure != "" {
-		out.builtins = append(out.builtins, clientToolsResult(i, turn, clientFailure))
+	if err != nil {
+		out.err = e.explain(ctx, p, err)
+		return out
+	}
+	tr := conv.rec.Trace()
+	var errs []runError
+	for _, re := range tr.Turns[len(tr.Turns)-1].RunErrors {
+		errs = append(errs, runError{seq: re.Seq, message: re.Message, code: re.Code})
+	}
+	out.builtins = append(out.builtins, errorResult(i, turn, errs, p.words))
+	if res.Conformance {
+		out.builtins = append(out.builtins, protocolResult(i, turn, res.Violations, p.words))
+	}
+	if res.ClientTools {
+		out.builtins = append(out.builtins, clientToolsResult(i, turn, res.ClientFailure))
 	}
 	return out
-}
-
-// run posts one run of the conversation.
-func (e *engine) run(ctx context.Context, p *plan, conv *conversation) (*agui.Result, error) {
-	in := agui.RunAgentInput{ThreadID: p.threadID, RunID: e.newID(), ProtocolVersion: p.protocolVersion, State: conv.state,
-		Messages: agui.ForInput(conv.messages), Tools: p.tools, ForwardedProps: p.forwardedProps}
-	conv.rec.StartRun(in.RunID, p.now())
-	runCtx, cancel := context.WithTimeoutCause(ctx, p.runTimeout, errRunTimeout)
-	defer cancel()
-	res, err := p.client.Run(runCtx, in, conv.rec.Observe)
-	conv.rec.EndRun(res.Frames, agui.ElideData(res.Request), res.Messages, p.now())
-	return res, err
-}
-
-// answer appends one tool message per pending call, or says why a call
-// cannot be answered.
-func (e *engine) answer(p *plan, conv *conversation, pending []agui.ToolCall) string {
-	for _, c := range pending {
-		a := p.answers[c.Function.Name]
-		if a == nil {
-			return fmt.Sprintf("the agent called %q (call %s) and no result came back: it is not a backend tool that answered with TOOL_CALL_RESULT, nor a client tool declared in this test's tools",
-				c.Function.Name, c.ID)
-		}
-		content, ok := a.reply(c.Function.Arguments)
-		if !ok {
-			return fmt.Sprintf("no results entry of client tool %q matches the arguments of call %s: %s", c.Function.Name, c.ID, c.Function.Arguments)
-		}
-		conv.messages = append(conv.messages, agui.Message{ID: e.newID(), Role: agui.RoleTool, ToolCallID: c.ID, Content: agui.StringContent(content)})
-		conv.rec.ClientResult(c.ID, content, p.now())
-	}
-	return ""
 }
 
 // explain rewrites a transport error caused by a deadline or cancellation

@@ -1,5 +1,5 @@
-// Package generate asks the language model for test files (seed 003,
-// "Agent-driven input"): it tells the model the test file format and what
+// Package generate asks the language model for test files (docs/models.md,
+// `ananke generate`): it tells the model the test file format and what
 // to test, reads drafts back as JSON, validates each with the same loader
 // `ananke validate` uses, asks once more for the drafts that are invalid —
 // giving their diagnostics — and keeps only valid files.

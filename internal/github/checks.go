@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	gh "github.com/google/go-github/v66/github"
@@ -67,7 +66,7 @@ func (c *Client) PublishCheck(ctx context.Context, run CheckRun) (int64, error) 
 	}
 	opts := gh.CreateCheckRunOptions{
 		Name: run.Name, HeadSHA: run.HeadSHA, Status: gh.String("completed"), Conclusion: gh.String(run.Conclusion),
-		CompletedAt: &gh.Timestamp{Time: time.Now()}, Output: out,
+		CompletedAt: &gh.Timestamp{Time: c.now()}, Output: out,
 	}
 	if run.DetailsURL != "" {
 		opts.DetailsURL = gh.String(run.DetailsURL)

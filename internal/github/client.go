@@ -19,6 +19,7 @@ type Client struct {
 	// longer bound per attempt for a whole artifact.
 	blob        *http.Client
 	owner, repo string
+	now         func() time.Time
 }
 
 // ClientOptions configure NewClient.
@@ -29,11 +30,18 @@ type ClientOptions struct {
 	HTTP *http.Client
 	// Sleep waits between retries (nil: a context-aware sleep).
 	Sleep func(context.Context, time.Duration) error
+	// Now is the run's clock: a check run's completion time, and how long
+	// until a rate limit's reset. Required: only internal/cli reads the
+	// process's clock.
+	Now func() time.Time
 }
 
 // NewClient returns a client for c's repository at c.APIURL, authenticated
 // with token.
 func NewClient(c *Context, token string, o ClientOptions) (*Client, error) {
+	if o.Now == nil {
+		return nil, errors.New("github client: no clock (ClientOptions.Now)")
+	}
 	hc := o.HTTP
 	if hc == nil {
 		hc = &http.Client{}
@@ -47,15 +55,15 @@ func NewClient(c *Context, token string, o ClientOptions) (*Client, error) {
 		next = http.DefaultTransport
 	}
 	withRetry := *hc
-	withRetry.Transport = &retrier{next: next, sleep: sleep}
+	withRetry.Transport = &retrier{next: next, sleep: sleep, now: o.Now}
 	client := gh.NewClient(&withRetry).WithAuthToken(token) // wraps a copy: withRetry stays without the token
-	blob := &http.Client{Transport: &retrier{next: next, sleep: sleep, timeout: blobAttemptTimeout}}
+	blob := &http.Client{Transport: &retrier{next: next, sleep: sleep, now: o.Now, timeout: blobAttemptTimeout}}
 	base, err := url.Parse(c.APIURL + "/") // go-github needs the trailing slash
 	if err != nil {
 		return nil, fmt.Errorf("parse GITHUB_API_URL %q: %w", c.APIURL, err)
 	}
 	client.BaseURL = base
-	return &Client{gh: client, blob: blob, owner: c.Owner, repo: c.Repo}, nil
+	return &Client{gh: client, blob: blob, owner: c.Owner, repo: c.Repo, now: o.Now}, nil
 }
 
 // Forbidden reports whether err is GitHub refusing the token: a fork pull

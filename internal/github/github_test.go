@@ -28,6 +28,7 @@ func client(t *testing.T, srv *githubtest.Server) (*github.Client, *[]time.Durat
 			waits = append(waits, d)
 			return nil
 		},
+		Now: time.Now,
 	})
 	if err != nil {
 		t.Fatal(err)

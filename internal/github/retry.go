@@ -33,6 +33,7 @@ const (
 type retrier struct {
 	next  http.RoundTripper
 	sleep func(context.Context, time.Duration) error
+	now   func() time.Time
 	// timeout bounds one attempt, body included (0: attemptTimeout).
 	timeout time.Duration
 }
@@ -62,7 +63,7 @@ func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
 		if attempt == maxAttempts {
 			return resp, nil
 		}
-		wait, again := rateLimited(resp)
+		wait, again := rateLimited(resp, r.now())
 		if !again {
 			wait, again = serverError(req, resp, attempt)
 		}
@@ -80,7 +81,7 @@ func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
 // rateLimited reports whether resp is a rate limit (429, or 403 with
 // Retry-After, an exhausted quota or the secondary-limit message) and how
 // long to wait.
-func rateLimited(resp *http.Response) (time.Duration, bool) {
+func rateLimited(resp *http.Response, now time.Time) (time.Duration, bool) {
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusForbidden {
 		return 0, false
 	}
@@ -91,7 +92,7 @@ func rateLimited(resp *http.Response) (time.Duration, bool) {
 	}
 	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
 		if reset, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
-			return time.Until(time.Unix(reset, 0)), true
+			return time.Unix(reset, 0).Sub(now), true
 		}
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || secondary(resp) {

@@ -125,7 +125,7 @@ func (ex *exchange) record(typ string, data json.RawMessage, m *message) int64 {
 // end adds the call and closes the run.
 func (ex *exchange) end(request json.RawMessage, at time.Time) {
 	ex.rec.AddCall(*ex.call)
-	ex.rec.EndRun(ex.events, request, nil, at)
+	ex.rec.EndRun(ex.events, request, at)
 }
 
 // callResult is the trace's result of a tools/call answer. Content is the

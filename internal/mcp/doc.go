@@ -1,8 +1,8 @@
-// Package mcp is Ananke's MCP target: a target.Session that connects to
-// one MCP server — a stdio child process, a streamable HTTP endpoint or a
-// legacy HTTP+SSE one — through the official Go SDK
-// (github.com/modelcontextprotocol/go-sdk/mcp), and plays mcp:call and
-// mcp:list_tools turns.
+// Package mcp is Ananke's MCP target: a target.Conn (a session through
+// target.Dialed) that connects to one MCP server — a stdio child process,
+// a streamable HTTP endpoint or a legacy HTTP+SSE one — through the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk/mcp), and plays
+// mcp:call and mcp:list_tools turns.
 //
 // Each turn is one run of the trace holding one tool call. The call's
 // result is what the server sent, byte for byte: the transports are

@@ -39,7 +39,7 @@ type Session struct {
 	calls     int // turns played, for fresh ids
 }
 
-var _ target.Session = (*Session)(nil)
+var _ target.Conn = (*Session)(nil)
 
 // Dial starts or reaches the server o names and completes the MCP
 // handshake. The errors say what failed: a command not found, a server

@@ -1,5 +1,5 @@
-// Package normalized turns Ananke traces into seed 004's normalized trace
-// (§16): one runtime-agnostic JSON document per test attempt, with the
+// Package normalized turns Ananke traces into the normalized trace
+// (docs/traces.md): one runtime-agnostic JSON document per test attempt, with the
 // adapter and its capability flags, the scenario's runtime context, the
 // input messages, an ordered list of typed events (messages, tool calls
 // and results, memory reads and writes, errors, the final output), the

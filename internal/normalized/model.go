@@ -14,7 +14,7 @@ const (
 	StatusBlocked = "blocked"
 )
 
-// Event types. MessageSent is an extension of seed 004's list: a message
+// Event types. MessageSent is an extension of the normalized list: a message
 // the agent sent out of the conversation (to a chat, by a tool or as a
 // scheduled task's output).
 const (

@@ -2,7 +2,10 @@
 // "3 attempts", "1 criterion", "2 criteria".
 package plural
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // irregular are the nouns whose plural is not the noun plus "s".
 var irregular = map[string]string{
@@ -19,6 +22,9 @@ func Noun(n int, noun string) string {
 	}
 	if p, ok := irregular[noun]; ok {
 		return p
+	}
+	if y, ok := strings.CutSuffix(noun, "y"); ok && !strings.HasSuffix(y, "a") && !strings.HasSuffix(y, "e") && !strings.HasSuffix(y, "o") {
+		return y + "ies" // retry → retries, but day → days, key → keys
 	}
 	return noun + "s"
 }

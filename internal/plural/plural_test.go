@@ -13,6 +13,10 @@ func TestCount(t *testing.T) {
 		{2, "criterion", "2 criteria"},
 		{1, "attempt", "1 attempt"},
 		{3, "attempt", "3 attempts"},
+		{2, "retry", "2 retries"},
+		{1, "retry", "1 retry"},
+		{2, "key", "2 keys"},
+		{2, "day", "2 days"},
 		{0, "check", "0 checks"},
 		{-1, "check", "-1 checks"},
 	} {

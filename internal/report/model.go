@@ -191,7 +191,7 @@ type Test struct {
 	Trace *trace.Trace `json:"-"`
 }
 
-// Source is the adapter a test's trace came from (seed 004 §12).
+// Source is the adapter a test's trace came from (docs/imports.md).
 type Source struct {
 	// Adapter is "ag-ui" for runs of the target, or an import format.
 	Adapter string `json:"adapter"`

@@ -1,5 +1,5 @@
-// Package simulator plays the user of a dynamic test (seed 003, "Dynamic
-// Mode"): a language model, told a persona and a goal, reads the
+// Package simulator plays the user of a dynamic test (docs/models.md, a
+// dynamic test): a language model, told a persona and a goal, reads the
 // conversation so far with the roles swapped — its own earlier messages as
 // the assistant's, the agent's replies as the user's — and writes the next
 // user message, or says the goal is achieved. Its answer is JSON of a fixed

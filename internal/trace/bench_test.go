@@ -42,7 +42,7 @@ func bigRun(tb testing.TB, n int) ([]byte, int) {
 
 // BenchmarkStreamPipeline measures the whole stream path for one 100k-event
 // run: SSE read, decode, chunk expansion, verification, history reduction
-// and capture into a trace. Design §10 budget: >= 200k events/s on one core.
+// and capture into a trace. Budget (docs/performance.md): >= 200k events/s on one core.
 func BenchmarkStreamPipeline(b *testing.B) {
 	body, events := bigRun(b, 100_000)
 	now := time.Unix(0, 0)
@@ -55,11 +55,12 @@ func BenchmarkStreamPipeline(b *testing.B) {
 		rec := trace.NewRecorder()
 		rec.StartTurn(0, "user", "compare", now)
 		rec.StartRun("r1", now)
-		res, err := c.ReadStream(context.Background(), bytes.NewReader(body), in, rec.Observe)
+		w := agui.NewRecording(rec)
+		res, err := c.ReadStream(context.Background(), bytes.NewReader(body), in, w.Observe)
 		if err != nil || res.Failed() {
 			b.Fatal(err, res.Problems[:min(3, len(res.Problems))])
 		}
-		rec.EndRun(res.Frames, nil, res.Messages, now)
+		w.EndRun(res.Frames, nil, res.Messages, now)
 		turn := rec.EndTurn(now, res.State)
 		if len(turn.Events) != events {
 			b.Fatalf("recorded %d events; want %d", len(turn.Events), events)

@@ -61,10 +61,11 @@ func readInto(tb testing.TB, dir string, body []byte, observe agui.Observer) *tr
 	rec := trace.NewSpillingRecorder(dir, 1<<20)
 	rec.StartTurn(0, "user", "go", now)
 	rec.StartRun("r1", now)
-	obs := rec.Observe
+	w := agui.NewRecording(rec)
+	obs := w.Observe
 	if observe != nil {
 		obs = func(f agui.Frame, evs []agui.Event, ps []agui.Problem) {
-			rec.Observe(f, evs, ps)
+			w.Observe(f, evs, ps)
 			observe(f, evs, ps)
 		}
 	}
@@ -72,7 +73,7 @@ func readInto(tb testing.TB, dir string, body []byte, observe agui.Observer) *tr
 	if err != nil || res.Failed() {
 		tb.Fatal(err, res.Problems)
 	}
-	rec.EndRun(res.Frames, nil, res.Messages, now)
+	w.EndRun(res.Frames, nil, res.Messages, now)
 	rec.EndTurn(now, res.State)
 	if err := rec.Close(); err != nil {
 		tb.Fatal(err)

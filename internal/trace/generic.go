@@ -3,19 +3,17 @@ package trace
 import (
 	"encoding/json"
 	"time"
-
-	"github.com/ananke/action/internal/agui"
 )
 
-// The methods below record a run of a protocol other than AG-UI (A2A,
-// MCP): its adapter decodes the protocol itself and says what happened,
-// where an AG-UI run is recorded from its events (Observe).
+// The methods below record what a session saw whole: a message in an
+// envelope, a text delta, a call with its result, where a stream of
+// events is recorded event by event (Event, StartCall, SetText).
 
 // Record keeps one raw protocol message of the current run and returns its
-// sequence number. It is kept in an envelope naming its type, as an AG-UI
-// event names its own: {"type": typ, "data": data}, typ being e.g.
-// "a2a:status-update" or "mcp:tools/call", data the message as received
-// (a JSON string when it is not JSON).
+// sequence number. It is kept in an envelope naming its type, for
+// messages that do not name their own: {"type": typ, "data": data}, typ
+// being e.g. "a2a:status-update" or "mcp:tools/call", data the message as
+// received (a JSON string when it is not JSON).
 func (r *Recorder) Record(typ string, data json.RawMessage, at time.Time) int64 {
 	if !json.Valid(data) {
 		data, _ = json.Marshal(string(data))
@@ -24,20 +22,16 @@ func (r *Recorder) Record(typ string, data json.RawMessage, at time.Time) int64 
 		Type string          `json:"type"`
 		Data json.RawMessage `json:"data"`
 	}{typ, data})
-	r.Observe(agui.Frame{Index: 1, Received: at, Type: typ, Data: env}, nil, nil)
-	return r.seq
+	return r.Event(typ, 0, env, at)
 }
 
 // Text appends delta to the assistant message id of the current turn (a
 // new message when id is new); seq is the event it came in.
 func (r *Recorder) Text(id, delta string, at time.Time, seq int64) {
-	if _, ok := r.texts[id]; !ok {
-		r.texts[id] = ""
-		r.order = append(r.order, id)
-	}
+	r.StartText(id)
 	r.texts[id] += delta
-	if r.turn.FirstTextMs == 0 && delta != "" {
-		r.turn.FirstTextMs, r.turn.FirstTextSeq = at.UnixMilli(), seq
+	if delta != "" {
+		r.TextArrived(id, at, seq)
 	}
 }
 
@@ -68,8 +62,8 @@ func (r *Recorder) SetResult(id string, res *Result, at time.Time, seq int64) bo
 	return false
 }
 
-// RunError records an error the agent reported (a failed task, an error
-// answer): it fails the turn as an AG-UI RUN_ERROR does.
+// RunError records an error the agent reported in event seq (an AG-UI
+// RUN_ERROR, a failed task, an error answer): it fails the turn.
 func (r *Recorder) RunError(message, code string, seq int64) {
 	r.turn.RunErrors = append(r.turn.RunErrors, RunError{Message: message, Code: code, Seq: seq})
 }

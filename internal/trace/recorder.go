@@ -6,12 +6,13 @@ import (
 	"strings"
 	"time"
 	"unsafe"
-
-	"github.com/ananke/action/internal/agui"
 )
 
-// Recorder builds a Trace from the events of a test's runs. It is not safe
-// for concurrent use: one test, one recorder.
+// Recorder builds a Trace from the events of a test's runs. Its methods
+// name no protocol: a session (a target.Session) says what its protocol's
+// messages mean — an event kept, a text, a tool call, an error — and the
+// recorder numbers, times and spools them. It is not safe for concurrent
+// use: one test, one recorder.
 type Recorder struct {
 	t    Trace
 	seq  int64
@@ -25,15 +26,15 @@ type Recorder struct {
 	spillBytes int
 	inMemory   int // bytes the events kept in memory take, raw and records
 	// per-turn assembly; builders keep arguments linear in the size of the
-	// stream. The assistant's texts are not assembled here: the client
-	// assembles them for the conversation's history already, and EndRun
-	// takes them from there, so a long reply is held once.
+	// stream. A session whose client assembles the assistant's texts for
+	// its conversation already gives them whole (SetText), so a long reply
+	// is held once.
 	calls map[string]*callBuild
 	texts map[string]string // assistant message id → its text so far
 	order []string          // the ids, in the order the messages started
-	// earlier holds, for a message id streamed in an earlier turn, the
-	// length of its text then: a producer that reuses an id appends to
-	// that message, and this turn's text is what follows.
+	// earlier holds, for a message id of an earlier turn, the length of
+	// its text then: a producer that reuses an id appends to that
+	// message, and this turn's text is what follows (SetText).
 	earlier map[string]int
 }
 
@@ -111,24 +112,11 @@ func (r *Recorder) StartRun(runID string, at time.Time) {
 	r.turn.Runs = append(r.turn.Runs, Run{RunID: runID, StartMs: at.UnixMilli(), FirstSeq: r.seq + 1})
 }
 
-// EndRun closes the current run, keeping the request body that was sent,
-// and takes the texts of the assistant messages the run streamed from the
-// conversation the client rebuilt (msgs). A message reopened in a later
-// run carries its whole text.
-func (r *Recorder) EndRun(frames int, request json.RawMessage, msgs []agui.Message, at time.Time) {
+// EndRun closes the current run: frames is how many events it received,
+// request the request body that was sent.
+func (r *Recorder) EndRun(frames int, request json.RawMessage, at time.Time) {
 	run := &r.turn.Runs[len(r.turn.Runs)-1]
 	run.EndMs, run.Frames, run.Request = at.UnixMilli(), frames, request
-	for i := range msgs {
-		m := &msgs[i]
-		if _, ok := r.texts[m.ID]; ok && m.Role == agui.RoleAssistant {
-			if s, ok := m.TextContent(); ok {
-				if n := r.earlier[m.ID]; n <= len(s) {
-					s = s[n:]
-				}
-				r.texts[m.ID] = s
-			}
-		}
-	}
 }
 
 // Seq maps a frame index of the current run to its sequence number (0 for
@@ -140,93 +128,113 @@ func (r *Recorder) Seq(frame int) int64 {
 	return r.turn.Runs[len(r.turn.Runs)-1].FirstSeq + int64(frame) - 1
 }
 
-// Observe is an agui.Observer: it records the raw frame and applies the
-// events it expanded to.
-func (r *Recorder) Observe(f agui.Frame, events []agui.Event, _ []agui.Problem) {
-	at := f.Received.UnixMilli()
+// LastSeq is the sequence number of the last event kept (0: none yet).
+func (r *Recorder) LastSeq() int64 { return r.seq }
+
+// Event keeps one raw event of the current run, received at at, and
+// returns its sequence number: typ is its type, producerMs the producer's
+// own timestamp (0: none) and raw its bytes, which must be JSON. raw may
+// be the caller's buffer: it is copied when kept in memory.
+func (r *Recorder) Event(typ string, producerMs int64, raw []byte, at time.Time) int64 {
+	ms := at.UnixMilli()
+	r.seq++
 	seq := r.seq
-	if f.Index > 0 {
-		r.seq++
-		seq = r.seq
-		if len(events) == 0 && !json.Valid(f.Data) {
-			// Kept as a JSON string, so the trace file stays JSON.
-			f.Data, _ = json.Marshal(string(f.Data))
-		}
-		if sp := r.turn.spooled; sp != nil {
-			sp.to = r.spool.append(seq, at, len(r.turn.Runs)-1, f.Data)
-			sp.types = append(sp.types, r.names.code(f.Type))
-		} else {
-			// The frame's data is the client's buffer: kept, it is copied.
-			r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: at, Run: len(r.turn.Runs) - 1,
-				Type: f.Type, Timestamp: f.Timestamp, Raw: bytes.Clone(f.Data)})
-			if r.inMemory += len(f.Data) + eventSize; r.spillDir != "" && r.spool == nil && r.inMemory > r.spillBytes {
-				r.spill()
-			}
-		}
-		if run := &r.turn.Runs[len(r.turn.Runs)-1]; run.FirstEventMs == 0 {
-			run.FirstEventMs = at
+	if sp := r.turn.spooled; sp != nil {
+		sp.to = r.spool.append(seq, ms, len(r.turn.Runs)-1, raw)
+		sp.types = append(sp.types, r.names.code(typ))
+	} else {
+		r.turn.Events = append(r.turn.Events, Event{Seq: seq, ReceivedMs: ms, Run: len(r.turn.Runs) - 1,
+			Type: typ, Timestamp: producerMs, Raw: bytes.Clone(raw)})
+		if r.inMemory += len(raw) + eventSize; r.spillDir != "" && r.spool == nil && r.inMemory > r.spillBytes {
+			r.spill()
 		}
 	}
-	for i := range events {
-		r.apply(&events[i], at, seq)
+	if run := &r.turn.Runs[len(r.turn.Runs)-1]; run.FirstEventMs == 0 {
+		run.FirstEventMs = ms
+	}
+	return seq
+}
+
+// StartCall records the start of a tool call of the current turn whose
+// arguments stream in (CallArgs) until it ends (EndCall); seq is the event
+// it started in. A start of a call the turn started already is ignored.
+func (r *Recorder) StartCall(id, name string, at time.Time, seq int64) {
+	if r.calls[id] != nil {
+		return // a replayed start of a known call
+	}
+	r.turn.ToolCalls = append(r.turn.ToolCalls, ToolCall{ID: id, Name: name, Turn: r.turn.Index, StartedMs: at.UnixMilli(), StartSeq: seq})
+	r.calls[id] = &callBuild{index: len(r.turn.ToolCalls) - 1}
+}
+
+// CallArgs appends delta to the arguments of started call id.
+func (r *Recorder) CallArgs(id, delta string) {
+	if c := r.calls[id]; c != nil {
+		c.args.WriteString(delta)
 	}
 }
 
-func (r *Recorder) apply(ev *agui.Event, at, seq int64) {
-	switch ev.Type {
-	case agui.ToolCallStart:
-		if r.calls[ev.ToolCallID] != nil {
-			return // a replayed start of a known call
+// EndCall records the end of started call id (its first end only): a call
+// without a result completes then.
+func (r *Recorder) EndCall(id string, at time.Time, seq int64) {
+	if c := r.calls[id]; c != nil && !c.ended {
+		c.ended = true
+		tc := &r.turn.ToolCalls[c.index]
+		tc.EndedMs, tc.EndSeq = at.UnixMilli(), seq
+		if tc.Result == nil {
+			tc.TimestampMs = tc.EndedMs
 		}
-		r.turn.ToolCalls = append(r.turn.ToolCalls, ToolCall{ID: ev.ToolCallID, Name: ev.ToolCallName, Turn: r.turn.Index, StartedMs: at, StartSeq: seq})
-		r.calls[ev.ToolCallID] = &callBuild{index: len(r.turn.ToolCalls) - 1}
-	case agui.ToolCallArgs:
-		if c := r.calls[ev.ToolCallID]; c != nil {
-			c.args.WriteString(ev.Delta)
-		}
-	case agui.ToolCallEnd:
-		if c := r.calls[ev.ToolCallID]; c != nil && !c.ended {
-			c.ended = true
-			tc := &r.turn.ToolCalls[c.index]
-			tc.EndedMs, tc.EndSeq = at, seq
-			if tc.Result == nil {
-				tc.TimestampMs = at
-			}
-		}
-	case agui.ToolCallResult:
-		if c := r.calls[ev.ToolCallID]; c != nil {
-			tc := &r.turn.ToolCalls[c.index]
-			tc.Result = resultOf(ev.Content)
-			tc.TimestampMs, tc.ResultSeq = at, seq
-		}
-	case agui.TextMessageStart:
-		if ev.Role != "" && ev.Role != agui.RoleAssistant {
-			return // developer/system/user text is not the assistant's answer
-		}
-		if _, ok := r.texts[ev.MessageID]; !ok {
-			r.texts[ev.MessageID] = ""
-			r.order = append(r.order, ev.MessageID)
-		}
-	case agui.TextMessageContent:
-		if _, ok := r.texts[ev.MessageID]; ok && r.turn.FirstTextMs == 0 && ev.Delta != "" {
-			r.turn.FirstTextMs, r.turn.FirstTextSeq = at, seq
-		}
-	case agui.RunError:
-		r.turn.RunErrors = append(r.turn.RunErrors, RunError{Message: ev.Message, Code: ev.Code, Seq: seq})
 	}
 }
 
-// resultOf turns TOOL_CALL_RESULT content (a JSON string, or a list of
-// content parts) into a Result.
-func resultOf(content json.RawMessage) *Result {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return &Result{Content: s, JSON: json.Valid([]byte(s))}
+// CallResult records the result of started call id, which completes it;
+// seq is the event it came in.
+func (r *Recorder) CallResult(id string, res *Result, at time.Time, seq int64) {
+	if c := r.calls[id]; c != nil {
+		tc := &r.turn.ToolCalls[c.index]
+		tc.Result = res
+		tc.TimestampMs, tc.ResultSeq = at.UnixMilli(), seq
 	}
-	return &Result{Content: string(content), JSON: true}
 }
 
-// ClientResult records the answer Ananke gave to a client tool call.
+// StartText starts assistant message id in the current turn (nothing when
+// it started already): its text comes whole (SetText) or in deltas
+// (Text).
+func (r *Recorder) StartText(id string) {
+	if _, ok := r.texts[id]; !ok {
+		r.texts[id] = ""
+		r.order = append(r.order, id)
+	}
+}
+
+// TextStarted reports whether the current turn started message id.
+func (r *Recorder) TextStarted(id string) bool {
+	_, ok := r.texts[id]
+	return ok
+}
+
+// TextArrived notes that text of started message id arrived in event seq:
+// the turn's first text, when it has none yet.
+func (r *Recorder) TextArrived(id string, at time.Time, seq int64) {
+	if _, ok := r.texts[id]; ok && r.turn.FirstTextMs == 0 {
+		r.turn.FirstTextMs, r.turn.FirstTextSeq = at.UnixMilli(), seq
+	}
+}
+
+// SetText sets the text of started message id from its whole text so far:
+// what earlier turns recorded of the same message is cut off. A message
+// the turn did not start is left alone.
+func (r *Recorder) SetText(id, whole string) {
+	if _, ok := r.texts[id]; !ok {
+		return
+	}
+	if n := r.earlier[id]; n <= len(whole) {
+		whole = whole[n:]
+	}
+	r.texts[id] = whole
+}
+
+// ClientResult records the answer Ananke gave to started call id, a call
+// of a client tool.
 func (r *Recorder) ClientResult(callID, content string, at time.Time) {
 	c := r.calls[callID]
 	if c == nil {

@@ -1,38 +1,14 @@
 package trace_test
 
 import (
-	"context"
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/trace"
 )
 
-// record replays an SSE body through the real client into a recorder whose
-// clock advances 10 ms per reading.
-func record(t *testing.T, body string) (*trace.Turn, *trace.Recorder) {
-	t.Helper()
-	clock := time.UnixMilli(1_000_000)
-	now := func() time.Time { clock = clock.Add(10 * time.Millisecond); return clock }
-	rec := trace.NewRecorder()
-	rec.StartTurn(0, "user", "hi", now())
-	rec.StartRun("r1", now())
-	c := &agui.Client{Now: now}
-	res, err := c.ReadStream(context.Background(), strings.NewReader(body), agui.RunAgentInput{ThreadID: "t1", RunID: "r1"}, rec.Observe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.EndRun(res.Frames, []byte(`{"runId":"r1"}`), res.Messages, now())
-	if len(res.Pending) > 0 && !res.Failed() { // as the engine: only a clean run is followed up
-		rec.ClientResult(res.Pending[0].ID, "yes", now())
-	}
-	return rec.EndTurn(now(), res.State), rec
-}
-
+// frames is an SSE body of these event data lines.
 func frames(events ...string) string {
 	var b strings.Builder
 	for _, e := range events {
@@ -41,110 +17,95 @@ func frames(events ...string) string {
 	return b.String()
 }
 
-func TestRecorder(t *testing.T) {
-	turn, rec := record(t, frames(
-		`{"type":"RUN_STARTED","threadId":"t1","runId":"r1","timestamp":42}`,
-		`{"type":"TEXT_MESSAGE_START","messageId":"sys","role":"developer"}`,
-		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"sys","delta":"not the assistant"}`,
-		`{"type":"TEXT_MESSAGE_END","messageId":"sys"}`,
-		`{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"search"}`,
-		`{"type":"TOOL_CALL_ARGS","toolCallId":"a","delta":"{\"q\":"}`,
-		`{"type":"TOOL_CALL_ARGS","toolCallId":"a","delta":"\"x\"}"}`,
-		`{"type":"TOOL_CALL_END","toolCallId":"a"}`,
-		`{"type":"TOOL_CALL_RESULT","messageId":"ra","toolCallId":"a","content":[{"type":"text","text":"parts"}]}`,
-		`{"type":"TOOL_CALL_START","toolCallId":"b","toolCallName":"broken"}`,
-		`{"type":"TOOL_CALL_ARGS","toolCallId":"b","delta":"{not json"}`,
-		`{"type":"TOOL_CALL_END","toolCallId":"b"}`,
-		`{"type":"TOOL_CALL_RESULT","messageId":"rb","toolCallId":"b","content":"plain text"}`,
-		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","delta":"Hello"}`,
-		`{"type":"TEXT_MESSAGE_CHUNK","delta":" world"}`,
-		`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"confirm"}`,
-		`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
-		`{"type":"TEXT_MESSAGE_START","messageId":"m2"}`,
-		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"Second"}`,
-		`{"type":"TEXT_MESSAGE_END","messageId":"m2"}`,
-		`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`,
-	))
-	if got := turn.Text(); got != "Hello world\nSecond" {
-		t.Errorf("text = %q; want the assistant messages joined by newline", got)
+// ms is a time at Unix millisecond n.
+func ms(n int64) time.Time { return time.UnixMilli(n) }
+
+// TestRecorderEvents: events are numbered across runs, a frame index of
+// the current run maps to its number, and a run's first event is timed.
+func TestRecorderEvents(t *testing.T) {
+	rec := trace.NewRecorder()
+	rec.StartTurn(0, "user", "hi", ms(1000))
+	rec.StartRun("r1", ms(1000))
+	if s := rec.Event("A", 7, []byte(`{"a":1}`), ms(1010)); s != 1 {
+		t.Errorf("first event = #%d; want #1", s)
 	}
-	if n := len(turn.Events); n != 21 || turn.Events[0].Seq != 1 || turn.Events[20].Seq != 21 || turn.Events[0].Timestamp != 42 || turn.Events[0].Type != "RUN_STARTED" {
-		t.Errorf("events = %d, first %+v", n, turn.Events[0])
+	rec.EndRun(1, []byte(`{}`), ms(1020))
+	rec.StartRun("r2", ms(1030))
+	buf := []byte(`{"b":2}`)
+	rec.Event("B", 0, buf, ms(1040))
+	copy(buf, `{"b":3}`) // the caller's buffer, reused
+	if rec.LastSeq() != 2 || rec.Seq(1) != 2 || rec.Seq(0) != 0 {
+		t.Errorf("LastSeq = %d, Seq(1) = %d, Seq(0) = %d; want 2, 2, 0", rec.LastSeq(), rec.Seq(1), rec.Seq(0))
 	}
-	calls := turn.ToolCalls
-	if len(calls) != 3 {
-		t.Fatalf("calls = %+v", calls)
+	rec.EndRun(1, nil, ms(1050))
+	turn := rec.EndTurn(ms(1060), nil)
+	if len(turn.Events) != 2 || string(turn.Events[1].Raw) != `{"b":2}` || turn.Events[1].Run != 1 || turn.Events[0].Timestamp != 7 {
+		t.Errorf("events = %+v", turn.Events)
 	}
-	a, b, c := calls[0], calls[1], calls[2]
-	if a.Args != `{"q":"x"}` || !a.ArgsJSON || a.Result.Content != `[{"type":"text","text":"parts"}]` || !a.Result.JSON {
-		t.Errorf("call a = %+v %+v", a, a.Result)
+	if r := turn.Runs[1]; r.FirstSeq != 2 || r.FirstEventMs != 1040 || r.EndMs != 1050 || r.Frames != 1 {
+		t.Errorf("second run = %+v", r)
 	}
-	if a.StartSeq != 5 || a.EndSeq != 8 || a.ResultSeq != 9 || a.TimestampMs != turn.Events[8].ReceivedMs || a.EndedMs != turn.Events[7].ReceivedMs {
-		t.Errorf("call a timing = %+v", a)
+}
+
+// TestRecorderStreamedCalls: a call streamed in parts is one call; a
+// second start is ignored, its arguments are joined at the turn's end, its
+// end and result time it, and an answer from Ananke marks it a client
+// call.
+func TestRecorderStreamedCalls(t *testing.T) {
+	rec := trace.NewRecorder()
+	rec.StartTurn(2, "user", "hi", ms(1000))
+	rec.StartRun("r1", ms(1000))
+	rec.StartCall("a", "search", ms(1010), 1)
+	rec.StartCall("a", "other", ms(1011), 2)
+	rec.CallArgs("a", `{"q":`)
+	rec.CallArgs("a", `"x"}`)
+	rec.CallArgs("nope", "ignored")
+	rec.EndCall("a", ms(1020), 3)
+	rec.EndCall("a", ms(1021), 4)
+	rec.CallResult("a", &trace.Result{Content: "found"}, ms(1030), 5)
+	rec.StartCall("b", "open", ms(1040), 6)
+	rec.StartCall("c", "confirm", ms(1050), 7)
+	rec.EndCall("c", ms(1060), 8)
+	rec.ClientResult("c", `{"ok":true}`, ms(1070))
+	turn := rec.EndTurn(ms(1080), nil)
+	if len(turn.ToolCalls) != 3 {
+		t.Fatalf("calls = %+v", turn.ToolCalls)
 	}
-	if b.Args != "{not json" || b.ArgsJSON || b.Result.Content != "plain text" || b.Result.JSON {
-		t.Errorf("call b = %+v", b)
+	a, b, c := turn.ToolCalls[0], turn.ToolCalls[1], turn.ToolCalls[2]
+	if a.Name != "search" || a.Turn != 2 || a.Args != `{"q":"x"}` || !a.ArgsJSON || a.StartSeq != 1 || a.EndSeq != 3 || a.EndedMs != 1020 ||
+		a.ResultSeq != 5 || a.TimestampMs != 1030 || a.Result.Content != "found" {
+		t.Errorf("call a = %+v", a)
 	}
-	if !c.Client || c.Result.Content != "yes" || c.TimestampMs <= c.EndedMs {
+	if b.TimestampMs != b.StartedMs || b.EndedMs != 0 || b.Result != nil {
+		t.Errorf("unfinished call b = %+v; want it timed at its start", b)
+	}
+	if !c.Client || c.Result.Content != `{"ok":true}` || !c.Result.JSON || c.TimestampMs != 1070 || c.EndedMs != 1060 {
 		t.Errorf("client call c = %+v", c)
 	}
-	if len(turn.Runs) != 1 || string(turn.Runs[0].Request) != `{"runId":"r1"}` || turn.Runs[0].Frames != 21 || rec.Seq(5) != 5 {
-		t.Errorf("runs = %+v", turn.Runs)
-	}
 }
 
-// TestRecorderTruncated: a call that never ended counts at its start, and
-// chunk streams closed by the end of the stream still reach the trace.
-func TestRecorderTruncated(t *testing.T) {
-	turn, _ := record(t, frames(
-		`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`,
-		`{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"slow"}`,
-		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"partial"}`,
-	))
-	if c := turn.ToolCalls[0]; c.TimestampMs != c.StartedMs || c.EndedMs != 0 {
-		t.Errorf("unfinished call = %+v", c)
-	}
-	if turn.Text() != "partial" {
-		t.Errorf("text = %q", turn.Text())
-	}
-}
-
-// TestTextsOfAReusedMessageID: a producer that reuses a message id in a
-// later turn appends to it in the conversation; the turn's text is what it
-// added.
-func TestTextsOfAReusedMessageID(t *testing.T) {
-	at := time.Unix(0, 0)
+// TestRecorderWholeTexts: a text given whole replaces the message's text
+// so far, and a message id reused in a later turn keeps only what the turn
+// added; the first text arrived is the turn's first.
+func TestRecorderWholeTexts(t *testing.T) {
 	rec := trace.NewRecorder()
-	for i, full := range []string{"Hi there!", "Hi there!Hi there!"} {
-		rec.StartTurn(i, "user", "hello", at)
-		rec.StartRun(fmt.Sprintf("r%d", i), at)
-		rec.Observe(agui.Frame{Index: 1, Received: at, Type: agui.TextMessageStart, Data: []byte(`{}`)},
-			[]agui.Event{{Type: agui.TextMessageStart, MessageID: "m1", Role: "assistant"}}, nil)
-		rec.EndRun(1, nil, []agui.Message{agui.TextMessage("m1", agui.RoleAssistant, full)}, at)
-		if got := rec.EndTurn(at, nil).Text(); got != "Hi there!" {
-			t.Errorf("turn %d text = %q, want %q", i, got, "Hi there!")
+	for i, whole := range []string{"Hi", "Hi there"} {
+		rec.StartTurn(i, "user", "hello", ms(1000))
+		rec.StartRun("r", ms(1000))
+		rec.StartText("m1")
+		rec.TextArrived("m1", ms(1010+int64(i)), 1)
+		rec.TextArrived("m1", ms(1020), 2)
+		rec.TextArrived("other", ms(1005), 3)
+		rec.SetText("m1", whole)
+		rec.SetText("unstarted", "never")
+		if !rec.TextStarted("m1") || rec.TextStarted("unstarted") {
+			t.Errorf("turn %d: TextStarted(m1) = false or TextStarted(unstarted) = true", i)
 		}
-	}
-}
-
-// TestInvalidFrameKeptAsString: a frame that is not JSON is kept as a JSON
-// string, so a trace file stays JSON whether or not anything is masked.
-func TestInvalidFrameKeptAsString(t *testing.T) {
-	at := time.Unix(0, 0)
-	rec := trace.NewRecorder()
-	rec.StartTurn(0, "user", "hello", at)
-	rec.StartRun("r0", at)
-	rec.Observe(agui.Frame{Index: 1, Received: at, Data: []byte(`{"type":`)}, nil, nil)
-	rec.Observe(agui.Frame{Index: 2, Received: at, Type: agui.TextMessageStart, Data: []byte(`{"type":"TEXT_MESSAGE_START"}`)},
-		[]agui.Event{{Type: agui.TextMessageStart, MessageID: "m1", Role: "assistant"}}, nil)
-	rec.EndRun(2, nil, nil, at)
-	turn := rec.EndTurn(at, nil)
-	var got []string
-	if err := turn.ReadEvents(func(e *trace.Event) error { got = append(got, string(e.Raw)); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{`"{\"type\":"`, `{"type":"TEXT_MESSAGE_START"}`}
-	if !slices.Equal(got, want) {
-		t.Errorf("raw events = %q, want %q", got, want)
+		rec.EndRun(1, nil, ms(1030))
+		turn := rec.EndTurn(ms(1040), nil)
+		want := []string{"Hi", " there"}[i]
+		if turn.Text() != want || turn.FirstTextMs != 1010+int64(i) || turn.FirstTextSeq != 1 {
+			t.Errorf("turn %d: text %q, first text at %d (#%d); want %q at %d (#1)", i, turn.Text(), turn.FirstTextMs, turn.FirstTextSeq, want, 1010+i)
+		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/ananke/action/internal/capability"
 )
 
-// Source says where a trace came from (seed 004 §12): the adapter that
+// Source says where a trace came from (docs/imports.md): the adapter that
 // produced it, its version, what it can observe, and the runtime context it
 // preserved (group, session, task).
 type Source struct {

@@ -22,11 +22,12 @@ func playTurns(t *testing.T, rec *trace.Recorder, body string) *trace.Trace {
 	for i := range 2 {
 		rec.StartTurn(i, "user", "hi", at)
 		rec.StartRun(fmt.Sprint("r", i), at)
-		res, err := c.ReadStream(context.Background(), strings.NewReader(body), agui.RunAgentInput{ThreadID: "t1", RunID: "r1"}, rec.Observe)
+		w := agui.NewRecording(rec)
+		res, err := c.ReadStream(context.Background(), strings.NewReader(body), agui.RunAgentInput{ThreadID: "t1", RunID: "r1"}, w.Observe)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec.EndRun(res.Frames, nil, res.Messages, at)
+		w.EndRun(res.Frames, nil, res.Messages, at)
 		rec.EndTurn(at, res.State)
 	}
 	if err := rec.Close(); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/ananke/action/reporters/internal/format"
 )
 
-// checkpoints prints a dynamic test as seed 003's tree: each turn's user
+// checkpoints prints a dynamic test as a tree: each turn's user
 // message and reply, and under it the checkpoints it reached; then which
 // checkpoints were never reached, and the count.
 func (p *printer) checkpoints(t *report.Test) {

@@ -121,12 +121,13 @@ func TestSpooledEvents(t *testing.T) {
 	rec := trace.NewSpillingRecorder(t.TempDir(), 500)
 	rec.StartTurn(0, "user", "hi", at)
 	rec.StartRun("r1", at)
+	w := agui.NewRecording(rec)
 	c := &agui.Client{Now: func() time.Time { return at }}
-	res, err := c.ReadStream(context.Background(), strings.NewReader(body.String()), agui.RunAgentInput{ThreadID: "t1", RunID: "r1"}, rec.Observe)
+	res, err := c.ReadStream(context.Background(), strings.NewReader(body.String()), agui.RunAgentInput{ThreadID: "t1", RunID: "r1"}, w.Observe)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.EndRun(res.Frames, nil, res.Messages, at)
+	w.EndRun(res.Frames, nil, res.Messages, at)
 	rec.EndTurn(at, nil)
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package agui
+package sse
 
 import (
 	"bufio"
@@ -17,14 +17,18 @@ import (
 // sseEvents reads a stream with the reader, through r, and returns each
 // event's data and how the stream ended: "eof", "truncated", "too long".
 func sseEvents(r io.Reader, max int) ([]string, string) {
-	sr := newSSEReader(r, max)
+	return read(NewReader(r, max))
+}
+
+func read(sr *Reader) ([]string, string) {
+	defer sr.Release()
 	var out []string
 	for {
-		data, err := sr.next()
+		data, err := sr.Next()
 		switch {
 		case err == io.EOF:
 			return out, "eof"
-		case errors.Is(err, errTruncated):
+		case errors.Is(err, ErrTruncated):
 			return out, "truncated"
 		case errors.Is(err, bufio.ErrTooLong):
 			return out, "too long"
@@ -91,9 +95,37 @@ func TestSSEReader(t *testing.T) {
 	}
 }
 
+// TestUnendedLastLine: with UnendedLastLine, a line the stream ends
+// without a line end is read as a line; what came before, and a line over
+// the limit, are read as without it.
+func TestUnendedLastLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+		end        string
+	}{
+		{"cut in the middle of a line", "data: a\n\ndata: b", []string{"a", "b"}, "eof"},
+		{"cut after a line of an event", "data: a\n\ndata: b\ndata: c", []string{"a", "b\nc"}, "eof"},
+		{"a field that is no data", "data: a\n\n{\"jsonrpc\": \"2.0\"}", []string{"a"}, "eof"},
+		{"ended", "data: a\n\ndata: b\n\n", []string{"a", "b"}, "eof"},
+		{"a line over the limit, unended", "data: a\n\ndata: " + strings.Repeat("x", 100), []string{"a"}, "too long"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, r := range []io.Reader{strings.NewReader(tc.body), iotest.OneByteReader(strings.NewReader(tc.body))} {
+				sr := NewReader(r, 64)
+				sr.UnendedLastLine = true
+				got, end := read(sr)
+				if !slices.Equal(got, tc.want) || end != tc.end {
+					t.Errorf("got %q, %s; want %q, %s", got, end, tc.want, tc.end)
+				}
+			}
+		})
+	}
+}
+
 // TestSSEReaderBigEvent: an event larger than the buffer is read whole.
 func TestSSEReaderBigEvent(t *testing.T) {
-	big := strings.Repeat("x", 3*sseBuffer+17)
+	big := strings.Repeat("x", 3*bufferSize+17)
 	got, end := sseEvents(strings.NewReader("data: a\n\ndata: "+big+"\n\ndata: b\n\n"), 1<<20)
 	if !slices.Equal(got, []string{"a", big, "b"}) || end != "eof" {
 		t.Errorf("got %d events (%s), want 3", len(got), end)
@@ -104,7 +136,7 @@ func TestSSEReaderBigEvent(t *testing.T) {
 // any stream within the limit — the same events, the same end — whatever
 // the reads' sizes.
 func FuzzSSEReader(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "streams", "*.sse"))
+	files, _ := filepath.Glob(filepath.Join("..", "agui", "testdata", "streams", "*.sse"))
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(string(b))

@@ -1,4 +1,6 @@
-package agui
+// Package sse reads Server-Sent Events streams in place: the AG-UI client's
+// runs and the A2A 0.3 client's streams.
+package sse
 
 import (
 	"bufio"
@@ -8,11 +10,11 @@ import (
 	"sync"
 )
 
-// errTruncated is a stream that ended in the middle of a line: the event
+// ErrTruncated is a stream that ended in the middle of a line: the event
 // it belonged to is lost.
-var errTruncated = errors.New("the stream ended in the middle of an event")
+var ErrTruncated = errors.New("the stream ended in the middle of an event")
 
-// sseReader reads the events of a Server-Sent Events stream as the
+// Reader reads the events of a Server-Sent Events stream as the
 // event-stream format defines them, and as go-sse's sse.Read delivers them:
 // lines end in LF, CRLF or CR; a blank line ends an event; "data" lines are
 // joined with "\n" (one space after the colon dropped); comments, "retry"
@@ -20,7 +22,7 @@ var errTruncated = errors.New("the stream ended in the middle of an event")
 // their own even without data; a byte order mark before the first field is
 // dropped. It reads in place: an event's data is a slice of its buffer,
 // valid until the next call, so reading costs no allocation per event.
-type sseReader struct {
+type Reader struct {
 	src  io.Reader
 	buf  []byte // input: buf[r:w] is unread
 	r, w int
@@ -33,32 +35,43 @@ type sseReader struct {
 	started bool   // a non-blank line was read: no byte order mark after it
 	skipLF  bool   // the last line ended in CR: an LF first is its end
 	sawCR   bool   // a line ended in CR or CRLF
+
+	// UnendedLastLine reads a last line that the stream ends without a
+	// line end as a line, as bufio.Scanner does (the A2A SDKs read their
+	// streams so), where the event-stream format drops it, and its event,
+	// with ErrTruncated.
+	UnendedLastLine bool
 }
 
-const sseBuffer = 64 << 10
+const bufferSize = 64 << 10
 
-// sseBuffers are the readers' buffers, reused from stream to stream: a
+// buffers are the readers' buffers, reused from stream to stream: a
 // suite of a thousand short runs would otherwise allocate 64 MB of them.
-var sseBuffers = sync.Pool{New: func() any { return new([sseBuffer]byte) }}
+var buffers = sync.Pool{New: func() any { return new([bufferSize]byte) }}
 
-func newSSEReader(src io.Reader, max int) *sseReader {
-	return &sseReader{src: src, buf: sseBuffers.Get().(*[sseBuffer]byte)[:], max: max}
+// NewReader reads src, whose events may take up to max bytes of lines
+// each. Release gives back its buffer.
+func NewReader(src io.Reader, max int) *Reader {
+	return &Reader{src: src, buf: buffers.Get().(*[bufferSize]byte)[:], max: max}
 }
 
-// release gives the reader's buffer to the next stream's reader (unless
+// Release gives the reader's buffer to the next stream's reader (unless
 // an event too large for it replaced it). The reader is done with.
-func (s *sseReader) release() {
-	if len(s.buf) == sseBuffer {
-		sseBuffers.Put((*[sseBuffer]byte)(s.buf))
+func (s *Reader) Release() {
+	if len(s.buf) == bufferSize {
+		buffers.Put((*[bufferSize]byte)(s.buf))
 	}
 	s.buf = nil
 }
 
-// next returns the data of the next event (empty for an event without
+// SawCR says whether a line ended in CR or CRLF.
+func (s *Reader) SawCR() bool { return s.sawCR }
+
+// Next returns the data of the next event (empty for an event without
 // data), valid until the next call; io.EOF at the end of the stream;
-// errTruncated when it ended in the middle of a line; bufio.ErrTooLong for
+// ErrTruncated when it ended in the middle of a line; bufio.ErrTooLong for
 // an event larger than max; or the source's error.
-func (s *sseReader) next() ([]byte, error) {
+func (s *Reader) Next() ([]byte, error) {
 	for {
 		line, err := s.line()
 		if err == io.EOF && s.dirty {
@@ -98,7 +111,7 @@ func (s *sseReader) next() ([]byte, error) {
 }
 
 // dispatch ends the current event and returns its data.
-func (s *sseReader) dispatch() []byte {
+func (s *Reader) dispatch() []byte {
 	d := s.data
 	if len(d) > 0 {
 		d = d[:len(d)-1]
@@ -108,9 +121,9 @@ func (s *sseReader) dispatch() []byte {
 }
 
 // line returns the next line without its end, valid until the next call;
-// io.EOF at the end of the stream, errTruncated when the stream ends in the
+// io.EOF at the end of the stream, ErrTruncated when the stream ends in the
 // middle of a line.
-func (s *sseReader) line() ([]byte, error) {
+func (s *Reader) line() ([]byte, error) {
 	for scanned := 0; ; {
 		if s.skipLF && s.r < s.w {
 			s.skipLF = false
@@ -140,7 +153,11 @@ func (s *sseReader) line() ([]byte, error) {
 			if scanned > 0 {
 				s.r = s.w
 				if s.eof == io.EOF {
-					return nil, errTruncated
+					if s.UnendedLastLine {
+						s.size += scanned
+						return b, nil
+					}
+					return nil, ErrTruncated
 				}
 			}
 			return nil, s.eof
@@ -171,7 +188,7 @@ func lineEnd(b []byte, from int, crSeen bool) int {
 
 // fill reads more input, keeping the unread bytes (moved to the front, or
 // into a larger buffer when they fill it).
-func (s *sseReader) fill() {
+func (s *Reader) fill() {
 	if s.r > 0 {
 		s.w = copy(s.buf, s.buf[s.r:s.w])
 		s.r = 0
