@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -48,7 +47,7 @@ func maxCalls(r *Result, limit int64, s trace.Scope) {
 // call may start in the scope; calls started alongside it, before its
 // result, are not after it. Without a success there is nothing to check,
 // and the check passes.
-func stopAfterSuccess(r *Result, f *spec.CallFilter, s trace.Scope) {
+func stopAfterSuccess(r *Result, f *CallFilter, s trace.Scope) {
 	name := f.Name.Value
 	filters := describeCallFilter(f)
 	r.Expected = fmt.Sprintf("no tool call after the first successful call to `%s`%s", name, filters)
@@ -139,7 +138,7 @@ func startsAfter(calls []trace.ToolCall, i, k int, done moment) bool {
 	return i > k
 }
 
-func succeeded(c *trace.ToolCall, f *spec.CallFilter) bool {
+func succeeded(c *trace.ToolCall, f *CallFilter) bool {
 	if argsMismatch(c, f.ArgsMatch) != "" {
 		return false
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // searches returns n calls to search, c1…cn, with start sequence numbers
@@ -19,7 +19,7 @@ func searches(n int) []trace.ToolCall {
 }
 
 func TestMaxCalls(t *testing.T) {
-	limit := func(n int64) spec.Check { return spec.Check{Kind: spec.KindMaxCalls, LimitMs: n} }
+	limit := func(n int64) Check { return Check{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: n}} }
 	client := searches(6)
 	client[5].Client = true
 	runCases(t, []evalCase{
@@ -44,9 +44,9 @@ func TestMaxCalls(t *testing.T) {
 }
 
 func TestStopAfterSuccess(t *testing.T) {
-	stop := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ResultMatch: spec.MustRegex(`"status":"ok"`)}}
-	anyResult := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card")}}
-	withArgs := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ArgsMatch: args("amount", "^42$")}}
+	stop := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex(`"status":"ok"`)}}
+	anyResult := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("charge_card")}}
+	withArgs := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("charge_card"), ArgsMatch: args("amount", "^42$")}}
 	ok := result(`{"status":"ok"}`, true)
 	declined := result(`{"status":"declined"}`, true)
 	failed := func(c *trace.ToolCall) { c.Result = &trace.Result{Content: "boom", Error: "tool failed"} }
@@ -91,8 +91,8 @@ func TestStopAfterSuccess(t *testing.T) {
 }
 
 func TestRequireMaxDuration(t *testing.T) {
-	weather := func(ms int64, mod ...func(*spec.Require)) spec.Check {
-		return req("get_weather", append([]func(*spec.Require){func(r *spec.Require) { r.MaxDurationMs = ms }}, mod...)...)
+	weather := func(ms int64, mod ...func(*Require)) Check {
+		return req("get_weather", append([]func(*Require){func(r *Require) { r.MaxDurationMs = ms }}, mod...)...)
 	}
 	fast := call("c1", "get_weather", `{"city": "Paris"}`, took(1000, 1500))
 	slow := call("c1", "get_weather", `{"city": "Paris"}`, took(1000, 3400))
@@ -100,7 +100,7 @@ func TestRequireMaxDuration(t *testing.T) {
 		{"within", weather(2000), scopeOf(turnOf("", fast)), Pass, "`get_weather` called 1 time, expected at least 1 time, each within 2000 ms"},
 		{"exactly the limit", weather(500), scopeOf(turnOf("", fast)), Pass, ""},
 		{"never completed is not timed", weather(1), scopeOf(turnOf("", call("c1", "get_weather", "{}", func(c *trace.ToolCall) { c.StartedMs = 1000 }))), Pass, ""},
-		{"slow call that does not satisfy the entry", weather(2000, func(r *spec.Require) { r.ArgsMatch = args("city", "^Rome$") }),
+		{"slow call that does not satisfy the entry", weather(2000, func(r *Require) { r.ArgsMatch = args("city", "^Rome$") }),
 			scopeOf(turnOf("", slow, call("c2", "get_weather", `{"city": "Rome"}`, took(1000, 1100)))), Pass, ""},
 		{"count first", weather(2000, count(2, 2, true)), scopeOf(turnOf("", slow)), Fail, "expected `get_weather` exactly 2 times, saw 1"},
 		{"several slow", weather(100), scopeOf(turnOf("", fast, call("c2", "get_weather", "{}", took(0, 150)))), Fail,

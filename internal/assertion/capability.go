@@ -3,31 +3,19 @@ package assertion
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ananke/action/internal/capability"
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
-// Needs returns the capabilities a check of kind k needs of its trace:
-// tool checks (tools.*, result.*, tools_list.*) need the tool trace, timing checks streaming timing, state
-// checks the agent state, memory and scheduler checks their events. Text,
-// judge and script checks read the assistant's text, which every source
-// has.
-func Needs(k spec.Kind) []string {
-	switch {
-	case strings.HasPrefix(string(k), "tools."), strings.HasPrefix(string(k), "result."),
-		strings.HasPrefix(string(k), "tools_list."), k == spec.KindGrounded:
-		return []string{capability.ToolTrace}
-	case strings.HasPrefix(string(k), "timing."):
-		return []string{capability.StreamingTiming}
-	case k == spec.KindState:
-		return []string{capability.State}
-	case strings.HasPrefix(string(k), "memory."):
-		return []string{capability.MemoryEvents}
-	case strings.HasPrefix(string(k), "scheduler."):
-		return []string{capability.SchedulerContext}
+// Needs returns the capabilities a check of kind k needs of its trace
+// (Def.Needs): tool checks need the tool trace, timing checks streaming
+// timing, state checks the agent state, memory and scheduler checks their
+// events. Text, judge and script checks read the assistant's text, which
+// every source has.
+func Needs(k Kind) []string {
+	if d := Lookup(k); d != nil {
+		return slices.Clone(d.Needs)
 	}
 	return nil
 }
@@ -36,7 +24,7 @@ func Needs(k spec.Kind) []string {
 // results of those it cannot: a check that needs a capability its source
 // lacks is skipped with the reason, or is an error when its test says
 // on_missing_capability: error.
-func Gate(checks []spec.Check, s trace.Scope) (run []spec.Check, gated []Result) {
+func Gate(checks []Check, s trace.Scope) (run []Check, gated []Result) {
 	for _, c := range checks {
 		if r, ok := gate(c, s); ok {
 			gated = append(gated, r)
@@ -47,7 +35,7 @@ func Gate(checks []spec.Check, s trace.Scope) (run []spec.Check, gated []Result)
 	return run, gated
 }
 
-func gate(c spec.Check, s trace.Scope) (Result, bool) {
+func gate(c Check, s trace.Scope) (Result, bool) {
 	need := Needs(c.Kind)
 	for _, x := range c.Requires {
 		if !slices.Contains(need, x) { // requires may repeat the kind's own

@@ -1,107 +1,46 @@
 package assertion
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ananke/action/internal/capability"
-	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
-// kindConstants reads the Kind constants declared in spec/merge.go, so a
-// new kind cannot go without a line in TestNeeds.
-func kindConstants(t *testing.T) []spec.Kind {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", "spec", "merge.go")
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []spec.Kind
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, s := range g.Specs {
-			v := s.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Kind" {
-				continue
-			}
-			for _, val := range v.Values {
-				lit, ok := val.(*ast.BasicLit)
-				if !ok {
-					t.Fatalf("a Kind constant that is not a literal: %#v", val)
-				}
-				k, err := strconv.Unquote(lit.Value)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, spec.Kind(k))
-			}
-		}
-	}
-	return out
-}
-
+// TestNeeds: what a kind needs of a trace follows from what it reads,
+// which its section says (docs/files.md, "Memory, scheduler and
+// capabilities"): a kind added to a section needs what its section does.
 func TestNeeds(t *testing.T) {
 	tool := []string{capability.ToolTrace}
-	timing := []string{capability.StreamingTiming}
-	want := map[spec.Kind][]string{
-		spec.KindForbid:           tool,
-		spec.KindRequire:          tool,
-		spec.KindForbidCalls:      tool,
-		spec.KindOrder:            tool,
-		spec.KindMaxCalls:         tool,
-		spec.KindStopAfterSuccess: tool,
-		spec.KindGrounded:         tool,
-		spec.KindMaxDuration:      timing,
-		spec.KindMaxIdle:          timing,
-		spec.KindMaxFirstEvent:    timing,
-		spec.KindMaxFirstText:     timing,
-		spec.KindMustMatch:        nil,
-		spec.KindMustNotMatch:     nil,
-		spec.KindContains:         nil,
-		spec.KindOmits:            nil,
-		spec.KindEquals:           nil,
-		spec.KindJSONSchema:       nil,
-		spec.KindJSONPath:         nil,
-		spec.KindState:            {capability.State},
-		spec.KindMemoryReads:      {capability.MemoryEvents},
-		spec.KindMemoryWrites:     {capability.MemoryEvents},
-		spec.KindMemoryForbid:     {capability.MemoryEvents},
-		spec.KindTaskRuns:         {capability.SchedulerContext},
-		spec.KindOutbound:         {capability.SchedulerContext},
-		spec.KindJudge:            nil,
-		spec.KindScript:           nil,
+	bySection := map[string][]string{
+		"tools": tool, "result": tool, "tools_list": tool, "grounded": tool,
+		"timing":    {capability.StreamingTiming},
+		"state":     {capability.State},
+		"memory":    {capability.MemoryEvents},
+		"scheduler": {capability.SchedulerContext},
+		"text":      nil, "judge": nil, "script": nil,
 	}
-	kinds := kindConstants(t)
-	if len(kinds) != len(want) {
-		t.Errorf("merge.go declares %d kinds, the table has %d", len(kinds), len(want))
-	}
-	for _, k := range kinds {
-		w, ok := want[k]
+	for _, d := range Defs() {
+		w, ok := bySection[d.Section()]
 		if !ok {
-			t.Errorf("kind %s: no expectation; add it to the table", k)
+			t.Errorf("kind %s: no expectation for section %q; say what it needs of a trace here", d.Kind, d.Section())
 			continue
 		}
-		if got := Needs(k); !slices.Equal(got, w) {
-			t.Errorf("Needs(%s) = %v, want %v", k, got, w)
+		if got := Needs(d.Kind); !slices.Equal(got, w) {
+			t.Errorf("Needs(%s) = %v, want %v", d.Kind, got, w)
 		}
 	}
+	if got := Needs("run_error"); got != nil {
+		t.Errorf("a built-in kind needs %v, want nothing", got)
+	}
 	// A fresh slice each time: appending to one cannot change another.
-	a := Needs(spec.KindForbid)
+	a := Needs(KindForbid)
 	_ = append(a, capability.State)
-	if b := Needs(spec.KindRequire); !slices.Equal(b, tool) {
+	if b := Needs(KindRequire); !slices.Equal(b, tool) {
 		t.Errorf("Needs shares its slices: %v", b)
 	}
 }
@@ -119,12 +58,12 @@ func withSource(s trace.Scope, src *trace.Source) trace.Scope {
 }
 
 // needing adds capabilities a check requires besides its kind's.
-func needing(c spec.Check, caps ...string) spec.Check {
+func needing(c Check, caps ...string) Check {
 	c.Requires = caps
 	return c
 }
 
-func onError(c spec.Check) spec.Check {
+func onError(c Check) Check {
 	c.MissingError = true
 	return c
 }
@@ -133,15 +72,15 @@ func onError(c spec.Check) spec.Check {
 // with the reason, or is an error under on_missing_capability: error; one
 // whose trace has them all is evaluated.
 func TestGate(t *testing.T) {
-	duration := spec.Check{ID: "test.timing.max_duration_ms", Kind: spec.KindMaxDuration, LimitMs: 5000}
-	reads := spec.Check{Kind: spec.KindMemoryReads, Memory: &spec.MemoryEntry{Group: spec.GroupOwn}}
-	outbound := spec.Check{Kind: spec.KindOutbound, Counted: &spec.Counted{Count: spec.DefaultCount}}
-	forbid := spec.Check{Kind: spec.KindForbid, Tool: name("rm")}
-	hi := literal(spec.KindContains, "hi", false)
+	duration := Check{ID: "test.timing.max_duration_ms", Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: 5000}}
+	reads := Check{Kind: KindMemoryReads, Payload: &MemoryEntry{Group: GroupOwn}}
+	outbound := Check{Kind: KindOutbound, Payload: &Counted{Count: DefaultCount}}
+	forbid := Check{Kind: KindForbid, Payload: Tool{Name: name("rm")}}
+	hi := literal(KindContains, "hi", false)
 	s := reply("hi there")
 	tests := []struct {
 		name     string
-		check    spec.Check
+		check    Check
 		src      *trace.Source
 		want     Status
 		msg      string
@@ -204,12 +143,12 @@ func TestGate(t *testing.T) {
 // TestGateSplits: Gate keeps the checks the trace can answer, in order,
 // and returns the others' results, each naming its check and scope.
 func TestGateSplits(t *testing.T) {
-	checks := []spec.Check{
-		{ID: "a", Kind: spec.KindForbid, Tool: name("rm")},
-		{ID: "b", Kind: spec.KindMaxIdle, LimitMs: 10, Severity: spec.Warning, Level: spec.LevelTarget, Pos: spec.Pos{File: "c.yaml", Line: 3, Col: 4}},
-		{ID: "c", Kind: spec.KindJudge},
-		onError(spec.Check{ID: "d", Kind: spec.KindState, State: &spec.StateCheck{Pointer: "/x"}}),
-		{ID: "e", Kind: spec.KindScript},
+	checks := []Check{
+		{ID: "a", Kind: KindForbid, Payload: Tool{Name: name("rm")}},
+		{ID: "b", Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: 10}, Severity: Warning, Level: LevelTarget, Pos: diag.Pos{File: "c.yaml", Line: 3, Col: 4}},
+		{ID: "c", Kind: KindJudge},
+		onError(Check{ID: "d", Kind: KindState, Payload: &StateCheck{Pointer: "/x"}}),
+		{ID: "e", Kind: KindScript},
 	}
 	s := withSource(reply("hi"), claudeSource)
 	run, gated := Gate(checks, s)
@@ -224,17 +163,17 @@ func TestGateSplits(t *testing.T) {
 		t.Fatalf("gated %+v, want 2", gated)
 	}
 	b, d := gated[0], gated[1]
-	if b.ID != "b" || b.Status != Skip || b.Severity != spec.Warning || b.Level != spec.LevelTarget || b.Scope != "turn[0]" || b.Source.Line != 3 || b.Kind != spec.KindMaxIdle {
+	if b.ID != "b" || b.Status != Skip || b.Severity != Warning || b.Level != LevelTarget || b.Scope != "turn[0]" || b.Source.Line != 3 || b.Kind != KindMaxIdle {
 		t.Errorf("gated b = %+v", b)
 	}
-	if d.ID != "d" || d.Status != Error || d.Severity != spec.Critical {
+	if d.ID != "d" || d.Status != Error || d.Severity != Critical {
 		t.Errorf("gated d = %+v", d)
 	}
 	if e, ok := Errored(gated); !ok || e.ID != "d" {
 		t.Errorf("Errored = %+v, %v; want d, a critical error", e, ok)
 	}
 	// A warning that cannot be checked is not an error of the test.
-	if _, ok := Errored([]Result{b, {Status: Error, Severity: spec.Warning}}); ok {
+	if _, ok := Errored([]Result{b, {Status: Error, Severity: Warning}}); ok {
 		t.Error("a warning's error counts as the test's")
 	}
 	if run, gated := Gate(checks, withSource(reply("hi"), &trace.Source{Capabilities: capability.All})); len(run) != len(checks) || len(gated) != 0 {
@@ -246,18 +185,18 @@ func TestGateSplits(t *testing.T) {
 // trace will provide.
 func TestDescribeDoesNotGate(t *testing.T) {
 	for _, tc := range []struct {
-		check spec.Check
+		check Check
 		want  string
 	}{
-		{spec.Check{Kind: spec.KindMemoryReads, Memory: &spec.MemoryEntry{Group: spec.GroupOwn, ContentMatch: spec.MustRegex("bullet")}},
+		{Check{Kind: KindMemoryReads, Payload: &MemoryEntry{Group: GroupOwn, ContentMatch: vars.MustRegex("bullet")}},
 			"a read of the trace's own group's memory with content matching `bullet`"},
-		{spec.Check{Kind: spec.KindMemoryForbid, Memory: &spec.MemoryEntry{Group: spec.GroupOther}}, "no read or write of another group's memory"},
-		{spec.Check{Kind: spec.KindMemoryForbid, Memory: &spec.MemoryEntry{Group: "work", Op: "write"}}, "no write to group work's memory"},
-		{spec.Check{Kind: spec.KindTaskRuns, Counted: &spec.Counted{Count: spec.Count{Min: 1, Max: 1, Exact: true}, Status: "success"}},
+		{Check{Kind: KindMemoryForbid, Payload: &MemoryEntry{Group: GroupOther}}, "no read or write of another group's memory"},
+		{Check{Kind: KindMemoryForbid, Payload: &MemoryEntry{Group: "work", Op: "write"}}, "no write to group work's memory"},
+		{Check{Kind: KindTaskRuns, Payload: &Counted{Count: Count{Min: 1, Max: 1, Exact: true}, Status: "success"}},
 			"exactly 1 success run of the scheduled task"},
-		{spec.Check{Kind: spec.KindOutbound, Counted: &spec.Counted{Count: spec.Count{Min: 0, Max: 2}, Match: spec.MustRegex("digest")}},
+		{Check{Kind: KindOutbound, Payload: &Counted{Count: Count{Min: 0, Max: 2}, Match: vars.MustRegex("digest")}},
 			"at most 2 outbound messages matching `digest`"},
-		{needing(spec.Check{Kind: spec.KindMaxIdle, LimitMs: 500}, capability.ContainerMetadata), "no idle gap over 500 ms"},
+		{needing(Check{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: 500}}, capability.ContainerMetadata), "no idle gap over 500 ms"},
 	} {
 		if got := Describe(tc.check); got != tc.want {
 			t.Errorf("Describe(%s) = %q, want %q", tc.check.Kind, got, tc.want)

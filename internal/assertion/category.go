@@ -2,18 +2,18 @@ package assertion
 
 import (
 	"slices"
-
-	"github.com/ananke/action/internal/spec"
 )
 
-// Failure categories (seed 004 §10's scorecard, in Ananke's words): what
-// kind of thing went wrong, derived from the kinds of the failing checks.
+// Failure categories (docs/reports.md): what kind of thing went wrong,
+// derived from the kinds of the failing checks.
 const (
 	CategoryProcess      = "process"      // which tools, how often, in what order
 	CategoryOutcome      = "outcome"      // what the reply says
 	CategoryFormat       = "format"       // the reply's JSON shape
 	CategoryGroundedness = "groundedness" // claims the test never supplied
 	CategoryState        = "state"        // the agent state
+	CategoryMemory       = "memory"       // memory reads and writes, a group's isolation
+	CategoryScheduler    = "scheduler"    // a scheduled task's runs and messages
 	CategoryTiming       = "timing"       // durations and stream latency
 	CategoryProtocol     = "protocol"     // RUN_ERROR, broken streams
 	CategoryJudgment     = "judgment"     // criteria a judge model found unmet
@@ -21,33 +21,16 @@ const (
 )
 
 // Categories lists every category, in the order reports show them.
-var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryTiming, CategoryProtocol, CategoryJudgment, CategoryScript}
+var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryMemory, CategoryScheduler, CategoryTiming, CategoryProtocol, CategoryJudgment, CategoryScript}
 
-// categories maps each assertion kind, the built-in ones included, to its
-// category.
-var categories = map[spec.Kind]string{
-	spec.KindForbid: CategoryProcess, spec.KindRequire: CategoryProcess, spec.KindForbidCalls: CategoryProcess,
-	spec.KindOrder: CategoryProcess, spec.KindMaxCalls: CategoryProcess, spec.KindStopAfterSuccess: CategoryProcess,
-	"client_tools":     CategoryProcess,
-	spec.KindMustMatch: CategoryOutcome, spec.KindMustNotMatch: CategoryOutcome, spec.KindContains: CategoryOutcome,
-	spec.KindOmits: CategoryOutcome, spec.KindEquals: CategoryOutcome,
-	spec.KindJSONSchema: CategoryFormat, spec.KindJSONPath: CategoryFormat,
-	spec.KindGrounded:    CategoryGroundedness,
-	spec.KindState:       CategoryState,
-	spec.KindMaxDuration: CategoryTiming, spec.KindMaxIdle: CategoryTiming,
-	spec.KindMaxFirstEvent: CategoryTiming, spec.KindMaxFirstText: CategoryTiming,
-	"run_error": CategoryProtocol, "protocol": CategoryProtocol,
-	spec.KindResultMatch: CategoryOutcome, spec.KindResultNotMatch: CategoryOutcome, spec.KindResultIsError: CategoryOutcome,
-	spec.KindResultJSONPath: CategoryFormat, spec.KindResultMaxDuration: CategoryTiming,
-	spec.KindToolsListInclude: CategoryOutcome, spec.KindToolsListExclude: CategoryOutcome,
-	spec.KindToolsListValidSchemas: CategoryFormat,
-	spec.KindJudge:                 CategoryJudgment,
-	spec.KindScript:                CategoryScript,
+// Category is the failure category of an assertion kind, the built-in
+// ones included ("" for a kind Ananke does not know).
+func Category(k Kind) string {
+	if d := Lookup(k); d != nil {
+		return d.Category
+	}
+	return builtinCategories[k]
 }
-
-// Category is the failure category of an assertion kind ("" for a kind
-// Ananke does not know).
-func Category(k spec.Kind) string { return categories[k] }
 
 // FailureCategories lists, in Categories' order, the categories of the
 // results that failed (warnings are not failures).

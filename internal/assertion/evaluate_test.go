@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // call builds a completed tool call; opts adjust it.
@@ -42,31 +42,31 @@ func scopeOf(turns ...trace.Turn) trace.Scope {
 	return tr.TurnScope(len(turns) - 1)
 }
 
-func name(s string) spec.Name { return spec.Name{Value: s} }
+func name(s string) vars.Name { return vars.Name{Value: s} }
 
-func args(kv ...string) []spec.ArgMatch {
-	var out []spec.ArgMatch
+func args(kv ...string) []ArgMatch {
+	var out []ArgMatch
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, spec.ArgMatch{Path: kv[i], Regex: spec.MustRegex(kv[i+1])})
+		out = append(out, ArgMatch{Path: kv[i], Regex: vars.MustRegex(kv[i+1])})
 	}
 	return out
 }
 
-func req(tool string, mod ...func(*spec.Require)) spec.Check {
-	r := &spec.Require{Name: name(tool), Count: spec.DefaultCount}
+func req(tool string, mod ...func(*Require)) Check {
+	r := &Require{Name: name(tool), Count: DefaultCount}
 	for _, m := range mod {
 		m(r)
 	}
-	return spec.Check{ID: "x", Kind: spec.KindRequire, Require: r}
+	return Check{ID: "x", Kind: KindRequire, Payload: r}
 }
 
-func count(min, max int64, exact bool) func(*spec.Require) {
-	return func(r *spec.Require) { r.Count = spec.Count{Min: min, Max: max, Exact: exact} }
+func count(min, max int64, exact bool) func(*Require) {
+	return func(r *Require) { r.Count = Count{Min: min, Max: max, Exact: exact} }
 }
 
 type evalCase struct {
 	name    string
-	check   spec.Check
+	check   Check
 	scope   trace.Scope
 	want    Status
 	wantMsg string // substring of the message
@@ -76,7 +76,7 @@ func runCases(t *testing.T, cases []evalCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rs := Evaluate([]spec.Check{tc.check}, tc.scope)
+			rs := Evaluate([]Check{tc.check}, tc.scope)
 			if len(rs) != 1 {
 				t.Fatalf("got %d results", len(rs))
 			}
@@ -92,7 +92,7 @@ func runCases(t *testing.T, cases []evalCase) {
 }
 
 func TestForbid(t *testing.T) {
-	forbid := spec.Check{Kind: spec.KindForbid, Tool: name("delete_order")}
+	forbid := Check{Kind: KindForbid, Payload: Tool{Name: name("delete_order")}}
 	runCases(t, []evalCase{
 		{"not called", forbid, scopeOf(turnOf("", call("c1", "list_orders", "{}"))), Pass, "`delete_order` was not called"},
 		{"no calls at all", forbid, scopeOf(turnOf("")), Pass, "was not called"},
@@ -120,8 +120,8 @@ func TestRequireCount(t *testing.T) {
 func TestRequireArgsMatch(t *testing.T) {
 	c := call("c1", "create_order", `{"amount": 42, "paid": true, "note": null, "customer": {"email": "a@example.com", "tags": ["vip"]}, "items": [{"sku": "A-1"}], "a.b": "literal key"}`)
 	s := scopeOf(turnOf("", c))
-	withArgs := func(kv ...string) spec.Check {
-		return req("create_order", func(r *spec.Require) { r.ArgsMatch = args(kv...) })
+	withArgs := func(kv ...string) Check {
+		return req("create_order", func(r *Require) { r.ArgsMatch = args(kv...) })
 	}
 	runCases(t, []evalCase{
 		{"string value", withArgs("customer.email", `@example\.com$`), s, Pass, ""},
@@ -136,17 +136,17 @@ func TestRequireArgsMatch(t *testing.T) {
 		{"missing argument", withArgs("customer.phone", "."), s, Fail, `args_match.customer.phone: argument "customer.phone" is missing`},
 		{"index out of range", withArgs("items.3.sku", "."), s, Fail, "is missing"},
 		{"all keys must match", withArgs("amount", "42", "paid", "false"), s, Fail, "args_match.paid"},
-		{"invalid JSON args never match", req("create_order", func(r *spec.Require) { r.ArgsMatch = args("q", ".") }),
+		{"invalid JSON args never match", req("create_order", func(r *Require) { r.ArgsMatch = args("q", ".") }),
 			scopeOf(turnOf("", call("c9", "create_order", `{"q": "unterminated`))), Fail, "the arguments are not valid JSON"},
 	})
 }
 
 func TestRequireResults(t *testing.T) {
-	match := func(re string) spec.Check {
-		return req("calc", func(r *spec.Require) { r.ResultMatch = spec.MustRegex(re) })
+	match := func(re string) Check {
+		return req("calc", func(r *Require) { r.ResultMatch = vars.MustRegex(re) })
 	}
-	notMatch := func(re string) spec.Check {
-		return req("calc", func(r *spec.Require) { r.ResultNotMatch = spec.MustRegex(re) })
+	notMatch := func(re string) Check {
+		return req("calc", func(r *Require) { r.ResultNotMatch = vars.MustRegex(re) })
 	}
 	missing := scopeOf(turnOf("", call("c1", "calc", "{}")))
 	empty := scopeOf(turnOf("", call("c1", "calc", "{}", result("", false))))
@@ -167,7 +167,7 @@ func TestRequireResults(t *testing.T) {
 }
 
 func TestRequireAfter(t *testing.T) {
-	after := req("get_shipping_options", func(r *spec.Require) { r.After = &spec.Name{Value: "validate_cart"} })
+	after := req("get_shipping_options", func(r *Require) { r.After = &vars.Name{Value: "validate_cart"} })
 	runCases(t, []evalCase{
 		{"after in the same turn", after, scopeOf(turnOf("", call("c1", "validate_cart", "{}"), call("c2", "get_shipping_options", "{}"))), Pass, ""},
 		{"before is not after", after, scopeOf(turnOf("", call("c1", "get_shipping_options", "{}"), call("c2", "validate_cart", "{}"))), Fail,
@@ -182,9 +182,9 @@ func TestRequireAfter(t *testing.T) {
 }
 
 func TestRequireExplainsEveryCandidate(t *testing.T) {
-	check := req("pay", func(r *spec.Require) {
+	check := req("pay", func(r *Require) {
 		r.ArgsMatch = args("amount", "^42$")
-		r.ResultNotMatch = spec.MustRegex("declined")
+		r.ResultNotMatch = vars.MustRegex("declined")
 	})
 	s := scopeOf(turnOf("",
 		call("c1", "pay", `{"amount": 41}`),
@@ -193,7 +193,7 @@ func TestRequireExplainsEveryCandidate(t *testing.T) {
 		call("c4", "pay", `{"amount": 1}`),
 		call("c5", "search", `{}`),
 	))
-	r := Evaluate([]spec.Check{check}, s)[0]
+	r := Evaluate([]Check{check}, s)[0]
 	want := "expected `pay` with args_match.amount `^42$`, result_not_match `declined` at least 1 time, saw 0; " +
 		"call c1 in turn[0] failed args_match.amount: \"41\" does not match `^42$`; " +
 		"call c2 in turn[0] failed result_not_match `declined`: result \"card declined\" matches; " +
@@ -201,7 +201,7 @@ func TestRequireExplainsEveryCandidate(t *testing.T) {
 	if r.Message != want {
 		t.Errorf("message =\n%s\nwant\n%s", r.Message, want)
 	}
-	never := Evaluate([]spec.Check{req("refund")}, s)[0]
+	never := Evaluate([]Check{req("refund")}, s)[0]
 	if len(never.Evidence) != 5 || never.Evidence[4].Call.Name != "search" || never.Evidence[0].Note != "called instead" {
 		t.Errorf("a tool never called: evidence %+v; want every call in scope", never.Evidence)
 	}
@@ -216,8 +216,8 @@ func TestRequireExplainsEveryCandidate(t *testing.T) {
 }
 
 func TestForbidCalls(t *testing.T) {
-	declined := spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("charge_card"), ResultMatch: spec.MustRegex("declined|insufficient")}}
-	byArgs := spec.Check{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("transfer"), ArgsMatch: args("amount", `^\d{5,}$`)}}
+	declined := Check{Kind: KindForbidCalls, Payload: &CallFilter{Name: name("charge_card"), ResultMatch: vars.MustRegex("declined|insufficient")}}
+	byArgs := Check{Kind: KindForbidCalls, Payload: &CallFilter{Name: name("transfer"), ArgsMatch: args("amount", `^\d{5,}$`)}}
 	runCases(t, []evalCase{
 		{"ok result", declined, scopeOf(turnOf("", call("c1", "charge_card", "{}", result(`{"status":"ok"}`, true)))), Pass, "1 call checked"},
 		{"missing result is not a match", declined, scopeOf(turnOf("", call("c1", "charge_card", "{}"))), Pass, ""},
@@ -230,8 +230,8 @@ func TestForbidCalls(t *testing.T) {
 }
 
 func TestTiming(t *testing.T) {
-	dur := func(ms int64) spec.Check { return spec.Check{Kind: spec.KindMaxDuration, LimitMs: ms} }
-	idle := func(ms int64) spec.Check { return spec.Check{Kind: spec.KindMaxIdle, LimitMs: ms} }
+	dur := func(ms int64) Check { return Check{Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: ms}} }
+	idle := func(ms int64) Check { return Check{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: ms}} }
 	noCalls := scopeOf(turnOf(""))
 	// Turn 1000..2000: idle gaps start→1100 (100), 1100→1300 (200), 1300→2000 (700).
 	calls := scopeOf(turnOf("", call("c2", "b", "{}", at(1300)), call("c1", "a", "{}", at(1100))))
@@ -249,15 +249,17 @@ func TestTiming(t *testing.T) {
 		{"call without completion counts at its start", idle(499), pending, Fail, "idle for 500 ms"},
 	})
 	test := trace.Trace{Turns: []trace.Turn{{StartMs: 100, EndMs: 200}, {StartMs: 250, EndMs: 400}}}
-	r := Evaluate([]spec.Check{dur(299)}, test.TestScope())[0]
+	r := Evaluate([]Check{dur(299)}, test.TestScope())[0]
 	if r.Status != Fail || !strings.Contains(r.Message, "test took 300 ms") {
 		t.Errorf("test duration = %s %q; want first turn start to last turn end (300 ms)", r.Status, r.Message)
 	}
 }
 
 func TestText(t *testing.T) {
-	must := func(re string) spec.Check { return spec.Check{Kind: spec.KindMustMatch, Regex: spec.MustRegex(re)} }
-	mustNot := func(re string) spec.Check { return spec.Check{Kind: spec.KindMustNotMatch, Regex: spec.MustRegex(re)} }
+	must := func(re string) Check { return Check{Kind: KindMustMatch, Payload: Pattern{Regex: vars.MustRegex(re)}} }
+	mustNot := func(re string) Check {
+		return Check{Kind: KindMustNotMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
+	}
 	s := scopeOf(trace.Turn{Texts: []string{"Your order is confirmed.", "Anything else?"}})
 	runCases(t, []evalCase{
 		{"match", must(`(?i)order is CONFIRMED`), s, Pass, ""},
@@ -274,7 +276,7 @@ func TestText(t *testing.T) {
 }
 
 func TestSkippedAndFailed(t *testing.T) {
-	checks := []spec.Check{{ID: "test.tools.require[0]", Kind: spec.KindRequire, Level: spec.LevelTest}}
+	checks := []Check{{ID: "test.tools.require[0]", Kind: KindRequire, Level: LevelTest}}
 	rs := Skipped(checks, "test", "not evaluated: the test stopped at turn[0]")
 	if len(rs) != 1 || rs[0].Status != Skip || rs[0].ID != "test.tools.require[0]" || Failed(rs) {
 		t.Errorf("Skipped = %+v", rs)

@@ -5,10 +5,11 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/trace"
 	"github.com/go-openapi/jsonpointer"
 	"github.com/ohler55/ojg/jp"
+
+	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // FuzzEvaluate evaluates every kind of check, with fuzzed patterns, literals
@@ -23,38 +24,38 @@ func FuzzEvaluate(f *testing.F) {
 		if err != nil || path == "" {
 			return
 		}
-		r := &spec.Regex{Template: spec.Literal(pattern)}
-		bound, err := r.Bind(spec.NewVars(nil))
+		r := &vars.Regex{Template: vars.Literal(pattern)}
+		bound, err := r.Bind(vars.NewVars(nil))
 		if err != nil || bound.Compiled().String() != re.String() {
 			return
 		}
 		call := trace.ToolCall{ID: "c", Name: "t", Args: args, ArgsJSON: true, Result: &trace.Result{Content: result, JSON: true}, StartedMs: 10, TimestampMs: 10 + ms%1000}
 		tr := trace.Trace{Turns: []trace.Turn{{StartMs: 0, EndMs: 2000, ToolCalls: []trace.ToolCall{call, {ID: "d", Name: "t", Args: args}}, Texts: []string{text},
 			State: json.RawMessage(result), Runs: []trace.Run{{StartMs: 5, FirstEventMs: ms}}, FirstTextMs: ms}}}
-		am := []spec.ArgMatch{{Path: path, Regex: bound}}
-		checks := []spec.Check{
-			{Kind: spec.KindForbid, Tool: spec.Name{Value: "t"}},
-			{Kind: spec.KindRequire, Require: &spec.Require{Name: spec.Name{Value: "t"}, Count: spec.DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &spec.Name{Value: "t"}}},
-			{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
-			{Kind: spec.KindMaxDuration, LimitMs: ms},
-			{Kind: spec.KindMaxIdle, LimitMs: ms},
-			{Kind: spec.KindMustMatch, Regex: bound},
-			{Kind: spec.KindMustNotMatch, Regex: bound},
-			{Kind: spec.KindContains, Text: &spec.TextCheck{Text: pattern}},
-			{Kind: spec.KindOmits, Text: &spec.TextCheck{Text: pattern, CaseSensitive: true}},
-			{Kind: spec.KindEquals, Text: &spec.TextCheck{Text: pattern}},
-			{Kind: spec.KindOrder, Tools: []spec.Name{{Value: "t"}, {Value: path}}},
-			{Kind: spec.KindMaxCalls, LimitMs: ms},
-			{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: spec.Name{Value: "t"}, ResultMatch: bound}},
-			{Kind: spec.KindMaxFirstEvent, LimitMs: ms},
-			{Kind: spec.KindMaxFirstText, LimitMs: ms},
-			{Kind: spec.KindGrounded, Grounded: &spec.Grounded{Numbers: true, URLs: true, Ignore: []*spec.Regex{bound}}},
+		am := []ArgMatch{{Path: path, Regex: bound}}
+		checks := []Check{
+			{Kind: KindForbid, Payload: Tool{Name: vars.Name{Value: "t"}}},
+			{Kind: KindRequire, Payload: &Require{Name: vars.Name{Value: "t"}, Count: DefaultCount, ArgsMatch: am, ResultMatch: bound, ResultNotMatch: bound, After: &vars.Name{Value: "t"}}},
+			{Kind: KindForbidCalls, Payload: &CallFilter{Name: vars.Name{Value: "t"}, ArgsMatch: am, ResultMatch: bound}},
+			{Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindMustMatch, Payload: Pattern{Regex: bound}},
+			{Kind: KindMustNotMatch, Payload: Pattern{Regex: bound}},
+			{Kind: KindContains, Payload: &TextCheck{Text: pattern}},
+			{Kind: KindOmits, Payload: &TextCheck{Text: pattern, CaseSensitive: true}},
+			{Kind: KindEquals, Payload: &TextCheck{Text: pattern}},
+			{Kind: KindOrder, Payload: Order{Tools: []vars.Name{{Value: "t"}, {Value: path}}}},
+			{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: vars.Name{Value: "t"}, ResultMatch: bound}},
+			{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: ms}},
+			{Kind: KindGrounded, Payload: &Grounded{Numbers: true, URLs: true, Ignore: []*vars.Regex{bound}}},
 		}
 		if expr, err := jp.ParseString("$." + path); err == nil {
-			checks = append(checks, spec.Check{Kind: spec.KindJSONPath, Path: &spec.JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string"}, Equals: json.RawMessage(result)})
+			checks = append(checks, Check{Kind: KindJSONPath, Payload: &JSONPathCheck{Path: "$." + path, Expr: expr, Match: bound, Type: "string", Want: json.RawMessage(result)}})
 		}
 		if ptr, err := jsonpointer.New("/" + path); err == nil {
-			checks = append(checks, spec.Check{Kind: spec.KindState, State: &spec.StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound}, Equals: json.RawMessage(args)})
+			checks = append(checks, Check{Kind: KindState, Payload: &StateCheck{Pointer: "/" + path, Ref: ptr, Match: bound, Want: json.RawMessage(args)}})
 		}
 		for _, s := range []trace.Scope{tr.TurnScope(0), tr.TestScope()} {
 			rs := Evaluate(checks, s)

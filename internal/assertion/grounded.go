@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // sourcesPhrase names what grounded accepts as a source, in messages.
@@ -19,7 +19,7 @@ const sourcesPhrase = "tool result, tool argument, user message or history"
 // regexes matches, as written ("2026", "$5.99", the URL), is exempt. A
 // failure lists each unsupported claim with its character offset in the
 // scope's text.
-func grounded(r *Result, g *spec.Grounded, s trace.Scope) {
+func grounded(r *Result, g *Grounded, s trace.Scope) {
 	r.Expected = expectGrounded(g)
 	text := s.Text()
 	reply := replyName(s)
@@ -72,7 +72,7 @@ func grounded(r *Result, g *spec.Grounded, s trace.Scope) {
 // evidence has each (up to maxEvidence).
 const maxClaimsListed = 5
 
-func expectGrounded(g *spec.Grounded) string {
+func expectGrounded(g *Grounded) string {
 	var what []string
 	if g.Numbers {
 		what = append(what, fmt.Sprintf("every number (except whole numbers 0 to %d)", largestTrivial))
@@ -91,7 +91,7 @@ func expectGrounded(g *spec.Grounded) string {
 	return e
 }
 
-func ignored(res []*spec.Regex, claim string) bool {
+func ignored(res []*vars.Regex, claim string) bool {
 	for _, re := range res {
 		if matches(re, claim) {
 			return true

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // TestFindClaims pins what counts as a claim, as written, normalized, and
@@ -48,12 +48,12 @@ func TestFindClaims(t *testing.T) {
 	}
 }
 
-func groundedCheck(numbers, urls bool, ignore ...string) spec.Check {
-	g := &spec.Grounded{Numbers: numbers, URLs: urls}
+func groundedCheck(numbers, urls bool, ignore ...string) Check {
+	g := &Grounded{Numbers: numbers, URLs: urls}
 	for _, re := range ignore {
-		g.Ignore = append(g.Ignore, spec.MustRegex(re))
+		g.Ignore = append(g.Ignore, vars.MustRegex(re))
 	}
-	return spec.Check{Kind: spec.KindGrounded, Grounded: g}
+	return Check{Kind: KindGrounded, Payload: g}
 }
 
 // answered is a turn where the user asked user, a tool returned result

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -28,9 +27,9 @@ func took(startMs, endMs int64) func(*trace.ToolCall) {
 }
 
 // evalOne evaluates one check.
-func evalOne(t *testing.T, c spec.Check, s trace.Scope) Result {
+func evalOne(t *testing.T, c Check, s trace.Scope) Result {
 	t.Helper()
-	rs := Evaluate([]spec.Check{c}, s)
+	rs := Evaluate([]Check{c}, s)
 	if len(rs) != 1 {
 		t.Fatalf("Evaluate returned %d results for one check", len(rs))
 	}
@@ -40,7 +39,7 @@ func evalOne(t *testing.T, c spec.Check, s trace.Scope) Result {
 // exactCase is a check whose whole message is known.
 type exactCase struct {
 	name  string
-	check spec.Check
+	check Check
 	scope trace.Scope
 	want  Status
 	msg   string

@@ -67,6 +67,7 @@ func notJSON(r *Result, doc replyDoc, err error, s trace.Scope, what string) {
 	r.set(Fail, "%s in %s is not JSON (%s), so %s: %s", doc.where, s.Name, oneLine(err.Error()), what, quote(doc.text))
 }
 
+// oneLine keeps the first line of a multi-line error.
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ohler55/ojg/jp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestReplyJSON(t *testing.T) {
@@ -52,14 +53,14 @@ func compileSchema(t *testing.T, src string) *jsonschema.Schema {
 	return s
 }
 
-const orderSchema = `{"type": "object", "required": ["id", "total"],
+const orderJSONSchema = `{"type": "object", "required": ["id", "total"],
 	"properties": {"id": {"type": "string"}, "total": {"type": "number"}, "items": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/item"}}},
 	"$defs": {"item": {"type": "object", "required": ["sku"]}}}`
 
 func TestJSONSchema(t *testing.T) {
-	sch := compileSchema(t, orderSchema)
-	file := spec.Check{Kind: spec.KindJSONSchema, Schema: &spec.JSONSchema{File: "schemas/order.json", Schema: sch}}
-	inline := spec.Check{Kind: spec.KindJSONSchema, Schema: &spec.JSONSchema{Schema: sch}}
+	sch := compileSchema(t, orderJSONSchema)
+	file := Check{Kind: KindJSONSchema, Payload: &JSONSchema{File: "schemas/order.json", Schema: sch}}
+	inline := Check{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: sch}}
 	runCases(t, []evalCase{
 		{"valid reply", file, reply(`{"id": "A1", "total": 89.5}`), Pass, "the reply validates against schemas/order.json"},
 		{"valid fence", inline, reply("Done:\n```json\n{\"id\": \"A1\", \"total\": 89.5}\n```"), Pass,
@@ -85,25 +86,25 @@ func TestJSONSchema(t *testing.T) {
 	}
 }
 
-func pathCheck(path string, want string, mod ...func(*spec.JSONPathCheck)) spec.Check {
-	c := &spec.JSONPathCheck{Path: path, Expr: jp.MustParseString(path)}
+func pathCheck(path string, want string, mod ...func(*JSONPathCheck)) Check {
+	c := &JSONPathCheck{Path: path, Expr: jp.MustParseString(path)}
 	for _, m := range mod {
 		m(c)
 	}
-	check := spec.Check{Kind: spec.KindJSONPath, Path: c}
+	check := Check{Kind: KindJSONPath, Payload: c}
 	if want != "" {
-		check.Equals = json.RawMessage(want)
+		c.Want = json.RawMessage(want)
 	}
 	return check
 }
 
-func typed(typ string) func(*spec.JSONPathCheck) { return func(c *spec.JSONPathCheck) { c.Type = typ } }
+func typed(typ string) func(*JSONPathCheck) { return func(c *JSONPathCheck) { c.Type = typ } }
 
-func matching(re string) func(*spec.JSONPathCheck) {
-	return func(c *spec.JSONPathCheck) { c.Match = spec.MustRegex(re) }
+func matching(re string) func(*JSONPathCheck) {
+	return func(c *JSONPathCheck) { c.Match = vars.MustRegex(re) }
 }
 
-func exists(v bool) func(*spec.JSONPathCheck) { return func(c *spec.JSONPathCheck) { c.Exists = &v } }
+func exists(v bool) func(*JSONPathCheck) { return func(c *JSONPathCheck) { c.Exists = &v } }
 
 func TestJSONPath(t *testing.T) {
 	order := reply(`{"status": "pending", "total": 89.50, "items": [{"price": 1}, {"price": "2"}], "meta": {"b": 2, "a": [1, 2]}, "note": null}`)

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/trace"
 	"github.com/ohler55/ojg/jp"
+
+	"github.com/ananke/action/internal/trace"
 )
 
 // jsonPath checks the values c.Path selects in the reply's JSON (replyJSON,
@@ -18,7 +18,7 @@ import (
 // every value must pass each condition set: equals (want, compared as
 // decoded JSON, so 89.5 equals 89.50), match (a regex over the value's
 // text: strings as they are, other JSON compact) and type.
-func jsonPath(r *Result, c *spec.JSONPathCheck, want json.RawMessage, s trace.Scope) {
+func jsonPath(r *Result, c *JSONPathCheck, want json.RawMessage, s trace.Scope) {
 	vc := newValueCheck(want, c.Equals, c.Match, c.Type)
 	absent := c.Exists != nil && !*c.Exists
 	r.Expected = expectPath(c.Path, vc, absent, "the reply's JSON")
@@ -36,7 +36,7 @@ func jsonPath(r *Result, c *spec.JSONPathCheck, want json.RawMessage, s trace.Sc
 
 // selectPath checks what c selects in v, the decoded JSON of doc, setting
 // r's status, message, observation and evidence (made by ev).
-func selectPath(r *Result, c *spec.JSONPathCheck, vc valueCheck, absent bool, v any, doc replyDoc, ev func(note, text string) Evidence) {
+func selectPath(r *Result, c *JSONPathCheck, vc valueCheck, absent bool, v any, doc replyDoc, ev func(note, text string) Evidence) {
 	found := selectNodes(c.Expr, v)
 	nodes := make([]any, len(found))
 	for i, n := range found {

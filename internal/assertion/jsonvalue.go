@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // valueCheck holds the conditions json_path and state put on one JSON value
@@ -19,17 +19,17 @@ type valueCheck struct {
 	// unbound: equals could not be resolved — it references variables
 	// that were never bound (a plan describes checks before any hook ran).
 	unbound bool
-	match   *spec.Regex
+	match   *vars.Regex
 	typ     string
 }
 
 // newValueCheck takes the bound equals value, or resolves the declared one
 // when it needs no variable (plans describe checks before binding).
-func newValueCheck(want json.RawMessage, declared spec.Value, match *spec.Regex, typ string) valueCheck {
+func newValueCheck(want json.RawMessage, declared vars.Value, match *vars.Regex, typ string) valueCheck {
 	vc := valueCheck{match: match, typ: typ}
 	if want == nil && !declared.IsZero() {
 		var err error
-		if want, err = declared.Resolve(spec.NewVars(nil)); err != nil {
+		if want, err = declared.Resolve(vars.NewVars(nil)); err != nil {
 			vc.unbound = true
 			return vc
 		}

@@ -6,14 +6,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
 // contains passes when the scope's assistant text contains t.Text
 // literally, ignoring case unless t.CaseSensitive (seed 004 §15: output
 // matching is case-insensitive unless configured).
-func contains(r *Result, t *spec.TextCheck, s trace.Scope) {
+func contains(r *Result, t *TextCheck, s trace.Scope) {
 	text := s.Text()
 	r.Expected = fmt.Sprintf("assistant text containing %s%s", quote(t.Text), caseNote(t))
 	refs := textRefs(s)
@@ -31,7 +30,7 @@ func contains(r *Result, t *spec.TextCheck, s trace.Scope) {
 // omits passes when the scope's assistant text does not contain t.Text,
 // with contains' case rule. A failure shows the text around the first
 // occurrence.
-func omits(r *Result, t *spec.TextCheck, s trace.Scope) {
+func omits(r *Result, t *TextCheck, s trace.Scope) {
 	text := s.Text()
 	r.Expected = fmt.Sprintf("assistant text without %s%s", quote(t.Text), caseNote(t))
 	loc := findLiteral(text, t)
@@ -49,7 +48,7 @@ func omits(r *Result, t *spec.TextCheck, s trace.Scope) {
 // equals passes when the scope's whole assistant text, trimmed of leading
 // and trailing white space, equals t.Text (trimmed too), with contains'
 // case rule. A failure says where the two first differ.
-func equals(r *Result, t *spec.TextCheck, s trace.Scope) {
+func equals(r *Result, t *TextCheck, s trace.Scope) {
 	got, want := strings.TrimSpace(s.Text()), strings.TrimSpace(t.Text)
 	r.Expected = fmt.Sprintf("assistant text equal to %s%s, ignoring surrounding white space", quote(want), caseNote(t))
 	r.Observed = observedText(got)
@@ -92,7 +91,7 @@ func same(a, b string, caseSensitive bool) bool {
 // text, or nil. Case-insensitive search goes through a quoted regexp so
 // that the span is in text's own bytes even where case folding changes a
 // character's length.
-func findLiteral(text string, t *spec.TextCheck) []int {
+func findLiteral(text string, t *TextCheck) []int {
 	if t.CaseSensitive {
 		if i := strings.Index(text, t.Text); i >= 0 {
 			return []int{i, i + len(t.Text)}
@@ -102,7 +101,7 @@ func findLiteral(text string, t *spec.TextCheck) []int {
 	return regexp.MustCompile("(?i)" + regexp.QuoteMeta(t.Text)).FindStringIndex(text)
 }
 
-func caseNote(t *spec.TextCheck) string {
+func caseNote(t *TextCheck) string {
 	if t.CaseSensitive {
 		return " (case-sensitive)"
 	}
@@ -110,7 +109,7 @@ func caseNote(t *spec.TextCheck) string {
 }
 
 // sensitiveNote reminds a failure message that case mattered.
-func sensitiveNote(t *spec.TextCheck) string {
+func sensitiveNote(t *TextCheck) string {
 	if t.CaseSensitive {
 		return " (case-sensitive)"
 	}

@@ -3,28 +3,27 @@ package assertion
 import (
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
-func literal(kind spec.Kind, text string, caseSensitive bool) spec.Check {
-	return spec.Check{Kind: kind, Text: &spec.TextCheck{Text: text, CaseSensitive: caseSensitive}}
+func literal(kind Kind, text string, caseSensitive bool) Check {
+	return Check{Kind: kind, Payload: &TextCheck{Text: text, CaseSensitive: caseSensitive}}
 }
 
 func TestContains(t *testing.T) {
 	s := reply("Your refund is on its way.")
 	runCases(t, []evalCase{
-		{"literal", literal(spec.KindContains, "refund is", false), s, Pass, `assistant text contains "refund is"`},
-		{"ignores case by default", literal(spec.KindContains, "REFUND", false), s, Pass, ""},
-		{"regex characters are literal", literal(spec.KindContains, "way.", false), reply("no wayX"), Fail, `does not contain "way."`},
-		{"unicode case folding", literal(spec.KindContains, "ÉCOLE", false), reply("à l'école"), Pass, ""},
-		{"no text", literal(spec.KindContains, "refund", false), scopeOf(turnOf("")), Fail, "no assistant text"},
+		{"literal", literal(KindContains, "refund is", false), s, Pass, `assistant text contains "refund is"`},
+		{"ignores case by default", literal(KindContains, "REFUND", false), s, Pass, ""},
+		{"regex characters are literal", literal(KindContains, "way.", false), reply("no wayX"), Fail, `does not contain "way."`},
+		{"unicode case folding", literal(KindContains, "ÉCOLE", false), reply("à l'école"), Pass, ""},
+		{"no text", literal(KindContains, "refund", false), scopeOf(turnOf("")), Fail, "no assistant text"},
 	})
 	runExact(t, []exactCase{
-		{"case-sensitive", literal(spec.KindContains, "Refund", true), s, Fail,
+		{"case-sensitive", literal(KindContains, "Refund", true), s, Fail,
 			`assistant text in turn[0] does not contain "Refund" (case-sensitive): "Your refund is on its way."`},
 	})
-	r := evalOne(t, literal(spec.KindContains, "refund", false), s)
+	r := evalOne(t, literal(KindContains, "refund", false), s)
 	if len(r.Evidence) != 1 || r.Evidence[0].Text != "Your refund is on its way." || !hasRefs(r, 1, 2, 3) {
 		t.Errorf("evidence %+v, refs %v; want the excerpt and the text events", r.Evidence, r.EventRefs)
 	}
@@ -33,16 +32,16 @@ func TestContains(t *testing.T) {
 func TestOmits(t *testing.T) {
 	s := reply("An Error occurred while charging.")
 	runCases(t, []evalCase{
-		{"absent", literal(spec.KindOmits, "exception", false), s, Pass, `assistant text does not contain "exception"`},
-		{"case-sensitive miss", literal(spec.KindOmits, "error", true), s, Pass, ""},
-		{"no text omits everything", literal(spec.KindOmits, "error", false), scopeOf(turnOf("")), Pass, ""},
+		{"absent", literal(KindOmits, "exception", false), s, Pass, `assistant text does not contain "exception"`},
+		{"case-sensitive miss", literal(KindOmits, "error", true), s, Pass, ""},
+		{"no text omits everything", literal(KindOmits, "error", false), scopeOf(turnOf("")), Pass, ""},
 	})
 	runExact(t, []exactCase{
-		{"present, other case", literal(spec.KindOmits, "error", false), s, Fail,
+		{"present, other case", literal(KindOmits, "error", false), s, Fail,
 			`assistant text in turn[0] contains "error", which it must omit: "An Error occurred while charging."`},
 	})
 	long := reply("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do: ERROR 42 and then a great deal more text that follows.")
-	r := evalOne(t, literal(spec.KindOmits, "error 42", false), long)
+	r := evalOne(t, literal(KindOmits, "error 42", false), long)
 	if want := "…t, consectetur adipiscing elit, sed do: ERROR 42 and then a great deal more text that fo…"; len(r.Evidence) != 1 || r.Evidence[0].Text != want {
 		t.Errorf("evidence %+v; want the excerpt %q", r.Evidence, want)
 	}
@@ -53,16 +52,16 @@ func TestOmits(t *testing.T) {
 
 func TestEquals(t *testing.T) {
 	runCases(t, []evalCase{
-		{"trimmed, ignoring case", literal(spec.KindEquals, " done. ", false), reply("\n  Done.  \n"), Pass, `assistant text equals "done."`},
-		{"case-sensitive", literal(spec.KindEquals, "done.", true), reply("Done."), Fail, `(case-sensitive) (they first differ at char 0: "D" vs "d")`},
-		{"whole reply, not a part", literal(spec.KindEquals, "Done.", false), reply("Done. Anything else?"), Fail,
+		{"trimmed, ignoring case", literal(KindEquals, " done. ", false), reply("\n  Done.  \n"), Pass, `assistant text equals "done."`},
+		{"case-sensitive", literal(KindEquals, "done.", true), reply("Done."), Fail, `(case-sensitive) (they first differ at char 0: "D" vs "d")`},
+		{"whole reply, not a part", literal(KindEquals, "Done.", false), reply("Done. Anything else?"), Fail,
 			`(the reply goes on after char 5: " Anything else?")`},
-		{"shorter", literal(spec.KindEquals, "Done.", false), reply("Do"), Fail, `(the reply stops at char 2, before "ne.")`},
-		{"joined messages", literal(spec.KindEquals, "a\nb", false), scopeOf(trace.Turn{Texts: []string{"a", "b"}}), Pass, ""},
+		{"shorter", literal(KindEquals, "Done.", false), reply("Do"), Fail, `(the reply stops at char 2, before "ne.")`},
+		{"joined messages", literal(KindEquals, "a\nb", false), scopeOf(trace.Turn{Texts: []string{"a", "b"}}), Pass, ""},
 	})
 	runExact(t, []exactCase{
-		{"differs", literal(spec.KindEquals, "Done.", false), reply("Done!"), Fail,
+		{"differs", literal(KindEquals, "Done.", false), reply("Done!"), Fail,
 			`assistant text in turn[0] is "Done!", expected "Done." (they first differ at char 4: "!" vs ".")`},
-		{"empty", literal(spec.KindEquals, "Done.", false), scopeOf(turnOf("")), Fail, `assistant text in turn[0] is empty, expected "Done."`},
+		{"empty", literal(KindEquals, "Done.", false), scopeOf(turnOf("")), Fail, `assistant text in turn[0] is empty, expected "Done."`},
 	})
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // ArgText returns the text of the argument at path: the value of a
@@ -94,7 +94,7 @@ func ResultText(r *trace.Result) string {
 }
 
 // argsMismatch returns why call fails an args_match list, or "".
-func argsMismatch(call *trace.ToolCall, ms []spec.ArgMatch) string {
+func argsMismatch(call *trace.ToolCall, ms []ArgMatch) string {
 	if len(ms) > 0 && !call.ArgsJSON {
 		return fmt.Sprintf("args_match: the arguments are not valid JSON (%s)", quote(call.Args))
 	}
@@ -113,7 +113,7 @@ func argsMismatch(call *trace.ToolCall, ms []spec.ArgMatch) string {
 // resultMismatch returns why call fails result_match (want=true) or
 // result_not_match (want=false), or "". A missing result fails result_match
 // and passes result_not_match (seed 001, "Assertion Semantics").
-func resultMismatch(call *trace.ToolCall, re *spec.Regex, want bool) string {
+func resultMismatch(call *trace.ToolCall, re *vars.Regex, want bool) string {
 	if re == nil {
 		return ""
 	}
@@ -139,7 +139,7 @@ func resultMismatch(call *trace.ToolCall, re *spec.Regex, want bool) string {
 
 // matches reports whether re matches s. An unbound pattern matches nothing;
 // the engine binds every pattern before evaluating.
-func matches(re *spec.Regex, s string) bool {
+func matches(re *vars.Regex, s string) bool {
 	c := re.Compiled()
 	return c != nil && c.MatchString(s)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -21,13 +20,13 @@ func groupOf(s trace.Scope) string {
 
 // memoryMatches reports whether memory event ev matches entry e, and if
 // not, why (for the failure message).
-func memoryMatches(e *spec.MemoryEntry, ev *trace.MemoryEvent, own string) bool {
+func memoryMatches(e *MemoryEntry, ev *trace.MemoryEvent, own string) bool {
 	switch e.Group {
-	case spec.GroupOwn:
+	case GroupOwn:
 		if ev.Group != own {
 			return false
 		}
-	case spec.GroupOther:
+	case GroupOther:
 		if ev.Group == "" || ev.Group == own || ev.Group == "global" {
 			return false
 		}
@@ -47,7 +46,7 @@ func memoryMatches(e *spec.MemoryEntry, ev *trace.MemoryEvent, own string) bool 
 
 // describeMemory says what an entry selects: "a read of group family's
 // memory with content matching `bullet`".
-func describeMemory(e *spec.MemoryEntry, op, own string) string {
+func describeMemory(e *MemoryEntry, op, own string) string {
 	var b strings.Builder
 	switch op {
 	case trace.MemoryRead:
@@ -58,13 +57,13 @@ func describeMemory(e *spec.MemoryEntry, op, own string) string {
 		b.WriteString("a read or write of ")
 	}
 	switch e.Group {
-	case spec.GroupOwn:
+	case GroupOwn:
 		if own == "" {
 			b.WriteString("the trace's own group's memory")
 		} else {
 			fmt.Fprintf(&b, "its own group %s's memory", own)
 		}
-	case spec.GroupOther:
+	case GroupOther:
 		b.WriteString("another group's memory")
 	default:
 		fmt.Fprintf(&b, "group %s's memory", e.Group)
@@ -115,7 +114,7 @@ func memoryEvidence(note string, ev *trace.MemoryEvent, calls map[string]*trace.
 }
 
 // memoryRequire: at least one event of op matches the entry.
-func memoryRequire(r *Result, e *spec.MemoryEntry, op string, s trace.Scope) {
+func memoryRequire(r *Result, e *MemoryEntry, op string, s trace.Scope) {
 	own := groupOf(s)
 	want := *e
 	want.Op = op
@@ -142,7 +141,7 @@ func memoryRequire(r *Result, e *spec.MemoryEntry, op string, s trace.Scope) {
 }
 
 // memoryForbid: no event matches the entry.
-func memoryForbid(r *Result, e *spec.MemoryEntry, s trace.Scope) {
+func memoryForbid(r *Result, e *MemoryEntry, s trace.Scope) {
 	own := groupOf(s)
 	r.Expected = "no " + strings.TrimPrefix(describeMemory(e, e.Op, own), "a ")
 	evs, calls := memoryEvents(s)

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Memory events of a NanoClaw run of group family: its own CLAUDE.md and
@@ -36,73 +36,73 @@ func nanoTest(group string, turns ...trace.Turn) trace.Scope {
 	return tr.TestScope()
 }
 
-func memCheck(kind spec.Kind, group, op, path, content string) spec.Check {
-	e := &spec.MemoryEntry{Group: group, Op: op}
+func memCheck(kind Kind, group, op, path, content string) Check {
+	e := &MemoryEntry{Group: group, Op: op}
 	if path != "" {
-		e.PathMatch = spec.MustRegex(path)
+		e.PathMatch = vars.MustRegex(path)
 	}
 	if content != "" {
-		e.ContentMatch = spec.MustRegex(content)
+		e.ContentMatch = vars.MustRegex(content)
 	}
-	return spec.Check{ID: "test." + string(kind) + "[0]", Kind: kind, Memory: e}
+	return Check{ID: "test." + string(kind) + "[0]", Kind: kind, Payload: e}
 }
 
 func TestMemoryReadsAndWrites(t *testing.T) {
 	all := nanoTest("family", memTurn(ownRead, globalRead, otherRead, ownWrite))
-	reads := func(group, path, content string) spec.Check {
-		return memCheck(spec.KindMemoryReads, group, "", path, content)
+	reads := func(group, path, content string) Check {
+		return memCheck(KindMemoryReads, group, "", path, content)
 	}
-	writes := func(group, path, content string) spec.Check {
-		return memCheck(spec.KindMemoryWrites, group, "", path, content)
+	writes := func(group, path, content string) Check {
+		return memCheck(KindMemoryWrites, group, "", path, content)
 	}
 	runExact(t, []exactCase{
-		{"own read", reads(spec.GroupOwn, "", ""), all, Pass, "test: read /workspace/group/CLAUDE.md"},
-		{"own read with content", reads(spec.GroupOwn, "", "(?i)biscuit"), all, Pass, "test: read /workspace/group/CLAUDE.md"},
-		{"own read, content not there", reads(spec.GroupOwn, "", "Rex"), all, Fail,
+		{"own read", reads(GroupOwn, "", ""), all, Pass, "test: read /workspace/group/CLAUDE.md"},
+		{"own read with content", reads(GroupOwn, "", "(?i)biscuit"), all, Pass, "test: read /workspace/group/CLAUDE.md"},
+		{"own read, content not there", reads(GroupOwn, "", "Rex"), all, Fail,
 			"test has no matching memory read (expected a read of its own group family's memory with content matching `Rex`); " +
 				"seen: /workspace/group/CLAUDE.md (group family), /workspace/global/CLAUDE.md (group global), /workspace/project/groups/work/CLAUDE.md (group work)"},
-		{"other group read", reads(spec.GroupOther, "", ""), all, Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
-		{"global is never other", reads(spec.GroupOther, "", ""), nanoTest("family", memTurn(ownRead, globalRead)), Fail,
+		{"other group read", reads(GroupOther, "", ""), all, Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
+		{"global is never other", reads(GroupOther, "", ""), nanoTest("family", memTurn(ownRead, globalRead)), Fail,
 			"test has no matching memory read (expected a read of another group's memory); seen: /workspace/group/CLAUDE.md (group family), /workspace/global/CLAUDE.md (group global)"},
 		{"a named group", reads("global", "", ""), all, Pass, "test: read /workspace/global/CLAUDE.md"},
 		{"a named group read, by path", reads("work", `CLAUDE\.md$`, ""), all, Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
-		{"path not matching", reads(spec.GroupOwn, `notes\.md$`, ""), all, Fail,
+		{"path not matching", reads(GroupOwn, `notes\.md$`, ""), all, Fail,
 			"test has no matching memory read (expected a read of its own group family's memory at a path matching `notes\\.md$`); " +
 				"seen: /workspace/group/CLAUDE.md (group family), /workspace/global/CLAUDE.md (group global), /workspace/project/groups/work/CLAUDE.md (group work)"},
-		{"no reads at all", reads(spec.GroupOwn, "", ""), nanoTest("family", memTurn(ownWrite)), Fail,
+		{"no reads at all", reads(GroupOwn, "", ""), nanoTest("family", memTurn(ownWrite)), Fail,
 			"test has no memory read; expected a read of its own group family's memory"},
-		{"own write", writes(spec.GroupOwn, "", ""), all, Pass, "test: write /workspace/group/notes.md"},
+		{"own write", writes(GroupOwn, "", ""), all, Pass, "test: write /workspace/group/notes.md"},
 		{"a read is not a write", writes("work", "", ""), all, Fail,
 			"test has no matching memory write (expected a write to group work's memory); seen: /workspace/group/notes.md (group family)"},
-		{"no memory events", writes(spec.GroupOwn, "", ""), nanoTest("family", memTurn()), Fail,
+		{"no memory events", writes(GroupOwn, "", ""), nanoTest("family", memTurn()), Fail,
 			"test has no memory write; expected a write to its own group family's memory"},
-		{"a trace without a group", reads(spec.GroupOwn, "", ""), nanoTest("", memTurn(ownRead)), Fail,
+		{"a trace without a group", reads(GroupOwn, "", ""), nanoTest("", memTurn(ownRead)), Fail,
 			"test has no matching memory read (expected a read of the trace's own group's memory); seen: /workspace/group/CLAUDE.md (group family)"},
 	})
 }
 
 func TestMemoryForbid(t *testing.T) {
 	all := nanoTest("family", memTurn(ownRead, globalRead, otherRead, ownWrite))
-	forbid := func(group, op string) spec.Check { return memCheck(spec.KindMemoryForbid, group, op, "", "") }
+	forbid := func(group, op string) Check { return memCheck(KindMemoryForbid, group, op, "", "") }
 	many := []trace.MemoryEvent{ownRead}
 	for i, g := range []string{"a", "b", "c", "d", "e"} {
 		many = append(many, trace.MemoryEvent{Seq: int64(20 + i), Op: trace.MemoryRead, Group: g, Path: "/workspace/project/groups/" + g + "/CLAUDE.md"})
 	}
 	runExact(t, []exactCase{
-		{"another group's memory", forbid(spec.GroupOther, ""), all, Fail,
+		{"another group's memory", forbid(GroupOther, ""), all, Fail,
 			"test touched memory it must not: read /workspace/project/groups/work/CLAUDE.md (group work)"},
-		{"global and own are not other", forbid(spec.GroupOther, ""), nanoTest("family", memTurn(ownRead, globalRead, ownWrite)), Pass,
+		{"global and own are not other", forbid(GroupOther, ""), nanoTest("family", memTurn(ownRead, globalRead, ownWrite)), Pass,
 			"test touched no memory it must not (3 memory events)"},
-		{"only writes forbidden", forbid(spec.GroupOther, spec.MemoryOpWrite), all, Pass, "test touched no memory it must not (4 memory events)"},
-		{"own writes forbidden", forbid(spec.GroupOwn, spec.MemoryOpWrite), all, Fail,
+		{"only writes forbidden", forbid(GroupOther, MemoryOpWrite), all, Pass, "test touched no memory it must not (4 memory events)"},
+		{"own writes forbidden", forbid(GroupOwn, MemoryOpWrite), all, Fail,
 			"test touched memory it must not: write /workspace/group/notes.md (group family)"},
 		{"global forbidden by name", forbid("global", ""), all, Fail,
 			"test touched memory it must not: read /workspace/global/CLAUDE.md (group global)"},
-		{"no memory events", forbid(spec.GroupOther, ""), nanoTest("family", memTurn()), Pass, "test touched no memory it must not (0 memory events)"},
-		{"many, listed by three", forbid(spec.GroupOther, spec.MemoryOpRead), nanoTest("family", memTurn(many...)), Fail,
+		{"no memory events", forbid(GroupOther, ""), nanoTest("family", memTurn()), Pass, "test touched no memory it must not (0 memory events)"},
+		{"many, listed by three", forbid(GroupOther, MemoryOpRead), nanoTest("family", memTurn(many...)), Fail,
 			"test touched memory it must not: read /workspace/project/groups/a/CLAUDE.md (group a), read /workspace/project/groups/b/CLAUDE.md (group b), read /workspace/project/groups/c/CLAUDE.md (group c), 2 more"},
 	})
-	r := evalOne(t, forbid(spec.GroupOther, ""), nanoTest("family", memTurn(many...)))
+	r := evalOne(t, forbid(GroupOther, ""), nanoTest("family", memTurn(many...)))
 	if r.Observed != "5 matching memory events" || r.Expected != "no read or write of another group's memory" {
 		t.Errorf("expected %q, observed %q", r.Expected, r.Observed)
 	}
@@ -120,22 +120,22 @@ func TestMemoryEvidence(t *testing.T) {
 	tr := trace.Trace{Turns: []trace.Turn{first, second}, Source: nanoSource}
 	tests := []struct {
 		name  string
-		check spec.Check
+		check Check
 		scope trace.Scope
 		note  string
 		text  string
 		call  string
 		refs  []int64
 	}{
-		{"loaded by the runtime", memCheck(spec.KindMemoryReads, spec.GroupOwn, "", "", ""), tr.TestScope(),
+		{"loaded by the runtime", memCheck(KindMemoryReads, GroupOwn, "", "", ""), tr.TestScope(),
 			"matches: read /workspace/group/CLAUDE.md (loaded by the runtime)", "Biscuit's bed is by the window", "", []int64{10}},
-		{"read by a call", memCheck(spec.KindMemoryReads, spec.GroupOther, "", "", ""), tr.TestScope(),
+		{"read by a call", memCheck(KindMemoryReads, GroupOther, "", "", ""), tr.TestScope(),
 			"matches: read /workspace/project/groups/work/CLAUDE.md", "Rex the dog", "c1", []int64{4, 5, 6, 12}},
-		{"forbidden, by a call", memCheck(spec.KindMemoryForbid, spec.GroupOther, "", "", ""), tr.TestScope(),
+		{"forbidden, by a call", memCheck(KindMemoryForbid, GroupOther, "", "", ""), tr.TestScope(),
 			"forbidden: read /workspace/project/groups/work/CLAUDE.md", "Rex the dog", "c1", []int64{4, 5, 6, 12}},
-		{"written by a call of the test", memCheck(spec.KindMemoryWrites, spec.GroupOwn, "", "", ""), tr.TestScope(),
+		{"written by a call of the test", memCheck(KindMemoryWrites, GroupOwn, "", "", ""), tr.TestScope(),
 			"matches: write /workspace/group/notes.md", "", "c2", []int64{7, 8, 9, 13}},
-		{"written by a call outside the turn", memCheck(spec.KindMemoryWrites, spec.GroupOwn, "", "", ""), tr.TurnScope(1),
+		{"written by a call outside the turn", memCheck(KindMemoryWrites, GroupOwn, "", "", ""), tr.TurnScope(1),
 			"matches: write /workspace/group/notes.md", "", "", []int64{13}},
 	}
 	for _, tc := range tests {
@@ -158,11 +158,11 @@ func TestMemoryEvidence(t *testing.T) {
 		})
 	}
 	// A turn's scope holds its own events only.
-	r := evalOne(t, memCheck(spec.KindMemoryReads, spec.GroupOwn, "", "", ""), tr.TurnScope(1))
+	r := evalOne(t, memCheck(KindMemoryReads, GroupOwn, "", "", ""), tr.TurnScope(1))
 	if r.Status != Fail || r.Message != "turn[1] has no memory read; expected a read of its own group family's memory" || r.Observed != "0 memory reads" {
 		t.Errorf("turn[1]: %s %q, observed %q", r.Status, r.Message, r.Observed)
 	}
-	r = evalOne(t, memCheck(spec.KindMemoryReads, "work", "", "", ""), tr.TurnScope(0))
+	r = evalOne(t, memCheck(KindMemoryReads, "work", "", "", ""), tr.TurnScope(0))
 	if r.Status != Pass || r.Observed != "read /workspace/project/groups/work/CLAUDE.md" {
 		t.Errorf("turn[0]: %s %q, observed %q", r.Status, r.Message, r.Observed)
 	}
@@ -170,10 +170,10 @@ func TestMemoryEvidence(t *testing.T) {
 
 // TestMemoryWarning: a failing memory check of severity warning warns.
 func TestMemoryWarning(t *testing.T) {
-	c := memCheck(spec.KindMemoryForbid, spec.GroupOther, "", "", "")
-	c.Severity = spec.Warning
+	c := memCheck(KindMemoryForbid, GroupOther, "", "", "")
+	c.Severity = Warning
 	r := evalOne(t, c, nanoTest("family", memTurn(otherRead)))
-	if r.Status != Warn || r.Severity != spec.Warning {
+	if r.Status != Warn || r.Severity != Warning {
 		t.Errorf("%s %s; want a warning", r.Status, r.Severity)
 	}
 }

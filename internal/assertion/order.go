@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // order passes when each listed tool is called in the scope and the first
 // call of each starts after the first call of the tool listed before it.
 // Other calls, and later calls of the listed tools, may come anywhere (a
 // partial order, seed 004 §15). Starts compare by startsBefore.
-func order(r *Result, tools []spec.Name, s trace.Scope) {
+func order(r *Result, tools []vars.Name, s trace.Scope) {
 	r.Expected = "first calls in the order " + arrows(tools)
 	calls := s.ToolCalls()
 	first := make([]int, len(tools)) // index into calls, -1: never called
@@ -78,7 +78,7 @@ func startsBefore(calls []trace.ToolCall, i, j int) bool {
 	return i < j
 }
 
-func arrows(tools []spec.Name) string {
+func arrows(tools []vars.Name) string {
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = "`" + t.Value + "`"

@@ -3,16 +3,15 @@ package assertion
 import (
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
-func orderOf(tools ...string) spec.Check {
-	c := spec.Check{Kind: spec.KindOrder}
+func orderOf(tools ...string) Check {
+	var o Order
 	for _, t := range tools {
-		c.Tools = append(c.Tools, name(t))
+		o.Tools = append(o.Tools, name(t))
 	}
-	return c
+	return Check{Kind: KindOrder, Payload: o}
 }
 
 func TestOrder(t *testing.T) {

@@ -3,7 +3,7 @@ package assertion
 import (
 	"slices"
 
-	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -28,11 +28,11 @@ const (
 // Result is the outcome of one check.
 type Result struct {
 	ID       string
-	Level    spec.Level
-	Kind     spec.Kind
+	Level    Level
+	Kind     Kind
 	Scope    string // "turn[N]" or "test"
-	Source   spec.Pos
-	Severity spec.Severity
+	Source   diag.Pos
+	Severity Severity
 	Status   Status
 	Message  string
 	Expected string
@@ -76,7 +76,7 @@ func Failed(rs []Result) bool {
 // Errored returns the first critical result that could not be evaluated.
 func Errored(rs []Result) (Result, bool) {
 	for _, r := range rs {
-		if r.Status == Error && r.Severity != spec.Warning {
+		if r.Status == Error && r.Severity != Warning {
 			return r, true
 		}
 	}
@@ -85,7 +85,7 @@ func Errored(rs []Result) (Result, bool) {
 
 // New starts the result of check c over scope, for checks evaluated outside
 // this package (judges); callers set the status and call Finish.
-func New(c spec.Check, scope string) Result { return newResult(c, scope) }
+func New(c Check, scope string) Result { return newResult(c, scope) }
 
 // Warned reports whether any result is a failing warning.
 func Warned(rs []Result) bool {
@@ -99,7 +99,7 @@ func Warned(rs []Result) bool {
 
 // Skipped returns a skip result for each check, for checks that were never
 // evaluated.
-func Skipped(checks []spec.Check, scope, reason string) []Result {
+func Skipped(checks []Check, scope, reason string) []Result {
 	out := make([]Result, len(checks))
 	for i, c := range checks {
 		out[i] = newResult(c, scope)
@@ -109,10 +109,10 @@ func Skipped(checks []spec.Check, scope, reason string) []Result {
 	return out
 }
 
-func newResult(c spec.Check, scope string) Result {
+func newResult(c Check, scope string) Result {
 	sev := c.Severity
 	if sev == "" {
-		sev = spec.Critical
+		sev = Critical
 	}
 	return Result{ID: c.ID, Level: c.Level, Kind: c.Kind, Scope: scope, Source: c.Pos, Severity: sev}
 }
@@ -120,7 +120,7 @@ func newResult(c spec.Check, scope string) Result {
 // Finish applies the severity — a failing warning is a warning, not a
 // failure — and gathers the evidence's event references.
 func (r *Result) Finish() {
-	if r.Status == Fail && r.Severity == spec.Warning {
+	if r.Status == Fail && r.Severity == Warning {
 		r.Status = Warn
 	}
 	// One piece of evidence naming events in order, the common case (a

@@ -3,13 +3,12 @@ package assertion
 import (
 	"fmt"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
 // taskRuns counts the scheduled task's recorded runs (of one status, when
 // given) against the entry's count.
-func taskRuns(r *Result, c *spec.Counted, s trace.Scope) {
+func taskRuns(r *Result, c *Counted, s trace.Scope) {
 	var sch *trace.Scheduler
 	if s.Source != nil {
 		sch = s.Source.Scheduler
@@ -55,7 +54,7 @@ func taskRuns(r *Result, c *spec.Counted, s trace.Scope) {
 
 // countOf says a count of things: "exactly 1 run", "at least 2 outbound
 // messages", "at most 3 runs", "between 1 and 3 runs".
-func countOf(c spec.Count, noun string) string {
+func countOf(c Count, noun string) string {
 	switch {
 	case c.Exact || c.Min == c.Max:
 		return "exactly " + plural(int(c.Min), noun)
@@ -69,7 +68,7 @@ func countOf(c spec.Count, noun string) string {
 
 // outbound counts the messages sent out in the scope (matching the
 // entry's regex, when given) against its count.
-func outbound(r *Result, c *spec.Counted, s trace.Scope) {
+func outbound(r *Result, c *Counted, s trace.Scope) {
 	// The noun is counted ("2 outbound messages"), the filter follows it.
 	const noun = "outbound message"
 	filter := ""

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // digest is a scheduled task that ran three times: a success, a failure
@@ -28,29 +28,29 @@ func scheduled(sch *trace.Scheduler, turns ...trace.Turn) trace.Scope {
 	return tr.TestScope()
 }
 
-func counted(kind spec.Kind, c spec.Count, status, match string) spec.Check {
-	ct := &spec.Counted{Count: c, Status: status}
+func counted(kind Kind, c Count, status, match string) Check {
+	ct := &Counted{Count: c, Status: status}
 	if match != "" {
-		ct.Match = spec.MustRegex(match)
+		ct.Match = vars.MustRegex(match)
 	}
-	return spec.Check{ID: "test." + string(kind), Kind: kind, Counted: ct}
+	return Check{ID: "test." + string(kind), Kind: kind, Payload: ct}
 }
 
-func exactly(n int64) spec.Count      { return spec.Count{Min: n, Max: n, Exact: true} }
-func between(lo, hi int64) spec.Count { return spec.Count{Min: lo, Max: hi} }
+func exactly(n int64) Count      { return Count{Min: n, Max: n, Exact: true} }
+func between(lo, hi int64) Count { return Count{Min: lo, Max: hi} }
 
 func TestTaskRuns(t *testing.T) {
-	runs := func(c spec.Count, status string) spec.Check { return counted(spec.KindTaskRuns, c, status, "") }
+	runs := func(c Count, status string) Check { return counted(KindTaskRuns, c, status, "") }
 	s := scheduled(digest)
 	runExact(t, []exactCase{
 		{"every run", runs(exactly(3), ""), s, Pass, "task digest has 3 runs"},
-		{"default: at least one", runs(spec.DefaultCount, ""), s, Pass, "task digest has 3 runs"},
+		{"default: at least one", runs(DefaultCount, ""), s, Pass, "task digest has 3 runs"},
 		{"successes", runs(exactly(2), "success"), s, Pass, "task digest has 2 success runs"},
 		{"one failure", runs(exactly(1), "error"), s, Pass, "task digest has 1 error run"},
 		{"no failure expected", runs(exactly(0), "error"), s, Fail, "task digest has 1 error run; expected exactly 0 error runs (3 runs recorded in all)"},
 		{"at most one run", runs(between(0, 1), ""), s, Fail, "task digest has 3 runs; expected at most 1 run (3 runs recorded in all)"},
 		{"between", runs(between(1, 2), "success"), s, Pass, "task digest has 2 success runs"},
-		{"at least four", runs(spec.Count{Min: 4, Max: -1}, ""), s, Fail, "task digest has 3 runs; expected at least 4 runs (3 runs recorded in all)"},
+		{"at least four", runs(Count{Min: 4, Max: -1}, ""), s, Fail, "task digest has 3 runs; expected at least 4 runs (3 runs recorded in all)"},
 		{"no runs recorded", runs(exactly(0), ""), scheduled(&trace.Scheduler{TaskID: "once"}), Pass, "task once has 0 runs"},
 		{"no scheduled task", runs(exactly(1), ""), scheduled(nil), Fail,
 			"the trace's run was not triggered by a scheduled task (the test's source names no task)"},
@@ -64,7 +64,7 @@ func TestTaskRuns(t *testing.T) {
 // TestTaskRunsEvidence: each counted run is evidence, at its event when it
 // has one, with its error or its result.
 func TestTaskRunsEvidence(t *testing.T) {
-	r := evalOne(t, counted(spec.KindTaskRuns, exactly(3), "", ""), scheduled(digest))
+	r := evalOne(t, counted(KindTaskRuns, exactly(3), "", ""), scheduled(digest))
 	want := []Evidence{
 		{Note: "task run at 2026-01-05T08:00:00Z: success in 1200 ms", Text: "Sent the digest", EventRefs: []int64{20}},
 		{Note: "task run at 2026-01-06T08:00:00Z: error in 300 ms", Text: "container timed out", EventRefs: []int64{21}},
@@ -82,7 +82,7 @@ func TestTaskRunsEvidence(t *testing.T) {
 	if !slices.Equal(r.EventRefs, []int64{20, 21}) {
 		t.Errorf("EventRefs %v, want [20 21]", r.EventRefs)
 	}
-	r = evalOne(t, counted(spec.KindTaskRuns, exactly(0), "error", ""), scheduled(digest))
+	r = evalOne(t, counted(KindTaskRuns, exactly(0), "error", ""), scheduled(digest))
 	if len(r.Evidence) != 1 || r.Evidence[0].Text != "container timed out" || !slices.Equal(r.EventRefs, []int64{21}) {
 		t.Errorf("a status counts its runs only: evidence %s, refs %v", notes(r), r.EventRefs)
 	}
@@ -101,7 +101,7 @@ func sent() trace.Turn {
 }
 
 func TestOutbound(t *testing.T) {
-	out := func(c spec.Count, match string) spec.Check { return counted(spec.KindOutbound, c, "", match) }
+	out := func(c Count, match string) Check { return counted(KindOutbound, c, "", match) }
 	s := scheduled(digest, sent())
 	runExact(t, []exactCase{
 		{"every message", out(exactly(2), ""), s, Pass, "test sent 2 outbound messages"},
@@ -109,7 +109,7 @@ func TestOutbound(t *testing.T) {
 		{"too few matching", out(exactly(2), "digest"), s, Fail,
 			"test sent 1 outbound message matching `digest`; expected exactly 2 outbound messages matching `digest` (2 outbound messages in all)"},
 		{"too many", out(between(0, 1), ""), s, Fail, "test sent 2 outbound messages; expected at most 1 outbound message (2 outbound messages in all)"},
-		{"none matching", out(spec.DefaultCount, "refund"), s, Fail,
+		{"none matching", out(DefaultCount, "refund"), s, Fail,
 			"test sent 0 outbound messages matching `refund`; expected at least 1 outbound message matching `refund` (2 outbound messages in all)"},
 		{"none sent, none expected", out(exactly(0), ""), scheduled(nil), Pass, "test sent 0 outbound messages"},
 		{"over turns", out(exactly(4), ""), scheduled(nil, sent(), sent()), Pass, "test sent 4 outbound messages"},
@@ -119,7 +119,7 @@ func TestOutbound(t *testing.T) {
 // TestOutboundEvidence: a message sent by a tool call rests on the call;
 // the run's output says so.
 func TestOutboundEvidence(t *testing.T) {
-	r := evalOne(t, counted(spec.KindOutbound, exactly(2), "", ""), scheduled(nil, sent()))
+	r := evalOne(t, counted(KindOutbound, exactly(2), "", ""), scheduled(nil, sent()))
 	if len(r.Evidence) != 2 {
 		t.Fatalf("evidence %s, want 2 items", notes(r))
 	}
@@ -136,7 +136,7 @@ func TestOutboundEvidence(t *testing.T) {
 	// A message whose call is not in the scope keeps its event only.
 	tn := sent()
 	tn.ToolCalls = nil
-	r = evalOne(t, counted(spec.KindOutbound, exactly(1), "", "digest"), scheduled(nil, tn))
+	r = evalOne(t, counted(KindOutbound, exactly(1), "", "digest"), scheduled(nil, tn))
 	if len(r.Evidence) != 1 || r.Evidence[0].Call != nil || r.Evidence[0].Note != "message 1 sent to family-chat" || !slices.Equal(r.EventRefs, []int64{43}) {
 		t.Errorf("evidence %+v, refs %v", r.Evidence, r.EventRefs)
 	}
@@ -146,12 +146,12 @@ func TestOutboundEvidence(t *testing.T) {
 // over scopes with nothing in them without panicking, and say what they
 // expect.
 func TestMemorySchedulerEmptyScopes(t *testing.T) {
-	checks := []spec.Check{
-		memCheck(spec.KindMemoryReads, spec.GroupOwn, "", "x", "y"),
-		memCheck(spec.KindMemoryWrites, spec.GroupOther, "", "", ""),
-		memCheck(spec.KindMemoryForbid, "work", spec.MemoryOpRead, "", ""),
-		counted(spec.KindTaskRuns, spec.DefaultCount, "success", ""),
-		counted(spec.KindOutbound, exactly(0), "", "x"),
+	checks := []Check{
+		memCheck(KindMemoryReads, GroupOwn, "", "x", "y"),
+		memCheck(KindMemoryWrites, GroupOther, "", "", ""),
+		memCheck(KindMemoryForbid, "work", MemoryOpRead, "", ""),
+		counted(KindTaskRuns, DefaultCount, "success", ""),
+		counted(KindOutbound, exactly(0), "", "x"),
 	}
 	empty := trace.Trace{Turns: []trace.Turn{{}}, Source: nanoSource}
 	for _, s := range []trace.Scope{{Name: "test", Source: nanoSource}, empty.TurnScope(0), empty.TestScope()} {

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/trace"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ananke/action/internal/trace"
 )
 
 // maxSchemaEvidence bounds the validation errors kept as evidence; the
@@ -27,7 +27,7 @@ func (e schemaError) String() string { return "at " + jsonPointer(e.tokens) + ":
 // jsonSchema passes when the reply's JSON (replyJSON) validates against the
 // schema. A failure lists the validation errors: the leaves of the error
 // tree, each with its instance location, sorted by location.
-func jsonSchema(r *Result, js *spec.JSONSchema, s trace.Scope) {
+func jsonSchema(r *Result, js *JSONSchema, s trace.Scope) {
 	name := "the inline schema"
 	if js.File != "" {
 		name = js.File

@@ -5,29 +5,29 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // everyKind returns one check of each kind this package evaluates.
-func everyKind(t *testing.T) []spec.Check {
-	return []spec.Check{
-		{Kind: spec.KindForbid, Tool: name("x")},
+func everyKind(t *testing.T) []Check {
+	return []Check{
+		{Kind: KindForbid, Payload: Tool{Name: name("x")}},
 		req("x"),
-		{Kind: spec.KindForbidCalls, ForbidCall: &spec.CallFilter{Name: name("x")}},
+		{Kind: KindForbidCalls, Payload: &CallFilter{Name: name("x")}},
 		orderOf("a", "b"),
-		{Kind: spec.KindMaxCalls, LimitMs: 1},
-		{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("x")}},
-		{Kind: spec.KindMaxDuration, LimitMs: 1},
-		{Kind: spec.KindMaxIdle, LimitMs: 1},
-		{Kind: spec.KindMaxFirstEvent, LimitMs: 1},
-		{Kind: spec.KindMaxFirstText, LimitMs: 1},
-		{Kind: spec.KindMustMatch, Regex: spec.MustRegex("x")},
-		{Kind: spec.KindMustNotMatch, Regex: spec.MustRegex("x")},
-		literal(spec.KindContains, "x", false),
-		literal(spec.KindOmits, "x", false),
-		literal(spec.KindEquals, "x", false),
-		{Kind: spec.KindJSONSchema, Schema: &spec.JSONSchema{Schema: compileSchema(t, orderSchema)}},
+		{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("x")}},
+		{Kind: KindMaxDuration, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMaxIdle, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: 1}},
+		{Kind: KindMustMatch, Payload: Pattern{Regex: vars.MustRegex("x")}},
+		{Kind: KindMustNotMatch, Payload: Pattern{Regex: vars.MustRegex("x")}},
+		literal(KindContains, "x", false),
+		literal(KindOmits, "x", false),
+		literal(KindEquals, "x", false),
+		{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: compileSchema(t, orderJSONSchema)}},
 		pathCheck("$.x", `1`, typed("number"), matching("1")),
 		stateCheck("/x", `1`, stateMatch("1")),
 		groundedCheck(true, true),
@@ -51,18 +51,18 @@ func TestEmptyScopes(t *testing.T) {
 func TestWarningSeverity(t *testing.T) {
 	s := scopeOf(turnOf("Your card was declined."))
 	for _, c := range everyKind(t) {
-		c.Severity = spec.Warning
-		rs := Evaluate([]spec.Check{c, {Kind: spec.KindOmits, Text: &spec.TextCheck{Text: "declined"}}}, s)
-		if rs[0].Status == Fail || rs[0].Severity != spec.Warning {
+		c.Severity = Warning
+		rs := Evaluate([]Check{c, {Kind: KindOmits, Payload: &TextCheck{Text: "declined"}}}, s)
+		if rs[0].Status == Fail || rs[0].Severity != Warning {
 			t.Errorf("%s with severity warning: status %s, severity %s; a failing warning is a warning", c.Kind, rs[0].Status, rs[0].Severity)
 		}
-		if rs[1].Status != Fail || rs[1].Severity != spec.Critical {
+		if rs[1].Status != Fail || rs[1].Severity != Critical {
 			t.Errorf("default severity: status %s, severity %s; want a critical failure", rs[1].Status, rs[1].Severity)
 		}
 	}
-	warn := literal(spec.KindContains, "refund", false)
-	warn.Severity = spec.Warning
-	rs := Evaluate([]spec.Check{warn}, s)
+	warn := literal(KindContains, "refund", false)
+	warn.Severity = Warning
+	rs := Evaluate([]Check{warn}, s)
 	if rs[0].Status != Warn || Failed(rs) || !Warned(rs) {
 		t.Errorf("failing warning: %+v; want status warn, not a failure", rs[0])
 	}
@@ -80,21 +80,21 @@ func TestEventRefs(t *testing.T) {
 	tn.State = json.RawMessage(`{"x": 2}`)
 	tn.Events = append(tn.Events, trace.Event{Seq: 8, Type: "STATE_SNAPSHOT"})
 	s := scopeOf(tn)
-	stopAfterB := spec.Check{Kind: spec.KindStopAfterSuccess, ForbidCall: &spec.CallFilter{Name: name("b"), ResultMatch: spec.MustRegex("")}}
+	stopAfterB := Check{Kind: KindStopAfterSuccess, Payload: &CallFilter{Name: name("b"), ResultMatch: vars.MustRegex("")}}
 	for _, tc := range []struct {
-		check spec.Check
+		check Check
 		want  []int64
 	}{
 		{orderOf("a", "b"), []int64{4, 5, 6, 7}},
-		{spec.Check{Kind: spec.KindMaxCalls, LimitMs: 1}, []int64{7}},
+		{Check{Kind: KindMaxCalls, Payload: Limit{Set: true, Ms: 1}}, []int64{7}},
 		{stopAfterB, []int64{4, 5, 6, 7}},
-		{spec.Check{Kind: spec.KindMaxFirstEvent, LimitMs: 10}, []int64{1}},
-		{spec.Check{Kind: spec.KindMaxFirstText, LimitMs: 10}, []int64{2}},
+		{Check{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: 10}}, []int64{1}},
+		{Check{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: 10}}, []int64{2}},
 		{stateCheck("/x", `3`), []int64{8}},
-		{literal(spec.KindContains, "nothing", false), []int64{1, 2, 3}},
-		{literal(spec.KindOmits, "x", false), []int64{1, 2, 3}},
-		{literal(spec.KindEquals, "x", false), []int64{1, 2, 3}},
-		{spec.Check{Kind: spec.KindJSONSchema, Schema: &spec.JSONSchema{Schema: compileSchema(t, orderSchema)}}, []int64{1, 2, 3}},
+		{literal(KindContains, "nothing", false), []int64{1, 2, 3}},
+		{literal(KindOmits, "x", false), []int64{1, 2, 3}},
+		{literal(KindEquals, "x", false), []int64{1, 2, 3}},
+		{Check{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: compileSchema(t, orderJSONSchema)}}, []int64{1, 2, 3}},
 		{pathCheck("$.x", `3`), []int64{1, 2, 3}},
 		{groundedCheck(true, true), []int64{1, 2, 3}},
 	} {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -15,7 +14,7 @@ import (
 // value, which must pass each condition set: equals (want, compared as
 // decoded JSON) and match (a regex over the value's text: strings as they
 // are, other JSON compact).
-func state(r *Result, c *spec.StateCheck, want json.RawMessage, s trace.Scope) {
+func state(r *Result, c *StateCheck, want json.RawMessage, s trace.Scope) {
 	vc := newValueCheck(want, c.Equals, c.Match, "")
 	absent := c.Exists != nil && !*c.Exists
 	subject := "state " + c.Pointer

@@ -4,32 +4,33 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/trace"
 	"github.com/go-openapi/jsonpointer"
+
+	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
-func stateCheck(ptr, want string, mod ...func(*spec.StateCheck)) spec.Check {
+func stateCheck(ptr, want string, mod ...func(*StateCheck)) Check {
 	ref, err := jsonpointer.New(ptr)
 	if err != nil {
 		panic(err)
 	}
-	c := &spec.StateCheck{Pointer: ptr, Ref: ref}
+	c := &StateCheck{Pointer: ptr, Ref: ref}
 	for _, m := range mod {
 		m(c)
 	}
-	check := spec.Check{Kind: spec.KindState, State: c}
+	check := Check{Kind: KindState, Payload: c}
 	if want != "" {
-		check.Equals = json.RawMessage(want)
+		c.Want = json.RawMessage(want)
 	}
 	return check
 }
 
-func stateMatch(re string) func(*spec.StateCheck) {
-	return func(c *spec.StateCheck) { c.Match = spec.MustRegex(re) }
+func stateMatch(re string) func(*StateCheck) {
+	return func(c *StateCheck) { c.Match = vars.MustRegex(re) }
 }
 
-func stateExists(v bool) func(*spec.StateCheck) { return func(c *spec.StateCheck) { c.Exists = &v } }
+func stateExists(v bool) func(*StateCheck) { return func(c *StateCheck) { c.Exists = &v } }
 
 // withState is a turn whose agent state ended as state, set by a snapshot
 // (seq 5) and a delta (seq 6).

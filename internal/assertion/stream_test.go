@@ -3,7 +3,6 @@ package assertion
 import (
 	"testing"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -24,7 +23,7 @@ func turnWithRuns(index int, runs ...trace.Run) trace.Turn {
 }
 
 func TestMaxFirstEvent(t *testing.T) {
-	limit := func(ms int64) spec.Check { return spec.Check{Kind: spec.KindMaxFirstEvent, LimitMs: ms} }
+	limit := func(ms int64) Check { return Check{Kind: KindMaxFirstEvent, Payload: Limit{Set: true, Ms: ms}} }
 	quick := scopeOf(turnWithRuns(0, runAt(1000, 1300, 1)))
 	followUp := scopeOf(turnWithRuns(0, runAt(1000, 1300, 1), runAt(1500, 3800, 9)))
 	silent := scopeOf(turnWithRuns(0, runAt(1000, 1300, 1), runAt(1500, 0, 0)))
@@ -46,7 +45,7 @@ func TestMaxFirstEvent(t *testing.T) {
 }
 
 func TestMaxFirstText(t *testing.T) {
-	limit := func(ms int64) spec.Check { return spec.Check{Kind: spec.KindMaxFirstText, LimitMs: ms} }
+	limit := func(ms int64) Check { return Check{Kind: KindMaxFirstText, Payload: Limit{Set: true, Ms: ms}} }
 	texted := func(index int, firstMs, seq int64, runs ...trace.Run) trace.Turn {
 		tt := turnWithRuns(index, runs...)
 		tt.Texts, tt.FirstTextMs, tt.FirstTextSeq = []string{"hi"}, firstMs, seq

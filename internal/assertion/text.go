@@ -3,14 +3,14 @@ package assertion
 import (
 	"fmt"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // contextLen is how much text around a match an excerpt shows.
 const contextLen = 40
 
-func mustMatch(r *Result, re *spec.Regex, s trace.Scope) {
+func mustMatch(r *Result, re *vars.Regex, s trace.Scope) {
 	text := s.Text()
 	r.Expected = fmt.Sprintf("assistant text matching `%s`", re)
 	r.Observed = observedText(text)
@@ -24,7 +24,7 @@ func mustMatch(r *Result, re *spec.Regex, s trace.Scope) {
 	r.set(Fail, "assistant text in %s does not match `%s`: %s", s.Name, re, observedText(text))
 }
 
-func mustNotMatch(r *Result, re *spec.Regex, s trace.Scope) {
+func mustNotMatch(r *Result, re *vars.Regex, s trace.Scope) {
 	text := s.Text()
 	r.Expected = fmt.Sprintf("assistant text not matching `%s`", re)
 	loc := find(re, text)
@@ -39,7 +39,7 @@ func mustNotMatch(r *Result, re *spec.Regex, s trace.Scope) {
 	r.set(Fail, "assistant text in %s matches forbidden `%s`: %s", s.Name, re, quote(ex))
 }
 
-func find(re *spec.Regex, s string) []int {
+func find(re *vars.Regex, s string) []int {
 	c := re.Compiled()
 	if c == nil {
 		return nil

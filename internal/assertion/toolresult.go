@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // The result: checks (version 1.2) put one condition on every tool call
@@ -19,7 +18,7 @@ func resultCalls(s trace.Scope) []*trace.ToolCall {
 	var out []*trace.ToolCall
 	for i := range s.Turns {
 		for k := range s.Turns[i].ToolCalls {
-			if c := &s.Turns[i].ToolCalls[k]; c.Name != target.ListToolsCall {
+			if c := &s.Turns[i].ToolCalls[k]; c.Name != listToolsCall {
 				out = append(out, c)
 			}
 		}
@@ -71,7 +70,7 @@ func eachCall(r *Result, s trace.Scope, calls []*trace.ToolCall, noun, passed st
 
 const toolResult = "tool result"
 
-func resultMatch(r *Result, re *spec.Regex, want bool, s trace.Scope) {
+func resultMatch(r *Result, re *vars.Regex, want bool, s trace.Scope) {
 	verb := "matching"
 	if !want {
 		verb = "not matching"
@@ -99,7 +98,7 @@ func resultMatch(r *Result, re *spec.Regex, want bool, s trace.Scope) {
 	})
 }
 
-func resultJSONPath(r *Result, c *spec.JSONPathCheck, want json.RawMessage, s trace.Scope) {
+func resultJSONPath(r *Result, c *JSONPathCheck, want json.RawMessage, s trace.Scope) {
 	vc := newValueCheck(want, c.Equals, c.Match, c.Type)
 	absent := c.Exists != nil && !*c.Exists
 	r.Expected = expectPath(c.Path, vc, absent, "each tool result's JSON")

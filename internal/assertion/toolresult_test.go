@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/capability"
-	"github.com/ananke/action/internal/spec"
-	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // mcpCall is an mcp:call turn's one call, its result content as recorded.
@@ -21,9 +20,9 @@ func errorResult(msg string) func(*trace.ToolCall) {
 	return func(c *trace.ToolCall) { c.Result = &trace.Result{Content: msg, Error: msg} }
 }
 
-func resultPath(path, want string, mod ...func(*spec.JSONPathCheck)) spec.Check {
+func resultPath(path, want string, mod ...func(*JSONPathCheck)) Check {
 	c := pathCheck(path, want, mod...)
-	c.Kind = spec.KindResultJSONPath
+	c.Kind = KindResultJSONPath
 	return c
 }
 
@@ -34,13 +33,15 @@ func TestResultChecks(t *testing.T) {
 	pending := scopeOf(turnOf("", call("c1", "echo", `{}`)))
 	none := scopeOf(turnOf("just text"))
 	two := scopeOf(turnOf("", call("c1", "echo", `{}`, result("ok", false), took(0, 10)), call("c2", "echo", `{}`, result("boom", false), took(0, 5000))))
-	listOnly := scopeOf(turnOf("", call("l1", target.ListToolsCall, ``, result(`{"tools":[]}`, true))))
-	match := func(re string) spec.Check { return spec.Check{Kind: spec.KindResultMatch, Regex: spec.MustRegex(re)} }
-	notMatch := func(re string) spec.Check {
-		return spec.Check{Kind: spec.KindResultNotMatch, Regex: spec.MustRegex(re)}
+	listOnly := scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"tools":[]}`, true))))
+	match := func(re string) Check {
+		return Check{Kind: KindResultMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
 	}
-	isError := func(want bool) spec.Check { return spec.Check{Kind: spec.KindResultIsError, Flag: want} }
-	within := func(ms int64) spec.Check { return spec.Check{Kind: spec.KindResultMaxDuration, LimitMs: ms} }
+	notMatch := func(re string) Check {
+		return Check{Kind: KindResultNotMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
+	}
+	isError := func(want bool) Check { return Check{Kind: KindResultIsError, Payload: Flag{Value: want}} }
+	within := func(ms int64) Check { return Check{Kind: KindResultMaxDuration, Payload: Limit{Set: true, Ms: ms}} }
 	runExact(t, []exactCase{
 		{"match", match("Echo: hi"), echo, Pass, "the tool result of call c1 in turn[0] matches `Echo: hi`"},
 		{"match plain text", match("^Echo"), plain, Pass, "the tool result of call c1 in turn[0] matches `^Echo`"},
@@ -68,7 +69,7 @@ func TestResultChecks(t *testing.T) {
 		{"json_path wrong value", resultPath("$.isError", `true`), echo, Fail, "call c1 in turn[0]: $.isError is false, expected true"},
 		{"json_path exists false", resultPath("$.structuredContent", "", exists(false)), echo, Pass,
 			"the tool result of call c1 in turn[0] has nothing at $.structuredContent"},
-		{"json_path type and match", resultPath("$.content[*].type", "", matching("^text$"), func(c *spec.JSONPathCheck) { c.Type = "string" }), echo, Pass,
+		{"json_path type and match", resultPath("$.content[*].type", "", matching("^text$"), func(c *JSONPathCheck) { c.Type = "string" }), echo, Pass,
 			"the tool result of call c1 in turn[0] has $.content[*].type, which matches `^text$` and is a string"},
 		{"json_path not JSON", resultPath("$.a", `1`), plain, Fail,
 			`call c1 in turn[0]: the result is not JSON (invalid character 'E' looking for beginning of value), so $.a cannot be checked: "Echo: hi"`},
@@ -76,7 +77,7 @@ func TestResultChecks(t *testing.T) {
 }
 
 func TestResultEvidence(t *testing.T) {
-	r := evalOne(t, spec.Check{Kind: spec.KindResultIsError, Flag: false}, mcpCall("", errorResult("boom")))
+	r := evalOne(t, Check{Kind: KindResultIsError, Payload: Flag{Value: false}}, mcpCall("", errorResult("boom")))
 	if len(r.Evidence) != 1 || r.Evidence[0].Call == nil || r.Evidence[0].Call.ID != "c1" || !hasRefs(r, 7) {
 		t.Errorf("evidence = %+v, refs %v; want call c1 (seq 7)", r.Evidence, r.EventRefs)
 	}
@@ -93,8 +94,8 @@ func TestResultEvidence(t *testing.T) {
 func TestResultGated(t *testing.T) {
 	s := mcpCall("ok")
 	s.Source = &trace.Source{Adapter: "claude-transcript", Capabilities: []string{capability.StreamingTiming}}
-	for _, k := range []spec.Kind{spec.KindResultMatch, spec.KindResultMaxDuration, spec.KindToolsListInclude, spec.KindToolsListValidSchemas} {
-		r := evalOne(t, spec.Check{Kind: k, Regex: spec.MustRegex("x")}, s)
+	for _, k := range []Kind{KindResultMatch, KindResultMaxDuration, KindToolsListInclude, KindToolsListValidSchemas} {
+		r := evalOne(t, Check{Kind: k, Payload: Pattern{Regex: vars.MustRegex("x")}}, s)
 		if r.Status != Skip || !strings.Contains(r.Message, "needs supports_tool_trace") {
 			t.Errorf("%s: %s %q; want skipped for the tool trace", k, r.Status, r.Message)
 		}
@@ -103,7 +104,7 @@ func TestResultGated(t *testing.T) {
 
 // listing is an mcp:list_tools turn's one listing.
 func listingOf(tools string) trace.Scope {
-	return scopeOf(turnOf("", call("l1", target.ListToolsCall, ``, result(`{"tools":`+tools+`}`, true), seqAt(3))))
+	return scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"tools":`+tools+`}`, true), seqAt(3))))
 }
 
 func TestToolsList(t *testing.T) {
@@ -115,9 +116,9 @@ func TestToolsList(t *testing.T) {
 		{"name":"untyped","inputSchema":{"properties":{}}},
 		{"name":"none"},
 		{"name":"remote","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}}]`)
-	include := func(n string) spec.Check { return spec.Check{Kind: spec.KindToolsListInclude, Tool: name(n)} }
-	exclude := func(n string) spec.Check { return spec.Check{Kind: spec.KindToolsListExclude, Tool: name(n)} }
-	valid := spec.Check{Kind: spec.KindToolsListValidSchemas}
+	include := func(n string) Check { return Check{Kind: KindToolsListInclude, Payload: Tool{Name: name(n)}} }
+	exclude := func(n string) Check { return Check{Kind: KindToolsListExclude, Payload: Tool{Name: name(n)}} }
+	valid := Check{Kind: KindToolsListValidSchemas}
 	runExact(t, []exactCase{
 		{"include", include("echo"), good, Pass, "the tools/list result of call l1 in turn[0] lists `echo`"},
 		{"include missing", include("search"), good, Fail, "call l1 in turn[0]: `search` is not listed (2 tools: echo, add)"},
@@ -126,9 +127,9 @@ func TestToolsList(t *testing.T) {
 		{"exclude listed", exclude("add"), good, Fail, "call l1 in turn[0]: `add` is listed, and must not be"},
 		{"valid schemas", valid, good, Pass, "the tools/list result of call l1 in turn[0] lists only tools with valid input schemas"},
 		{"no listing", include("echo"), mcpCall("ok"), Fail, "no tools/list result in turn[0]"},
-		{"not a listing", include("echo"), scopeOf(turnOf("", call("l1", target.ListToolsCall, ``, result(`{"resources":[]}`, true)))), Fail,
+		{"not a listing", include("echo"), scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"resources":[]}`, true)))), Fail,
 			`call l1 in turn[0]: the result is not a tools/list result ({"tools": [...]}): "{\"resources\":[]}"`},
-		{"listing failed", valid, scopeOf(turnOf("", call("l1", target.ListToolsCall, ``, errorResult("method not found")))), Fail,
+		{"listing failed", valid, scopeOf(turnOf("", call("l1", listToolsCall, ``, errorResult("method not found")))), Fail,
 			`call l1 in turn[0]: the listing failed: "method not found"`},
 	})
 	r := evalOne(t, valid, bad)
@@ -166,10 +167,10 @@ func TestInvalidSchema(t *testing.T) {
 }
 
 func TestResultCategories(t *testing.T) {
-	for k, want := range map[spec.Kind]string{
-		spec.KindResultMatch: CategoryOutcome, spec.KindResultNotMatch: CategoryOutcome, spec.KindResultIsError: CategoryOutcome,
-		spec.KindResultJSONPath: CategoryFormat, spec.KindResultMaxDuration: CategoryTiming,
-		spec.KindToolsListInclude: CategoryOutcome, spec.KindToolsListExclude: CategoryOutcome, spec.KindToolsListValidSchemas: CategoryFormat,
+	for k, want := range map[Kind]string{
+		KindResultMatch: CategoryOutcome, KindResultNotMatch: CategoryOutcome, KindResultIsError: CategoryOutcome,
+		KindResultJSONPath: CategoryFormat, KindResultMaxDuration: CategoryTiming,
+		KindToolsListInclude: CategoryOutcome, KindToolsListExclude: CategoryOutcome, KindToolsListValidSchemas: CategoryFormat,
 	} {
 		if got := Category(k); got != want {
 			t.Errorf("Category(%s) = %q, want %q", k, got, want)

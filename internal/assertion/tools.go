@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // maxReasons bounds how many eliminated calls a message explains; the
 // evidence lists all of them.
 const maxReasons = 3
 
-func forbid(r *Result, tool spec.Name, s trace.Scope) {
+func forbid(r *Result, tool vars.Name, s trace.Scope) {
 	calls := s.ToolCalls()
 	var bad []string
 	for i := range calls {
@@ -27,10 +27,10 @@ func forbid(r *Result, tool spec.Name, s trace.Scope) {
 		r.set(Pass, "`%s` was not called", tool.Value)
 		return
 	}
-	r.set(Fail, "`%s` is forbidden but was called %s: %s", tool.Value, spec.Times(int64(len(bad))), strings.Join(bad, ", "))
+	r.set(Fail, "`%s` is forbidden but was called %s: %s", tool.Value, Times(int64(len(bad))), strings.Join(bad, ", "))
 }
 
-func require(r *Result, req *spec.Require, s trace.Scope) {
+func require(r *Result, req *Require, s trace.Scope) {
 	calls := s.ToolCalls()
 	var satisfying []*trace.ToolCall
 	var seen int
@@ -57,7 +57,7 @@ func require(r *Result, req *spec.Require, s trace.Scope) {
 			tooSlow(r, req, slow)
 			return
 		}
-		r.set(Pass, "`%s` called %s, expected %s%s", req.Name.Value, spec.Times(int64(satisfied)), req.Count, within(req))
+		r.set(Pass, "`%s` called %s, expected %s%s", req.Name.Value, Times(int64(satisfied)), req.Count, within(req))
 		return
 	}
 	msg := fmt.Sprintf("expected `%s`%s %s, saw %d", req.Name.Value, describeFilters(req), req.Count, satisfied)
@@ -78,7 +78,7 @@ func require(r *Result, req *spec.Require, s trace.Scope) {
 
 // within describes a require entry's max_duration_ms: ", each within
 // 2000 ms".
-func within(req *spec.Require) string {
+func within(req *Require) string {
 	if req.MaxDurationMs <= 0 {
 		return ""
 	}
@@ -88,7 +88,7 @@ func within(req *spec.Require) string {
 // slowCalls returns the satisfying calls that took longer than the entry's
 // max_duration_ms, from their start to their completion (TimestampMs). A
 // call with no completion time recorded cannot be timed and is not slow.
-func slowCalls(req *spec.Require, satisfying []*trace.ToolCall) []*trace.ToolCall {
+func slowCalls(req *Require, satisfying []*trace.ToolCall) []*trace.ToolCall {
 	if req.MaxDurationMs <= 0 {
 		return nil
 	}
@@ -103,7 +103,7 @@ func slowCalls(req *spec.Require, satisfying []*trace.ToolCall) []*trace.ToolCal
 
 // tooSlow fails a require entry whose count was met by calls that took too
 // long; the evidence is the slow calls.
-func tooSlow(r *Result, req *spec.Require, slow []*trace.ToolCall) {
+func tooSlow(r *Result, req *Require, slow []*trace.ToolCall) {
 	var parts []string
 	r.Evidence = nil
 	for i, c := range slow {
@@ -123,7 +123,7 @@ func tooSlow(r *Result, req *spec.Require, slow []*trace.ToolCall) {
 // requireMismatch returns the first filter call k fails, or "". Filters are
 // checked in the order they are written in the seed: args_match,
 // result_match, result_not_match, after.
-func requireMismatch(req *spec.Require, calls []trace.ToolCall, k int, before []trace.ToolCall) string {
+func requireMismatch(req *Require, calls []trace.ToolCall, k int, before []trace.ToolCall) string {
 	c := &calls[k]
 	if why := argsMismatch(c, req.ArgsMatch); why != "" {
 		return why
@@ -153,7 +153,7 @@ func calledBefore(name string, earlier, before []trace.ToolCall) bool {
 	return false
 }
 
-func forbidCalls(r *Result, f *spec.CallFilter, s trace.Scope) {
+func forbidCalls(r *Result, f *CallFilter, s trace.Scope) {
 	calls := s.ToolCalls()
 	var bad []string
 	checked := 0
@@ -180,7 +180,7 @@ func forbidCalls(r *Result, f *spec.CallFilter, s trace.Scope) {
 }
 
 // matchDetail shows the values that made a forbidden call match.
-func matchDetail(c *trace.ToolCall, f *spec.CallFilter) string {
+func matchDetail(c *trace.ToolCall, f *CallFilter) string {
 	var parts []string
 	for _, m := range f.ArgsMatch {
 		v, _ := ArgText(c.Args, m.Path)
@@ -195,7 +195,7 @@ func matchDetail(c *trace.ToolCall, f *spec.CallFilter) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-func describeFilters(req *spec.Require) string {
+func describeFilters(req *Require) string {
 	parts := argParts(req.ArgsMatch)
 	if req.ResultMatch != nil {
 		parts = append(parts, fmt.Sprintf("result_match `%s`", req.ResultMatch))
@@ -209,7 +209,7 @@ func describeFilters(req *spec.Require) string {
 	return withParts(parts)
 }
 
-func describeCallFilter(f *spec.CallFilter) string {
+func describeCallFilter(f *CallFilter) string {
 	parts := argParts(f.ArgsMatch)
 	if f.ResultMatch != nil {
 		parts = append(parts, fmt.Sprintf("result_match `%s`", f.ResultMatch))
@@ -217,7 +217,7 @@ func describeCallFilter(f *spec.CallFilter) string {
 	return withParts(parts)
 }
 
-func argParts(ms []spec.ArgMatch) []string {
+func argParts(ms []ArgMatch) []string {
 	var parts []string
 	for _, m := range ms {
 		parts = append(parts, fmt.Sprintf("args_match.%s `%s`", m.Path, m.Regex))

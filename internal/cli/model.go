@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // languageModel is the config's model, ready for the engine: the client,
@@ -28,7 +29,7 @@ func (a *app) newModel(cfg *spec.Config, noCache bool) (*languageModel, error) {
 	if m == nil {
 		return &languageModel{}, nil
 	}
-	vars := spec.NewVars(a.lookupEnv)
+	vars := vars.NewVars(a.lookupEnv)
 	// A URL field: its password is a secret, not the whole URL, which
 	// model errors name (docs/files.md, "Variables").
 	endpoint, err := m.Endpoint.ResolveURL(vars)

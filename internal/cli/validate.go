@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/spec"
 )
 
@@ -44,7 +45,7 @@ func (a *app) loadSuite(o spec.Options) (*spec.Suite, error) {
 	}
 	o.ConfigPath, o.Paths, o.LookupEnv = cfg, paths, a.lookupEnv
 	suite, err := spec.Load(o)
-	var diags spec.Diagnostics
+	var diags diag.Diagnostics
 	switch {
 	case errors.As(err, &diags):
 		for _, d := range diags {

@@ -172,18 +172,18 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 	}
 }
 
-func (p *printer) checks(cs []spec.Check) {
+func (p *printer) checks(cs []assertion.Check) {
 	for _, c := range cs {
 		p.line(2, "%s: %s  (%s)", c.Pos, describe(c), c.ID)
 	}
 }
 
 // describe says what a check expects, whoever evaluates it.
-func describe(c spec.Check) string {
+func describe(c assertion.Check) string {
 	switch c.Kind {
-	case spec.KindJudge:
+	case assertion.KindJudge:
 		return judge.Describe(c)
-	case spec.KindScript:
+	case assertion.KindScript:
 		return scriptcheck.Describe(c)
 	}
 	return assertion.Describe(c)

@@ -9,11 +9,12 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // KindAfterHook is the built-in result of an after hook: it ran and
 // exited 0, or it failed.
-const KindAfterHook spec.Kind = "after_hook"
+const KindAfterHook assertion.Kind = "after_hook"
 
 // runAfter runs the test's after hooks once the attempt has its verdict,
 // each with the attempt's result as JSON on stdin, whatever that verdict
@@ -21,12 +22,12 @@ const KindAfterHook spec.Kind = "after_hook"
 // timeout). A hook that fails never passes unnoticed: it is reported as
 // an error result, and it turns a passed attempt into an error (the agent's
 // checks keep their results); a failed attempt stays failed.
-func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) {
+func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *vars.Vars, r *Attempt) {
 	ctx = context.WithoutCancel(ctx)
 	stdin := attemptJSON(t, r, e.opts.Now())
 	for i, h := range t.After {
 		res := assertion.Result{ID: fmt.Sprintf("test.after[%d]", i), Level: LevelBuiltin, Kind: KindAfterHook, Scope: "test",
-			Source: h.Pos, Severity: spec.Critical, Status: assertion.Pass, EventRefs: []int64{}, Expected: "exits 0"}
+			Source: h.Pos, Severity: assertion.Critical, Status: assertion.Pass, EventRefs: []int64{}, Expected: "exits 0"}
 		argv, re := hookArgv(h, vars)
 		var err error
 		if re != nil {

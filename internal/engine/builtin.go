@@ -10,21 +10,21 @@ import (
 )
 
 // LevelBuiltin marks the checks that are always on (docs/files.md).
-const LevelBuiltin spec.Level = "builtin"
+const LevelBuiltin assertion.Level = "builtin"
 
 // Kinds of built-in checks.
 const (
-	KindRunError    spec.Kind = "run_error"
-	KindProtocol    spec.Kind = "protocol"
-	KindClientTools spec.Kind = "client_tools"
+	KindRunError    assertion.Kind = "run_error"
+	KindProtocol    assertion.Kind = "protocol"
+	KindClientTools assertion.Kind = "client_tools"
 )
 
 // builtin makes a built-in check's result for turn i, declared (for the
 // report's source link) at the turn itself.
-func builtin(i int, turn spec.Turn, kind spec.Kind) assertion.Result {
+func builtin(i int, turn spec.Turn, kind assertion.Kind) assertion.Result {
 	scope := fmt.Sprintf("turn[%d]", i)
 	return assertion.Result{ID: scope + "." + string(kind), Level: LevelBuiltin, Kind: kind, Scope: scope, Source: turn.Pos, Status: assertion.Pass,
-		Severity: spec.Critical, EventRefs: []int64{}}
+		Severity: assertion.Critical, EventRefs: []int64{}}
 }
 
 // errorResult fails when the agent reported errors during the turn.

@@ -252,7 +252,7 @@ assert: {script: [{cmd: [./has.sh, '"scope":"test"']}, {cmd: [./has.sh, EXP-1]}]
 			}
 			n := 0
 			for _, res := range r.Shown().Results {
-				if res.Kind == spec.KindScript {
+				if res.Kind == assertion.KindScript {
 					n++
 				}
 			}

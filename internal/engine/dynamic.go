@@ -16,7 +16,7 @@ import (
 
 // KindCheckpoints is the built-in result of a dynamic test: were all its
 // checkpoints reached, in order, within its turns and time.
-const KindCheckpoints spec.Kind = "checkpoints"
+const KindCheckpoints assertion.Kind = "checkpoints"
 
 var errSimTimeout = errors.New("simulator timeout")
 
@@ -68,7 +68,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("turn[%d]: %v", i, out.err), t.Simulator.Pos
 			return false
 		}
-		checks, err := spec.BindChecks(spec.TurnChecks(e.opts.Suite.Config, t, i), p.vars)
+		checks, err := assertion.BindChecks(spec.TurnChecks(e.opts.Suite.Config, t, i), p.vars)
 		if err != nil {
 			r.Status, r.Reason = Error, err.Error()
 			return false
@@ -113,7 +113,7 @@ func (e *engine) reach(ctx context.Context, t *spec.Test, cp *checkpoints, i int
 			if cp.at[j] >= 0 || !cp.ready(c) {
 				continue
 			}
-			checks, err := spec.BindChecks(spec.CheckpointChecks(e.opts.Suite.Config, t, c, i), p.vars)
+			checks, err := assertion.BindChecks(spec.CheckpointChecks(e.opts.Suite.Config, t, c, i), p.vars)
 			if err != nil {
 				return err
 			}
@@ -213,7 +213,7 @@ func (cp *checkpoints) results() []Checkpoint {
 // conversation ended.
 func (cp *checkpoints) result(t *spec.Test, end string) assertion.Result {
 	r := assertion.Result{ID: "test.checkpoints", Level: LevelBuiltin, Kind: KindCheckpoints, Scope: "test", Source: t.Simulator.Pos,
-		Severity: spec.Critical, Expected: fmt.Sprintf("every checkpoint reached, in order, within %d turns", t.MaxTurns)}
+		Severity: assertion.Critical, Expected: fmt.Sprintf("every checkpoint reached, in order, within %d turns", t.MaxTurns)}
 	var reached, missing []string
 	for j, c := range cp.list {
 		if at := cp.at[j]; at >= 0 {

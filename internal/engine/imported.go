@@ -8,6 +8,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // RuleSource is the rule of the warnings a test's source gives: what its
@@ -35,17 +36,17 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 		// say (a subagent's transcript read alone): never a verdict.
 		r.Warnings = append(r.Warnings, Warning{Turn: n.Turn, Rule: RuleSource, Message: n.Message})
 	}
-	vars := e.newVars()
-	checks, err := spec.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vars)
+	vs := e.newVars()
+	checks, err := assertion.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vs)
 	if err != nil {
 		r.Status, r.Reason = Error, err.Error()
-		var re *spec.ResolveError
+		var re *vars.ResolveError
 		if errors.As(err, &re) {
 			r.Reason, r.ReasonPos = re.Msg, re.Pos
 		}
 		return r
 	}
-	r.Secrets = vars.Secrets()
+	r.Secrets = vs.Secrets()
 	det, judges := splitJudges(checks)
 	det, scripts := splitScripts(det)
 	scope := tr.TestScope()

@@ -5,14 +5,13 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/judge"
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
 // judge evaluates judge checks over a scope with the run's model, adding
 // their results and the usage they took. Without a model (the loader
 // requires one, so only a caller that gave none) each is an error.
-func (e *engine) judge(ctx context.Context, checks []spec.Check, s trace.Scope, r *Attempt) {
+func (e *engine) judge(ctx context.Context, checks []assertion.Check, s trace.Scope, r *Attempt) {
 	for _, c := range checks {
 		if e.opts.Model == nil {
 			res := assertion.New(c, s.Name)
@@ -30,7 +29,7 @@ func (e *engine) judge(ctx context.Context, checks []spec.Check, s trace.Scope, 
 // judgeUnlessFailed runs the judges of a scope when nothing failed so far;
 // otherwise it records them as not evaluated: a judge can only add a
 // failure, so asking it would cost a model call and change nothing.
-func (e *engine) judgeUnlessFailed(ctx context.Context, checks []spec.Check, s trace.Scope, r *Attempt) {
+func (e *engine) judgeUnlessFailed(ctx context.Context, checks []assertion.Check, s trace.Scope, r *Attempt) {
 	checks, gated := assertion.Gate(checks, s)
 	r.Results = append(r.Results, gated...)
 	if len(checks) == 0 {

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // plan is a test with every variable resolved and every pattern bound: what
@@ -29,7 +31,7 @@ type plan struct {
 	// persona is the simulated user of a dynamic test, resolved.
 	persona simulator.Persona
 	// vars resolves checkpoint blocks, bound per simulated turn.
-	vars    *spec.Vars
+	vars    *vars.Vars
 	secrets []string
 }
 
@@ -43,20 +45,20 @@ type turnPlan struct {
 // which run commands, then the judges, run after the deterministic ones
 // pass.
 type checkSet struct {
-	checks, scripts, judges []spec.Check
+	checks, scripts, judges []assertion.Check
 }
 
 // newCheckSet splits bound checks into a checkSet.
-func newCheckSet(cs []spec.Check) checkSet {
+func newCheckSet(cs []assertion.Check) checkSet {
 	det, judges := splitJudges(cs)
 	det, scripts := splitScripts(det)
 	return checkSet{checks: det, scripts: scripts, judges: judges}
 }
 
 // splitJudges separates the judge checks from the deterministic ones.
-func splitJudges(checks []spec.Check) (det, judges []spec.Check) {
+func splitJudges(checks []assertion.Check) (det, judges []assertion.Check) {
 	for _, c := range checks {
-		if c.Kind == spec.KindJudge {
+		if c.Kind == assertion.KindJudge {
 			judges = append(judges, c)
 		} else {
 			det = append(det, c)
@@ -67,9 +69,9 @@ func splitJudges(checks []spec.Check) (det, judges []spec.Check) {
 
 // splitScripts separates the script checks, which run commands, from the
 // checks evaluated in process.
-func splitScripts(checks []spec.Check) (det, scripts []spec.Check) {
+func splitScripts(checks []assertion.Check) (det, scripts []assertion.Check) {
 	for _, c := range checks {
-		if c.Kind == spec.KindScript {
+		if c.Kind == assertion.KindScript {
 			scripts = append(scripts, c)
 		} else {
 			det = append(det, c)
@@ -81,7 +83,7 @@ func splitScripts(checks []spec.Check) (det, scripts []spec.Check) {
 // newPlan resolves everything test t needs: the target's protocol opens
 // the attempt's session, resolving what it needs, then each turn and the
 // checks are resolved.
-func (e *engine) newPlan(t *spec.Test, vars *spec.Vars, aio AttemptIO) (*plan, error) {
+func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO) (*plan, error) {
 	cfg := e.opts.Suite.Config
 	r := &Resolver{vars: vars}
 	p := &plan{test: t, now: aio.Now, runTimeout: time.Duration(cfg.Target.TimeoutMs) * time.Millisecond, vars: vars}

@@ -3,16 +3,18 @@ package engine
 import (
 	"encoding/json"
 
+	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Resolver resolves templates against one test's variables, keeping the
 // first error (every error carries its file position): once one failed,
 // the others resolve to nothing.
 type Resolver struct {
-	vars *spec.Vars
+	vars *vars.Vars
 	err  error
 }
 
@@ -20,7 +22,7 @@ type Resolver struct {
 func (r *Resolver) Err() error { return r.err }
 
 // Str resolves a template.
-func (r *Resolver) Str(t spec.Template) string {
+func (r *Resolver) Str(t vars.Template) string {
 	if r.err != nil || t.IsZero() {
 		return ""
 	}
@@ -30,8 +32,8 @@ func (r *Resolver) Str(t spec.Template) string {
 }
 
 // URL resolves a URL field: its password and query values are its
-// secrets, not a whole ${ENV.NAME} that fills it (spec.Template.ResolveURL).
-func (r *Resolver) URL(t spec.Template) string {
+// secrets, not a whole ${ENV.NAME} that fills it (vars.Template.ResolveURL).
+func (r *Resolver) URL(t vars.Template) string {
 	if r.err != nil || t.IsZero() {
 		return ""
 	}
@@ -41,7 +43,7 @@ func (r *Resolver) URL(t spec.Template) string {
 }
 
 // JSON resolves a value to its JSON text; def when it is not set.
-func (r *Resolver) JSON(v spec.Value, def string) json.RawMessage {
+func (r *Resolver) JSON(v vars.Value, def string) json.RawMessage {
 	if r.err != nil {
 		return nil
 	}
@@ -54,7 +56,7 @@ func (r *Resolver) JSON(v spec.Value, def string) json.RawMessage {
 }
 
 // Text resolves a value to text: a string as is, anything else as JSON.
-func (r *Resolver) Text(v spec.Value) string {
+func (r *Resolver) Text(v vars.Value) string {
 	if r.err != nil {
 		return ""
 	}
@@ -64,11 +66,11 @@ func (r *Resolver) Text(v spec.Value) string {
 }
 
 // Args binds argument matchers' patterns.
-func (r *Resolver) Args(ms []spec.ArgMatch) []spec.ArgMatch {
+func (r *Resolver) Args(ms []assertion.ArgMatch) []assertion.ArgMatch {
 	if r.err != nil {
 		return nil
 	}
-	out, err := spec.BindArgs(ms, r.vars)
+	out, err := assertion.BindArgs(ms, r.vars)
 	r.err = err
 	return out
 }
@@ -94,11 +96,11 @@ func (r *Resolver) parts(ps []spec.Part) ([]target.Part, []trace.Attachment) {
 	return out, atts
 }
 
-func (r *Resolver) checks(cs []spec.Check) []spec.Check {
+func (r *Resolver) checks(cs []assertion.Check) []assertion.Check {
 	if r.err != nil {
 		return nil
 	}
-	out, err := spec.BindChecks(cs, r.vars)
+	out, err := assertion.BindChecks(cs, r.vars)
 	r.err = err
 	return out
 }

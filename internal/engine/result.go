@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
@@ -34,7 +35,7 @@ type TestResult struct {
 	Reason string
 	// ReasonPos is where the cause is written, when a file position is
 	// known (a hook, an unresolved variable, the turn whose run failed).
-	ReasonPos spec.Pos
+	ReasonPos diag.Pos
 	// Detail holds more about an error, e.g. a hook's stderr.
 	Detail string
 	// Policy is how the test was run and judged; Verdict what came of it
@@ -55,7 +56,7 @@ type Attempt struct {
 	Run, Retry int
 	Status     Status
 	Reason     string
-	ReasonPos  spec.Pos
+	ReasonPos  diag.Pos
 	Detail     string
 	Results    []assertion.Result
 	Warnings   []Warning
@@ -74,7 +75,7 @@ type Attempt struct {
 // Checkpoint is one checkpoint of a dynamic test after its attempt.
 type Checkpoint struct {
 	ID, Description string
-	Pos             spec.Pos
+	Pos             diag.Pos
 	// ReachedAt is the turn it was reached at, -1 when it was not.
 	ReachedAt int
 }

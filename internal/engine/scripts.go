@@ -13,7 +13,7 @@ import (
 // scripts runs the script checks of a scope, each in the directory of the
 // file that declares it, with the scope's transcript on stdin. Unlike
 // judges they always run: a script is the user's own deterministic check.
-func (e *engine) scripts(ctx context.Context, t *spec.Test, checks []spec.Check, s trace.Scope, r *Attempt) {
+func (e *engine) scripts(ctx context.Context, t *spec.Test, checks []assertion.Check, s trace.Scope, r *Attempt) {
 	checks, gated := assertion.Gate(checks, s)
 	r.Results = append(r.Results, gated...)
 	if len(checks) == 0 {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/proc"
-	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Server lifecycle constants.
@@ -43,7 +43,7 @@ func (e *engine) startServer(ctx context.Context, out *Outcome) (*server, error)
 	if s == nil {
 		return nil, nil
 	}
-	vars := spec.NewVars(e.opts.LookupEnv)
+	vars := vars.NewVars(e.opts.LookupEnv)
 	defer func() { out.Secrets = append(out.Secrets, vars.Secrets()...) }()
 	r := &Resolver{vars: vars}
 	argv := make([]string, len(s.Command))
@@ -127,7 +127,7 @@ func (s *server) copyLog(r io.Reader, w io.Writer, lines chan<- string) {
 
 // waitReady returns once the server's output matches readyLog or, without
 // one, once readyURL answers HTTP 2xx or 4xx.
-func (e *engine) waitReady(ctx context.Context, s *server, readyURL string, readyLog *spec.Regex, lines <-chan string, timeout time.Duration) error {
+func (e *engine) waitReady(ctx context.Context, s *server, readyURL string, readyLog *vars.Regex, lines <-chan string, timeout time.Duration) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	poll := time.NewTicker(readyPoll)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/agui/aguitest"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
@@ -97,7 +98,7 @@ func loadConfigStability(t *testing.T, extra string) spec.Stability {
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var diags spec.Diagnostics
+	var diags diag.Diagnostics
 	c := spec.LoadConfig(path, &diags)
 	if len(diags) > 0 {
 		t.Fatal(diags)

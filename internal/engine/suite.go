@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Phases of suite hooks.
@@ -21,7 +23,7 @@ const (
 type SuiteHook struct {
 	Phase string // BeforeAll or AfterAll
 	Index int
-	Pos   spec.Pos
+	Pos   diag.Pos
 	// Error says why the hook failed ("" when it exited 0); Detail holds
 	// its stderr.
 	Error, Detail string
@@ -33,7 +35,7 @@ type SuiteHook struct {
 // reports false when one failed: then no test runs.
 func (e *engine) beforeAll(ctx context.Context, out *Outcome) bool {
 	cfg := e.opts.Suite.Config
-	vars := spec.NewVars(e.opts.LookupEnv)
+	vars := vars.NewVars(e.opts.LookupEnv)
 	e.globals = map[string]string{}
 	stdin := suiteJSON(e.opts.Suite.Tests)
 	defer func() { out.Secrets = append(out.Secrets, vars.Secrets()...) }()
@@ -83,7 +85,7 @@ func (e *engine) afterAll(ctx context.Context, out *Outcome) {
 
 // suiteHook runs one suite hook in the config's directory; a before_all
 // hook's stdout sets variables, an after_all hook's is ignored.
-func (e *engine) suiteHook(ctx context.Context, h spec.Hook, vars *spec.Vars, stdin []byte, setsVars bool) (map[string]string, error) {
+func (e *engine) suiteHook(ctx context.Context, h spec.Hook, vars *vars.Vars, stdin []byte, setsVars bool) (map[string]string, error) {
 	argv, re := hookArgv(h, vars)
 	if re != nil {
 		return nil, errors.New(re.Msg)

@@ -13,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Causes of a context's end, to tell whose deadline passed: the test's
@@ -61,21 +62,21 @@ func (e *engine) replayed(tr *trace.Trace) {
 }
 
 // play runs the attempt's hooks and turns, within --timeout.
-func (e *engine) play(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt, aio AttemptIO) {
+func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attempt, aio AttemptIO) {
 	if d := e.opts.TestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
 		defer cancel()
 	}
-	if !e.runHooks(ctx, t, vars, r) {
-		r.Secrets = vars.Secrets()
+	if !e.runHooks(ctx, t, vs, r) {
+		r.Secrets = vs.Secrets()
 		return
 	}
-	p, err := e.newPlan(t, vars, aio)
+	p, err := e.newPlan(t, vs, aio)
 	if err != nil {
-		r.Secrets = vars.Secrets()
+		r.Secrets = vs.Secrets()
 		r.Status, r.Reason = Error, err.Error()
-		var re *spec.ResolveError
+		var re *vars.ResolveError
 		if errors.As(err, &re) {
 			r.Reason, r.ReasonPos = re.Msg, re.Pos
 		}
@@ -102,8 +103,8 @@ func (e *engine) newRecorder() *trace.Recorder {
 
 // newVars is a test attempt's variables: the environment, and what the
 // before_all hooks set.
-func (e *engine) newVars() *spec.Vars {
-	vars := spec.NewVars(e.opts.LookupEnv)
+func (e *engine) newVars() *vars.Vars {
+	vars := vars.NewVars(e.opts.LookupEnv)
 	for k, v := range e.globals {
 		vars.Set(k, v)
 	}
@@ -112,7 +113,7 @@ func (e *engine) newVars() *spec.Vars {
 
 // runHooks runs the hooks in order, each seeing the variables of those
 // before it. It reports false (and sets the error) when one fails.
-func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r *Attempt) bool {
+func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *vars.Vars, r *Attempt) bool {
 	for i, h := range t.Hooks {
 		if h.Output != nil { // a fixture file: its output, no command
 			for k, v := range h.Output {
@@ -146,12 +147,12 @@ func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *spec.Vars, r 
 }
 
 // hookArgv resolves a hook's command.
-func hookArgv(h spec.Hook, vars *spec.Vars) ([]string, *spec.ResolveError) {
+func hookArgv(h spec.Hook, vs *vars.Vars) ([]string, *vars.ResolveError) {
 	argv := make([]string, len(h.Cmd))
 	for j, a := range h.Cmd {
-		s, err := a.Resolve(vars)
+		s, err := a.Resolve(vs)
 		if err != nil {
-			re := &spec.ResolveError{Pos: h.Pos, Msg: err.Error()}
+			re := &vars.ResolveError{Pos: h.Pos, Msg: err.Error()}
 			errors.As(err, &re)
 			return nil, re
 		}

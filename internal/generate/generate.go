@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 )
@@ -164,7 +165,7 @@ func check(configPath string, d Draft) []string {
 	if err == nil {
 		return nil
 	}
-	diags, ok := err.(spec.Diagnostics)
+	diags, ok := err.(diag.Diagnostics)
 	if !ok {
 		return []string{err.Error()}
 	}

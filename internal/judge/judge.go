@@ -18,7 +18,6 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/plural"
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -37,16 +36,16 @@ type Verdict struct {
 
 // Describe says what judge check c expects, for plans (--dry-run) and
 // results alike.
-func Describe(c spec.Check) string {
-	return "the judge finds every criterion true: " + quoteAll(c.Judge.Criteria)
+func Describe(c assertion.Check) string {
+	return "the judge finds every criterion true: " + quoteAll(c.Judge().Criteria)
 }
 
 // Evaluate judges check c (bound: its criteria resolved) over scope s with
 // the system prompt given ("" for DefaultPrompt). It returns the result
 // and the model usage it took.
-func Evaluate(ctx context.Context, m model.Completer, prompt string, c spec.Check, s trace.Scope) (assertion.Result, model.Usage) {
+func Evaluate(ctx context.Context, m model.Completer, prompt string, c assertion.Check, s trace.Scope) (assertion.Result, model.Usage) {
 	r := assertion.New(c, s.Name)
-	criteria := c.Judge.Criteria
+	criteria := c.Judge().Criteria
 	r.Expected = Describe(c)
 	verdicts, usage, err := ask(ctx, m, prompt, criteria, s)
 	if err != nil {

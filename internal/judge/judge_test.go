@@ -9,7 +9,6 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/model/modeltest"
-	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -29,8 +28,8 @@ func (s *scripted) Complete(_ context.Context, req model.Request) (model.Reply, 
 	return model.Reply{Content: content, Usage: model.Usage{Requests: 1, PromptTokens: 100, CompletionTokens: 20}}, nil
 }
 
-func check(sev spec.Severity, criteria ...string) spec.Check {
-	return spec.Check{ID: "test.judge", Kind: spec.KindJudge, Severity: sev, Judge: &spec.JudgeCheck{Criteria: criteria}}
+func check(sev assertion.Severity, criteria ...string) assertion.Check {
+	return assertion.Check{ID: "test.judge", Kind: assertion.KindJudge, Severity: sev, Payload: &assertion.JudgeCheck{Criteria: criteria}}
 }
 
 var scope = trace.Scope{Name: "test", History: []trace.Message{{Role: "system", Content: "You sell shoes."}},
@@ -47,24 +46,24 @@ func TestEvaluate(t *testing.T) {
 	criteria := []string{"asks for confirmation before charging", "stays polite"}
 	for _, tc := range []struct {
 		name     string
-		sev      spec.Severity
+		sev      assertion.Severity
 		replies  []string
 		err      error
 		status   assertion.Status
 		msg      string
 		requests int
 	}{
-		{"all true", spec.Critical, []string{bothTrue}, nil, assertion.Pass, "the judge found every criterion of test met (2)", 1},
-		{"one false, critical", spec.Critical, []string{oneFalse}, nil, assertion.Fail,
+		{"all true", assertion.Critical, []string{bothTrue}, nil, assertion.Pass, "the judge found every criterion of test met (2)", 1},
+		{"one false, critical", assertion.Critical, []string{oneFalse}, nil, assertion.Fail,
 			`the judge found 1 of 2 criteria not met in test: "asks for confirmation before charging" (false: it charged without asking)`, 1},
-		{"one false, warning", spec.Warning, []string{oneFalse}, nil, assertion.Warn, "1 of 2 criteria not met", 1},
-		{"inconclusive is not met", spec.Critical, []string{undecided}, nil, assertion.Fail, "(inconclusive: no confirmation step shown)", 1},
-		{"re-asked once", spec.Critical, []string{"Sure! Both hold.", bothTrue}, nil, assertion.Pass, "met (2)", 2},
-		{"wrong keys twice", spec.Critical, []string{`{"verdicts": {"a": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
+		{"one false, warning", assertion.Warning, []string{oneFalse}, nil, assertion.Warn, "1 of 2 criteria not met", 1},
+		{"inconclusive is not met", assertion.Critical, []string{undecided}, nil, assertion.Fail, "(inconclusive: no confirmation step shown)", 1},
+		{"re-asked once", assertion.Critical, []string{"Sure! Both hold.", bothTrue}, nil, assertion.Pass, "met (2)", 2},
+		{"wrong keys twice", assertion.Critical, []string{`{"verdicts": {"a": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
 			"the judge gave no verdict: its answer did not fit the required JSON, twice: 1 verdict for 2 criteria", 2},
-		{"unknown verdict", spec.Critical, []string{`{"verdicts": {"c1": {"verdict": "yes", "reasoning": ""}, "c2": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
+		{"unknown verdict", assertion.Critical, []string{`{"verdicts": {"c1": {"verdict": "yes", "reasoning": ""}, "c2": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
 			`verdict "yes" for c1 is not true, false or inconclusive`, 2},
-		{"model error", spec.Critical, nil, errors.New("model m at http://x: 401 unauthorized"), assertion.Error, "the judge gave no verdict: model m at http://x: 401 unauthorized", 1},
+		{"model error", assertion.Critical, nil, errors.New("model m at http://x: 401 unauthorized"), assertion.Error, "the judge gave no verdict: model m at http://x: 401 unauthorized", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &scripted{replies: tc.replies, err: tc.err}
@@ -87,7 +86,7 @@ func TestEvaluate(t *testing.T) {
 // is asked for with a strict schema naming every key.
 func TestRequest(t *testing.T) {
 	m := &scripted{replies: []string{bothTrue}}
-	Evaluate(context.Background(), m, "custom prompt", check(spec.Critical, "a", "b"), scope)
+	Evaluate(context.Background(), m, "custom prompt", check(assertion.Critical, "a", "b"), scope)
 	req := m.reqs[0]
 	if req.Messages[0].Role != "system" || req.Messages[0].Content != "custom prompt" {
 		t.Errorf("system message %+v", req.Messages[0])
@@ -138,7 +137,7 @@ func TestEvaluateRealClient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, usage := Evaluate(context.Background(), c, "", check(spec.Critical, "stays polite"), scope)
+			r, usage := Evaluate(context.Background(), c, "", check(assertion.Critical, "stays polite"), scope)
 			if want := strings.ReplaceAll(tc.msg, "URL", srv.URL); r.Status != tc.status || r.Message != want {
 				t.Errorf("Evaluate = %s %q\nwant %s %q", r.Status, r.Message, tc.status, want)
 			}

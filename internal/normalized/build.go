@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/ananke/action/internal/capability"
 	"time"
 
+	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/trace"
 )
 

@@ -2,10 +2,10 @@ package normalized
 
 import (
 	"encoding/json"
-	"github.com/ananke/action/internal/capability"
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/trace"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/report"
-	"github.com/ananke/action/reporters/jsonreport"
+	"github.com/ananke/action/internal/tracefile"
 )
 
 // SummaryFile is the report directory's summary.
@@ -124,7 +124,7 @@ func (r *Report) Export(it Item) (Trace, error) {
 		return Trace{}, fmt.Errorf("read report %s: %w", r.Dir, err)
 	}
 	defer f.Close()
-	tr, err := jsonreport.ReadTrace(f)
+	tr, err := tracefile.Read(f)
 	if err != nil {
 		return Trace{}, fmt.Errorf("read report %s: %s: %w", r.Dir, m.TraceFile, err)
 	}

@@ -2,7 +2,6 @@ package normalized
 
 import (
 	"bytes"
-	"github.com/ananke/action/internal/normalized/normalizedtest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/ananke/action/internal/golden"
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 )
 
 func validate(t *testing.T, s *jsonschema.Schema, doc []byte) error {

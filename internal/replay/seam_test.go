@@ -17,6 +17,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // echoSession is a protocol the engine has never heard of: each turn POSTs
@@ -68,11 +69,11 @@ func TestRecordAnyProtocol(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	test := &spec.Test{ID: "echo/one", Path: filepath.Join(dir, "one.ananke.yaml"),
-		Turns: []spec.Turn{{Type: target.TurnUser, User: spec.Literal("hello")}, {Type: target.TurnUser, User: spec.Literal("again")}}}
+		Turns: []spec.Turn{{Type: target.TurnUser, User: vars.Literal("hello")}, {Type: target.TurnUser, User: vars.Literal("again")}}}
 	if err := os.WriteFile(test.Path, []byte("name: one\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	suite := &spec.Suite{Config: &spec.Config{Dir: dir, Target: spec.Target{Type: "echo", Endpoint: spec.Literal(srv.URL), TimeoutMs: 60_000}},
+	suite := &spec.Suite{Config: &spec.Config{Dir: dir, Target: spec.Target{Type: "echo", Endpoint: vars.Literal(srv.URL), TimeoutMs: 60_000}},
 		Tests: []*spec.Test{test}}
 	echo := engine.Protocol{
 		Open:     func(s *engine.Setup) target.Session { return &echoSession{s: s} },

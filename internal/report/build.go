@@ -1,13 +1,14 @@
 package report
 
 import (
-	"github.com/ananke/action/internal/capability"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
@@ -174,7 +175,7 @@ func (b *builder) path(p string) string {
 	return rel
 }
 
-func (b *builder) loc(p spec.Pos) Location {
+func (b *builder) loc(p diag.Pos) Location {
 	return Location{File: b.path(p.File), Line: p.Line, Col: p.Col}
 }
 
@@ -335,7 +336,7 @@ func (b *builder) assertion(a assertion.Result, tr *trace.Trace) Assertion {
 	base := tr.TestStartMs
 	sev := string(a.Severity)
 	if sev == "" {
-		sev = string(spec.Critical)
+		sev = string(assertion.Critical)
 	}
 	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source), Severity: sev,
 		Status: string(a.Status), Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),

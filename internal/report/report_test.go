@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestRedactor(t *testing.T) {
@@ -143,21 +144,21 @@ func TestRunStatus(t *testing.T) {
 // target type — an A2A agent's card URL, a stdio MCP server's command —
 // as configured, masked.
 func TestBuildNamesTarget(t *testing.T) {
-	redact := []*spec.Regex{spec.MustRegex(`tok_[a-z0-9]{8}`)}
+	redact := []*vars.Regex{vars.MustRegex(`tok_[a-z0-9]{8}`)}
 	for _, tc := range []struct {
 		name   string
 		target spec.Target
 		want   report.Target
 	}{
-		{"a2a card", spec.Target{Type: "a2a", A2A: &spec.A2ATarget{AgentCardURL: spec.Literal("https://agent.example.com/card.json")}},
+		{"a2a card", spec.Target{Type: "a2a", A2A: &spec.A2ATarget{AgentCardURL: vars.Literal("https://agent.example.com/card.json")}},
 			report.Target{Type: "a2a", AgentCardURL: "https://agent.example.com/card.json"}},
-		{"a2a card and endpoint", spec.Target{Type: "a2a", Endpoint: spec.Literal("http://localhost:9999/rpc"),
-			A2A: &spec.A2ATarget{AgentCardURL: spec.Literal("https://agent.example.com")}},
+		{"a2a card and endpoint", spec.Target{Type: "a2a", Endpoint: vars.Literal("http://localhost:9999/rpc"),
+			A2A: &spec.A2ATarget{AgentCardURL: vars.Literal("https://agent.example.com")}},
 			report.Target{Type: "a2a", Endpoint: "http://localhost:9999/rpc", AgentCardURL: "https://agent.example.com"}},
 		{"mcp stdio", spec.Target{Type: "mcp", MCP: &spec.MCPTarget{Transport: spec.MCPStdio,
-			Command: []spec.Template{spec.Literal("node"), spec.Literal("server.js"), spec.Literal("--token=tok_abcdefgh")}}},
+			Command: []vars.Template{vars.Literal("node"), vars.Literal("server.js"), vars.Literal("--token=tok_abcdefgh")}}},
 			report.Target{Type: "mcp", Command: []string{"node", "server.js", "--token=" + report.Mask}}},
-		{"mcp http", spec.Target{Type: "mcp", Endpoint: spec.Literal("http://127.0.0.1:3001/mcp"), MCP: &spec.MCPTarget{Transport: spec.MCPHTTP}},
+		{"mcp http", spec.Target{Type: "mcp", Endpoint: vars.Literal("http://127.0.0.1:3001/mcp"), MCP: &spec.MCPTarget{Transport: spec.MCPHTTP}},
 			report.Target{Type: "mcp", Endpoint: "http://127.0.0.1:3001/mcp"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
-	"github.com/ananke/action/internal/spec"
 )
 
 const (
@@ -44,22 +43,23 @@ type Input struct {
 // stdout as the message, error otherwise. It never returns a fail for a
 // script that could not judge the scope, so a broken script is not
 // mistaken for a broken agent.
-func Evaluate(ctx context.Context, c spec.Check, in Input) assertion.Result {
+func Evaluate(ctx context.Context, c assertion.Check, in Input) assertion.Result {
 	r := assertion.New(c, in.Scope)
-	if c.Script == nil || c.Script.Script == nil {
+	sc := c.Script()
+	if sc == nil || sc.Script == nil {
 		r.Status, r.Observed = assertion.Error, "no script"
 		r.Message = fmt.Sprintf("check %s is not a script check", c.ID)
 		r.Finish()
 		return r
 	}
-	name := commandName(c.Script.Argv)
+	name := commandName(sc.Argv)
 	r.Expected = Describe(c)
-	ms := c.Script.Script.TimeoutMs
+	ms := sc.Script.TimeoutMs
 	if ms <= 0 {
-		ms = spec.DefaultScriptTimeoutMs
+		ms = assertion.DefaultScriptTimeoutMs
 	}
 	cmd := hooks.Command{
-		Argv: c.Script.Argv, Dir: in.Dir, Env: in.Env, Stdin: in.Transcript,
+		Argv: sc.Argv, Dir: in.Dir, Env: in.Env, Stdin: in.Transcript,
 		Timeout: time.Duration(ms) * time.Millisecond, Label: "script",
 	}
 	out, err := hooks.Exec(ctx, cmd)
@@ -152,6 +152,6 @@ func bound(s string, n int) string {
 
 // Describe says what script check c expects, for plans (--dry-run) and
 // results alike.
-func Describe(c spec.Check) string {
-	return fmt.Sprintf("`%s` exits 0", commandName(c.Script.Argv))
+func Describe(c assertion.Check) string {
+	return fmt.Sprintf("`%s` exits 0", commandName(c.Script().Argv))
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/assertion"
-	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/diag"
 )
 
 // writeScript writes an executable sh script named check.sh into a new
@@ -27,11 +27,11 @@ func writeScript(t *testing.T, body string) string {
 }
 
 // scriptCheck is a critical script check of turn[0] running argv.
-func scriptCheck(timeoutMs int64, argv ...string) spec.Check {
-	return spec.Check{
-		ID: "turn[0].script[0]", Level: spec.LevelTest, Kind: spec.KindScript, Severity: spec.Critical,
-		Pos:    spec.Pos{File: "tests/refund.ananke.yaml", Line: 12, Col: 9},
-		Script: &spec.ScriptCheck{Script: &spec.Script{TimeoutMs: timeoutMs}, Argv: argv},
+func scriptCheck(timeoutMs int64, argv ...string) assertion.Check {
+	return assertion.Check{
+		ID: "turn[0].script[0]", Level: assertion.LevelTest, Kind: assertion.KindScript, Severity: assertion.Critical,
+		Pos:     diag.Pos{File: "tests/refund.ananke.yaml", Line: 12, Col: 9},
+		Payload: &assertion.ScriptCheck{Script: &assertion.Script{TimeoutMs: timeoutMs}, Argv: argv},
 	}
 }
 
@@ -45,7 +45,7 @@ func TestEvaluate(t *testing.T) {
 		script       string
 		argv         []string // default ./check.sh
 		timeoutMs    int64    // default a minute: only a hang meets it
-		severity     spec.Severity
+		severity     assertion.Severity
 		stdin        []byte
 		ctx          func(t *testing.T) context.Context
 		wantStatus   assertion.Status
@@ -75,7 +75,7 @@ func TestEvaluate(t *testing.T) {
 			wantMsg: []string{"script `./check.sh` exited 1 and printed nothing"},
 		},
 		{
-			name: "failing warning", script: `echo slow; exit 1`, severity: spec.Warning,
+			name: "failing warning", script: `echo slow; exit 1`, severity: assertion.Warning,
 			wantStatus: assertion.Warn, wantObserved: "exit status 1",
 			wantMsg: []string{"slow"}, wantEvidence: []string{"slow"},
 		},
@@ -102,7 +102,7 @@ func TestEvaluate(t *testing.T) {
 			wantEvidence: []string{"jq: command not found"},
 		},
 		{
-			name: "error: a warning's error stays an error", script: `exit 3`, severity: spec.Warning,
+			name: "error: a warning's error stays an error", script: `exit 3`, severity: assertion.Warning,
 			wantStatus: assertion.Error, wantObserved: "exit status 3",
 		},
 		{
@@ -155,7 +155,7 @@ func TestEvaluate(t *testing.T) {
 			if r.Status != tc.wantStatus {
 				t.Fatalf("Status = %q, want %q (message: %s)", r.Status, tc.wantStatus, r.Message)
 			}
-			if r.ID != c.ID || r.Level != c.Level || r.Kind != spec.KindScript || r.Scope != "turn[0]" || r.Source != c.Pos || r.Severity != c.Severity {
+			if r.ID != c.ID || r.Level != c.Level || r.Kind != assertion.KindScript || r.Scope != "turn[0]" || r.Source != c.Pos || r.Severity != c.Severity {
 				t.Errorf("Result = %+v, want ID, level, kind, scope, source and severity of the check", r)
 			}
 			if want := "`" + commandName(argv) + "` exits 0"; r.Expected != want {
@@ -203,9 +203,9 @@ func TestEvaluateBoundsMessage(t *testing.T) {
 }
 
 func TestEvaluateNotAScript(t *testing.T) {
-	c := spec.Check{ID: "test.script[0]", Kind: spec.KindScript}
+	c := assertion.Check{ID: "test.script[0]", Kind: assertion.KindScript}
 	r := Evaluate(t.Context(), c, Input{Scope: "test"})
-	if r.Status != assertion.Error || r.Severity != spec.Critical {
+	if r.Status != assertion.Error || r.Severity != assertion.Critical {
 		t.Errorf("Evaluate = %q (%s), want a critical error", r.Status, r.Severity)
 	}
 }

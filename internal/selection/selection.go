@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Filter keeps the tests a user asked for.
@@ -51,7 +52,7 @@ func (f Filter) Keep(t *spec.Test) bool {
 		return false
 	}
 	has := func(tag string) bool {
-		return slices.ContainsFunc(t.Tags, func(n spec.Name) bool { return n.Value == tag })
+		return slices.ContainsFunc(t.Tags, func(n vars.Name) bool { return n.Value == tag })
 	}
 	if slices.ContainsFunc(f.Exclude, has) {
 		return false

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/vars"
 )
 
 func test(id, name string, tags ...string) *spec.Test {
-	t := &spec.Test{ID: id, Name: spec.Name{Value: name}}
+	t := &spec.Test{ID: id, Name: vars.Name{Value: name}}
 	for _, tag := range tags {
-		t.Tags = append(t.Tags, spec.Name{Value: tag})
+		t.Tags = append(t.Tags, vars.Name{Value: tag})
 	}
 	return t
 }

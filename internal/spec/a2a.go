@@ -6,6 +6,10 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // A2ATarget is an A2A agent (target type a2a, version 1.1). Its card
@@ -15,12 +19,12 @@ import (
 type A2ATarget struct {
 	// AgentCardURL is fetched for the agent card (typically
 	// https://host/.well-known/agent-card.json).
-	AgentCardURL Template
+	AgentCardURL vars.Template
 	// AgentCard is an inline agent card (a mapping).
-	AgentCard Value
+	AgentCard vars.Value
 	// ContextID groups a test's messages into one conversation (zero: the
 	// agent's first reply sets it).
-	ContextID Template
+	ContextID vars.Template
 	// Blocking, when set, is sent as configuration.blocking.
 	Blocking *bool
 	// AcceptedOutputModes are sent as configuration.acceptedOutputModes
@@ -45,7 +49,7 @@ const (
 // Auth is how Ananke authenticates to an A2A agent or an MCP server over
 // HTTP. Value and Token are secrets, masked in every output once resolved.
 type Auth struct {
-	Pos    Pos
+	Pos    diag.Pos
 	Scheme string // AuthAPIKey or AuthBearer
 	// Name is the apiKey's header or query parameter (default
 	// DefaultAPIKeyName); In is "header" (default) or "query".
@@ -53,8 +57,8 @@ type Auth struct {
 	In   string
 	// Value is the apiKey; Token the bearer token (sent as
 	// "Authorization: Bearer <token>").
-	Value Template
-	Token Template
+	Value vars.Template
+	Token vars.Template
 }
 
 var (
@@ -69,120 +73,120 @@ var (
 )
 
 // a2aTarget reads the A2A fields.
-func (l *loader) a2aTarget(f map[string]pair) *A2ATarget {
+func (l *loader) a2aTarget(f map[string]decode.Pair) *A2ATarget {
 	a := &A2ATarget{}
 	if p, ok := f["agentCardUrl"]; ok {
-		a.AgentCardURL = l.url(p.val, "target.agentCardUrl")
+		a.AgentCardURL = l.url(p.Val, "target.agentCardUrl")
 	}
 	if p, ok := f["agentCard"]; ok {
-		a.AgentCard = l.object(p.val, "target.agentCard")
+		a.AgentCard = l.object(p.Val, "target.agentCard")
 	}
 	if p, ok := f["contextId"]; ok {
-		a.ContextID, _ = l.template(p.val, "target.contextId")
+		a.ContextID, _ = l.Template(p.Val, "target.contextId")
 	}
 	if p, ok := f["blocking"]; ok {
-		if b, ok := l.boolean(p.val, "target.blocking"); ok {
+		if b, ok := l.Boolean(p.Val, "target.blocking"); ok {
 			a.Blocking = &b
 		}
 	}
 	if p, ok := f["acceptedOutputModes"]; ok {
-		a.AcceptedOutputModes = l.nonEmpty(p.val, "target.acceptedOutputModes")
+		a.AcceptedOutputModes = l.nonEmpty(p.Val, "target.acceptedOutputModes")
 	}
 	if p, ok := f["auth"]; ok {
-		a.Auth = l.auth(p.val, authPlaces)
+		a.Auth = l.auth(p.Val, authPlaces)
 	}
 	if p, ok := f["tool_trace"]; ok {
-		a.ToolTrace, _ = l.boolean(p.val, "target.tool_trace")
+		a.ToolTrace, _ = l.Boolean(p.Val, "target.tool_trace")
 	}
 	return a
 }
 
 // discovery checks that a field says where the agent is, and that at most
 // one gives its card: endpoint beside a card replaces the card's URL.
-func (l *loader) discovery(n *yaml.Node, f map[string]pair) {
+func (l *loader) discovery(n *yaml.Node, f map[string]decode.Pair) {
 	if !slices.ContainsFunc(discovery, func(k string) bool { _, ok := f[k]; return ok }) {
-		l.errorf(l.derefQuiet(n), "target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint")
+		l.Errorf(l.DerefQuiet(n), "target (type a2a) needs where the agent is: set agentCardUrl, agentCard or endpoint")
 		return
 	}
-	var set []pair
+	var set []decode.Pair
 	for _, k := range cards {
 		if p, ok := f[k]; ok {
 			set = append(set, p)
 		}
 	}
 	if len(set) == 2 {
-		slices.SortFunc(set, func(a, b pair) int {
-			return cmp.Or(cmp.Compare(a.key.Line, b.key.Line), cmp.Compare(a.key.Column, b.key.Column))
+		slices.SortFunc(set, func(a, b decode.Pair) int {
+			return cmp.Or(cmp.Compare(a.Key.Line, b.Key.Line), cmp.Compare(a.Key.Column, b.Key.Column))
 		})
-		l.errorf(set[1].key, "target: %s and %s both give the agent card; set one of them (endpoint beside it replaces the URL it gives)",
-			set[0].key.Value, set[1].key.Value)
+		l.Errorf(set[1].Key, "target: %s and %s both give the agent card; set one of them (endpoint beside it replaces the URL it gives)",
+			set[0].Key.Value, set[1].Key.Value)
 	}
 }
 
 // auth reads target.auth; an apiKey goes in one of places.
 func (l *loader) auth(n *yaml.Node, places []string) *Auth {
-	f, ok := l.fields(n, "target.auth", authFields)
+	f, ok := l.Fields(n, "target.auth", authFields)
 	if !ok {
 		return nil
 	}
-	a := &Auth{Pos: l.pos(l.derefQuiet(n))}
-	l.require(n, f, "target.auth", "scheme")
+	a := &Auth{Pos: l.Pos(l.DerefQuiet(n))}
+	l.Require(n, f, "target.auth", "scheme")
 	if p, ok := f["scheme"]; ok {
-		if s, node, ok := l.text(p.val, "target.auth.scheme"); ok {
+		if s, node, ok := l.Text(p.Val, "target.auth.scheme"); ok {
 			if slices.Contains(authSchemes, s) {
 				a.Scheme = s
 			} else {
-				l.errorf(node, "auth scheme %s is not supported (%s)%s", s, strings.Join(authSchemes, ", "), authHint(s))
+				l.Errorf(node, "auth scheme %s is not supported (%s)%s", s, strings.Join(authSchemes, ", "), authHint(s))
 			}
 		}
 	}
 	switch a.Scheme {
 	case AuthAPIKey:
 		a.Name, a.In = DefaultAPIKeyName, "header"
-		l.require(n, f, "target.auth (scheme apiKey)", "value")
+		l.Require(n, f, "target.auth (scheme apiKey)", "value")
 		l.notFor(f, a.Scheme, "token")
 		if p, ok := f["in"]; ok {
-			if s, node, ok := l.text(p.val, "target.auth.in"); ok {
+			if s, node, ok := l.Text(p.Val, "target.auth.in"); ok {
 				a.In = s
 				switch {
 				case slices.Contains(places, s):
 				case s == "query" && slices.Contains(authPlaces, s):
-					l.errorf(node, "target.auth.in %q: this target sends its key in a header (in: header)", s)
+					l.Errorf(node, "target.auth.in %q: this target sends its key in a header (in: header)", s)
 				default:
-					l.errorf(node, "target.auth.in %q is not one of %s", s, strings.Join(places, ", "))
+					l.Errorf(node, "target.auth.in %q is not one of %s", s, strings.Join(places, ", "))
 				}
 			}
 		}
 		if p, ok := f["name"]; ok {
-			if s, node, ok := l.text(p.val, "target.auth.name"); ok {
+			if s, node, ok := l.Text(p.Val, "target.auth.name"); ok {
 				a.Name = s
 				if s == "" || (a.In == "header" && !validHeaderName(s)) {
-					l.errorf(node, "target.auth.name %q is not a valid %s name", s, a.In)
+					l.Errorf(node, "target.auth.name %q is not a valid %s name", s, a.In)
 				}
 			}
 		}
 		if p, ok := f["value"]; ok {
-			a.Value, _ = l.template(p.val, "target.auth.value")
+			a.Value, _ = l.Template(p.Val, "target.auth.value")
 		}
 	case AuthBearer:
-		l.require(n, f, "target.auth (scheme bearer)", "token")
+		l.Require(n, f, "target.auth (scheme bearer)", "token")
 		l.notFor(f, a.Scheme, "name", "in", "value")
 		if p, ok := f["token"]; ok {
-			a.Token, _ = l.template(p.val, "target.auth.token")
+			a.Token, _ = l.Template(p.Val, "target.auth.token")
 		}
 	}
 	return a
 }
 
 // notFor reports fields another auth scheme takes.
-func (l *loader) notFor(f map[string]pair, scheme string, fields ...string) {
+func (l *loader) notFor(f map[string]decode.Pair, scheme string, fields ...string) {
 	for _, k := range fields {
 		if p, ok := f[k]; ok {
 			other := AuthAPIKey
 			if scheme == AuthAPIKey {
 				other = AuthBearer
 			}
-			l.errorf(p.key, "target.auth: %s is for scheme %s; this auth is %s", k, other, scheme)
+			l.Errorf(p.Key, "target.auth: %s is for scheme %s; this auth is %s", k, other, scheme)
 		}
 	}
 }
@@ -200,18 +204,18 @@ func authHint(scheme string) string {
 
 // nonEmpty reads a list of non-empty strings.
 func (l *loader) nonEmpty(n *yaml.Node, what string) []string {
-	items, ok := l.list(n, what)
+	items, ok := l.List(n, what)
 	if !ok {
 		return nil
 	}
 	var out []string
 	for i, item := range items {
-		s, node, ok := l.text(item, index(what, i))
+		s, node, ok := l.Text(item, decode.Index(what, i))
 		if !ok {
 			continue
 		}
 		if strings.TrimSpace(s) == "" {
-			l.errorf(node, "%s must not be empty", index(what, i))
+			l.Errorf(node, "%s must not be empty", decode.Index(what, i))
 			continue
 		}
 		out = append(out, s)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // AdHocID is the id of the test `ananke run -i "message"` makes.
@@ -16,7 +19,7 @@ const DefaultAgentID = "ananke"
 // defaultConfig is the config of a run without a config file: an AG-UI
 // target at endpoint, every default in place.
 func defaultConfig(endpoint string) *Config {
-	return &Config{Path: "", Dir: ".", Target: Target{Type: "agui", Endpoint: Literal(endpoint), AgentID: Literal(DefaultAgentID),
+	return &Config{Path: "", Dir: ".", Target: Target{Type: "agui", Endpoint: vars.Literal(endpoint), AgentID: vars.Literal(DefaultAgentID),
 		TimeoutMs: DefaultRunTimeoutMs, ProtocolVersion: DefaultProtocolVersion, MaxFollowups: DefaultMaxFollowups}}
 }
 
@@ -36,8 +39,8 @@ func adHocTest(cfg *Config, message string) *Test {
 	if file == "" {
 		file = "-i"
 	}
-	pos := Pos{File: file, Line: 1, Col: 1}
+	pos := diag.Pos{File: file, Line: 1, Col: 1}
 	name := strings.Join(strings.Fields(message), " ")
-	return &Test{Path: file, Pos: pos, ID: AdHocID, Name: Name{Value: "-i " + shorten(name, 60), Pos: pos},
-		Turns: []Turn{{Pos: pos, Type: TurnUser, User: Literal(message)}}}
+	return &Test{Path: file, Pos: pos, ID: AdHocID, Name: vars.Name{Value: "-i " + shorten(name, 60), Pos: pos},
+		Turns: []Turn{{Pos: pos, Type: TurnUser, User: vars.Literal(message)}}}
 }

@@ -7,6 +7,11 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Defaults for values the files may leave out.
@@ -24,8 +29,8 @@ type Config struct {
 	Dir    string // the directory test globs are relative to
 	Target Target
 	// Tests are glob patterns (with **) relative to Dir.
-	Tests  []Name
-	Redact []*Regex
+	Tests  []vars.Name
+	Redact []*vars.Regex
 	// Stability is the suite's default for repeated runs (runs,
 	// min_pass_rate, retries); command-line flags and test files override it.
 	Stability Stability
@@ -36,7 +41,7 @@ type Config struct {
 	// override it.
 	OnMissingCapability string
 	// Assertions are the named blocks assert blocks can extend.
-	Assertions []NamedBlock
+	Assertions []assertion.NamedBlock
 	// Model is the language model the simulator, judges and generation
 	// use; nil when the config has none.
 	Model *Model
@@ -60,21 +65,21 @@ var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP}
 // common fields come first; the AG-UI fields are set only for type agui,
 // A2A only for a2a and MCP only for mcp.
 type Target struct {
-	Pos       Pos
+	Pos       diag.Pos
 	Type      string
 	Headers   []NamedValue // values are secrets
 	TimeoutMs int64
-	Assert    *Block
+	Assert    *assertion.Block
 	// Endpoint is the agent's URL: the AG-UI endpoint, an A2A agent's
 	// endpoint (alone, skipping discovery; beside a card, replacing the
 	// card's URL), or an MCP server over HTTP.
-	Endpoint Template
+	Endpoint vars.Template
 	Server   *Server
 
-	AgentID        Template
-	ThreadID       Template // zero: a fresh id per test
-	ForwardedProps Value
-	State          Value
+	AgentID        vars.Template
+	ThreadID       vars.Template // zero: a fresh id per test
+	ForwardedProps vars.Value
+	State          vars.Value
 	// ProtocolVersion is sent as RunAgentInput.protocolVersion; "" omits it
 	// (protocol_version: false).
 	ProtocolVersion string
@@ -91,20 +96,20 @@ type Target struct {
 // an environment variable.
 type NamedValue struct {
 	Name  string
-	Value Template
+	Value vars.Template
 }
 
 // Server starts the agent before the tests and stops it after, like
 // Playwright's webServer.
 type Server struct {
-	Pos     Pos
-	Command []Template
-	Cwd     Template
+	Pos     diag.Pos
+	Command []vars.Template
+	Cwd     vars.Template
 	Env     []NamedValue
 	// ReadyURL is polled until it answers 2xx or 4xx. When neither it nor
 	// ReadyLog is set, the target endpoint is polled.
-	ReadyURL      Template
-	ReadyLog      *Regex
+	ReadyURL      vars.Template
+	ReadyLog      *vars.Regex
 	TimeoutMs     int64
 	ReuseExisting bool
 }
@@ -120,46 +125,46 @@ var (
 )
 
 func (l *loader) config(doc *yaml.Node) *Config {
-	c := &Config{Path: l.file}
-	f, ok := l.fields(doc, "config", configFields)
+	c := &Config{Path: l.File}
+	f, ok := l.Fields(doc, "config", configFields)
 	if !ok {
 		return c
 	}
-	l.version(f, doc)
+	l.Version(f, doc)
 	if p, ok := f["target"]; ok {
-		c.Target = l.target(p.val)
+		c.Target = l.target(p.Val)
 	}
 	if p, ok := f["tests"]; ok {
-		items, _ := l.oneOrList(p.val, "tests")
+		items, _ := l.OneOrList(p.Val, "tests")
 		for i, item := range items {
-			if g, ok := l.name(item, index("tests", i)); ok {
+			if g, ok := l.Name(item, decode.Index("tests", i)); ok {
 				c.Tests = append(c.Tests, g)
 			}
 		}
 	}
-	c.Redact = l.regexes(f, "redact", "")
+	c.Redact = l.Regexes(f, "redact", "")
 	c.Stability = l.stability(f, "")
 	if p, ok := f["assertions"]; ok {
-		c.Assertions = l.namedBlocks(p.val)
+		c.Assertions = assertion.ReadNamedBlocks(l.Decoder, p.Val)
 	}
 	if p, ok := f["model"]; ok {
-		c.Model = l.model(p.val)
+		c.Model = l.model(p.Val)
 	}
 	if p, ok := f["before_all"]; ok {
-		c.BeforeAll = l.hooks(p.val, "before_all")
+		c.BeforeAll = l.hooks(p.Val, "before_all")
 	}
 	if p, ok := f["after_all"]; ok {
-		c.AfterAll = l.hooks(p.val, "after_all")
+		c.AfterAll = l.hooks(p.Val, "after_all")
 	}
 	if p, ok := f["fail_on_flaky"]; ok {
-		c.FailOnFlaky, _ = l.boolean(p.val, "fail_on_flaky")
+		c.FailOnFlaky, _ = l.Boolean(p.Val, "fail_on_flaky")
 	}
 	if p, ok := f["on_missing_capability"]; ok {
-		c.OnMissingCapability = l.missingPolicy(p.val, "on_missing_capability")
+		c.OnMissingCapability = l.missingPolicy(p.Val, "on_missing_capability")
 	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
-			l.diags.add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")
+			l.Diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")
 		}
 	}
 	return c
@@ -167,34 +172,34 @@ func (l *loader) config(doc *yaml.Node) *Config {
 
 func (l *loader) target(n *yaml.Node) Target {
 	t := Target{TimeoutMs: DefaultRunTimeoutMs}
-	f, ok := l.fieldsShown(n, "target", targetFields, typeFields(peekType(n)))
+	f, ok := l.FieldsShown(n, "target", targetFields, typeFields(peekType(n)))
 	if !ok {
 		return t
 	}
-	t.Pos = l.pos(l.derefQuiet(n))
-	l.require(n, f, "target", "type")
+	t.Pos = l.Pos(l.DerefQuiet(n))
+	l.Require(n, f, "target", "type")
 	if p, ok := f["type"]; ok {
-		t.Type = l.targetType(p.val)
+		t.Type = l.targetType(p.Val)
 	}
 	l.foreignFields(f, t.Type)
 	if p, ok := f["headers"]; ok {
-		t.Headers = l.namedValues(p.val, "target.headers", "HTTP header name", validHeaderName)
+		t.Headers = l.namedValues(p.Val, "target.headers", "HTTP header name", validHeaderName)
 	}
 	if p, ok := f["timeout_ms"]; ok {
-		t.TimeoutMs, _ = l.integer(p.val, "target.timeout_ms", 1, math.MaxInt64)
+		t.TimeoutMs, _ = l.Integer(p.Val, "target.timeout_ms", 1, math.MaxInt64)
 	}
 	if p, ok := f["assert"]; ok {
-		t.Assert = l.block(p.val, "target.assert")
+		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, "target.assert")
 	}
 	if p, ok := f["endpoint"]; ok {
-		t.Endpoint = l.url(p.val, "target.endpoint")
+		t.Endpoint = l.url(p.Val, "target.endpoint")
 	}
 	if p, ok := f["server"]; ok {
-		t.Server = l.server(p.val)
+		t.Server = l.server(p.Val)
 	}
 	switch t.Type {
 	case TargetAGUI:
-		l.require(n, f, "target", "endpoint", "agentId")
+		l.Require(n, f, "target", "endpoint", "agentId")
 		l.aguiTarget(f, &t)
 	case TargetA2A:
 		l.discovery(n, f)
@@ -245,18 +250,18 @@ func typeFields(typ string) []string {
 // targetType reads target.type; a type newer than the file's version is
 // reported, and "" returned for a type Ananke does not speak.
 func (l *loader) targetType(n *yaml.Node) string {
-	s, node, ok := l.text(n, "target.type")
+	s, node, ok := l.Text(n, "target.type")
 	if !ok {
 		return ""
 	}
 	switch s {
 	case TargetAGUI:
 	case TargetA2A:
-		l.since(node, minorA2A, "target type a2a")
+		l.Since(node, decode.MinorA2A, "target type a2a")
 	case TargetMCP:
-		l.since(node, minorMCP, "target type mcp")
+		l.Since(node, decode.MinorMCP, "target type mcp")
 	default:
-		l.errorf(node, `target.type %q is not supported (supported: "agui", "a2a", "mcp")`, s)
+		l.Errorf(node, `target.type %q is not supported (supported: "agui", "a2a", "mcp")`, s)
 		return ""
 	}
 	return s
@@ -279,45 +284,45 @@ func targetFieldTypes(field string) []string {
 
 // foreignFields reports, and drops from f, the fields of another target
 // type than typ: "target: agentId is an agui field; this target is a2a".
-func (l *loader) foreignFields(f map[string]pair, typ string) {
+func (l *loader) foreignFields(f map[string]decode.Pair, typ string) {
 	if typ == "" {
 		return
 	}
 	for k, p := range f {
 		if owners := targetFieldTypes(k); len(owners) > 0 && !slices.Contains(owners, typ) {
-			l.errorf(p.key, "target: %s is an %s field; this target is %s", k, strings.Join(owners, " or "), typ)
+			l.Errorf(p.Key, "target: %s is an %s field; this target is %s", k, strings.Join(owners, " or "), typ)
 			delete(f, k)
 		}
 	}
 }
 
 // aguiTarget reads the AG-UI fields.
-func (l *loader) aguiTarget(f map[string]pair, t *Target) {
+func (l *loader) aguiTarget(f map[string]decode.Pair, t *Target) {
 	t.ProtocolVersion, t.MaxFollowups = DefaultProtocolVersion, DefaultMaxFollowups
 	if p, ok := f["agentId"]; ok {
-		t.AgentID, _ = l.template(p.val, "target.agentId")
+		t.AgentID, _ = l.Template(p.Val, "target.agentId")
 	}
 	if p, ok := f["threadId"]; ok {
-		t.ThreadID, _ = l.template(p.val, "target.threadId")
+		t.ThreadID, _ = l.Template(p.Val, "target.threadId")
 	}
 	if p, ok := f["forwardedProps"]; ok {
-		t.ForwardedProps = l.object(p.val, "target.forwardedProps")
+		t.ForwardedProps = l.object(p.Val, "target.forwardedProps")
 	}
 	if p, ok := f["state"]; ok {
-		t.State, _ = l.value(p.val, "target.state")
+		t.State, _ = l.Value(p.Val, "target.state")
 	}
 	if p, ok := f["protocol_version"]; ok {
-		t.ProtocolVersion = l.protocolVersion(p.val)
+		t.ProtocolVersion = l.protocolVersion(p.Val)
 	}
 	if p, ok := f["strict_protocol"]; ok {
-		t.StrictProtocol, _ = l.boolean(p.val, "target.strict_protocol")
+		t.StrictProtocol, _ = l.Boolean(p.Val, "target.strict_protocol")
 	}
 	if p, ok := f["max_event_bytes"]; ok {
-		v, _ := l.integer(p.val, "target.max_event_bytes", 1024, 1<<30)
+		v, _ := l.Integer(p.Val, "target.max_event_bytes", 1024, 1<<30)
 		t.MaxEventBytes = int(v)
 	}
 	if p, ok := f["max_followups"]; ok {
-		v, _ := l.integer(p.val, "target.max_followups", 0, 1000)
+		v, _ := l.Integer(p.Val, "target.max_followups", 0, 1000)
 		t.MaxFollowups = int(v)
 	}
 }
@@ -325,25 +330,25 @@ func (l *loader) aguiTarget(f map[string]pair, t *Target) {
 // namedValues reads a mapping of names to string values (headers, env),
 // keeping the file's order.
 func (l *loader) namedValues(n *yaml.Node, what, kind string, valid func(string) bool) []NamedValue {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "%s must be a mapping of %s to value, not %s", what, kind, kindName(m))
+		l.Errorf(m, "%s must be a mapping of %s to value, not %s", what, kind, decode.KindName(m))
 		return nil
 	}
 	var out []NamedValue
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := l.deref(m.Content[i])
+		k := l.Deref(m.Content[i])
 		if k == nil {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || !valid(k.Value) {
-			l.errorf(k, "%s: %q is not a valid %s", what, k.Value, kind)
+			l.Errorf(k, "%s: %q is not a valid %s", what, k.Value, kind)
 			continue
 		}
-		if v, ok := l.template(m.Content[i+1], what+"."+k.Value); ok {
+		if v, ok := l.Template(m.Content[i+1], what+"."+k.Value); ok {
 			out = append(out, NamedValue{Name: k.Value, Value: v})
 		}
 	}
@@ -373,96 +378,77 @@ func containsRune(s string, r rune) bool {
 }
 
 // url reads an http(s) URL; one holding references is checked when resolved.
-func (l *loader) url(n *yaml.Node, what string) Template {
-	t, ok := l.template(n, what)
+func (l *loader) url(n *yaml.Node, what string) vars.Template {
+	t, ok := l.Template(n, what)
 	if !ok || len(t.Refs()) > 0 {
 		return t
 	}
 	if u, err := url.Parse(t.Raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		l.errorf(l.derefQuiet(n), "%s %q is not an http:// or https:// URL", what, t.Raw)
+		l.Errorf(l.DerefQuiet(n), "%s %q is not an http:// or https:// URL", what, t.Raw)
 	}
 	return t
 }
 
 // object reads a value that must be a mapping (forwardedProps).
-func (l *loader) object(n *yaml.Node, what string) Value {
-	if d := l.deref(n); d != nil && d.Kind != yaml.MappingNode {
-		l.errorf(d, "%s must be a mapping, not %s", what, kindName(d))
-		return Value{}
+func (l *loader) object(n *yaml.Node, what string) vars.Value {
+	if d := l.Deref(n); d != nil && d.Kind != yaml.MappingNode {
+		l.Errorf(d, "%s must be a mapping, not %s", what, decode.KindName(d))
+		return vars.Value{}
 	}
-	v, _ := l.value(n, what)
+	v, _ := l.Value(n, what)
 	return v
 }
 
 func (l *loader) protocolVersion(n *yaml.Node) string {
-	s, ok := l.scalar(n, "target.protocol_version", `a version string or false`)
+	s, ok := l.Scalar(n, "target.protocol_version", `a version string or false`)
 	if !ok {
 		return DefaultProtocolVersion
 	}
 	if s.ShortTag() == "!!bool" {
-		if b, _ := l.boolean(s, "target.protocol_version"); !b {
+		if b, _ := l.Boolean(s, "target.protocol_version"); !b {
 			return ""
 		}
-		l.errorf(s, `target.protocol_version: true is not a version; write a version such as %q, or false to omit it`, DefaultProtocolVersion)
+		l.Errorf(s, `target.protocol_version: true is not a version; write a version such as %q, or false to omit it`, DefaultProtocolVersion)
 		return DefaultProtocolVersion
 	}
-	if !versionRE().MatchString(s.Value) {
-		l.errorf(s, `target.protocol_version %q is not of the form MAJOR.MINOR`, s.Value)
+	if !decode.IsVersion(s.Value) {
+		l.Errorf(s, `target.protocol_version %q is not of the form MAJOR.MINOR`, s.Value)
 	}
 	return s.Value
 }
 
 func (l *loader) server(n *yaml.Node) *Server {
-	f, ok := l.fields(n, "target.server", serverFields)
+	f, ok := l.Fields(n, "target.server", serverFields)
 	if !ok {
 		return nil
 	}
-	s := &Server{Pos: l.pos(l.derefQuiet(n)), TimeoutMs: DefaultServerTimeoutMs}
-	l.require(n, f, "target.server", "command")
+	s := &Server{Pos: l.Pos(l.DerefQuiet(n)), TimeoutMs: DefaultServerTimeoutMs}
+	l.Require(n, f, "target.server", "command")
 	if p, ok := f["command"]; ok {
-		s.Command = l.argv(p.val, "target.server.command")
+		s.Command = l.Argv(p.Val, "target.server.command")
 	}
 	if p, ok := f["cwd"]; ok {
-		s.Cwd, _ = l.template(p.val, "target.server.cwd")
+		s.Cwd, _ = l.Template(p.Val, "target.server.cwd")
 	}
 	if p, ok := f["env"]; ok {
-		s.Env = l.namedValues(p.val, "target.server.env", "environment variable name", identRE().MatchString)
+		s.Env = l.namedValues(p.Val, "target.server.env", "environment variable name", vars.IsIdent)
 	}
 	if p, ok := f["ready_url"]; ok {
-		s.ReadyURL = l.url(p.val, "target.server.ready_url")
+		s.ReadyURL = l.url(p.Val, "target.server.ready_url")
 	}
 	if p, ok := f["ready_log"]; ok {
-		s.ReadyLog, _ = l.regex(p.val, "target.server.ready_log")
+		s.ReadyLog, _ = l.Regex(p.Val, "target.server.ready_log")
 	}
 	if _, both := f["ready_url"]; both {
 		if p, ok := f["ready_log"]; ok {
-			l.errorf(p.key, "target.server: set ready_url or ready_log, not both")
+			l.Errorf(p.Key, "target.server: set ready_url or ready_log, not both")
 		}
 	}
 	if p, ok := f["timeout_ms"]; ok {
-		s.TimeoutMs, _ = l.integer(p.val, "target.server.timeout_ms", 1, math.MaxInt64)
+		s.TimeoutMs, _ = l.Integer(p.Val, "target.server.timeout_ms", 1, math.MaxInt64)
 	}
 	if p, ok := f["reuse_existing"]; ok {
-		s.ReuseExisting, _ = l.boolean(p.val, "target.server.reuse_existing")
+		s.ReuseExisting, _ = l.Boolean(p.Val, "target.server.reuse_existing")
 	}
 	return s
-}
-
-// argv reads a non-empty command list.
-func (l *loader) argv(n *yaml.Node, what string) []Template {
-	items, ok := l.list(n, what)
-	if !ok {
-		return nil
-	}
-	if len(items) == 0 {
-		l.errorf(l.derefQuiet(n), "%s must name a program: write [program, arg, ...]", what)
-		return nil
-	}
-	out := make([]Template, 0, len(items))
-	for i, item := range items {
-		if t, ok := l.template(item, index(what, i)); ok {
-			out = append(out, t)
-		}
-	}
-	return out
 }

@@ -9,6 +9,11 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // A dataset (*.ananke.jsonl, seed 003) holds one test case per line:
@@ -35,23 +40,23 @@ var (
 
 // LoadDataset reads a dataset, adding the problems of every line to diags.
 // Each case's id is the file's default id, "/", and the case's own id.
-func LoadDataset(path, root string, diags *Diagnostics) []*Test {
+func LoadDataset(path, root string, diags *diag.Diagnostics) []*Test {
 	data, err := readFile(path, maxDatasetSize)
 	if err != nil {
-		diags.add(Pos{File: path}, "%v", err)
+		diags.Add(diag.Pos{File: path}, "%v", err)
 		return nil
 	}
-	file := Pos{File: path, Line: 1, Col: 1}
+	file := diag.Pos{File: path, Line: 1, Col: 1}
 	switch {
 	case bytes.IndexByte(data, 0) >= 0:
-		diags.add(file, "not a text file (it contains NUL bytes)")
+		diags.Add(file, "not a text file (it contains NUL bytes)")
 		return nil
 	case !utf8.Valid(data):
-		diags.add(file, "file is not valid UTF-8")
+		diags.Add(file, "file is not valid UTF-8")
 		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	l := &loader{file: path, diags: diags, dataset: true}
+	l := &loader{Decoder: &decode.Decoder{File: path, Diags: diags}, dataset: true}
 	base := defaultID(path, root)
 	var tests []*Test
 	seen := map[string]int{}
@@ -61,7 +66,7 @@ func LoadDataset(path, root string, diags *Diagnostics) []*Test {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		n, d := jsonNode(line, i+1)
+		n, d := decode.JSONNode(line, i+1)
 		if d != nil {
 			d.Pos.File = path
 			*diags = append(*diags, *d)
@@ -72,7 +77,7 @@ func LoadDataset(path, root string, diags *Diagnostics) []*Test {
 			continue
 		}
 		if first, dup := seen[t.ID]; dup {
-			diags.add(t.Pos, "case id %q is also used on line %d; ids must be unique in a dataset", t.ID, first)
+			diags.Add(t.Pos, "case id %q is also used on line %d; ids must be unique in a dataset", t.ID, first)
 			continue
 		}
 		seen[t.ID] = t.Pos.Line
@@ -80,7 +85,7 @@ func LoadDataset(path, root string, diags *Diagnostics) []*Test {
 		tests = append(tests, t)
 	}
 	if len(tests) == 0 && len(*diags) == before {
-		diags.add(file, "dataset is empty: write one JSON object (a test case) per line")
+		diags.Add(file, "dataset is empty: write one JSON object (a test case) per line")
 	}
 	return tests
 }
@@ -88,54 +93,54 @@ func LoadDataset(path, root string, diags *Diagnostics) []*Test {
 // testCase reads one line's case.
 func (l *loader) testCase(n *yaml.Node) *Test {
 	if n.Kind != yaml.MappingNode {
-		l.errorf(n, "a line holds one test case, a JSON object like {\"id\": \"T1\", \"input\": \"Hello\"}, not %s", kindName(n))
+		l.Errorf(n, "a line holds one test case, a JSON object like {\"id\": \"T1\", \"input\": \"Hello\"}, not %s", decode.KindName(n))
 		return nil
 	}
-	t := &Test{Path: l.file, Pos: l.pos(n)}
-	f, ok := l.fields(n, "case", caseFields)
+	t := &Test{Path: l.File, Pos: l.Pos(n)}
+	f, ok := l.Fields(n, "case", caseFields)
 	if !ok {
 		return nil
 	}
-	l.require(n, f, "case", "id")
+	l.Require(n, f, "case", "id")
 	if p, ok := f["id"]; ok {
-		id, ok := l.name(p.val, "id")
+		id, ok := l.Name(p.Val, "id")
 		if !ok {
 			return nil
 		}
 		if strings.ContainsAny(id.Value, "/\\") {
-			l.errorf(p.val, "id %q cannot contain / or \\: it becomes part of the test's id and file names", id.Value)
+			l.Errorf(p.Val, "id %q cannot contain / or \\: it becomes part of the test's id and file names", id.Value)
 		}
 		t.ID = id.Value
 	}
 	_, hasSim := f["simulator"]
 	if _, ok := f["input"]; !ok && !hasSim {
-		l.errorf(n, "case is missing required field \"input\" (or a simulator)")
+		l.Errorf(n, "case is missing required field \"input\" (or a simulator)")
 	}
 	if p, ok := f["input"]; ok {
-		if turn, ok := l.caseInput(p.val, t); ok {
+		if turn, ok := l.caseInput(p.Val, t); ok {
 			t.Turns = []Turn{turn}
 		}
 	}
 	l.caseName(f, t)
 	t.Tags = l.tags(f)
 	if p, ok := f["skip"]; ok {
-		t.Skip = l.caseSkip(p.val)
+		t.Skip = l.caseSkip(p.Val)
 	}
 	if p, ok := f["options"]; ok {
-		if v := l.deref(p.val); v != nil && v.Kind != yaml.MappingNode {
-			l.errorf(v, "options must be an object (it is sent as forwardedProps), not %s", kindName(v))
+		if v := l.Deref(p.Val); v != nil && v.Kind != yaml.MappingNode {
+			l.Errorf(v, "options must be an object (it is sent as forwardedProps), not %s", decode.KindName(v))
 		} else {
-			t.ForwardedProps, _ = l.value(p.val, "options")
+			t.ForwardedProps, _ = l.Value(p.Val, "options")
 		}
 	}
 	if p, ok := f["before"]; ok {
-		t.Hooks = l.caseHooks(p.val, "before")
+		t.Hooks = l.caseHooks(p.Val, "before")
 	}
 	if p, ok := f["after"]; ok {
-		t.After = l.caseHooks(p.val, "after")
+		t.After = l.caseHooks(p.Val, "after")
 	}
 	if p, ok := f["tools"]; ok {
-		t.Tools = l.clientTools(p.val)
+		t.Tools = l.clientTools(p.Val)
 	}
 	t.Stability = l.stability(f, "")
 	l.caseTimeout(f)
@@ -147,36 +152,36 @@ func (l *loader) testCase(n *yaml.Node) *Test {
 // caseInput reads input: a string, one message, or a message list whose
 // last message is the user's turn (the earlier ones become the history).
 func (l *loader) caseInput(n *yaml.Node, t *Test) (Turn, bool) {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return Turn{}, false
 	}
-	turn := Turn{Pos: l.pos(m), Type: TurnUser}
+	turn := Turn{Pos: l.Pos(m), Type: TurnUser}
 	var msgs []*yaml.Node
 	switch m.Kind {
 	case yaml.ScalarNode:
 		if m.ShortTag() == "!!null" {
-			l.errorf(m, "input must be a string, a message or a list of messages, not null")
+			l.Errorf(m, "input must be a string, a message or a list of messages, not null")
 			return Turn{}, false
 		}
-		turn.User, _ = l.template(m, "input")
+		turn.User, _ = l.Template(m, "input")
 		return turn, true
 	case yaml.MappingNode:
 		msgs = []*yaml.Node{m}
 	case yaml.SequenceNode:
 		msgs = m.Content
 		if len(msgs) == 0 {
-			l.errorf(m, "input is an empty list: the last message must be the user's")
+			l.Errorf(m, "input is an empty list: the last message must be the user's")
 			return Turn{}, false
 		}
 	default:
-		l.errorf(m, "input must be a string, a message or a list of messages, not %s", kindName(m))
+		l.Errorf(m, "input must be a string, a message or a list of messages, not %s", decode.KindName(m))
 		return Turn{}, false
 	}
 	for i, item := range msgs {
 		what := "input"
 		if m.Kind == yaml.SequenceNode {
-			what = index("input", i)
+			what = decode.Index("input", i)
 		}
 		msg := l.message(item, what)
 		if i < len(msgs)-1 {
@@ -184,7 +189,7 @@ func (l *loader) caseInput(n *yaml.Node, t *Test) (Turn, bool) {
 			continue
 		}
 		if msg.Role != "" && msg.Role != "user" {
-			l.errorf(l.derefQuiet(item), "%s: the last message of input is the one the agent answers, so its role must be user, not %q", what, msg.Role)
+			l.Errorf(l.DerefQuiet(item), "%s: the last message of input is the one the agent answers, so its role must be user, not %q", what, msg.Role)
 			return Turn{}, false
 		}
 		turn.Pos, turn.User, turn.Parts = msg.Pos, msg.Content, msg.Parts
@@ -193,12 +198,12 @@ func (l *loader) caseInput(n *yaml.Node, t *Test) (Turn, bool) {
 }
 
 // caseName is the case's name, or its id and the start of its message.
-func (l *loader) caseName(f map[string]pair, t *Test) {
+func (l *loader) caseName(f map[string]decode.Pair, t *Test) {
 	if p, ok := f["name"]; ok {
-		t.Name, _ = l.name(p.val, "name")
+		t.Name, _ = l.Name(p.Val, "name")
 		return
 	}
-	t.Name = Name{Value: t.ID, Pos: t.Pos}
+	t.Name = vars.Name{Value: t.ID, Pos: t.Pos}
 	if len(t.Turns) > 0 {
 		if s := strings.Join(strings.Fields(t.Turns[0].User.Raw), " "); s != "" {
 			t.Name.Value += ": " + shorten(s, 60)
@@ -217,7 +222,7 @@ func shorten(s string, n int) string {
 
 // caseSkip reads skip: a reason, or true.
 func (l *loader) caseSkip(n *yaml.Node) string {
-	s, ok := l.scalar(n, "skip", "a reason or true")
+	s, ok := l.Scalar(n, "skip", "a reason or true")
 	if !ok {
 		return ""
 	}
@@ -232,7 +237,7 @@ func (l *loader) caseSkip(n *yaml.Node) string {
 
 // caseHooks reads before or after: one hook or a list of them.
 func (l *loader) caseHooks(n *yaml.Node, what string) []Hook {
-	m := l.deref(n)
+	m := l.Deref(n)
 	if m == nil {
 		return nil
 	}
@@ -242,44 +247,44 @@ func (l *loader) caseHooks(n *yaml.Node, what string) []Hook {
 	case yaml.SequenceNode:
 		return l.hooks(m, what)
 	}
-	l.errorf(m, "%s takes a hook, {\"cmd\": [\"./prepare.sh\", \"arg\"], \"timeout_ms\": 30000}, or a list of hooks; not %s", what, kindName(m))
+	l.Errorf(m, "%s takes a hook, {\"cmd\": [\"./prepare.sh\", \"arg\"], \"timeout_ms\": 30000}, or a list of hooks; not %s", what, decode.KindName(m))
 	return nil
 }
 
 // caseTimeout reads timeout ("2m", seed 003) as timeout_ms.
-func (l *loader) caseTimeout(f map[string]pair) {
+func (l *loader) caseTimeout(f map[string]decode.Pair) {
 	p, ok := f["timeout"]
 	if !ok {
 		return
 	}
 	if _, both := f["timeout_ms"]; both {
-		l.errorf(p.key, "set timeout or timeout_ms, not both")
+		l.Errorf(p.Key, "set timeout or timeout_ms, not both")
 		return
 	}
-	s, node, ok := l.text(p.val, "timeout")
+	s, node, ok := l.Text(p.Val, "timeout")
 	if !ok {
 		return
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 || d.Milliseconds() > math.MaxInt32 {
-		l.errorf(node, "timeout %q is not a positive duration like \"90s\" or \"2m\"", s)
+		l.Errorf(node, "timeout %q is not a positive duration like \"90s\" or \"2m\"", s)
 		return
 	}
 	// The simulated conversation's bound, read like timeout_ms.
 	ms := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(d.Milliseconds(), 10), Line: node.Line, Column: node.Column}
-	f["timeout_ms"] = pair{p.key, ms}
+	f["timeout_ms"] = decode.Pair{Key: p.Key, Val: ms}
 	delete(f, "timeout")
 }
 
 // caseAssertions reads assertions (or its alias assert): a list of
 // vocabulary items, or an assert block. A case with scripted input checks
 // them on its turn; a dynamic case over the whole conversation.
-func (l *loader) caseAssertions(f map[string]pair, t *Test) {
+func (l *loader) caseAssertions(f map[string]decode.Pair, t *Test) {
 	p, ok := f["assertions"]
 	key := "assertions"
 	if alt, ok2 := f["assert"]; ok2 {
 		if ok {
-			l.errorf(alt.key, "assert is another name for assertions; set one")
+			l.Errorf(alt.Key, "assert is another name for assertions; set one")
 			return
 		}
 		p, ok, key = alt, true, "assert"
@@ -287,11 +292,11 @@ func (l *loader) caseAssertions(f map[string]pair, t *Test) {
 	if !ok {
 		return
 	}
-	var b *Block
-	if m := l.deref(p.val); m != nil && m.Kind == yaml.MappingNode {
-		b = l.block(m, key)
+	var b *assertion.Block
+	if m := l.Deref(p.Val); m != nil && m.Kind == yaml.MappingNode {
+		b = assertion.ReadBlock(l.Decoder, m, key)
 	} else {
-		b = l.vocabulary(p.val, key)
+		b = assertion.ReadVocabulary(l.Decoder, p.Val, key)
 	}
 	if len(t.Turns) == 1 && t.Simulator == nil {
 		t.Turns[0].Assert = b

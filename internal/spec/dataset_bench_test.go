@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // BenchmarkLoadDataset loads a 10,000-case dataset: every line parsed,
@@ -24,7 +26,7 @@ func BenchmarkLoadDataset(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for b.Loop() {
-		var diags Diagnostics
+		var diags diag.Diagnostics
 		tests := LoadDataset(p, dir, &diags)
 		resolveExtends(&Config{}, tests, &diags)
 		if len(diags) > 0 || len(tests) != 10_000 {

@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // loadDataset loads a suite of one dataset (and any other files) written
@@ -60,7 +65,7 @@ func TestDatasetCases(t *testing.T) {
 		}
 	}
 	// The case's assertions are its turn's; a dynamic case's the test's.
-	kinds := func(cs []Check) string {
+	kinds := func(cs []assertion.Check) string {
 		var out []string
 		for _, c := range cs {
 			out = append(out, fmt.Sprintf("%s@%d:%d", c.ID, c.Pos.Line, c.Pos.Col))
@@ -117,36 +122,36 @@ func TestVocabulary(t *testing.T) {
 	}
 }
 
-func describeCheck(c Check) string {
+func describeCheck(c assertion.Check) string {
 	s := string(c.Kind) + " " + string(c.Severity)
-	switch {
-	case c.Text != nil:
-		s += " " + c.Text.Value.Raw
-		if c.Text.CaseSensitive {
+	switch p := c.Payload.(type) {
+	case *assertion.TextCheck:
+		s += " " + p.Value.Raw
+		if p.CaseSensitive {
 			s += " cs"
 		}
-	case c.Regex != nil:
-		s += " " + c.Regex.Raw
-	case c.Path != nil:
-		if c.Path.Type != "" {
-			s += " " + c.Path.Path + " : " + c.Path.Type
+	case assertion.Pattern:
+		s += " " + p.Regex.Raw
+	case *assertion.JSONPathCheck:
+		if p.Type != "" {
+			s += " " + p.Path + " : " + p.Type
 		} else {
-			js, _ := c.Path.Equals.Resolve(NewVars(nil))
-			s += " " + c.Path.Path + " = " + string(js)
+			js, _ := p.Equals.Resolve(vars.NewVars(nil))
+			s += " " + p.Path + " = " + string(js)
 		}
-	case c.Require != nil:
-		s += " " + c.Require.Name.Value
-		for _, a := range c.Require.ArgsMatch {
+	case *assertion.Require:
+		s += " " + p.Name.Value
+		for _, a := range p.ArgsMatch {
 			s += " " + a.Path + "=" + a.Regex.Raw
 		}
-	case c.Kind == KindForbid:
-		s += " " + c.Tool.Value
-	case c.Judge != nil:
-		s += " " + strings.Join(c.Judge.Criteria, ";")
-	case c.Script != nil:
-		s += fmt.Sprintf(" %s %d", strings.Join(c.Script.Argv, " "), c.Script.Script.TimeoutMs)
-	case c.Kind == KindMaxCalls:
-		s += fmt.Sprint(" ", c.LimitMs)
+	case assertion.Tool:
+		s += " " + p.Name.Value
+	case *assertion.JudgeCheck:
+		s += " " + strings.Join(p.Criteria, ";")
+	case *assertion.ScriptCheck:
+		s += fmt.Sprintf(" %s %d", strings.Join(p.Argv, " "), p.Script.TimeoutMs)
+	case assertion.Limit:
+		s += fmt.Sprint(" ", p.Ms)
 	}
 	return s
 }
@@ -158,7 +163,7 @@ func TestVocabularyArgsMatchExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := TurnChecks(s.Config, s.Tests[0], 0)[0].Require
+	req := TurnChecks(s.Config, s.Tests[0], 0)[0].Payload.(*assertion.Require)
 	city, n := req.ArgsMatch[0].Regex.Compiled(), req.ArgsMatch[1].Regex.Compiled()
 	for _, c := range []struct {
 		got  bool
@@ -210,7 +215,7 @@ func TestDatasetErrors(t *testing.T) {
 		src = append(src, l.line)
 	}
 	_, err := loadDataset(t, map[string]string{"d.ananke.jsonl": strings.Join(src, "\n") + "\n"})
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	if !asDiags(err, &diags) {
 		t.Fatalf("want diagnostics, got %v", err)
 	}
@@ -229,8 +234,8 @@ func TestDatasetErrors(t *testing.T) {
 	}
 }
 
-func asDiags(err error, d *Diagnostics) bool {
-	ds, ok := err.(Diagnostics)
+func asDiags(err error, d *diag.Diagnostics) bool {
+	ds, ok := err.(diag.Diagnostics)
 	*d = ds
 	return ok
 }
@@ -267,7 +272,7 @@ func TestDatasetFileProblems(t *testing.T) {
 // what YAML would read differently.
 func TestJSONNode(t *testing.T) {
 	line := `{"a": 1, "b": "x\/y", "c": "é\ud83d\ude00", "d": [1.5, true, null, {"e": "f"}]}`
-	n, d := jsonNode([]byte(line), 7)
+	n, d := decode.JSONNode([]byte(line), 7)
 	if d != nil {
 		t.Fatal(d)
 	}
@@ -290,7 +295,7 @@ func TestJSONNode(t *testing.T) {
 		{`{"a": 1} {}`, "7:10: invalid JSON: a line holds one JSON value; more follows it"},
 		{`{"é": "x", "é": 2}`, `7:12: invalid JSON: key "é" appears twice in one object`},
 	} {
-		_, d := jsonNode([]byte(bad.src), 7)
+		_, d := decode.JSONNode([]byte(bad.src), 7)
 		if d == nil || fmt.Sprintf("%d:%d: %s", d.Pos.Line, d.Pos.Col, d.Message) != bad.want {
 			t.Errorf("%s: got %v, want %s", bad.src, d, bad.want)
 		}
@@ -325,7 +330,7 @@ func TestAttachments(t *testing.T) {
 			if err := os.WriteFile(p, []byte(`{"id": "x", "input": [{"role": "user", "content": [`+tt.part+`]}]}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var diags Diagnostics
+			var diags diag.Diagnostics
 			tests := LoadDataset(p, dir, &diags)
 			if len(diags) > 0 {
 				if !strings.Contains(diags.Error(), tt.want) {
@@ -364,11 +369,11 @@ turns:
 	}
 }
 
-func parseTestAt(t *testing.T, path, src string) (*Test, Diagnostics) {
+func parseTestAt(t *testing.T, path, src string) (*Test, diag.Diagnostics) {
 	t.Helper()
-	var diags Diagnostics
-	l := &loader{file: path, diags: &diags}
-	doc := l.parseBytes([]byte(src))
+	var diags diag.Diagnostics
+	l := newLoader(path, &diags)
+	doc := l.ParseBytes([]byte(src))
 	if doc == nil {
 		t.Fatalf("unparsable: %v", diags)
 	}
@@ -434,7 +439,7 @@ func TestDatasetJSONShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := s.Tests[0].ForwardedProps.Resolve(NewVars(func(string) (string, bool) { return "/h", true }))
+	js, err := s.Tests[0].ForwardedProps.Resolve(vars.NewVars(func(string) (string, bool) { return "/h", true }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // ConfigNames are the file names a project config may have.
@@ -47,7 +49,7 @@ func FindConfig(dir string) string {
 // Discover lists the test files to load, sorted: the explicit paths (files,
 // or directories searched for test files) when given, else the config's
 // `tests` globs, else every test file under the config's directory.
-func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error) {
+func Discover(cfg *Config, paths []string, diags *diag.Diagnostics) ([]string, error) {
 	var files []string
 	switch {
 	case len(paths) > 0:
@@ -55,7 +57,7 @@ func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error)
 			st, err := os.Stat(p)
 			switch {
 			case err != nil:
-				diags.add(Pos{File: p}, "no such file or directory")
+				diags.Add(diag.Pos{File: p}, "no such file or directory")
 			case st.IsDir():
 				found, err := walkTests(p)
 				if err != nil {
@@ -74,11 +76,11 @@ func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error)
 			root := filepath.Join(cfg.Dir, filepath.FromSlash(base))
 			matches, err := doublestar.Glob(os.DirFS(root), pattern, doublestar.WithFilesOnly())
 			if err != nil {
-				diags.add(g.Pos, "tests: invalid glob %q: %v", g.Value, err)
+				diags.Add(g.Pos, "tests: invalid glob %q: %v", g.Value, err)
 				continue
 			}
 			if len(matches) == 0 {
-				diags.add(g.Pos, "tests: %q matches no files under %s", g.Value, cfg.Dir)
+				diags.Add(g.Pos, "tests: %q matches no files under %s", g.Value, cfg.Dir)
 			}
 			for _, m := range matches {
 				files = append(files, filepath.Join(root, filepath.FromSlash(m)))
@@ -98,7 +100,7 @@ func Discover(cfg *Config, paths []string, diags *Diagnostics) ([]string, error)
 		if len(paths) > 0 {
 			where = strings.Join(paths, ", ")
 		}
-		diags.add(Pos{File: cfg.Path}, "no test files (*.ananke.yaml, *.ananke.jsonl) found under %s", where)
+		diags.Add(diag.Pos{File: cfg.Path}, "no test files (*.ananke.yaml, *.ananke.jsonl) found under %s", where)
 	}
 	return files, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/golden"
 )
 
@@ -46,7 +47,7 @@ func TestBrokenExamples(t *testing.T) {
 		dir := filepath.Dir(cfg)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			_, err := Load(Options{ConfigPath: cfg})
-			var diags Diagnostics
+			var diags diag.Diagnostics
 			if !errors.As(err, &diags) || len(diags) == 0 {
 				t.Fatalf("Load(%s) = %v; want diagnostics", dir, err)
 			}

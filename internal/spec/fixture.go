@@ -8,8 +8,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ananke/action/internal/hooks"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/hooks"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Fixture files (seed 004, "Fixture"): a client tool's result or a hook's
@@ -23,44 +26,42 @@ import (
 const maxFixtureSize = 8 << 20
 
 // fixture reads the file a result_file names, relative to the test file.
-func (l *loader) fixture(n *yaml.Node, what string) (Value, bool) {
-	rel, node, ok := l.text(n, what)
+func (l *loader) fixture(n *yaml.Node, what string) (vars.Value, bool) {
+	rel, node, ok := l.Text(n, what)
 	if !ok {
-		return Value{}, false
+		return vars.Value{}, false
 	}
 	data, path, ok := l.readFixture(node, rel, what)
 	if !ok {
-		return Value{}, false
+		return vars.Value{}, false
 	}
-	v := Value{Pos: l.pos(node), file: l.file}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		if !l.validJSON(data, path) {
-			return Value{}, false
+			return vars.Value{}, false
 		}
-		v.lit = json.RawMessage(bytes.TrimSpace(data))
-		return v, true
+		return vars.NewLiteral(json.RawMessage(bytes.TrimSpace(data)), l.File, l.Pos(node)), true
 	}
-	v.lit, _ = json.Marshal(string(data)) // valid UTF-8: always encodes
-	return v, true
+	lit, _ := json.Marshal(string(data)) // valid UTF-8: always encodes
+	return vars.NewLiteral(lit, l.File, l.Pos(node)), true
 }
 
 // readFixture reads the file rel names; path is as the messages show it.
 func (l *loader) readFixture(node *yaml.Node, rel, what string) ([]byte, string, bool) {
 	if rel == "" {
-		l.errorf(node, "%s is empty: name a file, e.g. fixtures/fx.web_search.current_ai_news.json", what)
+		l.Errorf(node, "%s is empty: name a file, e.g. fixtures/fx.web_search.current_ai_news.json", what)
 		return nil, "", false
 	}
 	path := rel
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(rel))
+		path = filepath.Join(filepath.Dir(l.File), filepath.FromSlash(rel))
 	}
 	data, err := readFile(path, maxFixtureSize)
 	if err != nil {
-		l.errorf(node, "%s: %s: %v", what, rel, err)
+		l.Errorf(node, "%s: %s: %v", what, rel, err)
 		return nil, "", false
 	}
 	if !utf8.Valid(data) {
-		l.errorf(node, "%s: %s is not valid UTF-8 text", what, rel)
+		l.Errorf(node, "%s: %s is not valid UTF-8 text", what, rel)
 		return nil, "", false
 	}
 	return data, path, true
@@ -85,23 +86,23 @@ func (l *loader) validJSON(data []byte, path string) bool {
 	if errors.As(err, &se) {
 		off = int(se.Offset) - 1 // the offending byte is the last one read
 	}
-	l.diags.add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
+	l.Diags.Add(offsetOf(path, data, off), "fixture is not JSON: %v", err)
 	return false
 }
 
 // offsetOf is the position of byte off of data in file path.
-func offsetOf(path string, data []byte, off int) Pos {
+func offsetOf(path string, data []byte, off int) diag.Pos {
 	off = min(max(off, 0), len(data))
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return Pos{File: path, Line: line, Col: col}
+	return diag.Pos{File: path, Line: line, Col: col}
 }
 
 // hookOutput reads a hook's output_file: one JSON object of variables, as
 // a hook prints on stdout.
 func (l *loader) hookOutput(n *yaml.Node, what string) (map[string]string, bool) {
-	rel, node, ok := l.text(n, what)
+	rel, node, ok := l.Text(n, what)
 	if !ok {
 		return nil, false
 	}
@@ -111,7 +112,7 @@ func (l *loader) hookOutput(n *yaml.Node, what string) (map[string]string, bool)
 	}
 	vars, err := hooks.ParseOutput(data)
 	if err != nil {
-		l.errorf(node, "%s: %s: %v", what, rel, err)
+		l.Errorf(node, "%s: %s: %v", what, rel, err)
 		return nil, false
 	}
 	return vars, true

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 // TestFixtureFiles: result_file and output_file read fixtures beside the
@@ -38,12 +40,12 @@ turns:
 	if got := tt.Hooks[0].Output; got["TOKEN"] != "t-1" || got["N"] != "2" || len(tt.Hooks[0].Cmd) != 0 {
 		t.Fatalf("hook output = %v, cmd %v", got, tt.Hooks[0].Cmd)
 	}
-	js, err := tt.Tools[0].Result.Resolve(NewVars(nil))
+	js, err := tt.Tools[0].Result.Resolve(vars.NewVars(nil))
 	if err != nil || !strings.Contains(string(js), `"Costs ${not a ref}"`) || tt.Tools[0].Result.IsString() {
 		t.Fatalf("web_search result = %s, %v (a fixture is literal JSON)", js, err)
 	}
 	r := tt.Tools[1].Results[0].Result
-	if s, err := r.ResolveString(NewVars(nil)); err != nil || s != "Article A body.\n" || !r.IsString() {
+	if s, err := r.ResolveString(vars.NewVars(nil)); err != nil || s != "Article A body.\n" || !r.IsString() {
 		t.Fatalf("web_fetch result = %q, %v (a text fixture is its text)", s, err)
 	}
 

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // FuzzLoad feeds arbitrary bytes to both file decoders: loading must never
@@ -20,9 +22,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("version: \"1.0\"\nname: x\nturns: [{user: \"${\"}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, kind := range []string{"config", "test"} {
-			var diags Diagnostics
-			l := &loader{file: "fuzz.yaml", diags: &diags}
-			doc := l.parseBytes(data)
+			var diags diag.Diagnostics
+			l := newLoader("fuzz.yaml", &diags)
+			doc := l.ParseBytes(data)
 			if doc == nil {
 				if len(diags) == 0 {
 					t.Fatalf("%s: nil document without a diagnostic", kind)
@@ -63,7 +65,7 @@ func FuzzDataset(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var diags Diagnostics
+		var diags diag.Diagnostics
 		tests := LoadDataset(p, dir, &diags)
 		resolveExtends(&Config{}, tests, &diags)
 		for _, d := range diags {

@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 )
 
 // repoRoot is the module root, found from this file's location.
@@ -16,11 +19,11 @@ func repoRoot(t testing.TB) string {
 }
 
 // parseTest decodes a test file held in a string.
-func parseTest(t testing.TB, src string) (*Test, Diagnostics) {
+func parseTest(t testing.TB, src string) (*Test, diag.Diagnostics) {
 	t.Helper()
-	var diags Diagnostics
-	l := &loader{file: "t.ananke.yaml", diags: &diags}
-	doc := l.parseBytes([]byte(src))
+	var diags diag.Diagnostics
+	l := newLoader("t.ananke.yaml", &diags)
+	doc := l.ParseBytes([]byte(src))
 	if doc == nil {
 		return nil, diags
 	}
@@ -28,11 +31,11 @@ func parseTest(t testing.TB, src string) (*Test, Diagnostics) {
 }
 
 // parseConfig decodes a config file held in a string.
-func parseConfig(t testing.TB, src string) (*Config, Diagnostics) {
+func parseConfig(t testing.TB, src string) (*Config, diag.Diagnostics) {
 	t.Helper()
-	var diags Diagnostics
-	l := &loader{file: "ananke.config.yaml", diags: &diags}
-	doc := l.parseBytes([]byte(src))
+	var diags diag.Diagnostics
+	l := newLoader("ananke.config.yaml", &diags)
+	doc := l.ParseBytes([]byte(src))
 	if doc == nil {
 		return nil, diags
 	}
@@ -75,7 +78,7 @@ func writeFiles(t testing.TB, files map[string]string) string {
 	return dir
 }
 
-func hasDiag(ds Diagnostics, substr string) bool {
+func hasDiag(ds diag.Diagnostics, substr string) bool {
 	for _, d := range ds {
 		if strings.Contains(d.String(), substr) {
 			return true
@@ -90,3 +93,12 @@ target:
   endpoint: "http://127.0.0.1:1/agent"
   agentId: a
 `
+
+// payloads returns the payloads of kind k that block b holds itself.
+func payloads[P assertion.Payload](b *assertion.Block, k assertion.Kind) []P {
+	var out []P
+	for _, it := range b.Items(k) {
+		out = append(out, it.Payload.(P))
+	}
+	return out
+}

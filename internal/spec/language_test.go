@@ -4,17 +4,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // loadSuite writes files into a temp dir and loads the suite.
-func loadSuite(t *testing.T, files map[string]string) (*Suite, Diagnostics) {
+func loadSuite(t *testing.T, files map[string]string) (*Suite, diag.Diagnostics) {
 	t.Helper()
 	dir := writeFiles(t, files)
 	s, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
 	if err == nil {
 		return s, nil
 	}
-	diags, ok := err.(Diagnostics)
+	diags, ok := err.(diag.Diagnostics)
 	if !ok {
 		t.Fatal(err)
 	}
@@ -126,34 +130,34 @@ turns:
 		t.Errorf("test checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	tc := TurnChecks(s.Config, test, 0)
-	if c := find(tc, "turn[0].text.equals"); !c.Text.CaseSensitive || c.Text.Text != "OK" {
-		t.Errorf("equals = %+v", c.Text)
+	if c := find(tc, "turn[0].text.equals").Payload.(*assertion.TextCheck); !c.CaseSensitive || c.Text != "OK" {
+		t.Errorf("equals = %+v", c)
 	}
-	if c := find(tc, "turn[0].target.text.omits[0]"); c.Text.CaseSensitive || c.Pos.File == test.Path {
-		t.Errorf("an extended block's omits: case sensitive %v, declared in %s (want the config)", c.Text.CaseSensitive, c.Pos.File)
+	if c := find(tc, "turn[0].target.text.omits[0]"); c.Payload.(*assertion.TextCheck).CaseSensitive || c.Pos.File == test.Path {
+		t.Errorf("an extended block's omits: case sensitive %v, declared in %s (want the config)", c.Payload.(*assertion.TextCheck).CaseSensitive, c.Pos.File)
 	}
-	if c := find(tc, "turn[0].tools.require[0]"); c.Require.MaxDurationMs != 2000 {
-		t.Errorf("require max_duration_ms = %d", c.Require.MaxDurationMs)
+	if c := find(tc, "turn[0].tools.require[0]").Payload.(*assertion.Require); c.MaxDurationMs != 2000 {
+		t.Errorf("require max_duration_ms = %d", c.MaxDurationMs)
 	}
-	bound, err := BindChecks(tc, NewVars(nil))
+	bound, err := assertion.BindChecks(tc, vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := find(bound, "turn[0].state[0]"); string(c.Equals) != "89.5" || c.State.Pointer != "/cart/total" {
-		t.Errorf("state check = %s %+v", c.Equals, c.State)
+	if c := find(bound, "turn[0].state[0]").Payload.(*assertion.StateCheck); string(c.Want) != "89.5" || c.Pointer != "/cart/total" {
+		t.Errorf("state check = %s %+v", c.Want, c)
 	}
-	if c := find(bound, "turn[0].text.json_path[0]"); string(c.Equals) != `"ok"` || c.Path.Path != "$.status" {
-		t.Errorf("json_path check = %s %+v", c.Equals, c.Path)
+	if c := find(bound, "turn[0].text.json_path[0]").Payload.(*assertion.JSONPathCheck); string(c.Want) != `"ok"` || c.Path != "$.status" {
+		t.Errorf("json_path check = %s %+v", c.Want, c)
 	}
 }
 
-func find(cs []Check, id string) Check {
+func find(cs []assertion.Check, id string) assertion.Check {
 	for _, c := range cs {
 		if c.ID == id {
 			return c
 		}
 	}
-	return Check{}
+	return assertion.Check{}
 }
 
 // TestLanguageErrors: every invalid use is reported at its position.

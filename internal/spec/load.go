@@ -1,19 +1,18 @@
 package spec
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // maxFileSize bounds one config or test file. Real files are a few KiB; the
@@ -49,7 +48,7 @@ type Options struct {
 // returns Diagnostics holding every problem of every file; other errors
 // (an unreadable directory) are returned as is.
 func Load(opts Options) (*Suite, error) {
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	var cfg *Config
 	if opts.Endpoint != "" {
 		if err := checkEndpoint(opts.Endpoint); err != nil {
@@ -60,7 +59,7 @@ func Load(opts Options) (*Suite, error) {
 	case opts.ConfigPath != "":
 		cfg = LoadConfig(opts.ConfigPath, &diags)
 		if opts.Endpoint != "" {
-			cfg.Target.Endpoint = Literal(opts.Endpoint)
+			cfg.Target.Endpoint = vars.Literal(opts.Endpoint)
 		}
 	case opts.Endpoint != "":
 		cfg = defaultConfig(opts.Endpoint)
@@ -106,10 +105,29 @@ func Load(opts Options) (*Suite, error) {
 	return s, nil
 }
 
+// loader reads one file of the model: a config, a test file or a dataset.
+type loader struct {
+	*decode.Decoder
+	// env reads the environment a source path's ~ and ${ENV.NAME} name
+	// (nil: an empty one).
+	env func(string) (string, bool)
+	// files are the attachments read so far, by path: a file named by
+	// many parts is read once.
+	files map[string]*Attachment
+	// dataset is set while reading a dataset: checkpoints also take the
+	// assertion vocabulary.
+	dataset bool
+}
+
+// newLoader is a loader of file, adding its problems to diags.
+func newLoader(file string, diags *diag.Diagnostics) *loader {
+	return &loader{Decoder: &decode.Decoder{File: file, Diags: diags}}
+}
+
 // LoadConfig reads a config file, adding its problems to diags.
-func LoadConfig(path string, diags *Diagnostics) *Config {
+func LoadConfig(path string, diags *diag.Diagnostics) *Config {
 	cfg := &Config{Path: path, Dir: filepath.Dir(path)}
-	l := &loader{file: path, diags: diags}
+	l := newLoader(path, diags)
 	doc := l.parse()
 	if doc == nil {
 		return cfg
@@ -121,13 +139,13 @@ func LoadConfig(path string, diags *Diagnostics) *Config {
 
 // LoadTest reads a test file, adding its problems to diags. The default id
 // is the path relative to root without the .ananke.yaml extension.
-func LoadTest(path, root string, diags *Diagnostics) *Test {
+func LoadTest(path, root string, diags *diag.Diagnostics) *Test {
 	return loadTest(path, root, diags, nil)
 }
 
 // loadTest is LoadTest with the environment a source path may name.
-func loadTest(path, root string, diags *Diagnostics, env func(string) (string, bool)) *Test {
-	l := &loader{file: path, diags: diags, env: env}
+func loadTest(path, root string, diags *diag.Diagnostics, env func(string) (string, bool)) *Test {
+	l := &loader{Decoder: &decode.Decoder{File: path, Diags: diags}, env: env}
 	doc := l.parse()
 	if doc == nil {
 		return nil
@@ -155,12 +173,12 @@ func defaultID(path, root string) string {
 
 // parse reads and parses the loader's file into its document's root node.
 func (l *loader) parse() *yaml.Node {
-	data, err := readFile(l.file, maxFileSize)
+	data, err := readFile(l.File, maxFileSize)
 	if err != nil {
-		l.diags.add(Pos{File: l.file}, "%v", err)
+		l.Diags.Add(diag.Pos{File: l.File}, "%v", err)
 		return nil
 	}
-	return l.parseBytes(data)
+	return l.ParseBytes(data)
 }
 
 // readFile reads a file of at most limit bytes: a test file, a dataset,
@@ -188,78 +206,16 @@ func readFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
-
-func (l *loader) parseBytes(data []byte) (root *yaml.Node) {
-	file := Pos{File: l.file, Line: 1, Col: 1}
-	switch {
-	case bytes.IndexByte(data, 0) >= 0:
-		l.diags.add(file, "not a text file (it contains NUL bytes)")
-		return nil
-	case !utf8.Valid(data):
-		l.diags.add(file, "file is not valid UTF-8")
-		return nil
-	}
-	defer func() {
-		// yaml.v3 has panicked on hostile input before; a panic here must
-		// become a diagnostic, never a crash.
-		if r := recover(); r != nil {
-			l.diags.add(file, "cannot parse YAML: %v", r)
-			root = nil
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			l.diags.add(file, "file is empty")
-		} else {
-			l.yamlError(err)
-		}
-		return nil
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		l.diags.add(Pos{File: l.file, Line: extra.Line, Col: extra.Column}, "a file holds one document; remove the second one (after ---)")
-	} else if !errors.Is(err, io.EOF) {
-		l.yamlError(err)
-		return nil
-	}
-	if len(doc.Content) == 0 {
-		l.diags.add(file, "file is empty")
-		return nil
-	}
-	return doc.Content[0]
-}
-
-// yamlError turns a yaml.v3 parse error ("yaml: line 3: ...") into a
-// positioned diagnostic. The parser gives no column.
-func (l *loader) yamlError(err error) {
-	var te *yaml.TypeError
-	msgs := []string{err.Error()}
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
-	for _, msg := range msgs {
-		p := Pos{File: l.file, Line: 1, Col: 1}
-		if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
-			p.Line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		}
-		l.diags.add(p, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
-	}
-}
-
 // checkIDs reports two tests with the same id.
-func checkIDs(tests []*Test, diags *Diagnostics) {
-	seen := map[string]Pos{}
+func checkIDs(tests []*Test, diags *diag.Diagnostics) {
+	seen := map[string]diag.Pos{}
 	for _, t := range tests {
 		if first, dup := seen[t.ID]; dup {
 			where := first.File
 			if IsDataset(first.File) {
 				where = first.String()
 			}
-			diags.add(t.Pos, "test id %q is also used by %s; ids must be unique", t.ID, where)
+			diags.Add(t.Pos, "test id %q is also used by %s; ids must be unique", t.ID, where)
 			continue
 		}
 		seen[t.ID] = t.Pos

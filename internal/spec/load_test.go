@@ -7,6 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestConfigFields(t *testing.T) {
@@ -94,7 +98,7 @@ turns:
 	if tt.Turns[0].Type != TurnUser || tt.Turns[0].User.Raw != "42" || tt.Turns[1].Type != TurnConnect {
 		t.Errorf("turns = %+v", tt.Turns)
 	}
-	r := tt.Turns[1].Assert.Require[0]
+	r := payloads[*assertion.Require](tt.Turns[1].Assert, assertion.KindRequire)[0]
 	if r.Count.Min != 0 || r.Count.Max != 3 || r.Count.String() != "at most 3 times" || r.After.Value != "validate" {
 		t.Errorf("require = %+v", r)
 	}
@@ -120,11 +124,11 @@ turns:
           - {name: c}
 `)
 	a := tt.Turns[0].Assert
-	if len(a.Forbid) != 1 || len(a.MustMatch) != 1 || len(a.MustNotMatch) != 2 {
+	if len(a.Items(assertion.KindForbid)) != 1 || len(a.Items(assertion.KindMustMatch)) != 1 || len(a.Items(assertion.KindMustNotMatch)) != 2 {
 		t.Errorf("short forms = %+v", a)
 	}
 	var counts []string
-	for _, r := range tt.Turns[1].Assert.Require {
+	for _, r := range payloads[*assertion.Require](tt.Turns[1].Assert, assertion.KindRequire) {
 		counts = append(counts, r.Count.String())
 	}
 	if want := []string{"exactly 0 times", "at least 2 times", "at least 1 time"}; !slices.Equal(counts, want) {
@@ -145,10 +149,10 @@ turns:
       <<: *common
       text: {must_match: ok}
 `)
-	if a := tt.Turns[0].Assert; len(a.Forbid) != 1 || a.Forbid[0].Value != "rm_rf" {
+	if a := tt.Turns[0].Assert; len(a.Items(assertion.KindForbid)) != 1 || payloads[assertion.Tool](a, assertion.KindForbid)[0].Name.Value != "rm_rf" {
 		t.Errorf("aliased block = %+v", a)
 	}
-	if a := tt.Turns[1].Assert; len(a.Forbid) != 1 || len(a.MustMatch) != 1 {
+	if a := tt.Turns[1].Assert; len(a.Items(assertion.KindForbid)) != 1 || len(a.Items(assertion.KindMustMatch)) != 1 {
 		t.Errorf("merged block = %+v; want the merged forbid and its own must_match", a)
 	}
 	_, diags := parseTest(t, `version: "1.0"
@@ -201,7 +205,7 @@ func TestFileFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	if !errors.As(err, &diags) {
 		t.Fatalf("Load = %v; want diagnostics", err)
 	}
@@ -240,7 +244,7 @@ func TestDiscovery(t *testing.T) {
 		return out
 	}
 	cfg := &Config{Path: filepath.Join(dir, "ananke.config.yaml"), Dir: dir}
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	files, err := Discover(cfg, nil, &diags)
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
@@ -252,12 +256,12 @@ func TestDiscovery(t *testing.T) {
 	if got, want := rel(files), []string{"a.ananke.yaml", "sub/b.ananke.yml"}; !slices.Equal(got, want) {
 		t.Errorf("explicit paths = %q; want %q", got, want)
 	}
-	cfg.Tests = []Name{{Value: "other/**/*.ananke.yaml"}, {Value: "nothing/*.yaml", Pos: Pos{File: "c", Line: 2, Col: 3}}}
+	cfg.Tests = []vars.Name{{Value: "other/**/*.ananke.yaml"}, {Value: "nothing/*.yaml", Pos: diag.Pos{File: "c", Line: 2, Col: 3}}}
 	files, _ = Discover(cfg, nil, &diags)
 	if got, want := rel(files), []string{"other/deep/f.ananke.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("globs = %q; want %q", got, want)
 	}
-	up := &Config{Path: filepath.Join(dir, "sub", "c.yaml"), Dir: filepath.Join(dir, "sub"), Tests: []Name{{Value: "../other/**/*.ananke.yaml"}, {Value: "b.ananke.yml"}}}
+	up := &Config{Path: filepath.Join(dir, "sub", "c.yaml"), Dir: filepath.Join(dir, "sub"), Tests: []vars.Name{{Value: "../other/**/*.ananke.yaml"}, {Value: "b.ananke.yml"}}}
 	if files, _ = Discover(up, nil, &diags); !slices.Equal(rel(files), []string{"other/deep/f.ananke.yaml", "sub/b.ananke.yml"}) {
 		t.Errorf("globs leaving the config's directory = %q", rel(files))
 	}
@@ -277,7 +281,7 @@ func TestDefaultIDsAndDuplicates(t *testing.T) {
 		"tests/other.ananke.yml":   "version: \"1.0\"\nname: o\nid: tests/refund\nturns: [{user: hi}]\n",
 		"tests/deep/x.ananke.yaml": "version: \"1.0\"\nname: x\nturns: [{user: hi}]\n",
 	})
-	var diags Diagnostics
+	var diags diag.Diagnostics
 	a := LoadTest(filepath.Join(dir, "tests", "deep", "x.ananke.yaml"), dir, &diags)
 	if a.ID != "tests/deep/x" {
 		t.Errorf("default id = %q; want tests/deep/x", a.ID)
@@ -341,14 +345,5 @@ func TestEnvSecrets(t *testing.T) {
 				t.Errorf("EnvSecrets = %q; want %q", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestDiagnosticsSorted(t *testing.T) {
-	ds := Diagnostics{
-		{Pos{"b", 1, 1}, "x"}, {Pos{"a", 2, 1}, "y"}, {Pos{"a", 1, 9}, "z"}, {Pos{"a", 1, 9}, "z"}, {Pos{"a", 1, 2}, "w"},
-	}
-	if got, want := ds.Error(), "a:1:2: w\na:1:9: z\na:2:1: y\nb:1:1: x"; got != want {
-		t.Errorf("Error() =\n%s\nwant\n%s", got, want)
 	}
 }

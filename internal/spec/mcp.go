@@ -2,6 +2,9 @@ package spec
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/vars"
 )
 
 // MCP transports.
@@ -27,9 +30,9 @@ type MCPTarget struct {
 	// Command, Env and Cwd start a stdio server: the program and its
 	// arguments (no shell), extra environment variables (values may be
 	// secrets) and the working directory, relative to the config file.
-	Command []Template
+	Command []vars.Template
 	Env     []NamedValue
-	Cwd     Template
+	Cwd     vars.Template
 	// Auth is the credential sent with every HTTP request (http and sse):
 	// a bearer token, or an API key in a header.
 	Auth *Auth
@@ -48,43 +51,43 @@ var (
 )
 
 // mcpTarget reads the MCP fields.
-func (l *loader) mcpTarget(n *yaml.Node, f map[string]pair) *MCPTarget {
+func (l *loader) mcpTarget(n *yaml.Node, f map[string]decode.Pair) *MCPTarget {
 	m := &MCPTarget{}
-	l.require(n, f, "target (type mcp)", "transport")
+	l.Require(n, f, "target (type mcp)", "transport")
 	if p, ok := f["transport"]; ok {
-		m.Transport = l.transport(p.val)
+		m.Transport = l.transport(p.Val)
 	}
 	var foreign []string // the fields of the other transport
 	switch m.Transport {
 	case MCPStdio:
-		l.require(n, f, "target (transport stdio)", "command")
+		l.Require(n, f, "target (transport stdio)", "command")
 		foreign = httpFields
 	case MCPHTTP, MCPSSE:
-		l.require(n, f, "target (transport "+m.Transport+")", "endpoint")
+		l.Require(n, f, "target (transport "+m.Transport+")", "endpoint")
 		foreign = stdioFields
 	}
 	for _, k := range foreign {
 		if p, ok := f[k]; ok {
-			l.errorf(p.key, "target: %s is for transport %s; this target's transport is %s", k, otherTransport(m.Transport), m.Transport)
+			l.Errorf(p.Key, "target: %s is for transport %s; this target's transport is %s", k, otherTransport(m.Transport), m.Transport)
 		}
 	}
 	m.Command, m.Env, m.Cwd = l.mcpFields(f)
 	if p, ok := f["auth"]; ok && m.Transport != MCPStdio {
-		m.Auth = l.auth(p.val, mcpAuthPlaces)
+		m.Auth = l.auth(p.Val, mcpAuthPlaces)
 	}
 	return m
 }
 
 // mcpFields reads a stdio server's command, env and cwd.
-func (l *loader) mcpFields(f map[string]pair) (command []Template, env []NamedValue, cwd Template) {
+func (l *loader) mcpFields(f map[string]decode.Pair) (command []vars.Template, env []NamedValue, cwd vars.Template) {
 	if p, ok := f["command"]; ok {
-		command = l.argv(p.val, "target.command")
+		command = l.Argv(p.Val, "target.command")
 	}
 	if p, ok := f["env"]; ok {
-		env = l.namedValues(p.val, "target.env", "environment variable name", identRE().MatchString)
+		env = l.namedValues(p.Val, "target.env", "environment variable name", vars.IsIdent)
 	}
 	if p, ok := f["cwd"]; ok {
-		cwd, _ = l.template(p.val, "target.cwd")
+		cwd, _ = l.Template(p.Val, "target.cwd")
 	}
 	return command, env, cwd
 }
@@ -100,7 +103,7 @@ func otherTransport(t string) string {
 // sse. The seed's sse is MCP's legacy HTTP+SSE transport: a server that
 // speaks both is tested as http.
 func (l *loader) transport(n *yaml.Node) string {
-	s, node, ok := l.text(n, "target.transport")
+	s, node, ok := l.Text(n, "target.transport")
 	if !ok {
 		return ""
 	}
@@ -110,6 +113,6 @@ func (l *loader) transport(n *yaml.Node) string {
 	case "streamable-http":
 		return MCPHTTP
 	}
-	l.errorf(node, `target.transport %q is not supported (supported: "stdio", "http", "sse")`, s)
+	l.Errorf(node, `target.transport %q is not supported (supported: "stdio", "http", "sse")`, s)
 	return ""
 }

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/vars"
 )
 
 // describeEntry says what a memory entry holds: its group, then what is
 // set of op, path_match, content_match and severity.
-func describeEntry(e MemoryEntry) string {
+func describeEntry(e assertion.MemoryEntry) string {
 	s := e.Group
 	if e.Op != "" {
 		s += " op=" + e.Op
@@ -26,7 +29,7 @@ func describeEntry(e MemoryEntry) string {
 }
 
 // describeCounted says what a scheduler count holds.
-func describeCounted(c *Counted) string {
+func describeCounted(c *assertion.Counted) string {
 	s := c.Count.String()
 	if c.Status != "" {
 		s += " status=" + c.Status
@@ -38,21 +41,21 @@ func describeCounted(c *Counted) string {
 }
 
 // describeSections lists a block's memory and scheduler entries.
-func describeSections(b *Block) string {
+func describeSections(b *assertion.Block) string {
 	var out []string
 	for _, s := range []struct {
-		name    string
-		entries []MemoryEntry
-	}{{"reads", b.MemoryReads}, {"writes", b.MemoryWrites}, {"forbid", b.MemoryForbid}} {
-		for _, e := range s.entries {
-			out = append(out, s.name+": "+describeEntry(e))
+		name string
+		kind assertion.Kind
+	}{{"reads", assertion.KindMemoryReads}, {"writes", assertion.KindMemoryWrites}, {"forbid", assertion.KindMemoryForbid}} {
+		for _, e := range payloads[*assertion.MemoryEntry](b, s.kind) {
+			out = append(out, s.name+": "+describeEntry(*e))
 		}
 	}
-	if b.TaskRuns != nil {
-		out = append(out, "task_runs: "+describeCounted(b.TaskRuns))
+	for _, c := range payloads[*assertion.Counted](b, assertion.KindTaskRuns) {
+		out = append(out, "task_runs: "+describeCounted(c))
 	}
-	if b.Outbound != nil {
-		out = append(out, "outbound: "+describeCounted(b.Outbound))
+	for _, c := range payloads[*assertion.Counted](b, assertion.KindOutbound) {
+		out = append(out, "outbound: "+describeCounted(c))
 	}
 	return strings.Join(out, " | ")
 }
@@ -103,8 +106,11 @@ func TestMemoryAndSchedulerSections(t *testing.T) {
 func TestMemoryPositions(t *testing.T) {
 	tt := mustTest(t, turnAssert("{memory: {reads: [{}]}, scheduler: {task_runs: {count: 3}, outbound: 4}}"))
 	b := tt.Turns[0].Assert
-	got := fmt.Sprint(b.MemoryReads[0].Pos.Line, ":", b.MemoryReads[0].Pos.Col, " ",
-		b.TaskRuns.Pos.Col, " ", b.TaskRuns.Count.Pos.Col, " ", b.Outbound.Pos.Col, " ", b.Outbound.Count.Pos.Col)
+	reads := payloads[*assertion.MemoryEntry](b, assertion.KindMemoryReads)
+	runs := payloads[*assertion.Counted](b, assertion.KindTaskRuns)[0]
+	out := payloads[*assertion.Counted](b, assertion.KindOutbound)[0]
+	got := fmt.Sprint(reads[0].Pos.Line, ":", reads[0].Pos.Col, " ",
+		runs.Pos.Col, " ", runs.Count.Pos.Col, " ", out.Pos.Col, " ", out.Count.Pos.Col)
 	if want := "5:31 60 68 82 82"; got != want {
 		t.Errorf("positions %s, want %s", got, want)
 	}
@@ -169,7 +175,7 @@ assert:
 		t.Fatal(diags)
 	}
 	test := s.Tests[0]
-	describe := func(cs []Check) string {
+	describe := func(cs []assertion.Check) string {
 		var out []string
 		for _, c := range cs {
 			out = append(out, fmt.Sprintf("%s %s %d:%d", c.Severity, c.ID, c.Pos.Line, c.Pos.Col))
@@ -196,19 +202,19 @@ assert:
 	if got := describe(TestChecks(s.Config, test)); got != want {
 		t.Errorf("test checks:\n%s\nwant:\n%s", got, want)
 	}
-	bound, err := BindChecks(TestChecks(s.Config, test), NewVars(nil))
+	bound, err := assertion.BindChecks(TestChecks(s.Config, test), vars.NewVars(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range bound {
 		switch c.ID {
 		case "test.memory.writes[1]":
-			if c.Memory == nil || c.Memory.PathMatch.Compiled() == nil || !c.Memory.PathMatch.Compiled().MatchString("groups/family/CLAUDE.md") {
-				t.Errorf("bound writes[1] = %+v", c.Memory)
+			if m, _ := c.Payload.(*assertion.MemoryEntry); m == nil || m.PathMatch.Compiled() == nil || !m.PathMatch.Compiled().MatchString("groups/family/CLAUDE.md") {
+				t.Errorf("bound writes[1] = %+v", m)
 			}
 		case "test.scheduler.outbound":
-			if c.Counted == nil || c.Counted.Match.Compiled() == nil || describeCounted(c.Counted) != "exactly 2 times match=digest" {
-				t.Errorf("bound outbound = %+v", c.Counted)
+			if ct, _ := c.Payload.(*assertion.Counted); ct == nil || ct.Match.Compiled() == nil || describeCounted(ct) != "exactly 2 times match=digest" {
+				t.Errorf("bound outbound = %+v", ct)
 			}
 		}
 	}

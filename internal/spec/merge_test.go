@@ -5,31 +5,34 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/vars"
 )
 
 // describe renders checks as "id level value" lines for comparison.
-func describe(checks []Check) []string {
+func describe(checks []assertion.Check) []string {
 	var out []string
 	for _, c := range checks {
 		var v string
-		switch {
-		case c.Kind == KindForbid:
-			v = c.Tool.Value
-		case c.Require != nil:
-			v = c.Require.Name.Value + " " + c.Require.Count.String()
-		case c.ForbidCall != nil:
-			v = c.ForbidCall.Name.Value
-		case c.Regex != nil:
-			v = c.Regex.String()
-		default:
-			v = fmt.Sprint(c.LimitMs)
+		switch p := c.Payload.(type) {
+		case assertion.Tool:
+			v = p.Name.Value
+		case *assertion.Require:
+			v = p.Name.Value + " " + p.Count.String()
+		case *assertion.CallFilter:
+			v = p.Name.Value
+		case assertion.Pattern:
+			v = p.Regex.String()
+		case assertion.Limit:
+			v = fmt.Sprint(p.Ms)
 		}
 		out = append(out, fmt.Sprintf("%s %s %s", c.ID, c.Level, v))
 	}
 	return out
 }
 
-func checkList(t *testing.T, name string, got []Check, want []string) {
+func checkList(t *testing.T, name string, got []assertion.Check, want []string) {
 	t.Helper()
 	if d := describe(got); !slices.Equal(d, want) {
 		t.Errorf("%s:\ngot  %q\nwant %q", name, d, want)
@@ -179,19 +182,19 @@ turns:
           - name: delete
             args_match: {id: "^${ID}$"}
 `)
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	v.Set("ID", "a.b")
-	checks, err := BindChecks(TurnChecks(cfg, test, 0), v)
+	checks, err := assertion.BindChecks(TurnChecks(cfg, test, 0), v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range checks {
-		var res []*Regex
-		if c.Require != nil {
-			res = append(res, c.Require.ArgsMatch[0].Regex, c.Require.ResultMatch)
-		}
-		if c.ForbidCall != nil {
-			res = append(res, c.ForbidCall.ArgsMatch[0].Regex)
+		var res []*vars.Regex
+		switch p := c.Payload.(type) {
+		case *assertion.Require:
+			res = append(res, p.ArgsMatch[0].Regex, p.ResultMatch)
+		case *assertion.CallFilter:
+			res = append(res, p.ArgsMatch[0].Regex)
 		}
 		for _, re := range res {
 			if re.Compiled() == nil || !re.Compiled().MatchString("a.b") || re.Compiled().MatchString("axb") {
@@ -200,10 +203,10 @@ turns:
 		}
 	}
 	// The originals stay unbound, so another test can bind other values.
-	if test.Turns[0].Assert.Require[0].ResultMatch.Compiled() != nil {
+	if payloads[*assertion.Require](test.Turns[0].Assert, assertion.KindRequire)[0].ResultMatch.Compiled() != nil {
 		t.Error("BindChecks changed the loaded test")
 	}
-	if _, err := BindChecks(TurnChecks(cfg, test, 0), NewVars(nil)); err == nil {
+	if _, err := assertion.BindChecks(TurnChecks(cfg, test, 0), vars.NewVars(nil)); err == nil {
 		t.Error("BindChecks without the variable succeeded")
 	}
 }

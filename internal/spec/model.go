@@ -5,6 +5,10 @@ import (
 	"strconv"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Defaults of the model section.
@@ -19,11 +23,11 @@ var PromptNames = []string{"judge", "simulator", "generate"}
 // Model is the config's model section: the one OpenAI-compatible endpoint
 // the user simulator, judge assertions and test generation talk to.
 type Model struct {
-	Pos      Pos
-	Endpoint Template
-	Name     Name
+	Pos      diag.Pos
+	Endpoint vars.Template
+	Name     vars.Name
 	// APIKey is a secret, like every value read from the environment.
-	APIKey      Template
+	APIKey      vars.Template
 	Temperature *float64
 	Seed        *int64
 	TimeoutMs   int64
@@ -40,76 +44,76 @@ var (
 )
 
 func (l *loader) model(n *yaml.Node) *Model {
-	f, ok := l.fields(n, "model", modelFields)
+	f, ok := l.Fields(n, "model", modelFields)
 	if !ok {
 		return nil
 	}
-	m := &Model{Pos: l.pos(l.derefQuiet(n)), TimeoutMs: DefaultModelTimeoutMs, Cache: DefaultModelCache}
-	l.require(n, f, "model", "endpoint", "name")
+	m := &Model{Pos: l.Pos(l.DerefQuiet(n)), TimeoutMs: DefaultModelTimeoutMs, Cache: DefaultModelCache}
+	l.Require(n, f, "model", "endpoint", "name")
 	if p, ok := f["endpoint"]; ok {
-		m.Endpoint = l.url(p.val, "model.endpoint")
+		m.Endpoint = l.url(p.Val, "model.endpoint")
 	}
 	if p, ok := f["name"]; ok {
-		m.Name, _ = l.name(p.val, "model.name")
+		m.Name, _ = l.Name(p.Val, "model.name")
 	}
 	if p, ok := f["api_key"]; ok {
-		m.APIKey, _ = l.template(p.val, "model.api_key")
+		m.APIKey, _ = l.Template(p.Val, "model.api_key")
 	}
 	if p, ok := f["temperature"]; ok {
-		if s, ok := l.scalar(p.val, "model.temperature", "a number from 0 to 2"); ok {
+		if s, ok := l.Scalar(p.Val, "model.temperature", "a number from 0 to 2"); ok {
 			v, err := parseFloat(s)
 			if err != nil || v < 0 || v > 2 {
-				l.errorf(s, "model.temperature must be a number from 0 to 2, got %s", s.Value)
+				l.Errorf(s, "model.temperature must be a number from 0 to 2, got %s", s.Value)
 			} else {
 				m.Temperature = &v
 			}
 		}
 	}
 	if p, ok := f["seed"]; ok {
-		if v, ok := l.integer(p.val, "model.seed", math.MinInt64, math.MaxInt64); ok {
+		if v, ok := l.Integer(p.Val, "model.seed", math.MinInt64, math.MaxInt64); ok {
 			m.Seed = &v
 		}
 	}
 	if p, ok := f["timeout_ms"]; ok {
-		m.TimeoutMs, _ = l.integer(p.val, "model.timeout_ms", 1, math.MaxInt64)
+		m.TimeoutMs, _ = l.Integer(p.Val, "model.timeout_ms", 1, math.MaxInt64)
 	}
 	if p, ok := f["cache"]; ok {
-		m.Cache = l.cache(p.val)
+		m.Cache = l.cache(p.Val)
 	}
 	if p, ok := f["prompts"]; ok {
-		m.Prompts = l.prompts(p.val)
+		m.Prompts = l.prompts(p.Val)
 	}
 	return m
 }
 
 // cache reads a directory, or false to disable the cache.
 func (l *loader) cache(n *yaml.Node) string {
-	s, ok := l.scalar(n, "model.cache", "a directory or false")
+	s, ok := l.Scalar(n, "model.cache", "a directory or false")
 	if !ok {
 		return DefaultModelCache
 	}
 	if s.ShortTag() == "!!bool" {
-		if b, _ := l.boolean(s, "model.cache"); b {
-			l.errorf(s, "model.cache: true is the default; write a directory, or false to disable the cache")
+		if b, _ := l.Boolean(s, "model.cache"); b {
+			l.Errorf(s, "model.cache: true is the default; write a directory, or false to disable the cache")
 			return DefaultModelCache
 		}
 		return ""
 	}
 	if s.Value == "" {
-		l.errorf(s, "model.cache must name a directory, or be false")
+		l.Errorf(s, "model.cache must name a directory, or be false")
 	}
 	return s.Value
 }
 
 func (l *loader) prompts(n *yaml.Node) map[string]string {
-	f, ok := l.fields(n, "model.prompts", PromptNames)
+	f, ok := l.Fields(n, "model.prompts", PromptNames)
 	if !ok {
 		return nil
 	}
 	out := map[string]string{}
 	for _, name := range PromptNames {
 		if p, ok := f[name]; ok {
-			if s, _, ok := l.text(p.val, "model.prompts."+name); ok {
+			if s, _, ok := l.Text(p.Val, "model.prompts."+name); ok {
 				out[name] = s
 			}
 		}
@@ -131,29 +135,29 @@ func parseFloat(s *yaml.Node) (float64, error) {
 
 // checkModel reports what needs the config's model section when there is
 // none: a simulator, and every judge.
-func checkModel(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkModel(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if m := cfg.Model; m != nil {
 		for _, r := range templateRefs(m.Endpoint, m.APIKey) {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: the model is set up before any hook runs (environment variables are ${ENV.NAME})", r)
+				diags.Add(r.Pos, "unknown variable %s: the model is set up before any hook runs (environment variables are ${ENV.NAME})", r)
 			}
 		}
 		return
 	}
 	const hint = "add a model: section to the config (docs/models.md)"
-	seen := map[Pos]bool{} // a named block's judge, extended twice, is one problem
-	judged := func(b *Block) {
-		for _, p := range (levelBlock{block: b}).parts() {
-			if j := p.block.Judge; j != nil && !seen[j.Pos] {
+	seen := map[diag.Pos]bool{} // a named block's judge, extended twice, is one problem
+	judged := func(b *assertion.Block) {
+		for _, j := range b.All(assertion.KindJudge) {
+			if !seen[j.Pos] {
 				seen[j.Pos] = true
-				diags.add(j.Pos, "a judge needs a language model: %s", hint)
+				diags.Add(j.Pos, "a judge needs a language model: %s", hint)
 			}
 		}
 	}
 	judged(cfg.Target.Assert)
 	for _, t := range tests {
 		if t.Simulator != nil {
-			diags.add(t.Simulator.Pos, "a simulator needs a language model: %s", hint)
+			diags.Add(t.Simulator.Pos, "a simulator needs a language model: %s", hint)
 		}
 		judged(t.Assert)
 		for _, turn := range t.Turns {

@@ -3,6 +3,8 @@ package spec
 import (
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
 )
 
 const modelConfig = `version: "1.0"
@@ -52,7 +54,7 @@ assert:
 		t.Errorf("checkpoints = %+v", test.Checkpoints)
 	}
 	checks := TestChecks(s.Config, test)
-	if len(checks) != 1 || checks[0].Kind != KindJudge || checks[0].Severity != Critical || len(checks[0].Judge.Criteria) != 2 {
+	if len(checks) != 1 || checks[0].Kind != assertion.KindJudge || checks[0].Severity != assertion.Critical || len(checks[0].Judge().Criteria) != 2 {
 		t.Errorf("test checks = %+v", checks)
 	}
 	if cc := CheckpointChecks(s.Config, test, &test.Checkpoints[1], 2); len(cc) != 1 || cc[0].ID != "turn[2].checkpoints.call_create.tools.require[0]" {

@@ -5,9 +5,14 @@ import (
 	"net/http"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // MaxAttachmentBytes bounds one attached file. Model APIs take images of
@@ -26,8 +31,8 @@ const (
 // Part is one part of a user message written as a list: a text, or a file
 // sent as AG-UI binary content.
 type Part struct {
-	Pos  Pos
-	Text *Template // a text part
+	Pos  diag.Pos
+	Text *vars.Template // a text part
 	File *Attachment
 }
 
@@ -63,34 +68,34 @@ var (
 // {type: image | file, source: "file://...", mimeType?}. It returns the
 // parts and their text joined with newlines (what the trace shows as the
 // user's message).
-func (l *loader) parts(n *yaml.Node, what string) ([]Part, Template) {
-	items, ok := l.list(n, what)
+func (l *loader) parts(n *yaml.Node, what string) ([]Part, vars.Template) {
+	items, ok := l.List(n, what)
 	if !ok {
-		return nil, Template{}
+		return nil, vars.Template{}
 	}
 	if len(items) == 0 {
-		l.errorf(l.derefQuiet(n), "%s is empty: a message needs at least one part", what)
+		l.Errorf(l.DerefQuiet(n), "%s is empty: a message needs at least one part", what)
 	}
 	var out []Part
-	var texts []Template
+	var texts []vars.Template
 	for i, item := range items {
-		w := index(what, i)
-		if d := l.derefQuiet(item); d.Kind != yaml.MappingNode {
-			l.errorf(d, "%s must be a part, {type: text, text: \"...\"} or {type: image | file, source: \"file://...\"}, not %s", w, kindName(d))
+		w := decode.Index(what, i)
+		if d := l.DerefQuiet(item); d.Kind != yaml.MappingNode {
+			l.Errorf(d, "%s must be a part, {type: text, text: \"...\"} or {type: image | file, source: \"file://...\"}, not %s", w, decode.KindName(d))
 			continue
 		}
-		f, ok := l.fields(item, w, partFields)
+		f, ok := l.Fields(item, w, partFields)
 		if !ok {
 			continue
 		}
-		p := Part{Pos: l.pos(l.derefQuiet(item))}
-		l.require(item, f, w, "type")
+		p := Part{Pos: l.Pos(l.DerefQuiet(item))}
+		l.Require(item, f, w, "type")
 		typ := ""
 		if tp, ok := f["type"]; ok {
-			if s, node, ok := l.text(tp.val, w+".type"); ok {
+			if s, node, ok := l.Text(tp.Val, w+".type"); ok {
 				typ = s
-				if !contains(partTypes, s) {
-					l.errorf(node, "%s.type %q is not one of text, image, file", w, s)
+				if !slices.Contains(partTypes, s) {
+					l.Errorf(node, "%s.type %q is not one of text, image, file", w, s)
 					continue
 				}
 			}
@@ -99,63 +104,63 @@ func (l *loader) parts(n *yaml.Node, what string) ([]Part, Template) {
 		case "text":
 			for _, k := range []string{"source", "mimeType"} {
 				if kp, ok := f[k]; ok {
-					l.errorf(kp.key, "%s: a text part has no %s", w, k)
+					l.Errorf(kp.Key, "%s: a text part has no %s", w, k)
 				}
 			}
-			l.require(item, f, w, "text")
+			l.Require(item, f, w, "text")
 			if tp, ok := f["text"]; ok {
-				if t, ok := l.template(tp.val, w+".text"); ok {
+				if t, ok := l.Template(tp.Val, w+".text"); ok {
 					p.Text = &t
 					texts = append(texts, t)
 				}
 			}
 		case "image", "file":
 			if tp, ok := f["text"]; ok {
-				l.errorf(tp.key, "%s: a %s part has no text; add a text part", w, typ)
+				l.Errorf(tp.Key, "%s: a %s part has no text; add a text part", w, typ)
 			}
-			l.require(item, f, w, "source")
+			l.Require(item, f, w, "source")
 			if sp, ok := f["source"]; ok {
-				p.File = l.attachment(sp.val, f, w, typ)
+				p.File = l.attachment(sp.Val, f, w, typ)
 			}
 		}
 		out = append(out, p)
 	}
-	return out, joinTemplates(texts, "\n")
+	return out, vars.JoinTemplates(texts, "\n")
 }
 
 // attachment reads the file a part's source names, relative to the file
 // being loaded.
-func (l *loader) attachment(n *yaml.Node, f map[string]pair, what, typ string) *Attachment {
-	src, node, ok := l.text(n, what+".source")
+func (l *loader) attachment(n *yaml.Node, f map[string]decode.Pair, what, typ string) *Attachment {
+	src, node, ok := l.Text(n, what+".source")
 	if !ok {
 		return nil
 	}
 	rel, ok := strings.CutPrefix(src, fileScheme)
 	if !ok || rel == "" {
-		l.errorf(node, "%s.source %q must be a file:// path (relative to this file, or absolute)", what, src)
+		l.Errorf(node, "%s.source %q must be a file:// path (relative to this file, or absolute)", what, src)
 		return nil
 	}
 	p := filepath.FromSlash(rel)
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(filepath.Dir(l.file), p)
+		p = filepath.Join(filepath.Dir(l.File), p)
 	}
 	a, err := l.readAttachment(p)
 	if err != nil {
-		l.errorf(node, "%s.source: %v", what, err)
+		l.Errorf(node, "%s.source: %v", what, err)
 		return nil
 	}
 	out := *a
 	if mp, ok := f["mimeType"]; ok {
-		if s, mnode, ok := l.text(mp.val, what+".mimeType"); ok {
+		if s, mnode, ok := l.Text(mp.Val, what+".mimeType"); ok {
 			if !strings.Contains(s, "/") {
-				l.errorf(mnode, "%s.mimeType %q is not a MIME type (like image/png)", what, s)
+				l.Errorf(mnode, "%s.mimeType %q is not a MIME type (like image/png)", what, s)
 			}
 			out.MIME = s
 		}
 	}
 	out.Kind = kindOf(out.MIME)
 	if typ == "image" && out.Kind != AttachImage {
-		l.errorf(node, "%s: %s is %s, not an image; use type file", what, out.Name, out.MIME)
+		l.Errorf(node, "%s: %s is %s, not an image; use type file", what, out.Name, out.MIME)
 	}
 	return &out
 }
@@ -206,11 +211,11 @@ func kindOf(mime string) string {
 
 // userMessage reads a turn's user message or a history message's content:
 // a string, or a list of parts.
-func (l *loader) userMessage(n *yaml.Node, what string) (Template, []Part) {
-	if m := l.deref(n); m != nil && m.Kind == yaml.SequenceNode {
+func (l *loader) userMessage(n *yaml.Node, what string) (vars.Template, []Part) {
+	if m := l.Deref(n); m != nil && m.Kind == yaml.SequenceNode {
 		parts, text := l.parts(m, what)
 		return text, parts
 	}
-	t, _ := l.template(n, what)
+	t, _ := l.Template(n, what)
 	return t, nil
 }

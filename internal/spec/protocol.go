@@ -3,6 +3,8 @@ package spec
 import (
 	"slices"
 	"strings"
+
+	"github.com/ananke/action/internal/diag"
 )
 
 // checkProtocols reports what a test asks of its target that the target's
@@ -10,7 +12,7 @@ import (
 // needs an mcp target; the config's target is agui"), and on targets other
 // than AG-UI, client tools; on an MCP server, which plays only mcp:* turns,
 // also history and a simulated user.
-func checkProtocols(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	typ := cfg.Target.Type
 	plays, ok := TurnTargets[typ]
 	if !ok {
@@ -28,21 +30,21 @@ func checkProtocols(cfg *Config, tests []*Test, diags *Diagnostics) {
 			if !at.IsValid() {
 				at = turn.Pos
 			}
-			diags.add(at, "turn type %s needs %s target; the config's target is %s%s", turn.Type, targetsPlaying(turn.Type), typ, playsHint(typ))
+			diags.Add(at, "turn type %s needs %s target; the config's target is %s%s", turn.Type, targetsPlaying(turn.Type), typ, playsHint(typ))
 		}
 		if typ != TargetAGUI {
 			for _, ct := range t.Tools {
-				diags.add(ct.Pos, "client tools need an agui target; the config's target is %s", typ)
+				diags.Add(ct.Pos, "client tools need an agui target; the config's target is %s", typ)
 			}
 		}
 		if typ != TargetMCP {
 			continue
 		}
 		for _, m := range t.History {
-			diags.add(m.Pos, "history needs an agui or a2a target; an mcp server holds no conversation")
+			diags.Add(m.Pos, "history needs an agui or a2a target; an mcp server holds no conversation")
 		}
 		if t.Simulator != nil {
-			diags.add(t.Simulator.Pos, "a simulated user needs an agui or a2a target; an mcp server plays only mcp:call and mcp:list_tools turns")
+			diags.Add(t.Simulator.Pos, "a simulated user needs an agui or a2a target; an mcp server plays only mcp:call and mcp:list_tools turns")
 		}
 	}
 }

@@ -11,6 +11,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestA2ATarget(t *testing.T) {
@@ -189,10 +192,10 @@ turns:
 		t.Errorf("types = %v", got)
 	}
 	call := tt.Turns[1]
-	if call.Tool.Raw != "${TOOL}" || call.Arguments.IsZero() || len(call.Arguments.refs()) != 2 || call.User.Raw != "" {
+	if call.Tool.Raw != "${TOOL}" || call.Arguments.IsZero() || len(call.Arguments.Refs()) != 2 || call.User.Raw != "" {
 		t.Errorf("mcp:call = %+v", call)
 	}
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	v.Set("NAME", "Ada")
 	v.Set("X", "x")
 	if js, err := call.Arguments.Resolve(v); err != nil || string(js) != `{"message":"hi Ada","n":2,"nested":{"list":[1,"x"]}}` {
@@ -276,7 +279,7 @@ func TestTurnsForTarget(t *testing.T) {
 				"t.ananke.yaml":      "version: \"1.2\"\nname: t\n" + tc.test,
 			})
 			_, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-			var diags Diagnostics
+			var diags diag.Diagnostics
 			if !errors.As(err, &diags) {
 				t.Fatalf("Load = %v; want diagnostics", err)
 			}

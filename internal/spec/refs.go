@@ -1,6 +1,12 @@
 package spec
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
+)
 
 // Static checks of ${NAME} references. Hook variables are only known once
 // the hooks ran, but some references can never resolve, and those are
@@ -14,11 +20,11 @@ import "slices"
 // ${ENV.NAME} is checked when a run starts (see CheckEnv), because
 // `ananke validate` often runs where CI secrets are not set.
 
-func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkStaticRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if len(cfg.BeforeAll) > 0 {
 		for _, r := range templateRefs(cfg.BeforeAll[0].Cmd...) {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: the first before_all hook runs before any hook has set a variable", r)
+				diags.Add(r.Pos, "unknown variable %s: the first before_all hook runs before any hook has set a variable", r)
 			}
 		}
 		// Any variable may come from before_all; the run says which one
@@ -28,7 +34,7 @@ func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 	for _, h := range cfg.AfterAll {
 		for _, r := range templateRefs(h.Cmd...) {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: only before_all hooks set variables after_all sees (environment variables are ${ENV.NAME})", r)
+				diags.Add(r.Pos, "unknown variable %s: only before_all hooks set variables after_all sees (environment variables are ${ENV.NAME})", r)
 			}
 		}
 	}
@@ -39,7 +45,7 @@ func checkStaticRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 		}
 		for _, r := range refs {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: %s", r, noHookReason(t))
+				diags.Add(r.Pos, "unknown variable %s: %s", r, noHookReason(t))
 			}
 		}
 	}
@@ -54,11 +60,11 @@ func noHookReason(t *Test) string {
 
 // checkConfigRefs reports config references that no hook can set for some
 // test.
-func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkConfigRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if s := cfg.Target.Server; s != nil {
 		for _, r := range s.refs() {
 			if !r.Env {
-				diags.add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
+				diags.Add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
 			}
 		}
 	}
@@ -74,19 +80,19 @@ func checkConfigRefs(cfg *Config, tests []*Test, diags *Diagnostics) {
 	}
 	for _, r := range cfg.Target.refs() {
 		if !r.Env {
-			diags.add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
+			diags.Add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
 		}
 	}
 }
 
 // CheckEnv reports every ${ENV.NAME} of the config and tests that is not set.
-func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
-	var diags Diagnostics
-	seen := map[Pos]bool{}
+func CheckEnv(s *Suite, getenv func(string) (string, bool)) diag.Diagnostics {
+	var diags diag.Diagnostics
+	seen := map[diag.Pos]bool{}
 	for _, r := range envRefs(s) {
 		if _, ok := getenv(r.Name); !ok && !seen[r.Pos] {
 			seen[r.Pos] = true
-			diags.add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
+			diags.Add(r.Pos, "environment variable %s is not set (referenced as %s)", r.Name, r)
 		}
 	}
 	return diags.Sorted()
@@ -99,30 +105,30 @@ func CheckEnv(s *Suite, getenv func(string) (string, bool)) Diagnostics {
 // too cannot be resolved before the run: its environment values count
 // whole. An unset variable is left to CheckEnv.
 func EnvSecrets(s *Suite, getenv func(string) (string, bool)) []string {
-	vars := NewVars(getenv)
-	inURL := map[Pos]bool{}
+	vs := vars.NewVars(getenv)
+	inURL := map[diag.Pos]bool{}
 	for _, t := range urlFields(s.Config) {
 		refs := t.Refs()
-		if slices.ContainsFunc(refs, func(r Ref) bool { return !r.Env }) {
+		if slices.ContainsFunc(refs, func(r vars.Ref) bool { return !r.Env }) {
 			continue
 		}
 		for _, r := range refs {
 			inURL[r.Pos] = true
 		}
-		_, _ = t.ResolveURL(vars)
+		_, _ = t.ResolveURL(vs)
 	}
 	for _, r := range envRefs(s) {
 		if !inURL[r.Pos] {
-			_, _ = vars.lookup(r)
+			_, _ = vs.Lookup(r)
 		}
 	}
-	return vars.Secrets()
+	return vs.Secrets()
 }
 
 // urlFields are the config's URL fields: their ${ENV.NAME} values are not
 // secrets as a whole, their passwords and query values are.
-func urlFields(c *Config) []Template {
-	out := []Template{c.Target.Endpoint}
+func urlFields(c *Config) []vars.Template {
+	out := []vars.Template{c.Target.Endpoint}
 	if s := c.Target.Server; s != nil {
 		out = append(out, s.ReadyURL)
 	}
@@ -133,7 +139,7 @@ func urlFields(c *Config) []Template {
 }
 
 // envRefs lists every ${ENV.NAME} of the config and of the tests that run.
-func envRefs(s *Suite) []Ref {
+func envRefs(s *Suite) []vars.Ref {
 	refs := s.Config.Target.refs()
 	if s.Config.Target.Server != nil {
 		refs = append(refs, s.Config.Target.Server.refs()...)
@@ -150,7 +156,7 @@ func envRefs(s *Suite) []Ref {
 			refs = append(refs, templateRefs(h.Cmd...)...)
 		}
 	}
-	var env []Ref
+	var env []vars.Ref
 	for _, r := range refs {
 		if r.Env {
 			env = append(env, r)
@@ -159,8 +165,8 @@ func envRefs(s *Suite) []Ref {
 	return env
 }
 
-func templateRefs(ts ...Template) []Ref {
-	var refs []Ref
+func templateRefs(ts ...vars.Template) []vars.Ref {
+	var refs []vars.Ref
 	for _, t := range ts {
 		refs = append(refs, t.Refs()...)
 	}
@@ -168,52 +174,52 @@ func templateRefs(ts ...Template) []Ref {
 }
 
 // refs lists the references of every test value except hook commands.
-func (t *Test) refs() []Ref {
-	var refs []Ref
+func (t *Test) refs() []vars.Ref {
+	var refs []vars.Ref
 	for _, h := range t.After {
 		refs = append(refs, templateRefs(h.Cmd...)...)
 	}
-	refs = append(refs, t.ForwardedProps.refs()...)
+	refs = append(refs, t.ForwardedProps.Refs()...)
 	for _, m := range t.History {
 		refs = append(refs, m.Content.Refs()...)
 	}
 	for _, ct := range t.Tools {
 		refs = append(refs, ct.Description.Refs()...)
-		refs = append(refs, ct.Parameters.refs()...)
+		refs = append(refs, ct.Parameters.Refs()...)
 		if ct.Result != nil {
-			refs = append(refs, ct.Result.refs()...)
+			refs = append(refs, ct.Result.Refs()...)
 		}
 		for _, r := range ct.Results {
-			refs = append(refs, r.Result.refs()...)
-			refs = append(refs, argRefs(r.ArgsMatch)...)
+			refs = append(refs, r.Result.Refs()...)
+			refs = append(refs, assertion.ArgsRefs(r.ArgsMatch)...)
 		}
 	}
 	for _, turn := range t.Turns {
 		refs = append(refs, turn.User.Refs()...)
 		refs = append(refs, turn.Tool.Refs()...)
-		refs = append(refs, turn.Arguments.refs()...)
-		refs = append(refs, turn.Assert.refs()...)
+		refs = append(refs, turn.Arguments.Refs()...)
+		refs = append(refs, turn.Assert.Refs()...)
 	}
 	if s := t.Simulator; s != nil {
 		refs = append(refs, templateRefs(s.Persona, s.Goal, s.Instructions)...)
 	}
 	for _, c := range t.Checkpoints {
-		refs = append(refs, c.Assert.refs()...)
+		refs = append(refs, c.Assert.Refs()...)
 	}
-	return append(refs, t.Assert.refs()...)
+	return append(refs, t.Assert.Refs()...)
 }
 
 // refs lists the references of the target, except target.server.
-func (t *Target) refs() []Ref {
+func (t *Target) refs() []vars.Ref {
 	refs := templateRefs(t.Endpoint, t.AgentID, t.ThreadID)
 	for _, h := range t.Headers {
 		refs = append(refs, h.Value.Refs()...)
 	}
-	refs = append(refs, t.ForwardedProps.refs()...)
-	refs = append(refs, t.State.refs()...)
+	refs = append(refs, t.ForwardedProps.Refs()...)
+	refs = append(refs, t.State.Refs()...)
 	if a := t.A2A; a != nil {
 		refs = append(refs, templateRefs(a.AgentCardURL, a.ContextID)...)
-		refs = append(refs, a.AgentCard.refs()...)
+		refs = append(refs, a.AgentCard.Refs()...)
 		if a.Auth != nil {
 			refs = append(refs, templateRefs(a.Auth.Value, a.Auth.Token)...)
 		}
@@ -225,10 +231,10 @@ func (t *Target) refs() []Ref {
 			refs = append(refs, e.Value.Refs()...)
 		}
 	}
-	return append(refs, t.Assert.refs()...)
+	return append(refs, t.Assert.Refs()...)
 }
 
-func (s *Server) refs() []Ref {
+func (s *Server) refs() []vars.Ref {
 	refs := templateRefs(s.Command...)
 	refs = append(refs, templateRefs(s.Cwd, s.ReadyURL)...)
 	for _, e := range s.Env {
@@ -237,94 +243,5 @@ func (s *Server) refs() []Ref {
 	if s.ReadyLog != nil {
 		refs = append(refs, s.ReadyLog.Refs()...)
 	}
-	return refs
-}
-
-// refs lists the references in the block and in the blocks it extends.
-func (b *Block) refs() []Ref {
-	if b == nil {
-		return nil
-	}
-	var refs []Ref
-	for _, p := range (levelBlock{block: b}).parts() {
-		refs = append(refs, p.block.ownRefs()...)
-	}
-	return refs
-}
-
-func (b *Block) ownRefs() []Ref {
-	var refs []Ref
-	add := func(rs ...*Regex) {
-		for _, r := range rs {
-			if r != nil {
-				refs = append(refs, r.Refs()...)
-			}
-		}
-	}
-	for _, r := range b.Require {
-		refs = append(refs, argRefs(r.ArgsMatch)...)
-		add(r.ResultMatch, r.ResultNotMatch)
-	}
-	filters := b.ForbidCalls
-	if b.StopAfterSuccess != nil {
-		filters = append(slices.Clone(filters), *b.StopAfterSuccess)
-	}
-	for _, c := range filters {
-		refs = append(refs, argRefs(c.ArgsMatch)...)
-		add(c.ResultMatch)
-	}
-	add(b.MustMatch...)
-	add(b.MustNotMatch...)
-	refs = append(refs, templateRefs(b.Contains...)...)
-	refs = append(refs, templateRefs(b.Omits...)...)
-	if b.Equals != nil {
-		refs = append(refs, b.Equals.Refs()...)
-	}
-	for _, c := range b.JSONPath {
-		add(c.Match)
-		refs = append(refs, c.Equals.refs()...)
-	}
-	for _, c := range b.State {
-		add(c.Match)
-		refs = append(refs, c.Equals.refs()...)
-	}
-	if b.Grounded != nil {
-		add(b.Grounded.Ignore...)
-	}
-	if r := b.Result; r != nil {
-		add(r.Match, r.NotMatch)
-		for _, c := range r.JSONPath {
-			add(c.Match)
-			refs = append(refs, c.Equals.refs()...)
-		}
-	}
-	for _, s := range b.Scripts {
-		refs = append(refs, templateRefs(s.Cmd...)...)
-	}
-	if b.Judge != nil {
-		refs = append(refs, templateRefs(b.Judge.Criteria...)...)
-	}
-	return refs
-}
-
-func argRefs(ms []ArgMatch) []Ref {
-	var refs []Ref
-	for _, m := range ms {
-		refs = append(refs, m.Regex.Refs()...)
-	}
-	return refs
-}
-
-// refs lists the references inside a free-form value's strings.
-func (v Value) refs() []Ref {
-	if v.node == nil {
-		return nil
-	}
-	var refs []Ref
-	w := jsonWriter{file: v.file, lookup: func(r Ref) (string, error) {
-		refs = append(refs, r)
-		return "", nil
-	}}
-	_ = w.write(v.node) // the value was checked when loaded
 	return refs
 }

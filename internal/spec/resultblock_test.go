@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/vars"
 )
 
 const mcpConfig = `version: "1.2"
@@ -43,12 +46,15 @@ assert:
 		t.Fatal(diags)
 	}
 	tt := s.Tests[0]
-	r := tt.Turns[0].Assert.Result
-	if r == nil || r.Match.String() != "hi" || r.NotMatch == nil || len(r.JSONPath) != 2 || r.MaxDurationMs != 2000 || r.IsError != nil {
+	r := tt.Turns[0].Assert
+	if m := payloads[assertion.Pattern](r, assertion.KindResultMatch); len(m) != 1 || m[0].Regex.String() != "hi" ||
+		len(r.Items(assertion.KindResultNotMatch)) != 1 || len(r.Items(assertion.KindResultJSONPath)) != 2 ||
+		payloads[assertion.Limit](r, assertion.KindResultMaxDuration)[0].Ms != 2000 || len(r.Items(assertion.KindResultIsError)) != 0 {
 		t.Fatalf("result = %+v", r)
 	}
-	tl := tt.Turns[1].Assert.ToolsList
-	if tl == nil || len(tl.Include) != 2 || tl.Exclude[0].Value != "dangerous" || tl.ValidSchemas == nil || !tl.ValidSchemas.Value {
+	tl := tt.Turns[1].Assert
+	if len(tl.Items(assertion.KindToolsListInclude)) != 2 || payloads[assertion.Tool](tl, assertion.KindToolsListExclude)[0].Name.Value != "dangerous" ||
+		!payloads[assertion.Switch](tl, assertion.KindToolsListValidSchemas)[0].Value {
 		t.Fatalf("tools_list = %+v", tl)
 	}
 	var got []string
@@ -74,15 +80,15 @@ assert:
 		t.Errorf("turn 1 checks = %v, want %v", got, want)
 	}
 	test := TestChecks(s.Config, tt)
-	if len(test) != 1 || test[0].ID != "test.result.is_error" || test[0].Flag {
+	if len(test) != 1 || test[0].ID != "test.result.is_error" || test[0].Payload.(assertion.Flag).Value {
 		t.Errorf("test checks = %+v", test)
 	}
 	// equals references are bound like text.json_path's.
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	v.Set("WORD", "hi")
-	bound, err := BindChecks(TurnChecks(s.Config, tt, 0), v)
-	if err != nil || string(bound[2].Equals) != `"Echo: hi"` {
-		t.Errorf("bound equals = %s, %v", bound[2].Equals, err)
+	bound, err := assertion.BindChecks(TurnChecks(s.Config, tt, 0), v)
+	if err != nil || string(bound[2].Payload.(*assertion.JSONPathCheck).Want) != `"Echo: hi"` {
+		t.Errorf("bound equals = %+v, %v", bound[2].Payload, err)
 	}
 }
 

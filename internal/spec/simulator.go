@@ -6,6 +6,11 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Defaults of a dynamic test.
@@ -21,21 +26,21 @@ const (
 // Mode"): the config's model writes each next user message, told who it
 // is and what it wants, until the checkpoints are reached.
 type Simulator struct {
-	Pos          Pos
-	Persona      Template
-	Goal         Template
-	Instructions Template
+	Pos          diag.Pos
+	Persona      vars.Template
+	Goal         vars.Template
+	Instructions vars.Template
 }
 
 // Checkpoint is something a dynamic test must see happen: reached at the
 // first turn whose reply passes its block, once every checkpoint in After
 // was reached at that turn or before.
 type Checkpoint struct {
-	Pos         Pos
-	ID          Name
+	Pos         diag.Pos
+	ID          vars.Name
 	Description string
-	After       []Name
-	Assert      *Block
+	After       []vars.Name
+	Assert      *assertion.Block
 }
 
 var (
@@ -44,15 +49,15 @@ var (
 )
 
 func (l *loader) simulator(n *yaml.Node) *Simulator {
-	f, ok := l.fields(n, "simulator", simulatorFields)
+	f, ok := l.Fields(n, "simulator", simulatorFields)
 	if !ok {
 		return nil
 	}
-	s := &Simulator{Pos: l.pos(l.derefQuiet(n))}
-	l.require(n, f, "simulator", "goal")
-	for key, dst := range map[string]*Template{"persona": &s.Persona, "goal": &s.Goal, "instructions": &s.Instructions} {
+	s := &Simulator{Pos: l.Pos(l.DerefQuiet(n))}
+	l.Require(n, f, "simulator", "goal")
+	for key, dst := range map[string]*vars.Template{"persona": &s.Persona, "goal": &s.Goal, "instructions": &s.Instructions} {
 		if p, ok := f[key]; ok {
-			*dst, _ = l.template(p.val, "simulator."+key)
+			*dst, _ = l.Template(p.Val, "simulator."+key)
 		}
 	}
 	return s
@@ -60,66 +65,66 @@ func (l *loader) simulator(n *yaml.Node) *Simulator {
 
 // dynamic reads the fields of a dynamic test: simulator, max_turns,
 // timeout_ms and checkpoints. Without a simulator the others are errors.
-func (l *loader) dynamic(f map[string]pair, doc *yaml.Node, t *Test) {
+func (l *loader) dynamic(f map[string]decode.Pair, doc *yaml.Node, t *Test) {
 	t.MaxTurns, t.SimulatorTimeoutMs = DefaultMaxTurns, DefaultSimulatorTimeout
 	p, hasSim := f["simulator"]
 	if hasSim {
-		t.Simulator = l.simulator(p.val)
+		t.Simulator = l.simulator(p.Val)
 	}
 	for _, key := range []string{"max_turns", "timeout_ms", "checkpoints"} {
 		if p, ok := f[key]; ok && !hasSim {
-			l.errorf(p.key, "%s belongs to a dynamic test: add a simulator, or remove it", key)
+			l.Errorf(p.Key, "%s belongs to a dynamic test: add a simulator, or remove it", key)
 		}
 	}
 	if p, ok := f["max_turns"]; ok {
-		v, _ := l.integer(p.val, "max_turns", 1, MaxSimulatedTurns)
+		v, _ := l.Integer(p.Val, "max_turns", 1, MaxSimulatedTurns)
 		t.MaxTurns = int(v)
 	}
 	if p, ok := f["timeout_ms"]; ok {
-		t.SimulatorTimeoutMs, _ = l.integer(p.val, "timeout_ms", 1, math.MaxInt64)
+		t.SimulatorTimeoutMs, _ = l.Integer(p.Val, "timeout_ms", 1, math.MaxInt64)
 	}
 	if p, ok := f["checkpoints"]; ok {
-		t.Checkpoints = l.checkpoints(p.val)
+		t.Checkpoints = l.checkpoints(p.Val)
 	}
 	if hasSim && t.Simulator != nil && len(t.Checkpoints) == 0 {
-		l.errorf(p.key, "a simulator needs checkpoints: the test passes when every checkpoint is reached")
+		l.Errorf(p.Key, "a simulator needs checkpoints: the test passes when every checkpoint is reached")
 	}
 }
 
 func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
-	items, ok := l.list(n, "checkpoints")
+	items, ok := l.List(n, "checkpoints")
 	if !ok {
 		return nil
 	}
 	var out []Checkpoint
-	ids := map[string]Pos{}
+	ids := map[string]diag.Pos{}
 	for i, item := range items {
-		what := index("checkpoints", i)
+		what := decode.Index("checkpoints", i)
 		known := checkpointFields
 		if l.dataset {
 			known = append(slices.Clone(known), "assertion", "assertions")
 		}
-		f, ok := l.fields(item, what, known)
+		f, ok := l.Fields(item, what, known)
 		if !ok {
 			continue
 		}
-		c := Checkpoint{Pos: l.pos(l.derefQuiet(item))}
+		c := Checkpoint{Pos: l.Pos(l.DerefQuiet(item))}
 		l.checkpointAssert(item, f, what, &c)
 		if p, ok := f["id"]; ok {
-			if c.ID, ok = l.name(p.val, what+".id"); ok {
+			if c.ID, ok = l.Name(p.Val, what+".id"); ok {
 				if first, dup := ids[c.ID.Value]; dup {
-					l.diags.add(c.ID.Pos, "%s: checkpoint %q is declared twice (first at line %d)", what, c.ID.Value, first.Line)
+					l.Diags.Add(c.ID.Pos, "%s: checkpoint %q is declared twice (first at line %d)", what, c.ID.Value, first.Line)
 				}
 				ids[c.ID.Value] = c.ID.Pos
 			}
 		}
 		if p, ok := f["description"]; ok {
-			c.Description, _, _ = l.text(p.val, what+".description")
+			c.Description, _, _ = l.Text(p.Val, what+".description")
 		}
 		if p, ok := f["after"]; ok {
-			items, _ := l.oneOrList(p.val, what+".after")
+			items, _ := l.OneOrList(p.Val, what+".after")
 			for j, a := range items {
-				if name, ok := l.name(a, index(what+".after", j)); ok {
+				if name, ok := l.Name(a, decode.Index(what+".after", j)); ok {
 					c.After = append(c.After, name)
 				}
 			}
@@ -132,7 +137,7 @@ func (l *loader) checkpoints(n *yaml.Node) []Checkpoint {
 
 // checkpointAssert reads what a checkpoint checks: its assert block or,
 // in a dataset, one vocabulary item (assertion) or a list (assertions).
-func (l *loader) checkpointAssert(item *yaml.Node, f map[string]pair, what string, c *Checkpoint) {
+func (l *loader) checkpointAssert(item *yaml.Node, f map[string]decode.Pair, what string, c *Checkpoint) {
 	var set []string
 	for _, k := range []string{"assert", "assertion", "assertions"} {
 		if _, ok := f[k]; ok {
@@ -141,29 +146,26 @@ func (l *loader) checkpointAssert(item *yaml.Node, f map[string]pair, what strin
 	}
 	switch {
 	case len(set) == 0:
-		l.require(item, f, what, "assert")
+		l.Require(item, f, what, "assert")
 		return
 	case len(set) > 1:
-		l.errorf(f[set[1]].key, "%s: set one of %s", what, strings.Join(set, ", "))
+		l.Errorf(f[set[1]].Key, "%s: set one of %s", what, strings.Join(set, ", "))
 		return
 	}
 	p := f[set[0]]
 	switch set[0] {
 	case "assert":
-		c.Assert = l.block(p.val, what+".assert")
+		c.Assert = assertion.ReadBlock(l.Decoder, p.Val, what+".assert")
 	case "assertion":
-		if inc := l.vocabItem(p.val, what+".assertion"); inc != nil {
-			inc.name = what + ".assertion"
-			c.Assert = &Block{Pos: inc.Pos, Includes: []*Block{inc}}
-		}
+		c.Assert = assertion.ReadAssertion(l.Decoder, p.Val, what+".assertion")
 	default:
-		c.Assert = l.vocabulary(p.val, what+".assertions")
+		c.Assert = assertion.ReadVocabulary(l.Decoder, p.Val, what+".assertions")
 	}
 }
 
 // checkAfter reports after entries naming no checkpoint, a checkpoint
 // itself, or a cycle.
-func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
+func (l *loader) checkAfter(cps []Checkpoint, ids map[string]diag.Pos) {
 	byID := map[string]*Checkpoint{}
 	for i := range cps {
 		byID[cps[i].ID.Value] = &cps[i]
@@ -172,14 +174,14 @@ func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
 		for _, a := range c.After {
 			switch _, known := ids[a.Value]; {
 			case a.Value == c.ID.Value:
-				l.diags.add(a.Pos, "checkpoint %q cannot come after itself", c.ID.Value)
+				l.Diags.Add(a.Pos, "checkpoint %q cannot come after itself", c.ID.Value)
 			case !known:
 				var names []string
 				for id := range ids {
 					names = append(names, id)
 				}
 				slices.Sort(names)
-				l.diags.add(a.Pos, "after: unknown checkpoint %q (checkpoints: %s)", a.Value, strings.Join(names, ", "))
+				l.Diags.Add(a.Pos, "after: unknown checkpoint %q (checkpoints: %s)", a.Value, strings.Join(names, ", "))
 			}
 		}
 	}
@@ -195,7 +197,7 @@ func (l *loader) checkAfter(cps []Checkpoint, ids map[string]Pos) {
 		slices.Sort(members)
 		if key := strings.Join(members, " "); !reported[key] {
 			reported[key] = true
-			l.diags.add(c.ID.Pos, "checkpoints wait for each other: %s", strings.Join(cyc, " after "))
+			l.Diags.Add(c.ID.Pos, "checkpoints wait for each other: %s", strings.Join(cyc, " after "))
 		}
 	}
 }

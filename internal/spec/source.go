@@ -3,10 +3,12 @@ package spec
 import (
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 
-	"github.com/ananke/action/internal/capability"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
 )
 
 // Source formats: where an imported test's trace comes from.
@@ -22,7 +24,7 @@ var SourceFormats = []string{FormatClaude, FormatNanoClaw}
 // instead of talking to the target: `source: {format, path, ...}` in place
 // of `turns:`.
 type Source struct {
-	Pos    Pos
+	Pos    diag.Pos
 	Format string
 	// Path is as written (relative to the test file); Abs is resolved.
 	Path string
@@ -55,23 +57,23 @@ var (
 // source reads a test's source; f is the test's fields. A
 // claude-transcript source also gives the sessions it names, and whether
 // each is a test of its own.
-func (l *loader) source(n *yaml.Node, f map[string]pair) (*Source, []session, bool) {
+func (l *loader) source(n *yaml.Node, f map[string]decode.Pair) (*Source, []session, bool) {
 	for _, k := range sourceExcludes {
 		if p, ok := f[k]; ok {
-			l.errorf(p.key, "%s cannot be combined with source: the test asserts on a recorded run", k)
+			l.Errorf(p.Key, "%s cannot be combined with source: the test asserts on a recorded run", k)
 		}
 	}
-	sf, ok := l.fields(n, "source", sourceFields)
+	sf, ok := l.Fields(n, "source", sourceFields)
 	if !ok {
 		return nil, nil, false
 	}
-	s := &Source{Pos: l.pos(l.derefQuiet(n))}
-	l.require(n, sf, "source", "format", "path")
+	s := &Source{Pos: l.Pos(l.DerefQuiet(n))}
+	l.Require(n, sf, "source", "format", "path")
 	if p, ok := sf["format"]; ok {
-		if v, node, ok := l.text(p.val, "source.format"); ok {
+		if v, node, ok := l.Text(p.Val, "source.format"); ok {
 			s.Format = v
-			if !contains(SourceFormats, v) {
-				l.errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw)%s", v, didYouMean(v, SourceFormats))
+			if !slices.Contains(SourceFormats, v) {
+				l.Errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw)%s", v, decode.DidYouMean(v, SourceFormats))
 			}
 		}
 	}
@@ -82,12 +84,12 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) (*Source, []session, bo
 		}
 		if s.Format != FormatNanoClaw {
 			// With a missing or unknown format, that is the error to fix.
-			if contains(SourceFormats, s.Format) {
-				l.errorf(p.key, "source.%s is for format nanoclaw", k)
+			if slices.Contains(SourceFormats, s.Format) {
+				l.Errorf(p.Key, "source.%s is for format nanoclaw", k)
 			}
 			continue
 		}
-		v, _, _ := l.text(p.val, "source."+k)
+		v, _, _ := l.Text(p.Val, "source."+k)
 		switch k {
 		case "group":
 			s.Group = v
@@ -103,34 +105,34 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) (*Source, []session, bo
 			continue
 		}
 		if s.Format != FormatClaude {
-			if contains(SourceFormats, s.Format) {
-				l.errorf(p.key, "source.%s is for format claude-transcript", k)
+			if slices.Contains(SourceFormats, s.Format) {
+				l.Errorf(p.Key, "source.%s is for format claude-transcript", k)
 			}
 			continue
 		}
 		if k == "strict" {
-			s.Strict, _ = l.boolean(p.val, "source.strict")
+			s.Strict, _ = l.Boolean(p.Val, "source.strict")
 			continue
 		}
-		if v, node, ok := l.text(p.val, "source.select"); ok {
-			if !contains(selections, v) {
-				l.errorf(node, "source.select %q is not one of all, newest%s", v, didYouMean(v, selections))
+		if v, node, ok := l.Text(p.Val, "source.select"); ok {
+			if !slices.Contains(selections, v) {
+				l.Errorf(node, "source.select %q is not one of all, newest%s", v, decode.DidYouMean(v, selections))
 			} else {
 				s.Select = v
 			}
 		}
 	}
 	if s.Format == FormatNanoClaw {
-		l.require(n, sf, "source", "group")
+		l.Require(n, sf, "source", "group")
 	}
 	var sessions []session
 	expand := false
 	if p, ok := sf["path"]; ok {
-		if v, node, ok := l.text(p.val, "source.path"); ok {
+		if v, node, ok := l.Text(p.Val, "source.path"); ok {
 			s.Path = v
 			if v == "" {
 				// Not the test's own folder: an empty path names nothing.
-				l.errorf(node, "source.path must not be empty")
+				l.Errorf(node, "source.path must not be empty")
 				return s, nil, false
 			}
 			if s.Format == FormatClaude {
@@ -140,7 +142,7 @@ func (l *loader) source(n *yaml.Node, f map[string]pair) (*Source, []session, bo
 			}
 			s.Abs = v
 			if !filepath.IsAbs(v) {
-				s.Abs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+				s.Abs = filepath.Join(filepath.Dir(l.File), filepath.FromSlash(v))
 			}
 			// A test file named by a relative path (a relative
 			// --config) still gives an absolute path.
@@ -165,62 +167,34 @@ func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 	st, err := os.Stat(s.Abs)
 	switch {
 	case err != nil:
-		l.errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
+		l.Errorf(node, "source.path: %s: %v", s.Path, decode.UnwrapPath(err))
 	case s.Format == FormatNanoClaw && !st.IsDir():
-		l.errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)", s.Path)
+		l.Errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)", s.Path)
 	}
-}
-
-// requires reads an assert block's `requires:` list of capabilities.
-func (l *loader) requires(n *yaml.Node, what string) []string {
-	items, _ := l.oneOrList(n, what)
-	var out []string
-	for i, item := range items {
-		v, node, ok := l.text(item, index(what, i))
-		if !ok {
-			continue
-		}
-		if !capability.Known(v) {
-			l.errorf(node, "%s: %q is not a capability (known: %s)%s", what, v, capability.Join(capability.All), didYouMean(v, capability.All))
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
 }
 
 // missingPolicy reads on_missing_capability: skip or error.
 func (l *loader) missingPolicy(n *yaml.Node, what string) string {
-	v, node, ok := l.text(n, what)
+	v, node, ok := l.Text(n, what)
 	if !ok {
 		return ""
 	}
-	if !contains(missingPolicies, v) {
-		l.errorf(node, "%s %q is not one of skip, error", what, v)
+	if !slices.Contains(missingPolicies, v) {
+		l.Errorf(node, "%s %q is not one of skip, error", what, v)
 		return ""
 	}
 	return v
 }
 
-// didYouMean is suggest's " (did you mean "x"?)" when a known name is
-// close to got, and "" otherwise: for messages that list the known names
-// already.
-func didYouMean(got string, known []string) string {
-	if s := suggest(got, known); strings.HasPrefix(s, " (did you mean") {
-		return s
-	}
-	return ""
-}
-
 // checkTargets reports tests that need a target when the config has none:
 // a suite of imported runs only needs no agent.
-func checkTargets(cfg *Config, tests []*Test, diags *Diagnostics) {
+func checkTargets(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if cfg.Target.Type != "" || cfg.Target.Pos.Line > 0 {
 		return
 	}
 	for _, t := range tests {
 		if t.Source == nil {
-			diags.add(t.Pos, "test %q talks to an agent, but the config has no target (only tests with a source run without one)", t.ID)
+			diags.Add(t.Pos, "test %q talks to an agent, but the config has no target (only tests with a source run without one)", t.ID)
 		}
 	}
 }

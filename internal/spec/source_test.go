@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 )
 
 // sourceDir is a folder holding a Claude transcript and a NanoClaw folder,
@@ -42,15 +45,15 @@ func TestSource(t *testing.T) {
 		want            Source // Pos.File is set to the test file
 	}{
 		{"claude transcript", "t.ananke.yaml", "source: {format: claude-transcript, path: rec/session.jsonl}\n",
-			Source{Pos: Pos{Line: 3, Col: 9}, Format: FormatClaude, Path: "rec/session.jsonl", Abs: abs}},
+			Source{Pos: diag.Pos{Line: 3, Col: 9}, Format: FormatClaude, Path: "rec/session.jsonl", Abs: abs}},
 		{"relative to the test file", "sub/deep/t.ananke.yaml", "source: {format: claude-transcript, path: ../../rec/session.jsonl}\n",
-			Source{Pos: Pos{Line: 3, Col: 9}, Format: FormatClaude, Path: "../../rec/session.jsonl", Abs: abs}},
+			Source{Pos: diag.Pos{Line: 3, Col: 9}, Format: FormatClaude, Path: "../../rec/session.jsonl", Abs: abs}},
 		{"absolute path", "sub/t.ananke.yaml", "source: {format: claude-transcript, path: '" + filepath.ToSlash(abs) + "'}\n",
-			Source{Pos: Pos{Line: 3, Col: 9}, Format: FormatClaude, Path: filepath.ToSlash(abs), Abs: abs}},
+			Source{Pos: diag.Pos{Line: 3, Col: 9}, Format: FormatClaude, Path: filepath.ToSlash(abs), Abs: abs}},
 		{"nanoclaw", "t.ananke.yaml", "source:\n  format: nanoclaw\n  path: rec/nano\n  group: family\n  session: s-1\n  task: digest\n",
-			Source{Pos: Pos{Line: 4, Col: 3}, Format: FormatNanoClaw, Path: "rec/nano", Abs: filepath.Join(dir, "rec", "nano"), Group: "family", Session: "s-1", Task: "digest"}},
+			Source{Pos: diag.Pos{Line: 4, Col: 3}, Format: FormatNanoClaw, Path: "rec/nano", Abs: filepath.Join(dir, "rec", "nano"), Group: "family", Session: "s-1", Task: "digest"}},
 		{"nanoclaw, group only", "t.ananke.yaml", "source: {format: nanoclaw, path: rec/nano/, group: family}\n",
-			Source{Pos: Pos{Line: 3, Col: 9}, Format: FormatNanoClaw, Path: "rec/nano/", Abs: filepath.Join(dir, "rec", "nano"), Group: "family"}},
+			Source{Pos: diag.Pos{Line: 3, Col: 9}, Format: FormatNanoClaw, Path: "rec/nano/", Abs: filepath.Join(dir, "rec", "nano"), Group: "family"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -234,7 +237,7 @@ func TestSourceDropsTargetAssertions(t *testing.T) {
 	if diags != nil {
 		t.Fatal(diags)
 	}
-	ids := func(cs []Check) string {
+	ids := func(cs []assertion.Check) string {
 		var out []string
 		for _, c := range cs {
 			out = append(out, c.ID)

@@ -7,8 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ananke/action/internal/source/claude"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/source/claude"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Selections of a claude-transcript source's sessions.
@@ -38,14 +41,14 @@ func (l *loader) expandHome(node *yaml.Node, p string) (string, bool) {
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		home, ok := lookup("HOME")
 		if !ok || home == "" {
-			l.errorf(node, "source.path: ~ needs HOME, which is not set")
+			l.Errorf(node, "source.path: ~ needs HOME, which is not set")
 			return "", false
 		}
 		p = home + p[1:]
 	}
 	var b strings.Builder
 	last, ok := 0, true
-	for _, loc := range refRE().FindAllStringIndex(p, -1) {
+	for _, loc := range vars.RefSpans(p) {
 		b.WriteString(p[last:loc[0]])
 		ref := p[loc[0]:loc[1]]
 		last = loc[1]
@@ -55,13 +58,13 @@ func (l *loader) expandHome(node *yaml.Node, p string) (string, bool) {
 		}
 		name, isEnv := strings.CutPrefix(ref[2:len(ref)-1], "ENV.")
 		if !isEnv {
-			l.errorf(node, "source.path: %s cannot be used here: the path is read when the suite loads; use ${ENV.NAME} or ~", ref)
+			l.Errorf(node, "source.path: %s cannot be used here: the path is read when the suite loads; use ${ENV.NAME} or ~", ref)
 			ok = false
 			continue
 		}
 		v, set := lookup(name)
 		if !set {
-			l.errorf(node, "source.path: environment variable %s is not set (referenced as %s)", name, ref)
+			l.Errorf(node, "source.path: environment variable %s is not set (referenced as %s)", name, ref)
 			ok = false
 			continue
 		}
@@ -81,22 +84,22 @@ func (l *loader) claudeSessions(node *yaml.Node, s *Source) []session {
 	var out []session
 	if hasMeta(written) {
 		static := staticPart(written)
-		staticAbs := filepath.Dir(l.file)
+		staticAbs := filepath.Dir(l.File)
 		if static != "" {
 			if v, ok := l.expandHome(node, static); ok {
 				staticAbs = v
 				if !filepath.IsAbs(v) {
-					staticAbs = filepath.Join(filepath.Dir(l.file), filepath.FromSlash(v))
+					staticAbs = filepath.Join(filepath.Dir(l.File), filepath.FromSlash(v))
 				}
 			}
 		}
 		matches, err := filepath.Glob(s.Abs)
 		if err != nil {
-			l.errorf(node, "source.path: %s is not a valid pattern: %v", s.Path, err)
+			l.Errorf(node, "source.path: %s is not a valid pattern: %v", s.Path, err)
 			return nil
 		}
 		if len(matches) == 0 {
-			l.errorf(node, "source.path: %s matches no file", s.Path)
+			l.Errorf(node, "source.path: %s matches no file", s.Path)
 			return nil
 		}
 		for _, m := range matches {
@@ -114,7 +117,7 @@ func (l *loader) claudeSessions(node *yaml.Node, s *Source) []session {
 		st, err := os.Stat(s.Abs)
 		switch {
 		case err != nil:
-			l.errorf(node, "source.path: %s: %v", s.Path, unwrapPath(err))
+			l.Errorf(node, "source.path: %s: %v", s.Path, decode.UnwrapPath(err))
 			return nil
 		case !st.IsDir():
 			return []session{{abs: s.Abs, display: s.Path, id: strings.TrimSuffix(filepath.Base(s.Abs), ".jsonl")}}
@@ -122,7 +125,7 @@ func (l *loader) claudeSessions(node *yaml.Node, s *Source) []session {
 		out = l.sessionsAt(node, s.Abs, written)
 	}
 	if len(out) == 0 {
-		l.errorf(node, "source.path: %s holds no Claude Code session (a .jsonl transcript)", s.Path)
+		l.Errorf(node, "source.path: %s holds no Claude Code session (a .jsonl transcript)", s.Path)
 		return nil
 	}
 	if s.Select == SelectNewest {
@@ -145,7 +148,7 @@ func (l *loader) claudeSessions(node *yaml.Node, s *Source) []session {
 func (l *loader) sessionsAt(node *yaml.Node, abs, shown string) []session {
 	st, err := os.Stat(abs)
 	if err != nil {
-		l.errorf(node, "source.path: %s: %v", shown, unwrapPath(err))
+		l.Errorf(node, "source.path: %s: %v", shown, decode.UnwrapPath(err))
 		return nil
 	}
 	if !st.IsDir() {
@@ -156,7 +159,7 @@ func (l *loader) sessionsAt(node *yaml.Node, abs, shown string) []session {
 	}
 	files, err := claude.Sessions(abs)
 	if err != nil {
-		l.errorf(node, "source.path: %s: %v", shown, unwrapPath(err))
+		l.Errorf(node, "source.path: %s: %v", shown, decode.UnwrapPath(err))
 		return nil
 	}
 	var out []session
@@ -206,7 +209,7 @@ func expandSessions(tests []*Test) []*Test {
 			src.Abs, src.Path = se.abs, se.display
 			c.Source, c.sessions = &src, nil
 			c.ID = t.ID + "/" + se.id
-			c.Name = Name{Value: fmt.Sprintf("%s (%s)", t.Name.Value, se.id), Pos: t.Name.Pos}
+			c.Name = vars.Name{Value: fmt.Sprintf("%s (%s)", t.Name.Value, se.id), Pos: t.Name.Pos}
 			out = append(out, &c)
 		}
 	}

@@ -2,10 +2,16 @@ package spec
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Turn types (seed 001, "Turn Types"). Each belongs to target types
@@ -33,10 +39,10 @@ type Test struct {
 	Path string
 	// Pos is where the test is declared: the start of its file, or its
 	// line of a dataset (*.ananke.jsonl).
-	Pos   Pos
+	Pos   diag.Pos
 	ID    string // stable identifier; default: path without extension
-	Name  Name
-	Tags  []Name
+	Name  vars.Name
+	Tags  []vars.Name
 	Skip  string // reason; non-empty means the test is skipped
 	Hooks []Hook
 	// After are hooks run after each attempt, whatever its verdict, with
@@ -45,10 +51,10 @@ type Test struct {
 	History []Message
 	Tools   []ClientTool
 	Turns   []Turn
-	Assert  *Block
+	Assert  *assertion.Block
 	// ForwardedProps, when set, are sent as RunAgentInput.forwardedProps,
 	// over the target's (a dataset case's options).
-	ForwardedProps Value
+	ForwardedProps vars.Value
 	// Stability overrides the command line and the config for this test.
 	Stability Stability
 	// Simulator, when set, makes the test dynamic: after the scripted
@@ -75,8 +81,8 @@ type Test struct {
 
 // Hook is a command run before the turns; its stdout JSON sets variables.
 type Hook struct {
-	Pos       Pos
-	Cmd       []Template
+	Pos       diag.Pos
+	Cmd       []vars.Template
 	TimeoutMs int64
 	// Output, when set, is the hook's output read from a fixture file
 	// (output_file) instead of a command's stdout; Cmd is then empty.
@@ -86,9 +92,9 @@ type Hook struct {
 
 // Message is one history message placed before the first turn.
 type Message struct {
-	Pos     Pos
+	Pos     diag.Pos
 	Role    string
-	Content Template
+	Content vars.Template
 	// Parts, when set, are the content as a list of parts (user messages
 	// only); Content is then their text.
 	Parts []Part
@@ -96,39 +102,39 @@ type Message struct {
 
 // Turn is one scripted turn.
 type Turn struct {
-	Pos   Pos
+	Pos   diag.Pos
 	Index int
 	Type  string
-	User  Template // for TurnUser and TurnA2ASend; with Parts, their text
+	User  vars.Template // for TurnUser and TurnA2ASend; with Parts, their text
 	// Parts, when set, are the message as a list of parts: texts and
 	// attachments.
 	Parts []Part
 	// Tool and Arguments are an mcp:call turn's tool and its arguments (a
 	// mapping whose strings may hold ${...}; zero: none).
-	Tool      Template
-	Arguments Value
-	Assert    *Block
+	Tool      vars.Template
+	Arguments vars.Value
+	Assert    *assertion.Block
 	// typePos is where the type is written (zero: the default).
-	typePos Pos
+	typePos diag.Pos
 }
 
 // ClientTool is a tool Ananke advertises to the agent and answers itself.
 type ClientTool struct {
-	Pos         Pos
-	Name        Name
-	Description Template
-	Parameters  Value
+	Pos         diag.Pos
+	Name        vars.Name
+	Description vars.Template
+	Parameters  vars.Value
 	// Exactly one of Result and Results is set.
-	Result  *Value
+	Result  *vars.Value
 	Results []ToolResult
 }
 
 // ToolResult is one entry of a client tool's results: the first entry whose
 // args_match all match a call answers it.
 type ToolResult struct {
-	Pos       Pos
-	ArgsMatch []ArgMatch
-	Result    Value
+	Pos       diag.Pos
+	ArgsMatch []assertion.ArgMatch
+	Result    vars.Value
 }
 
 var (
@@ -143,72 +149,72 @@ var (
 )
 
 func (l *loader) test(doc *yaml.Node) *Test {
-	t := &Test{Path: l.file, Pos: Pos{File: l.file, Line: 1, Col: 1}}
-	f, ok := l.fields(doc, "test", testFields)
+	t := &Test{Path: l.File, Pos: diag.Pos{File: l.File, Line: 1, Col: 1}}
+	f, ok := l.Fields(doc, "test", testFields)
 	if !ok {
 		return t
 	}
-	l.version(f, doc)
-	l.require(doc, f, "test", "name")
+	l.Version(f, doc)
+	l.Require(doc, f, "test", "name")
 	_, turns := f["turns"]
 	_, sim := f["simulator"]
 	if p, ok := f["source"]; ok {
-		t.Source, t.sessions, t.expand = l.source(p.val, f)
+		t.Source, t.sessions, t.expand = l.source(p.Val, f)
 	} else if !turns && !sim {
-		l.errorf(doc, "test is missing required field \"turns\" (or a simulator, or a source)")
+		l.Errorf(doc, "test is missing required field \"turns\" (or a simulator, or a source)")
 	}
 	if p, ok := f["on_missing_capability"]; ok {
-		t.OnMissingCapability = l.missingPolicy(p.val, "on_missing_capability")
+		t.OnMissingCapability = l.missingPolicy(p.Val, "on_missing_capability")
 	}
 	if p, ok := f["name"]; ok {
-		t.Name, _ = l.name(p.val, "name")
+		t.Name, _ = l.Name(p.Val, "name")
 	}
 	if p, ok := f["id"]; ok {
-		if id, ok := l.name(p.val, "id"); ok {
+		if id, ok := l.Name(p.Val, "id"); ok {
 			t.ID = id.Value
 		}
 	}
 	t.Tags = l.tags(f)
 	if p, ok := f["skip"]; ok {
-		if reason, node, ok := l.text(p.val, "skip"); ok {
+		if reason, node, ok := l.Text(p.Val, "skip"); ok {
 			if node.ShortTag() == "!!bool" {
-				l.errorf(node, "skip takes a reason: write skip: \"why this test is skipped\"")
+				l.Errorf(node, "skip takes a reason: write skip: \"why this test is skipped\"")
 			}
 			t.Skip = reason
 		}
 	}
 	if p, ok := f["hooks"]; ok {
-		t.Hooks = l.hooks(p.val, "hooks")
+		t.Hooks = l.hooks(p.Val, "hooks")
 	}
 	if p, ok := f["after"]; ok {
-		t.After = l.hooks(p.val, "after")
+		t.After = l.hooks(p.Val, "after")
 	}
 	if p, ok := f["history"]; ok {
-		items, _ := l.list(p.val, "history")
+		items, _ := l.List(p.Val, "history")
 		for i, item := range items {
-			t.History = append(t.History, l.message(item, index("history", i)))
+			t.History = append(t.History, l.message(item, decode.Index("history", i)))
 		}
 	}
 	if p, ok := f["tools"]; ok {
-		t.Tools = l.clientTools(p.val)
+		t.Tools = l.clientTools(p.Val)
 	}
 	if p, ok := f["turns"]; ok {
-		items, _ := l.list(p.val, "turns")
+		items, _ := l.List(p.Val, "turns")
 		if items != nil && len(items) == 0 {
-			l.errorf(l.derefQuiet(p.val), "turns is empty: a test needs at least one turn")
+			l.Errorf(l.DerefQuiet(p.Val), "turns is empty: a test needs at least one turn")
 		}
 		for i, item := range items {
 			t.Turns = append(t.Turns, l.turn(item, i))
 		}
 	}
 	if p, ok := f["assert"]; ok {
-		t.Assert = l.block(p.val, "assert")
+		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, "assert")
 	}
 	if p, ok := f["assertions"]; ok {
 		// seed 004's list of named assertions, beside or instead of assert.
-		if v := l.vocabulary(p.val, "assertions"); v != nil {
+		if v := assertion.ReadVocabulary(l.Decoder, p.Val, "assertions"); v != nil {
 			if t.Assert == nil {
-				t.Assert = &Block{Pos: v.Pos}
+				t.Assert = &assertion.Block{Pos: v.Pos}
 			}
 			t.Assert.Includes = append(t.Assert.Includes, v.Includes...)
 		}
@@ -219,15 +225,15 @@ func (l *loader) test(doc *yaml.Node) *Test {
 }
 
 // tags reads a test's tags: one name or a list.
-func (l *loader) tags(f map[string]pair) []Name {
+func (l *loader) tags(f map[string]decode.Pair) []vars.Name {
 	p, ok := f["tags"]
 	if !ok {
 		return nil
 	}
-	var out []Name
-	items, _ := l.oneOrList(p.val, "tags")
+	var out []vars.Name
+	items, _ := l.OneOrList(p.Val, "tags")
 	for i, item := range items {
-		if tag, ok := l.name(item, index("tags", i)); ok {
+		if tag, ok := l.Name(item, decode.Index("tags", i)); ok {
 			out = append(out, tag)
 		}
 	}
@@ -236,94 +242,94 @@ func (l *loader) tags(f map[string]pair) []Name {
 
 // hooks reads a list of hooks.
 func (l *loader) hooks(n *yaml.Node, what string) []Hook {
-	items, _ := l.list(n, what)
+	items, _ := l.List(n, what)
 	var out []Hook
 	for i, item := range items {
-		out = append(out, l.hook(item, index(what, i)))
+		out = append(out, l.hook(item, decode.Index(what, i)))
 	}
 	return out
 }
 
 func (l *loader) hook(n *yaml.Node, what string) Hook {
 	h := Hook{TimeoutMs: DefaultHookTimeoutMs}
-	f, ok := l.fields(n, what, hookFields)
+	f, ok := l.Fields(n, what, hookFields)
 	if !ok {
 		return h
 	}
-	h.Pos = l.pos(l.derefQuiet(n))
+	h.Pos = l.Pos(l.DerefQuiet(n))
 	cmd, hasCmd := f["cmd"]
 	out, hasOut := f["output_file"]
 	switch {
 	case hasCmd && hasOut:
-		l.errorf(out.key, "%s: set cmd or output_file, not both", what)
+		l.Errorf(out.Key, "%s: set cmd or output_file, not both", what)
 	case hasOut:
-		h.Output, _ = l.hookOutput(out.val, what+".output_file")
-		h.OutputFile = out.val.Value
+		h.Output, _ = l.hookOutput(out.Val, what+".output_file")
+		h.OutputFile = out.Val.Value
 		if h.Output == nil {
 			h.Output = map[string]string{} // reported; never run as a command
 		}
 	default:
-		l.require(n, f, what, "cmd")
+		l.Require(n, f, what, "cmd")
 		if hasCmd {
-			h.Cmd = l.argv(cmd.val, what+".cmd")
+			h.Cmd = l.Argv(cmd.Val, what+".cmd")
 		}
 	}
 	if p, ok := f["timeout_ms"]; ok {
-		h.TimeoutMs, _ = l.integer(p.val, what+".timeout_ms", 1, math.MaxInt64)
+		h.TimeoutMs, _ = l.Integer(p.Val, what+".timeout_ms", 1, math.MaxInt64)
 	}
 	return h
 }
 
 func (l *loader) message(n *yaml.Node, what string) Message {
 	var m Message
-	f, ok := l.fields(n, what, messageFields)
+	f, ok := l.Fields(n, what, messageFields)
 	if !ok {
 		return m
 	}
-	m.Pos = l.pos(l.derefQuiet(n))
-	l.require(n, f, what, "role", "content")
+	m.Pos = l.Pos(l.DerefQuiet(n))
+	l.Require(n, f, what, "role", "content")
 	if p, ok := f["role"]; ok {
-		if s, node, ok := l.text(p.val, what+".role"); ok {
+		if s, node, ok := l.Text(p.Val, what+".role"); ok {
 			m.Role = s
-			if !contains(historyRoles, s) {
-				l.errorf(node, "%s.role %q is not one of user, assistant, system, developer", what, s)
+			if !slices.Contains(historyRoles, s) {
+				l.Errorf(node, "%s.role %q is not one of user, assistant, system, developer", what, s)
 			}
 		}
 	}
 	if p, ok := f["content"]; ok {
-		m.Content, m.Parts = l.userMessage(p.val, what+".content")
+		m.Content, m.Parts = l.userMessage(p.Val, what+".content")
 		if m.Parts != nil && m.Role != "" && m.Role != "user" {
-			l.errorf(l.derefQuiet(p.val), "%s: only a user message may be a list of parts; this %s message must be text", what, m.Role)
+			l.Errorf(l.DerefQuiet(p.Val), "%s: only a user message may be a list of parts; this %s message must be text", what, m.Role)
 		}
 	}
 	return m
 }
 
 func (l *loader) turn(n *yaml.Node, i int) Turn {
-	what := index("turns", i)
+	what := decode.Index("turns", i)
 	t := Turn{Index: i, Type: TurnUser}
-	f, ok := l.fields(n, what, turnFields)
+	f, ok := l.Fields(n, what, turnFields)
 	if !ok {
 		return t
 	}
-	t.Pos = l.pos(l.derefQuiet(n))
+	t.Pos = l.Pos(l.DerefQuiet(n))
 	if p, ok := f["type"]; ok {
-		t.Type = l.turnType(p.val, what)
-		t.typePos = l.pos(l.derefQuiet(p.val))
+		t.Type = l.turnType(p.Val, what)
+		t.typePos = l.Pos(l.DerefQuiet(p.Val))
 	}
 	p, hasUser := f["user"]
 	switch {
 	case t.Type == "":
 	case (t.Type == TurnUser || t.Type == TurnA2ASend) && !hasUser:
-		l.errorf(l.derefQuiet(n), "%s is missing required field \"user\" (the message to send)", what)
+		l.Errorf(l.DerefQuiet(n), "%s is missing required field \"user\" (the message to send)", what)
 	case t.Type != TurnUser && t.Type != TurnA2ASend && hasUser:
-		l.errorf(p.key, "%s: an %s turn sends no message; remove \"user\"", what, t.Type)
+		l.Errorf(p.Key, "%s: an %s turn sends no message; remove \"user\"", what, t.Type)
 	case hasUser:
-		t.User, t.Parts = l.userMessage(p.val, what+".user")
+		t.User, t.Parts = l.userMessage(p.Val, what+".user")
 	}
 	l.mcpCall(n, f, what, &t)
 	if p, ok := f["assert"]; ok {
-		t.Assert = l.block(p.val, what+".assert")
+		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, what+".assert")
 	}
 	return t
 }
@@ -331,18 +337,18 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 // turnType reads a turn's type: one of TurnTypes, within the file's
 // version ("" when it is none).
 func (l *loader) turnType(n *yaml.Node, what string) string {
-	s, node, ok := l.text(n, what+".type")
+	s, node, ok := l.Text(n, what+".type")
 	if !ok {
 		return ""
 	}
 	switch s {
 	case TurnUser, TurnConnect:
 	case TurnA2ASend:
-		l.since(node, minorA2A, "turn type "+s)
+		l.Since(node, decode.MinorA2A, "turn type "+s)
 	case TurnMCPCall, TurnMCPList:
-		l.since(node, minorMCP, "turn type "+s)
+		l.Since(node, decode.MinorMCP, "turn type "+s)
 	default:
-		l.errorf(node, "%s.type %q is not supported (supported: %s)", what, s, quoteAll(TurnTypes))
+		l.Errorf(node, "%s.type %q is not supported (supported: %s)", what, s, quoteAll(TurnTypes))
 		return ""
 	}
 	return s
@@ -350,26 +356,26 @@ func (l *loader) turnType(n *yaml.Node, what string) string {
 
 // mcpCall reads an mcp:call turn's tool and arguments, which no other
 // turn takes.
-func (l *loader) mcpCall(n *yaml.Node, f map[string]pair, what string, t *Turn) {
+func (l *loader) mcpCall(n *yaml.Node, f map[string]decode.Pair, what string, t *Turn) {
 	if t.Type != TurnMCPCall {
 		for _, k := range []string{"tool", "arguments"} {
 			if p, ok := f[k]; ok && t.Type != "" {
-				l.errorf(p.key, "%s: %s is for mcp:call turns; this turn is %s%s", what, k, t.Type, typeHint(t))
+				l.Errorf(p.Key, "%s: %s is for mcp:call turns; this turn is %s%s", what, k, t.Type, typeHint(t))
 			}
 		}
 		return
 	}
-	l.require(n, f, what+" (mcp:call)", "tool")
+	l.Require(n, f, what+" (mcp:call)", "tool")
 	if p, ok := f["tool"]; ok {
-		if tool, ok := l.template(p.val, what+".tool"); ok {
+		if tool, ok := l.Template(p.Val, what+".tool"); ok {
 			if tool.Raw == "" {
-				l.errorf(l.derefQuiet(p.val), "%s.tool must name a tool", what)
+				l.Errorf(l.DerefQuiet(p.Val), "%s.tool must name a tool", what)
 			}
 			t.Tool = tool
 		}
 	}
 	if p, ok := f["arguments"]; ok {
-		t.Arguments = l.object(p.val, what+".arguments")
+		t.Arguments = l.object(p.Val, what+".arguments")
 	}
 }
 
@@ -391,45 +397,45 @@ func quoteAll(list []string) string {
 }
 
 // result reads a result or a result_file (not both).
-func (l *loader) result(f map[string]pair, what string) (Value, bool) {
+func (l *loader) result(f map[string]decode.Pair, what string) (vars.Value, bool) {
 	r, hasResult := f["result"]
 	file, hasFile := f["result_file"]
 	switch {
 	case hasResult && hasFile:
-		l.errorf(file.key, "%s: set result or result_file, not both", what)
+		l.Errorf(file.Key, "%s: set result or result_file, not both", what)
 	case hasFile:
-		return l.fixture(file.val, what+".result_file")
+		return l.fixture(file.Val, what+".result_file")
 	case hasResult:
-		return l.value(r.val, what+".result")
+		return l.Value(r.Val, what+".result")
 	}
-	return Value{}, false
+	return vars.Value{}, false
 }
 
 func (l *loader) clientTools(n *yaml.Node) []ClientTool {
-	items, _ := l.list(n, "tools")
+	items, _ := l.List(n, "tools")
 	var out []ClientTool
-	seen := map[string]Pos{}
+	seen := map[string]diag.Pos{}
 	for i, item := range items {
-		what := index("tools", i)
-		f, ok := l.fields(item, what, toolFields)
+		what := decode.Index("tools", i)
+		f, ok := l.Fields(item, what, toolFields)
 		if !ok {
 			continue
 		}
-		ct := ClientTool{Pos: l.pos(l.derefQuiet(item))}
-		l.require(item, f, what, "name")
+		ct := ClientTool{Pos: l.Pos(l.DerefQuiet(item))}
+		l.Require(item, f, what, "name")
 		if p, ok := f["name"]; ok {
-			if ct.Name, ok = l.name(p.val, what+".name"); ok {
+			if ct.Name, ok = l.Name(p.Val, what+".name"); ok {
 				if first, dup := seen[ct.Name.Value]; dup {
-					l.diags.add(ct.Name.Pos, "%s: tool %q is declared twice (first at line %d)", what, ct.Name.Value, first.Line)
+					l.Diags.Add(ct.Name.Pos, "%s: tool %q is declared twice (first at line %d)", what, ct.Name.Value, first.Line)
 				}
 				seen[ct.Name.Value] = ct.Name.Pos
 			}
 		}
 		if p, ok := f["description"]; ok {
-			ct.Description, _ = l.template(p.val, what+".description")
+			ct.Description, _ = l.Template(p.Val, what+".description")
 		}
 		if p, ok := f["parameters"]; ok {
-			ct.Parameters = l.object(p.val, what+".parameters")
+			ct.Parameters = l.object(p.Val, what+".parameters")
 		}
 		l.toolResults(item, f, what, &ct)
 		out = append(out, ct)
@@ -437,35 +443,35 @@ func (l *loader) clientTools(n *yaml.Node) []ClientTool {
 	return out
 }
 
-func (l *loader) toolResults(n *yaml.Node, f map[string]pair, what string, ct *ClientTool) {
+func (l *loader) toolResults(n *yaml.Node, f map[string]decode.Pair, what string, ct *ClientTool) {
 	rs, hasResults := f["results"]
 	_, hasResult := f["result"]
 	_, hasFile := f["result_file"]
 	switch {
 	case hasResults && (hasResult || hasFile):
-		l.errorf(rs.key, "%s: set result (or result_file) or results, not both", what)
+		l.Errorf(rs.Key, "%s: set result (or result_file) or results, not both", what)
 	case !hasResult && !hasFile && !hasResults:
-		l.errorf(l.derefQuiet(n), "%s needs a result, result_file or results to answer the agent with", what)
+		l.Errorf(l.DerefQuiet(n), "%s needs a result, result_file or results to answer the agent with", what)
 	case !hasResults:
 		if v, ok := l.result(f, what); ok {
 			ct.Result = &v
 		}
 	default:
-		items, _ := l.list(rs.val, what+".results")
+		items, _ := l.List(rs.Val, what+".results")
 		if items != nil && len(items) == 0 {
-			l.errorf(l.derefQuiet(rs.val), "%s.results is empty", what)
+			l.Errorf(l.DerefQuiet(rs.Val), "%s.results is empty", what)
 		}
 		for j, item := range items {
-			w := index(what+".results", j)
-			rf, ok := l.fields(item, w, resultFields)
+			w := decode.Index(what+".results", j)
+			rf, ok := l.Fields(item, w, resultFields)
 			if !ok {
 				continue
 			}
-			tr := ToolResult{Pos: l.pos(l.derefQuiet(item)), ArgsMatch: l.argsMatch(rf, w)}
+			tr := ToolResult{Pos: l.Pos(l.DerefQuiet(item)), ArgsMatch: assertion.ReadArgsMatch(l.Decoder, rf, w)}
 			_, hasResult := rf["result"]
 			_, hasFile := rf["result_file"]
 			if !hasResult && !hasFile {
-				l.errorf(l.derefQuiet(item), "%s is missing required field \"result\" (or \"result_file\")", w)
+				l.Errorf(l.DerefQuiet(item), "%s is missing required field \"result\" (or \"result_file\")", w)
 			}
 			tr.Result, _ = l.result(rf, w)
 			ct.Results = append(ct.Results, tr)

@@ -3,6 +3,8 @@ package spec
 import (
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/vars"
 )
 
 func TestValueResolve(t *testing.T) {
@@ -12,7 +14,7 @@ func TestValueResolve(t *testing.T) {
     nested: {html: "<b>&</b>", hex: 0x1F, big: 1e3}
   state: "just a string"
 `)
-	v := NewVars(func(k string) (string, bool) { return "tok", k == "TOKEN" })
+	v := vars.NewVars(func(k string) (string, bool) { return "tok", k == "TOKEN" })
 	got, err := cfg.Target.ForwardedProps.Resolve(v)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +26,7 @@ func TestValueResolve(t *testing.T) {
 	if s, err := cfg.Target.State.Resolve(v); err != nil || string(s) != `"just a string"` {
 		t.Errorf("state = %s, %v", s, err)
 	}
-	if got, _ := (Value{}).Resolve(v); got != nil {
+	if got, _ := (vars.Value{}).Resolve(v); got != nil {
 		t.Errorf("absent value resolved to %s; want nil", got)
 	}
 }
@@ -59,7 +61,7 @@ tools:
       - result: other
 turns: [{user: hi}]
 `)
-	v := NewVars(nil)
+	v := vars.NewVars(nil)
 	if s, _ := tt.Tools[0].Result.ResolveString(v); s != "yes" {
 		t.Errorf("string result = %q; want yes", s)
 	}

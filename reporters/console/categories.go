@@ -11,6 +11,8 @@ var categoryWords = map[string]string{
 	"format":       "the shape of its answer",
 	"groundedness": "claims the conversation does not back",
 	"state":        "the agent's state",
+	"memory":       "what it read or wrote of its memory",
+	"scheduler":    "its scheduled task's runs or messages",
 	"timing":       "timing",
 	"protocol":     "a RUN_ERROR or a broken stream",
 	"judgment":     "a judge's criteria",

@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/vars"
 	"github.com/ananke/action/reporters/console"
 )
 
@@ -24,7 +25,7 @@ func (c *chunks) Write(b []byte) (int, error) {
 
 var start = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 
-func newTest(name string) *spec.Test { return &spec.Test{Name: spec.Name{Value: name}} }
+func newTest(name string) *spec.Test { return &spec.Test{Name: vars.Name{Value: name}} }
 
 // finished is a test's result after n attempts taking ms milliseconds.
 func finished(t *spec.Test, status engine.Status, ms int, v stability.Verdict, n int) *engine.TestResult {

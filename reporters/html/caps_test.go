@@ -14,6 +14,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 	"github.com/ananke/action/reporters/html"
 )
 
@@ -43,11 +44,11 @@ func bigReport() *report.Report {
 	}
 	a := &engine.Attempt{Status: engine.Fail, Start: start, End: start.Add(5 * time.Second), Secrets: []string{capSecret},
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 5000, Turns: []trace.Turn{tt}},
-		Results: []assertion.Result{{ID: "turn[0].text.must_not_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustNotMatch, Scope: "turn[0]",
-			Severity: spec.Critical, Status: assertion.Fail, Message: "matches", Evidence: []assertion.Evidence{{Note: "match", EventRefs: refs}}}}}
+		Results: []assertion.Result{{ID: "turn[0].text.must_not_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch, Scope: "turn[0]",
+			Severity: assertion.Critical, Status: assertion.Fail, Message: "matches", Evidence: []assertion.Evidence{{Note: "match", EventRefs: refs}}}}}
 	a.Results[0].Finish()
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
-	res := &engine.TestResult{Test: &spec.Test{Path: "tests/big.ananke.yaml", ID: "tests/big", Name: spec.Name{Value: "big"}}, Status: engine.Fail, Policy: p,
+	res := &engine.TestResult{Test: &spec.Test{Path: "tests/big.ananke.yaml", ID: "tests/big", Name: vars.Name{Value: "big"}}, Status: engine.Fail, Policy: p,
 		Verdict: p.Judge([][]stability.Status{{stability.Fail}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
 	return report.Build(&engine.Outcome{Tests: []*engine.TestResult{res}, Start: start, End: a.End},
 		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml"}})

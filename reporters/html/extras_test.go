@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // extras is a report of what the other fixtures lack: a dynamic test (a
@@ -43,10 +45,10 @@ func extras() *report.Report {
 					{Seq: 8, ReceivedMs: base + 1200, Type: "STATE_DELTA", Raw: []byte(`{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/cart/items","value":2}]}`)},
 					{Seq: 9, ReceivedMs: base + 1900, Type: "RUN_ERROR", Raw: []byte(`{"type":"RUN_ERROR","message":"rate limited","code":"429"}`)},
 				}}}},
-		Checkpoints: []engine.Checkpoint{{ID: "address", Description: "the address is confirmed", Pos: spec.Pos{File: "tests/ship.ananke.yaml", Line: 9, Col: 7}, ReachedAt: 0},
-			{ID: "paid", Description: "the order is paid", Pos: spec.Pos{File: "tests/ship.ananke.yaml", Line: 11, Col: 7}, ReachedAt: -1}},
-		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: spec.LevelTest, Kind: spec.KindState, Scope: "test", Source: spec.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
-			Severity: spec.Critical, Status: assertion.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
+		Checkpoints: []engine.Checkpoint{{ID: "address", Description: "the address is confirmed", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 9, Col: 7}, ReachedAt: 0},
+			{ID: "paid", Description: "the order is paid", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 11, Col: 7}, ReachedAt: -1}},
+		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: assertion.LevelTest, Kind: assertion.KindState, Scope: "test", Source: diag.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
+			Severity: assertion.Critical, Status: assertion.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
 			Evidence: []assertion.Evidence{{Note: "last state change", EventRefs: []int64{2, 8}}}}}}
 	dynamic.Results[0].Finish()
 	imported := &engine.Attempt{Status: engine.Pass, Start: start, End: start.Add(time.Second),
@@ -60,18 +62,18 @@ func extras() *report.Report {
 					{Seq: 2, ReceivedMs: base + 300, Type: "TOOL_CALL_RESULT", Raw: []byte(`{"type":"TOOL_CALL_RESULT","content":"ok"}`), Origin: "sessions/s1.jsonl:3"},
 					{Seq: 3, ReceivedMs: base + 600, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","delta":"Saved."}`), Origin: "sessions/s1.jsonl:4"},
 				}}}},
-		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]",
-			Source: spec.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
+		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]",
+			Source: diag.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
 			Evidence: []assertion.Evidence{{Note: "match", Text: "Saved.", EventRefs: []int64{3}}}}}}
 	imported.Results[0].Finish()
 	tests := []*engine.TestResult{
-		{Test: &spec.Test{Path: "tests/ship.ananke.yaml", ID: "tests/ship", Name: spec.Name{Value: "ships to the new address"}}, Status: engine.Fail, Policy: p,
+		{Test: &spec.Test{Path: "tests/ship.ananke.yaml", ID: "tests/ship", Name: vars.Name{Value: "ships to the new address"}}, Status: engine.Fail, Policy: p,
 			Verdict: p.Judge([][]stability.Status{{stability.Fail}}), Attempts: []*engine.Attempt{dynamic}, Start: dynamic.Start, End: dynamic.End},
-		{Test: &spec.Test{Path: "tests/memory.ananke.yaml", ID: "tests/memory", Name: spec.Name{Value: "remembers the size"}}, Status: engine.Pass, Policy: p,
+		{Test: &spec.Test{Path: "tests/memory.ananke.yaml", ID: "tests/memory", Name: vars.Name{Value: "remembers the size"}}, Status: engine.Pass, Policy: p,
 			Verdict: p.Judge([][]stability.Status{{stability.Pass}}), Attempts: []*engine.Attempt{imported}, Start: imported.Start, End: imported.End},
 	}
 	return report.Build(&engine.Outcome{Tests: tests, Start: start, End: start.Add(2 * time.Second)},
-		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: spec.Literal("http://localhost:8000")}}})
+		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("http://localhost:8000")}}})
 }
 
 // TestWithoutTraces: a report whose tests carry no trace (built by hand,

@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // synthetic builds, through report.Build, a report of n tests shaped like
@@ -26,13 +28,13 @@ func synthetic(n int) *report.Report {
 		out.Tests = append(out.Tests, syntheticTest(i, start.Add(time.Duration(i)*100*time.Millisecond)))
 	}
 	return report.Build(out, report.Meta{Version: "v1.2.3", Parallel: 4,
-		Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: spec.Literal("http://localhost:8000/agui")}}})
+		Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("http://localhost:8000/agui")}}})
 }
 
 func syntheticTest(i int, start time.Time) *engine.TestResult {
 	path := fmt.Sprintf("tests/shop/case-%03d.ananke.yaml", i)
-	t := &spec.Test{Path: path, ID: fmt.Sprintf("tests/shop/case-%03d", i), Name: spec.Name{Value: fmt.Sprintf("order flow %d: find, price and reserve", i)},
-		Tags: []spec.Name{{Value: []string{"search", "checkout", "refunds"}[i%3]}}}
+	t := &spec.Test{Path: path, ID: fmt.Sprintf("tests/shop/case-%03d", i), Name: vars.Name{Value: fmt.Sprintf("order flow %d: find, price and reserve", i)},
+		Tags: []vars.Name{{Value: []string{"search", "checkout", "refunds"}[i%3]}}}
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
 	if i%100 == 29 {
 		t.Skip = "waiting for the v2 agent"
@@ -40,7 +42,7 @@ func syntheticTest(i int, start time.Time) *engine.TestResult {
 	}
 	a := &engine.Attempt{Status: engine.Pass, Start: start}
 	if i%100 == 13 {
-		a.Status, a.Reason, a.ReasonPos = engine.Error, `hooks[0]: hook "./seed.sh" exited with status 1; stderr: no database`, spec.Pos{File: path, Line: 4, Col: 5}
+		a.Status, a.Reason, a.ReasonPos = engine.Error, `hooks[0]: hook "./seed.sh" exited with status 1; stderr: no database`, diag.Pos{File: path, Line: 4, Col: 5}
 	} else {
 		a.Trace, a.Results = syntheticTrace(i, path, start.UnixMilli())
 		for _, r := range a.Results {
@@ -89,8 +91,8 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 			call.Result = &trace.Result{Content: content, JSON: true}
 			call.ResultSeq = ev(ms+90, `{"type":"TOOL_CALL_RESULT","messageId":"r-`+id+`","role":"tool","toolCallId":"`+id+`","content":`+quote(content)+`}`)
 			tt.ToolCalls = append(tt.ToolCalls, call)
-			results = append(results, assertion.Result{ID: fmt.Sprintf("turn[%d].tools.require[%d]", k, c), Level: spec.LevelTurn, Kind: spec.KindRequire,
-				Scope: fmt.Sprintf("turn[%d]", k), Source: spec.Pos{File: path, Line: 8 + c, Col: 13}, Severity: spec.Critical, Status: assertion.Pass,
+			results = append(results, assertion.Result{ID: fmt.Sprintf("turn[%d].tools.require[%d]", k, c), Level: assertion.LevelTurn, Kind: assertion.KindRequire,
+				Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 8 + c, Col: 13}, Severity: assertion.Critical, Status: assertion.Pass,
 				Message: fmt.Sprintf("`%s` called 1 time, expected at least 1 time", name), Expected: fmt.Sprintf("`%s` at least 1 time", name),
 				Observed: fmt.Sprintf("1 call satisfying the entry (1 call to `%s`)", name), Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &tt.ToolCalls[len(tt.ToolCalls)-1]}}})
 		}
@@ -111,8 +113,8 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 		tt.Texts = []string{text.String()}
 		tt.Runs = []trace.Run{{RunID: runID, Request: []byte(`{"threadId":"thread-` + fmt.Sprint(i) + `","runId":"` + runID + `","messages":[]}`),
 			StartMs: at, EndMs: at + 850, FirstSeq: tt.Events[0].Seq, Frames: len(tt.Events), FirstEventMs: at + 20}}
-		check := assertion.Result{ID: fmt.Sprintf("turn[%d].text.must_not_match[0]", k), Level: spec.LevelTurn, Kind: spec.KindMustNotMatch,
-			Scope: fmt.Sprintf("turn[%d]", k), Source: spec.Pos{File: path, Line: 14, Col: 25}, Severity: spec.Critical, Status: assertion.Pass,
+		check := assertion.Result{ID: fmt.Sprintf("turn[%d].text.must_not_match[0]", k), Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch,
+			Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 14, Col: 25}, Severity: assertion.Critical, Status: assertion.Pass,
 			Message: fmt.Sprintf("assistant text in turn[%d] does not match `out of stock`", k), Expected: "assistant text not matching `out of stock`", Observed: "no match"}
 		if i%40 == 7 && k == 1 {
 			check.Status, check.Message, check.Observed = assertion.Fail, "assistant text in turn[1] matches forbidden `reserved`: \"…and I reserved it at the north store…\"", "match \"reserved\""

@@ -1,6 +1,6 @@
 // Package jsonreport writes the machine-readable files of the report
-// directory: summary.json (the whole run, schema ananke.report/v1), one
-// result file and one trace file per test.
+// directory: summary.json (the whole run, schema ananke.report/v1) and one
+// result file per test. Trace files are internal/tracefile's.
 package jsonreport
 
 import (
@@ -54,6 +54,9 @@ func WriteSummary(w io.Writer, r *report.Report) error {
 	bw.WriteString("\n  ]\n}\n")
 	return bw.Flush()
 }
+
+// writers are reused across files: a suite writes thousands.
+var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // WriteResult writes one test's result file: its entry of summary.json.
 func WriteResult(w io.Writer, t *report.Test) error { return encode(w, t) }

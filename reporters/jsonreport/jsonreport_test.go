@@ -18,13 +18,10 @@ func TestGoldens(t *testing.T) {
 	}{
 		{"summary.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteSummary(b, r) }},
 		{"result.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteResult(b, &r.Tests[0]) }},
-		{"trace.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteTrace(b, &r.Tests[0], &r.Tests[0].Attempts[0]) }},
-		{"trace-empty.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteTrace(b, &r.Tests[3], nil) }},
 		{"result-flaky.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteResult(b, &r.Tests[4]) }},
 		// A passing test with a failing warning: status pass, the
 		// assertion's status warn, no failure categories.
 		{"result-warned.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteResult(b, &r.Tests[1]) }},
-		{"trace-attempt.golden.json", func(b *bytes.Buffer) error { return jsonreport.WriteTrace(b, &r.Tests[5], &r.Tests[5].Attempts[1]) }},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var b bytes.Buffer

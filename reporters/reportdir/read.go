@@ -7,7 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
-	"github.com/ananke/action/reporters/jsonreport"
+	"github.com/ananke/action/internal/tracefile"
 )
 
 // Read loads a report directory written by Write: summary.json and every
@@ -52,7 +52,7 @@ func readTrace(dir, name string) (*trace.Trace, error) {
 		return nil, fmt.Errorf("read report %s: %w", dir, err)
 	}
 	defer f.Close()
-	tr, err := jsonreport.ReadTrace(f)
+	tr, err := tracefile.Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("read report %s: %s: %w", dir, name, err)
 	}

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/tracefile"
 	"github.com/ananke/action/reporters/html"
 	"github.com/ananke/action/reporters/jsonreport"
 	"github.com/ananke/action/reporters/junit"
@@ -48,11 +49,11 @@ func Write(dir string, r *report.Report) error {
 		t := &r.Tests[i]
 		jobs = append(jobs, job{t.ResultFile, func(w io.Writer) error { return jsonreport.WriteResult(w, t) }})
 		if len(t.Attempts) == 0 { // never ran: an empty trace, so every test has one
-			jobs = append(jobs, job{t.TraceFile, func(w io.Writer) error { return jsonreport.WriteTrace(w, t, nil) }})
+			jobs = append(jobs, job{t.TraceFile, func(w io.Writer) error { return tracefile.Write(w, t, nil) }})
 		}
 		for k := range t.Attempts {
 			a := &t.Attempts[k]
-			jobs = append(jobs, job{a.TraceFile, func(w io.Writer) error { return jsonreport.WriteTrace(w, t, a) }})
+			jobs = append(jobs, job{a.TraceFile, func(w io.Writer) error { return tracefile.Write(w, t, a) }})
 		}
 	}
 	errs := writeAll(dir, jobs)

@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Secret is planted in the fixture's agent text, tool arguments and error
@@ -29,9 +31,9 @@ var Start = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 
 func ms(offset int64) time.Time { return Start.Add(time.Duration(offset) * time.Millisecond) }
 
-func pos(file string, line, col int) spec.Pos { return spec.Pos{File: file, Line: line, Col: col} }
+func pos(file string, line, col int) diag.Pos { return diag.Pos{File: file, Line: line, Col: col} }
 
-func name(s string) spec.Name { return spec.Name{Value: s} }
+func name(s string) vars.Name { return vars.Name{Value: s} }
 
 // Outcome is the engine outcome the fixture report is built from.
 func Outcome() *engine.Outcome {
@@ -42,7 +44,7 @@ func Outcome() *engine.Outcome {
 	search := trace.ToolCall{ID: "call-0", Name: "search", Turn: 0, Args: `{"q":"shoes"}`, ArgsJSON: true,
 		Result: &trace.Result{Content: "2 hits", JSON: false}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 200,
 		StartSeq: 3, EndSeq: 4, ResultSeq: 5}
-	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []spec.Name{name("payments")}}, &engine.Attempt{
+	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []vars.Name{name("payments")}}, &engine.Attempt{
 		Status: engine.Fail,
 		Start:  ms(0), End: ms(1600),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 1600, Turns: []trace.Turn{
@@ -57,22 +59,22 @@ func Outcome() *engine.Outcome {
 					{Seq: 12, ReceivedMs: base + 1500, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"key ` + Secret + `"}`)}}},
 		}},
 		Results: []assertion.Result{
-			{ID: "turn[0].tools.require[0]", Level: spec.LevelTurn, Kind: spec.KindRequire, Scope: "turn[0]", Source: pos("tests/checkout.ananke.yaml", 8, 13),
-				Severity: spec.Critical, Status: assertion.Pass, Message: "`search` called 1 time, expected at least 1 time", Expected: "`search` at least 1 time",
+			{ID: "turn[0].tools.require[0]", Level: assertion.LevelTurn, Kind: assertion.KindRequire, Scope: "turn[0]", Source: pos("tests/checkout.ananke.yaml", 8, 13),
+				Severity: assertion.Critical, Status: assertion.Pass, Message: "`search` called 1 time, expected at least 1 time", Expected: "`search` at least 1 time",
 				Observed: "1 call satisfying the entry (1 call to `search`)", Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &search}}},
-			{ID: "turn[1].tools.forbid_calls[0]", Level: spec.LevelTurn, Kind: spec.KindForbidCalls, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 14, 13),
-				Severity: spec.Critical, Status: assertion.Fail, Message: "forbidden call to `charge_card` with result_match `declined`: call call-1 in turn[1] (result \"{\\\"status\\\":\\\"declined\\\"}\")",
+			{ID: "turn[1].tools.forbid_calls[0]", Level: assertion.LevelTurn, Kind: assertion.KindForbidCalls, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 14, 13),
+				Severity: assertion.Critical, Status: assertion.Fail, Message: "forbidden call to `charge_card` with result_match `declined`: call call-1 in turn[1] (result \"{\\\"status\\\":\\\"declined\\\"}\")",
 				Expected: "no call to `charge_card` with result_match `declined`", Observed: "1 call matching (1 call to `charge_card`)",
 				Evidence: []assertion.Evidence{{Note: "matches the forbidden pattern", Call: &pay}}},
-			{ID: "turn[1].text.must_not_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustNotMatch, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 17, 25),
-				Severity: spec.Critical, Status: assertion.Fail, Message: "assistant text in turn[1] matches forbidden `declined`: \"Payment \x1b[31mdeclined\x1b[0m ]]>\"",
+			{ID: "turn[1].text.must_not_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 17, 25),
+				Severity: assertion.Critical, Status: assertion.Fail, Message: "assistant text in turn[1] matches forbidden `declined`: \"Payment \x1b[31mdeclined\x1b[0m ]]>\"",
 				Expected: "assistant text not matching `declined`", Observed: "match \"declined\"",
 				Evidence: []assertion.Evidence{{Note: "forbidden match", Text: "Payment \x1b[31mdeclined\x1b[0m ]]> <b>&amp;</b> key " + Secret, EventRefs: []int64{12}}}},
-			{ID: "turn[1].target.timing.max_idle_ms", Level: spec.LevelTarget, Kind: spec.KindMaxIdle, Scope: "turn[1]", Source: pos("ananke.config.yaml", 9, 20),
+			{ID: "turn[1].target.timing.max_idle_ms", Level: assertion.LevelTarget, Kind: assertion.KindMaxIdle, Scope: "turn[1]", Source: pos("ananke.config.yaml", 9, 20),
 				Status: assertion.Pass, Message: "longest idle gap 300 ms (limit 5000 ms)", Expected: "no idle gap over 5000 ms", Observed: "300 ms idle from turn start to call call-1 (charge_card)",
 				Evidence: []assertion.Evidence{{Note: "longest idle gap", Gap: &assertion.Gap{FromMs: base + 1000, ToMs: base + 1300, From: "turn start", To: "call call-1 (charge_card)"},
 					EventRefs: []int64{7, 9}}}},
-			{ID: "test.tools.require[0]", Level: spec.LevelTest, Kind: spec.KindRequire, Scope: "test", Source: pos("tests/checkout.ananke.yaml", 21, 7),
+			{ID: "test.tools.require[0]", Level: assertion.LevelTest, Kind: assertion.KindRequire, Scope: "test", Source: pos("tests/checkout.ananke.yaml", 21, 7),
 				Status: assertion.Skip, Message: "not evaluated: the test stopped when turn[1] failed"},
 		},
 		Warnings: []engine.Warning{{Turn: 0, Seq: 2, Rule: "identity", Message: "no RUN_STARTED in the response echoes the input's runId 'run-1'"}},
@@ -90,16 +92,16 @@ func Outcome() *engine.Outcome {
 			Events: []trace.Event{{Seq: 1, ReceivedMs: base + 40, Type: "RUN_STARTED", Raw: []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"run-w"}`)},
 				{Seq: 3, ReceivedMs: base + 380, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Sunny, 23 °C."}`)}}}}},
 		Results: []assertion.Result{
-			{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 6, 21),
-				Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny, 23 °C.\"",
+			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 6, 21),
+				Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny, 23 °C.\"",
 				Evidence: []assertion.Evidence{{Note: "match", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
-			{ID: "turn[0].grounded", Level: spec.LevelTurn, Kind: spec.KindGrounded, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 7, 17),
-				Severity: spec.Warning, Status: assertion.Warn,
+			{ID: "turn[0].grounded", Level: assertion.LevelTurn, Kind: assertion.KindGrounded, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 7, 17),
+				Severity: assertion.Warning, Status: assertion.Warn,
 				Message:  `1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: "23" (char 7)`,
 				Expected: "every number in the reply found in a tool result, tool argument, user message or history", Observed: `1 ungrounded claim: "23"`,
 				Evidence: []assertion.Evidence{{Note: "ungrounded claim", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
-			{ID: "turn[0].judge", Level: spec.LevelTurn, Kind: spec.KindJudge, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 8, 15),
-				Severity: spec.Warning, Status: assertion.Error,
+			{ID: "turn[0].judge", Level: assertion.LevelTurn, Kind: assertion.KindJudge, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 8, 15),
+				Severity: assertion.Warning, Status: assertion.Error,
 				Message:  "the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded",
 				Expected: `the judge finds every criterion true: "answers in the user's units"`, Observed: "no verdict"},
 		},
@@ -149,7 +151,7 @@ func judged(t *spec.Test, p stability.Policy, status engine.Status, reason strin
 // for shoes, or answered from memory.
 func searchAttempt(base int64, run int, searched bool) *engine.Attempt {
 	start := base + int64(run)*500
-	req := assertion.Result{ID: "turn[0].tools.require[0]", Level: spec.LevelTurn, Kind: spec.KindRequire, Scope: "turn[0]",
+	req := assertion.Result{ID: "turn[0].tools.require[0]", Level: assertion.LevelTurn, Kind: assertion.KindRequire, Scope: "turn[0]",
 		Source: pos("tests/search.ananke.yaml", 9, 13), Expected: "`search` at least 1 time"}
 	runID := fmt.Sprintf("run-s%d", run)
 	turn := trace.Turn{Index: 0, Kind: "user", UserText: "find red shoes", StartMs: start, EndMs: start + 300, ToolCalls: []trace.ToolCall{},
@@ -195,8 +197,8 @@ func flipping(base int64) *engine.TestResult {
 
 // Config is the fixture's config.
 func Config() *spec.Config {
-	return &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: spec.Literal("https://agent.example.com/agui"), AgentID: spec.Literal("shop")},
-		Redact: []*spec.Regex{spec.MustRegex(`tok_[a-z0-9]{8}`)}}
+	return &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("https://agent.example.com/agui"), AgentID: vars.Literal("shop")},
+		Redact: []*vars.Regex{vars.MustRegex(`tok_[a-z0-9]{8}`)}}
 }
 
 // Report builds the fixture report.

@@ -62,7 +62,7 @@ func answer(a *engine.Setup, ct spec.ClientTool) func(args string) (string, bool
 		return func(string) (string, bool) { return s, true }
 	}
 	type entry struct {
-		args   []spec.ArgMatch
+		args   []assertion.ArgMatch
 		result string
 	}
 	var entries []entry
@@ -79,7 +79,7 @@ func answer(a *engine.Setup, ct spec.ClientTool) func(args string) (string, bool
 	}
 }
 
-func argsMatch(args string, ms []spec.ArgMatch) bool {
+func argsMatch(args string, ms []assertion.ArgMatch) bool {
 	for _, m := range ms {
 		v, ok := assertion.ArgText(args, m.Path)
 		if !ok || !m.Regex.Compiled().MatchString(v) {

@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // Secret is planted in the after_all hook's stderr; it must never appear
@@ -40,7 +42,7 @@ const (
 
 func ms(offset int64) time.Time { return Start.Add(time.Duration(offset) * time.Millisecond) }
 
-func pos(file string, line, col int) spec.Pos { return spec.Pos{File: file, Line: line, Col: col} }
+func pos(file string, line, col int) diag.Pos { return diag.Pos{File: file, Line: line, Col: col} }
 
 // Hooks are the fixture's suite hooks: before_all[0] passed, after_all[0]
 // failed, its stderr holding the secret.
@@ -56,7 +58,7 @@ func Hooks() []engine.SuiteHook {
 // Outcome is the engine outcome the fixture report is built from.
 func Outcome() *engine.Outcome {
 	base := Start.UnixMilli()
-	receipt := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 3, 1), ID: "tests/receipts/T002", Name: spec.Name{Value: "reads the receipt total"}}, &engine.Attempt{
+	receipt := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 3, 1), ID: "tests/receipts/T002", Name: vars.Name{Value: "reads the receipt total"}}, &engine.Attempt{
 		Status: engine.Fail, Start: ms(200), End: ms(1400),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 1400, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "What is the total on this receipt?", StartMs: base + 200, EndMs: base + 1300,
@@ -64,33 +66,33 @@ func Outcome() *engine.Outcome {
 				Texts:       []string{"The total is 12.00 EUR."}},
 		}},
 		Results: []assertion.Result{
-			{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
-				Severity: spec.Critical, Status: assertion.Fail, Message: "assistant text in turn[0] does not match `42\\.00`",
+			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
+				Severity: assertion.Critical, Status: assertion.Fail, Message: "assistant text in turn[0] does not match `42\\.00`",
 				Expected: "assistant text matching `42\\.00`", Observed: `"The total is 12.00 EUR."`},
-			{ID: "test.script[0]", Level: spec.LevelTest, Kind: spec.KindScript, Scope: "test", Source: pos(Dataset, 3, 160),
-				Severity: spec.Critical, Status: assertion.Fail, Message: "total 12.00 is not the receipt's 42.00",
+			{ID: "test.script[0]", Level: assertion.LevelTest, Kind: assertion.KindScript, Scope: "test", Source: pos(Dataset, 3, 160),
+				Severity: assertion.Critical, Status: assertion.Fail, Message: "total 12.00 is not the receipt's 42.00",
 				Expected: "`./check_total.py` exits 0", Observed: "exit status 1",
 				Evidence: []assertion.Evidence{{Note: "stdout of `./check_total.py`", Text: "total 12.00 is not the receipt's 42.00"}}},
 			{ID: "test.after[0]", Level: engine.LevelBuiltin, Kind: engine.KindAfterHook, Scope: "test", Source: pos(Dataset, 3, 210),
-				Severity: spec.Critical, Status: assertion.Error, Message: `after[0]: hook "./reset.sh" exited with status 2; stderr: order 42 is locked`,
+				Severity: assertion.Critical, Status: assertion.Error, Message: `after[0]: hook "./reset.sh" exited with status 2; stderr: order 42 is locked`,
 				Expected: "exits 0", Observed: "failed"},
 		},
 	})
-	invoice := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 4, 1), ID: "tests/receipts/T003", Name: spec.Name{Value: "reads a scanned invoice"}}, &engine.Attempt{
+	invoice := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 4, 1), ID: "tests/receipts/T003", Name: vars.Name{Value: "reads a scanned invoice"}}, &engine.Attempt{
 		Status: engine.Error, Start: ms(200), End: ms(30200), Reason: "turn[0]: the agent sent nothing for 30s",
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 30200, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "Book this invoice", StartMs: base + 200, EndMs: base + 30200,
 				Attachments: []trace.Attachment{{Name: "invoice.pdf", MIME: "application/pdf", Bytes: 48_900}, {Name: "notes.txt", MIME: "text/plain", Bytes: 312}}},
 		}},
 	})
-	smoke := once(&spec.Test{Path: "tests/smoke.ananke.yaml", Pos: pos("tests/smoke.ananke.yaml", 1, 1), ID: "tests/smoke", Name: spec.Name{Value: "says hello"}}, &engine.Attempt{
+	smoke := once(&spec.Test{Path: "tests/smoke.ananke.yaml", Pos: pos("tests/smoke.ananke.yaml", 1, 1), ID: "tests/smoke", Name: vars.Name{Value: "says hello"}}, &engine.Attempt{
 		Status: engine.Pass, Start: ms(200), End: ms(500),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 500, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "hi", StartMs: base + 200, EndMs: base + 500, Texts: []string{"Hello!"}},
 		}},
 		Results: []assertion.Result{
-			{ID: "turn[0].text.must_match[0]", Level: spec.LevelTurn, Kind: spec.KindMustMatch, Scope: "turn[0]", Source: pos("tests/smoke.ananke.yaml", 5, 21),
-				Severity: spec.Critical, Status: assertion.Pass, Message: "assistant text matches `Hello`"},
+			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos("tests/smoke.ananke.yaml", 5, 21),
+				Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Hello`"},
 		},
 	})
 	return &engine.Outcome{Tests: []*engine.TestResult{receipt, invoice, smoke}, Hooks: Hooks(), Secrets: []string{Secret}, Start: Start, End: ms(2100)}
@@ -108,7 +110,7 @@ func once(t *spec.Test, a *engine.Attempt) *engine.TestResult {
 }
 
 func meta() report.Meta {
-	return report.Meta{Version: "v1.2.3", Parallel: 1, Config: &spec.Config{Path: Config, Target: spec.Target{Type: "agui", Endpoint: spec.Literal("https://agent.example.com/agui")}}}
+	return report.Meta{Version: "v1.2.3", Parallel: 1, Config: &spec.Config{Path: Config, Target: spec.Target{Type: "agui", Endpoint: vars.Literal("https://agent.example.com/agui")}}}
 }
 
 // Report builds the fixture report: one failed and one errored dataset

@@ -1,0 +1,4 @@
+package assertion
+
+// ListToolsCall exposes listToolsCall to the external tests.
+const ListToolsCall = listToolsCall

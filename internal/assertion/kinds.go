@@ -1,0 +1,247 @@
+package assertion
+
+import (
+	"sync"
+
+	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/trace"
+)
+
+// The registry: every assertion kind, and the sections of an assert block
+// that hold them. To add a kind, write its payload, reader and evaluator
+// in a file of its own, add its Def below (and its key to its section's
+// fields), and document it in docs/files.md; `go test ./internal/assertion`
+// says what is missing (TestRegistry), and regenerates the published schema
+// with -update (docs/development.md, "A new assertion kind").
+
+// Assertion kinds.
+const (
+	KindForbid                Kind = "tools.forbid"
+	KindRequire               Kind = "tools.require"
+	KindForbidCalls           Kind = "tools.forbid_calls"
+	KindOrder                 Kind = "tools.order"
+	KindMaxCalls              Kind = "tools.max_calls"
+	KindStopAfterSuccess      Kind = "tools.stop_after_success"
+	KindMaxDuration           Kind = "timing.max_duration_ms"
+	KindMaxIdle               Kind = "timing.max_idle_ms"
+	KindMaxFirstEvent         Kind = "timing.max_first_event_ms"
+	KindMaxFirstText          Kind = "timing.max_first_text_ms"
+	KindMustMatch             Kind = "text.must_match"
+	KindMustNotMatch          Kind = "text.must_not_match"
+	KindContains              Kind = "text.contains"
+	KindOmits                 Kind = "text.omits"
+	KindEquals                Kind = "text.equals"
+	KindJSONSchema            Kind = "text.json_schema"
+	KindJSONPath              Kind = "text.json_path"
+	KindGrounded              Kind = "grounded"
+	KindState                 Kind = "state"
+	KindMemoryReads           Kind = "memory.reads"
+	KindMemoryWrites          Kind = "memory.writes"
+	KindMemoryForbid          Kind = "memory.forbid"
+	KindTaskRuns              Kind = "scheduler.task_runs"
+	KindOutbound              Kind = "scheduler.outbound"
+	KindJudge                 Kind = "judge" // evaluated by a model, after the deterministic kinds
+	KindScript                Kind = "script"
+	KindResultMatch           Kind = "result.match"
+	KindResultNotMatch        Kind = "result.not_match"
+	KindResultJSONPath        Kind = "result.json_path"
+	KindResultIsError         Kind = "result.is_error"
+	KindResultMaxDuration     Kind = "result.max_duration_ms"
+	KindToolsListInclude      Kind = "tools_list.include"
+	KindToolsListExclude      Kind = "tools_list.exclude"
+	KindToolsListValidSchemas Kind = "tools_list.valid_schemas"
+)
+
+// Builtins are the kinds of the results the engine makes itself, which no
+// block declares: a run error, a protocol check, client tools, an after
+// hook, a dynamic test's checkpoints. Check ids are made of them too.
+var Builtins = []Kind{"run_error", "protocol", "client_tools", "after_hook", "after", "checkpoints"}
+
+// builtinCategories are the failure categories of the built-in kinds that
+// have one.
+var builtinCategories = map[Kind]string{"run_error": CategoryProtocol, "protocol": CategoryProtocol, "client_tools": CategoryProcess}
+
+// Headings of docs/files.md that document the kinds.
+const (
+	docAssert   = "Assertions (`assert`)"
+	docMore     = "More checks: order, budgets, literal text, JSON, groundedness, state, latency"
+	docResults  = "Tool results and tool listings: `result`, `tools_list` (version 1.2)"
+	docMemory   = "Memory, scheduler and capabilities"
+	toolTrace   = capability.ToolTrace
+	timingTrace = capability.StreamingTiming
+)
+
+// defs are the kinds, in the order a scope's checks are made and reported
+// (within each Role). tools.stop_after_success comes after text's
+// prohibitions, as it always has.
+var defs = []*Def{
+	{Kind: KindForbid, Category: CategoryProcess, Needs: needs(toolTrace), Role: Prohibition, Doc: docAssert,
+		Example: `{tools: {forbid: [delete_order]}}`,
+		read:    readForbid, schema: forbidSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { forbid(r, p.(Tool).Name, s) }},
+	{Kind: KindRequire, Category: CategoryProcess, Needs: needs(toolTrace), Role: Requirement, Doc: docAssert,
+		Example: `{tools: {require: [{name: charge_card, args_match: {amount: "^${AMOUNT}$"}, result_match: "${OK}", result_not_match: "${BAD}"}]}}`,
+		read:    readRequire, schema: requireSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { require(r, p.(*Require), s) }},
+	{Kind: KindForbidCalls, Category: CategoryProcess, Needs: needs(toolTrace), Role: Prohibition, Doc: docAssert,
+		Example: `{tools: {forbid_calls: [{name: refund, args_match: {order: "${ORDER}"}, result_match: "${OK}"}]}}`,
+		read:    readForbidCalls, schema: forbidCallsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { forbidCalls(r, p.(*CallFilter), s) }},
+	{Kind: KindOrder, Category: CategoryProcess, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docMore,
+		Example: `{tools: {order: [validate_cart, charge_card]}}`,
+		read:    readOrder, schema: orderSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { order(r, p.(Order).Tools, s) }},
+	{Kind: KindMaxCalls, Category: CategoryProcess, Needs: needs(toolTrace), Role: Budget, Single: true, Doc: docMore,
+		Example: `{tools: {max_calls: 6}}`,
+		read:    readCalls, schema: maxCallsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxCalls(r, p.(Limit).Ms, s) }},
+	{Kind: KindMaxDuration, Category: CategoryTiming, Needs: needs(timingTrace), Role: Duration, Single: true, Doc: docAssert,
+		Example: `{timing: {max_duration_ms: 30000}}`,
+		read:    readMs, schema: limitSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxDuration(r, p.(Limit).Ms, s) }},
+	{Kind: KindMaxIdle, Category: CategoryTiming, Needs: needs(timingTrace), Role: TurnLimit, Single: true, Doc: docAssert,
+		Example: `{timing: {max_idle_ms: 10000}}`,
+		read:    readMs, schema: limitSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxIdle(r, p.(Limit).Ms, s) }},
+	{Kind: KindMaxFirstEvent, Category: CategoryTiming, Needs: needs(timingTrace), Role: TurnLimit, Single: true, Doc: docMore,
+		Example: `{timing: {max_first_event_ms: 2000}}`,
+		read:    readMs, schema: limitSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxFirstEvent(r, p.(Limit).Ms, s) }},
+	{Kind: KindMaxFirstText, Category: CategoryTiming, Needs: needs(timingTrace), Role: TurnLimit, Single: true, Doc: docMore,
+		Example: `{timing: {max_first_text_ms: 3000}}`,
+		read:    readMs, schema: limitSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxFirstText(r, p.(Limit).Ms, s) }},
+	{Kind: KindMustMatch, Category: CategoryOutcome, Role: Requirement, Doc: docAssert,
+		Example: `{text: {must_match: ["(?i)refund ${ORDER}"]}}`,
+		read:    readPatterns, schema: regexesSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { mustMatch(r, p.(Pattern).Regex, s) }},
+	{Kind: KindMustNotMatch, Category: CategoryOutcome, Role: Prohibition, Doc: docAssert,
+		Example: `{text: {must_not_match: "${SECRET}"}}`,
+		read:    readPatterns, schema: regexesSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { mustNotMatch(r, p.(Pattern).Regex, s) }},
+	{Kind: KindContains, Category: CategoryOutcome, Role: Requirement, Doc: docMore,
+		Example: `{text: {contains: ["order ${ORDER}"], case_sensitive: true}}`,
+		read:    readLiterals, schema: literalsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { contains(r, p.(*TextCheck), s) }},
+	{Kind: KindOmits, Category: CategoryOutcome, Role: Prohibition, Doc: docMore,
+		Example: `{text: {omits: "${SECRET}"}}`,
+		read:    readLiterals, schema: literalsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { omits(r, p.(*TextCheck), s) }},
+	{Kind: KindStopAfterSuccess, Category: CategoryProcess, Needs: needs(toolTrace), Role: Prohibition, Single: true, Doc: docMore,
+		Example: `{tools: {stop_after_success: {name: charge_card, args_match: {order: "${ORDER}"}, result_match: "${OK}"}}}`,
+		read:    readStopAfterSuccess, schema: stopAfterSuccessSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { stopAfterSuccess(r, p.(*CallFilter), s) }},
+	{Kind: KindEquals, Category: CategoryOutcome, Role: Requirement, Single: true, Doc: docMore,
+		Example: `{text: {equals: "OK ${ORDER}"}}`,
+		read:    readEquals, schema: equalsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { equals(r, p.(*TextCheck), s) }},
+	{Kind: KindJSONSchema, Category: CategoryFormat, Role: Requirement, Single: true, Doc: docMore,
+		Example: `{text: {json_schema: {type: object}}}`,
+		read:    readJSONSchema, schema: jsonSchemaSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { jsonSchema(r, p.(*JSONSchema), s) }},
+	{Kind: KindJSONPath, Category: CategoryFormat, Role: Requirement, Doc: docMore,
+		Example: `{text: {json_path: [{path: "$.order", equals: "${ORDER}", match: "${PATTERN}"}]}}`,
+		read:    readJSONPaths, schema: textJSONPathSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { c := p.(*JSONPathCheck); jsonPath(r, c, c.Want, s) }},
+	{Kind: KindGrounded, Category: CategoryGroundedness, Needs: needs(toolTrace), Role: Prohibition, Single: true, Doc: docMore,
+		Example: `{grounded: {numbers: true, ignore: ["^${YEAR}$"]}}`,
+		read:    readGrounded, schema: groundedSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { grounded(r, p.(*Grounded), s) }},
+	{Kind: KindState, Category: CategoryState, Needs: needs(capability.State), Role: Requirement, Doc: docMore,
+		Example: `{state: {/order/id: {equals: "${ORDER}"}, /order/status: {match: "^${STATUS}$"}}}`,
+		read:    readState, schema: stateSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { c := p.(*StateCheck); state(r, c, c.Want, s) }},
+	{Kind: KindMemoryReads, Category: CategoryMemory, Needs: needs(capability.MemoryEvents), Role: Requirement, Doc: docMemory,
+		Example: `{memory: {reads: [{path_match: "${FILE}", content_match: "${FACT}"}]}}`,
+		read:    readMemory, schema: memoryReadsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { memoryRequire(r, p.(*MemoryEntry), trace.MemoryRead, s) }},
+	{Kind: KindMemoryWrites, Category: CategoryMemory, Needs: needs(capability.MemoryEvents), Role: Requirement, Doc: docMemory,
+		Example: `{memory: {writes: [{path_match: "${FILE}", content_match: "${FACT}"}]}}`,
+		read:    readMemory, schema: memoryWritesSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { memoryRequire(r, p.(*MemoryEntry), trace.MemoryWrite, s) }},
+	{Kind: KindMemoryForbid, Category: CategoryMemory, Needs: needs(capability.MemoryEvents), Role: Prohibition, Doc: docMemory,
+		Example: `{memory: {forbid: [{group: other, op: read, path_match: "${FILE}", content_match: "${FACT}"}]}}`,
+		read:    readMemoryForbid, schema: memoryForbidSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { memoryForbid(r, p.(*MemoryEntry), s) }},
+	{Kind: KindTaskRuns, Category: CategoryScheduler, Needs: needs(capability.SchedulerContext), Role: Requirement, Single: true, Doc: docMemory,
+		Example: `{scheduler: {task_runs: {count: 1, status: success}}}`,
+		read:    readTaskRuns, schema: taskRunsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { taskRuns(r, p.(*Counted), s) }},
+	{Kind: KindOutbound, Category: CategoryScheduler, Needs: needs(capability.SchedulerContext), Role: Requirement, Single: true, Doc: docMemory,
+		Example: `{scheduler: {outbound: {count: 1, match: "${DIGEST}"}}}`,
+		read:    readOutbound, schema: outboundSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { outbound(r, p.(*Counted), s) }},
+	{Kind: KindJudge, Category: CategoryJudgment, Role: Requirement, Single: true, Doc: docMore,
+		Example: `{judge: {criteria: ["asks before charging ${AMOUNT}", "names order ${ORDER}"]}}`,
+		read:    readJudge, schema: judgeSchema},
+	{Kind: KindScript, Category: CategoryScript, Role: Requirement, Doc: docMore,
+		Example: `{script: [{cmd: ["scripts/check.sh", "${ORDER}"]}, {cmd: ["${CHECKER}"]}]}`,
+		read:    readScripts, schema: scriptsSchema},
+	{Kind: KindResultMatch, Category: CategoryOutcome, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docResults,
+		Example: `{result: {match: "Echo: ${WORD}"}}`,
+		read:    readPattern, schema: regexSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { resultMatch(r, p.(Pattern).Regex, true, s) }},
+	{Kind: KindResultNotMatch, Category: CategoryOutcome, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docResults,
+		Example: `{result: {not_match: "${ERROR}"}}`,
+		read:    readPattern, schema: regexSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { resultMatch(r, p.(Pattern).Regex, false, s) }},
+	{Kind: KindResultJSONPath, Category: CategoryFormat, Needs: needs(toolTrace), Role: Requirement, Doc: docResults,
+		Example: `{result: {json_path: [{path: "$.total", equals: "${TOTAL}", match: "${PATTERN}"}]}}`,
+		read:    readJSONPaths, schema: resultJSONPathSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { c := p.(*JSONPathCheck); resultJSONPath(r, c, c.Want, s) }},
+	{Kind: KindResultIsError, Category: CategoryOutcome, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docResults,
+		Example: `{result: {is_error: false}}`,
+		read:    readIsError, schema: isErrorSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { resultIsError(r, p.(Flag).Value, s) }},
+	{Kind: KindResultMaxDuration, Category: CategoryTiming, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docResults,
+		Example: `{result: {max_duration_ms: 2000}}`,
+		read:    readCallDuration, schema: callDurationSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { resultMaxDuration(r, p.(Limit).Ms, s) }},
+	{Kind: KindToolsListInclude, Category: CategoryOutcome, Needs: needs(toolTrace), Role: Requirement, Doc: docResults,
+		Example: `{tools_list: {include: [echo, add]}}`,
+		read:    readNames, schema: includeSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { toolsListInclude(r, p.(Tool).Name.Value, true, s) }},
+	{Kind: KindToolsListExclude, Category: CategoryOutcome, Needs: needs(toolTrace), Role: Requirement, Doc: docResults,
+		Example: `{tools_list: {exclude: delete_everything}}`,
+		read:    readNames, schema: excludeSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { toolsListInclude(r, p.(Tool).Name.Value, false, s) }},
+	{Kind: KindToolsListValidSchemas, Category: CategoryFormat, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docResults,
+		Example: `{tools_list: {valid_schemas: true}}`,
+		read:    readValidSchemas, schema: validSchemasSchema,
+		eval: func(r *Result, _ Payload, s trace.Scope) { toolsListValidSchemas(r, s) }},
+}
+
+// sections are the keys of an assert block that hold checks, in the order
+// messages list them.
+var sections = []*section{
+	{name: "tools", fields: []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}},
+	{name: "timing", fields: []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}},
+	{name: "text", fields: []string{"must_match", "must_not_match", "contains", "omits", "equals", "case_sensitive", "json_schema", "json_path"},
+		options: textOptions, optionSchemas: textOptionSchemas},
+	{name: "grounded"},
+	{name: "state"},
+	{name: "memory", fields: []string{"reads", "writes", "forbid"},
+		desc: "Memory reads and writes (needs supports_memory_events)."},
+	{name: "scheduler", fields: []string{"task_runs", "outbound"},
+		desc: "The scheduled task's runs and the messages sent out (needs supports_scheduler_context)."},
+	{name: "judge"},
+	{name: "script"},
+	{name: "result", fields: []string{"match", "not_match", "json_path", "is_error", "max_duration_ms"}, since: decode.MinorMCP,
+		empty: "match, not_match, json_path, is_error or max_duration_ms",
+		desc:  "The results of the tool calls in scope (an mcp:call turn's call); every call must pass each check. Version 1.2."},
+	{name: "tools_list", fields: []string{"include", "exclude", "valid_schemas"}, since: decode.MinorMCP,
+		empty: "include, exclude or valid_schemas", check: checkToolsList,
+		desc: "The tools/list results in scope (an mcp:list_tools turn's listing). Version 1.2."},
+}
+
+func needs(caps ...string) []string { return caps }
+
+// byKind is the registry by kind.
+var byKind = sync.OnceValue(func() map[Kind]*Def {
+	m := make(map[Kind]*Def, len(defs))
+	for _, d := range defs {
+		m[d.Kind] = d
+	}
+	return m
+})
