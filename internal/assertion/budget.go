@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -20,7 +21,7 @@ func maxCalls(r *Result, limit int64, s trace.Scope) {
 	r.Expected = "at most " + plural(int(limit), "tool call")
 	r.Observed = plural(n, "tool call")
 	if int64(n) <= limit {
-		r.set(Pass, "%s made %s (limit %d)", s.Name, plural(n, "tool call"), limit)
+		r.set(status.Pass, "%s made %s (limit %d)", s.Name, plural(n, "tool call"), limit)
 		return
 	}
 	var over []string
@@ -37,7 +38,7 @@ func maxCalls(r *Result, limit int64, s trace.Scope) {
 	if extra := n - from; extra > maxReasons {
 		over = append(over, fmt.Sprintf("%d more", extra-maxReasons))
 	}
-	r.set(Fail, "%s made %s, over the limit of %d: %s", s.Name, plural(n, "tool call"), limit, strings.Join(over, ", "))
+	r.set(status.Fail, "%s made %s, over the limit of %d: %s", s.Name, plural(n, "tool call"), limit, strings.Join(over, ", "))
 }
 
 // stopAfterSuccess finds the first call (by start) to f's tool that
@@ -60,7 +61,7 @@ func stopAfterSuccess(r *Result, f *CallFilter, s trace.Scope) {
 	}
 	if k < 0 {
 		r.Observed = fmt.Sprintf("no successful call to `%s`", name)
-		r.set(Pass, "`%s` never succeeded in %s; nothing to check", name, s.Name)
+		r.set(status.Pass, "`%s` never succeeded in %s; nothing to check", name, s.Name)
 		return
 	}
 	ok := &calls[k]
@@ -82,13 +83,13 @@ func stopAfterSuccess(r *Result, f *CallFilter, s trace.Scope) {
 	}
 	r.Observed = fmt.Sprintf("%s after the success", plural(n, "call"))
 	if n == 0 {
-		r.set(Pass, "no tool call started after `%s` succeeded (%s)", name, callRef(ok))
+		r.set(status.Pass, "no tool call started after `%s` succeeded (%s)", name, callRef(ok))
 		return
 	}
 	if n > maxReasons {
 		after = append(after, fmt.Sprintf("%d more", n-maxReasons))
 	}
-	r.set(Fail, "`%s` succeeded (%s), but %s started after it: %s", name, callRef(ok), plural(n, "tool call"), strings.Join(after, ", "))
+	r.set(status.Fail, "`%s` succeeded (%s), but %s started after it: %s", name, callRef(ok), plural(n, "tool call"), strings.Join(after, ", "))
 }
 
 // moment is a point in a trace: an event's sequence number when known,

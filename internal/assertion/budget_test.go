@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -23,14 +24,14 @@ func TestMaxCalls(t *testing.T) {
 	client := searches(6)
 	client[5].Client = true
 	runCases(t, []evalCase{
-		{"under", limit(6), scopeOf(turnOf("", searches(3)...)), Pass, "turn[0] made 3 tool calls (limit 6)"},
-		{"at the limit", limit(6), scopeOf(turnOf("", searches(6)...)), Pass, ""},
-		{"client calls count", limit(5), scopeOf(turnOf("", client...)), Fail, "made 6 tool calls, over the limit of 5"},
-		{"no calls", limit(1), scopeOf(turnOf("")), Pass, "made 0 tool calls"},
-		{"many over", limit(2), scopeOf(turnOf("", searches(7)...)), Fail, "call c5 in turn[0] (`search`), 2 more"},
+		{"under", limit(6), scopeOf(turnOf("", searches(3)...)), status.Pass, "turn[0] made 3 tool calls (limit 6)"},
+		{"at the limit", limit(6), scopeOf(turnOf("", searches(6)...)), status.Pass, ""},
+		{"client calls count", limit(5), scopeOf(turnOf("", client...)), status.Fail, "made 6 tool calls, over the limit of 5"},
+		{"no calls", limit(1), scopeOf(turnOf("")), status.Pass, "made 0 tool calls"},
+		{"many over", limit(2), scopeOf(turnOf("", searches(7)...)), status.Fail, "call c5 in turn[0] (`search`), 2 more"},
 	})
 	runExact(t, []exactCase{
-		{"over", limit(6), scopeOf(turnOf("", searches(8)...)), Fail,
+		{"over", limit(6), scopeOf(turnOf("", searches(8)...)), status.Fail,
 			"turn[0] made 8 tool calls, over the limit of 6: call c7 in turn[0] (`search`), call c8 in turn[0] (`search`)"},
 	})
 	r := evalOne(t, limit(6), scopeOf(turnOf("", searches(8)...)))
@@ -55,23 +56,23 @@ func TestStopAfterSuccess(t *testing.T) {
 		call("c2", "charge_card", "{}", ok, seqAt(4)),
 	))
 	runCases(t, []evalCase{
-		{"no success", stop, scopeOf(turnOf("", call("c1", "charge_card", "{}", declined), call("c2", "send_email", "{}"))), Pass,
+		{"no success", stop, scopeOf(turnOf("", call("c1", "charge_card", "{}", declined), call("c2", "send_email", "{}"))), status.Pass,
 			"`charge_card` never succeeded in turn[0]; nothing to check"},
-		{"retry until success, then stop", stop, retried, Pass, "no tool call started after `charge_card` succeeded (call c2 in turn[0])"},
-		{"a call without a result is no success", stop, scopeOf(turnOf("", call("c1", "charge_card", "{}"), call("c2", "x", "{}"))), Pass, "never succeeded"},
+		{"retry until success, then stop", stop, retried, status.Pass, "no tool call started after `charge_card` succeeded (call c2 in turn[0])"},
+		{"a call without a result is no success", stop, scopeOf(turnOf("", call("c1", "charge_card", "{}"), call("c2", "x", "{}"))), status.Pass, "never succeeded"},
 		{"without result_match: any result without error", anyResult, scopeOf(turnOf("",
-			call("c1", "charge_card", "{}", failed), call("c2", "charge_card", "{}", declined), call("c3", "x", "{}"))), Fail,
+			call("c1", "charge_card", "{}", failed), call("c2", "charge_card", "{}", declined), call("c3", "x", "{}"))), status.Fail,
 			"`charge_card` succeeded (call c2 in turn[0]), but 1 tool call started after it: call c3 in turn[0] (`x`)"},
 		{"args must match", withArgs, scopeOf(turnOf("",
-			call("c1", "charge_card", `{"amount": 41}`, ok), call("c2", "x", "{}"))), Pass, "never succeeded"},
+			call("c1", "charge_card", `{"amount": 41}`, ok), call("c2", "x", "{}"))), status.Pass, "never succeeded"},
 		{"by start time", stop, scopeOf(turnOf("",
-			call("c1", "send_email", "{}", at(1900)), call("c2", "charge_card", "{}", ok, at(1500)))), Fail, "call c1 in turn[0] (`send_email`)"},
+			call("c1", "send_email", "{}", at(1900)), call("c2", "charge_card", "{}", ok, at(1500)))), status.Fail, "call c1 in turn[0] (`send_email`)"},
 		{"started alongside, before the result", stop, scopeOf(turnOf("",
 			call("c1", "charge_card", "{}", ok, seqAt(2), func(c *trace.ToolCall) { c.ResultSeq = 6 }),
-			call("c2", "send_email", "{}", seqAt(4)))), Pass, "no tool call started after `charge_card` succeeded"},
+			call("c2", "send_email", "{}", seqAt(4)))), status.Pass, "no tool call started after `charge_card` succeeded"},
 		{"started after the result", stop, scopeOf(turnOf("",
 			call("c1", "charge_card", "{}", ok, seqAt(2), func(c *trace.ToolCall) { c.ResultSeq = 6 }),
-			call("c2", "send_email", "{}", seqAt(4)), call("c3", "send_email", "{}", seqAt(8)))), Fail,
+			call("c2", "send_email", "{}", seqAt(4)), call("c3", "send_email", "{}", seqAt(8)))), status.Fail,
 			"but 1 tool call started after it: call c3 in turn[0] (`send_email`)"},
 	})
 	after := scopeOf(turnOf("",
@@ -81,7 +82,7 @@ func TestStopAfterSuccess(t *testing.T) {
 		call("c4", "send_email", "{}", seqAt(9)),
 	))
 	runExact(t, []exactCase{
-		{"calls after the success", stop, after, Fail,
+		{"calls after the success", stop, after, status.Fail,
 			"`charge_card` succeeded (call c2 in turn[0]), but 2 tool calls started after it: call c3 in turn[0] (`charge_card`), call c4 in turn[0] (`send_email`)"},
 	})
 	r := evalOne(t, stop, after)
@@ -97,17 +98,17 @@ func TestRequireMaxDuration(t *testing.T) {
 	fast := call("c1", "get_weather", `{"city": "Paris"}`, took(1000, 1500))
 	slow := call("c1", "get_weather", `{"city": "Paris"}`, took(1000, 3400))
 	runCases(t, []evalCase{
-		{"within", weather(2000), scopeOf(turnOf("", fast)), Pass, "`get_weather` called 1 time, expected at least 1 time, each within 2000 ms"},
-		{"exactly the limit", weather(500), scopeOf(turnOf("", fast)), Pass, ""},
-		{"never completed is not timed", weather(1), scopeOf(turnOf("", call("c1", "get_weather", "{}", func(c *trace.ToolCall) { c.StartedMs = 1000 }))), Pass, ""},
+		{"within", weather(2000), scopeOf(turnOf("", fast)), status.Pass, "`get_weather` called 1 time, expected at least 1 time, each within 2000 ms"},
+		{"exactly the limit", weather(500), scopeOf(turnOf("", fast)), status.Pass, ""},
+		{"never completed is not timed", weather(1), scopeOf(turnOf("", call("c1", "get_weather", "{}", func(c *trace.ToolCall) { c.StartedMs = 1000 }))), status.Pass, ""},
 		{"slow call that does not satisfy the entry", weather(2000, func(r *Require) { r.ArgsMatch = args("city", "^Rome$") }),
-			scopeOf(turnOf("", slow, call("c2", "get_weather", `{"city": "Rome"}`, took(1000, 1100)))), Pass, ""},
-		{"count first", weather(2000, count(2, 2, true)), scopeOf(turnOf("", slow)), Fail, "expected `get_weather` exactly 2 times, saw 1"},
-		{"several slow", weather(100), scopeOf(turnOf("", fast, call("c2", "get_weather", "{}", took(0, 150)))), Fail,
+			scopeOf(turnOf("", slow, call("c2", "get_weather", `{"city": "Rome"}`, took(1000, 1100)))), status.Pass, ""},
+		{"count first", weather(2000, count(2, 2, true)), scopeOf(turnOf("", slow)), status.Fail, "expected `get_weather` exactly 2 times, saw 1"},
+		{"several slow", weather(100), scopeOf(turnOf("", fast, call("c2", "get_weather", "{}", took(0, 150)))), status.Fail,
 			"`get_weather` call c1 in turn[0] took 500 ms, call c2 in turn[0] took 150 ms, over max_duration_ms 100"},
 	})
 	runExact(t, []exactCase{
-		{"slow", weather(2000), scopeOf(turnOf("", slow)), Fail, "`get_weather` call c1 in turn[0] took 2400 ms, over max_duration_ms 2000"},
+		{"slow", weather(2000), scopeOf(turnOf("", slow)), status.Fail, "`get_weather` call c1 in turn[0] took 2400 ms, over max_duration_ms 2000"},
 	})
 	r := evalOne(t, weather(2000), scopeOf(turnOf("", fast, slow)))
 	if len(r.Evidence) != 1 || r.Evidence[0].Note != "took 2400 ms, over max_duration_ms 2000" {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -55,9 +56,9 @@ func gate(c Check, s trace.Scope) (Result, bool) {
 	}
 	why := fmt.Sprintf("needs %s, which the %s trace does not provide", capability.Join(missing), adapter)
 	if c.MissingError {
-		r.set(Error, "%s (on_missing_capability: error)", why)
+		r.set(status.Error, "%s (on_missing_capability: error)", why)
 	} else {
-		r.set(Skip, "skipped: %s", why)
+		r.set(status.Skip, "skipped: %s", why)
 	}
 	r.Finish() // no evidence: it rests on no event ([], as every result)
 	return r, true

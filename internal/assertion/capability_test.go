@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -82,40 +83,40 @@ func TestGate(t *testing.T) {
 		name     string
 		check    Check
 		src      *trace.Source
-		want     Status
+		want     status.Status
 		msg      string
 		expected string // "" when evaluated
 		observed string
 	}{
-		{"timing on a transcript", duration, claudeSource, Skip,
+		{"timing on a transcript", duration, claudeSource, status.Skip,
 			"skipped: needs supports_streaming_timing, which the claude-transcript trace does not provide",
 			"a trace with supports_streaming_timing", "no supports_streaming_timing"},
-		{"timing on a transcript, policy error", onError(duration), claudeSource, Error,
+		{"timing on a transcript, policy error", onError(duration), claudeSource, status.Error,
 			"needs supports_streaming_timing, which the claude-transcript trace does not provide (on_missing_capability: error)",
 			"a trace with supports_streaming_timing", "no supports_streaming_timing"},
-		{"memory on ag-ui", reads, nil, Skip,
+		{"memory on ag-ui", reads, nil, status.Skip,
 			"skipped: needs supports_memory_events, which the ag-ui trace does not provide",
 			"a trace with supports_memory_events", "no supports_memory_events"},
-		{"scheduler on ag-ui", outbound, nil, Skip,
+		{"scheduler on ag-ui", outbound, nil, status.Skip,
 			"skipped: needs supports_scheduler_context, which the ag-ui trace does not provide",
 			"a trace with supports_scheduler_context", "no supports_scheduler_context"},
-		{"state on nanoclaw", stateCheck("/x", "1"), nanoSource, Skip,
+		{"state on nanoclaw", stateCheck("/x", "1"), nanoSource, status.Skip,
 			"skipped: needs supports_state, which the nanoclaw trace does not provide",
 			"a trace with supports_state", "no supports_state"},
-		{"tools on ag-ui", forbid, nil, Pass, "`rm` was not called", "", ""},
-		{"tools on a transcript", forbid, claudeSource, Pass, "`rm` was not called", "", ""},
-		{"text anywhere", hi, claudeSource, Pass, "", "", ""},
-		{"requires adds to the kind's needs", needing(hi, capability.MemoryEvents), claudeSource, Skip,
+		{"tools on ag-ui", forbid, nil, status.Pass, "`rm` was not called", "", ""},
+		{"tools on a transcript", forbid, claudeSource, status.Pass, "`rm` was not called", "", ""},
+		{"text anywhere", hi, claudeSource, status.Pass, "", "", ""},
+		{"requires adds to the kind's needs", needing(hi, capability.MemoryEvents), claudeSource, status.Skip,
 			"skipped: needs supports_memory_events, which the claude-transcript trace does not provide",
 			"a trace with supports_memory_events", "no supports_memory_events"},
-		{"requires met", needing(hi, capability.ToolTrace, capability.Replay), claudeSource, Pass, "", "", ""},
-		{"requires besides a kind's own need", needing(forbid, capability.State), nanoSource, Skip,
+		{"requires met", needing(hi, capability.ToolTrace, capability.Replay), claudeSource, status.Pass, "", "", ""},
+		{"requires besides a kind's own need", needing(forbid, capability.State), nanoSource, status.Skip,
 			"skipped: needs supports_state, which the nanoclaw trace does not provide",
 			"a trace with supports_tool_trace, supports_state", "no supports_state"},
-		{"several missing, each once", onError(needing(reads, capability.State, capability.MemoryEvents)), claudeSource, Error,
+		{"several missing, each once", onError(needing(reads, capability.State, capability.MemoryEvents)), claudeSource, status.Error,
 			"needs supports_memory_events, supports_state, which the claude-transcript trace does not provide (on_missing_capability: error)",
 			"a trace with supports_memory_events, supports_state", "no supports_memory_events, supports_state"},
-		{"requires on ag-ui", needing(forbid, capability.SchedulerContext), nil, Skip,
+		{"requires on ag-ui", needing(forbid, capability.SchedulerContext), nil, status.Skip,
 			"skipped: needs supports_scheduler_context, which the ag-ui trace does not provide",
 			"a trace with supports_tool_trace, supports_scheduler_context", "no supports_scheduler_context"},
 	}
@@ -128,7 +129,7 @@ func TestGate(t *testing.T) {
 			if tc.expected != "" && (r.Expected != tc.expected || r.Observed != tc.observed) {
 				t.Errorf("expected %q, observed %q; want %q, %q", r.Expected, r.Observed, tc.expected, tc.observed)
 			}
-			if tc.want == Skip || tc.want == Error {
+			if tc.want == status.Skip || tc.want == status.Error {
 				if r.Message != tc.msg {
 					t.Errorf("message %q, want exactly %q", r.Message, tc.msg)
 				}
@@ -163,17 +164,17 @@ func TestGateSplits(t *testing.T) {
 		t.Fatalf("gated %+v, want 2", gated)
 	}
 	b, d := gated[0], gated[1]
-	if b.ID != "b" || b.Status != Skip || b.Severity != Warning || b.Level != LevelTarget || b.Scope != "turn[0]" || b.Source.Line != 3 || b.Kind != KindMaxIdle {
+	if b.ID != "b" || b.Status != status.Skip || b.Severity != Warning || b.Level != LevelTarget || b.Scope != "turn[0]" || b.Source.Line != 3 || b.Kind != KindMaxIdle {
 		t.Errorf("gated b = %+v", b)
 	}
-	if d.ID != "d" || d.Status != Error || d.Severity != Critical {
+	if d.ID != "d" || d.Status != status.Error || d.Severity != Critical {
 		t.Errorf("gated d = %+v", d)
 	}
 	if e, ok := Errored(gated); !ok || e.ID != "d" {
 		t.Errorf("Errored = %+v, %v; want d, a critical error", e, ok)
 	}
 	// A warning that cannot be checked is not an error of the test.
-	if _, ok := Errored([]Result{b, {Status: Error, Severity: Warning}}); ok {
+	if _, ok := Errored([]Result{b, {Status: status.Error, Severity: Warning}}); ok {
 		t.Error("a warning's error counts as the test's")
 	}
 	if run, gated := Gate(checks, withSource(reply("hi"), &trace.Source{Capabilities: capability.All})); len(run) != len(checks) || len(gated) != 0 {

@@ -2,6 +2,8 @@ package assertion
 
 import (
 	"slices"
+
+	"github.com/ananke/action/internal/status"
 )
 
 // Failure categories (docs/reports.md): what kind of thing went wrong,
@@ -37,7 +39,7 @@ func Category(k Kind) string {
 func FailureCategories(rs []Result) []string {
 	set := map[string]bool{}
 	for _, r := range rs {
-		if r.Status == Fail {
+		if r.Status == status.Fail {
 			set[Category(r.Kind)] = true
 		}
 	}

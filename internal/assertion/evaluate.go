@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -21,7 +22,7 @@ func Evaluate(checks []Check, s trace.Scope) []Result {
 		if d := Lookup(c.Kind); d != nil && d.eval != nil {
 			d.eval(&r, c.Payload, s)
 		} else {
-			r.Status, r.Message = Fail, fmt.Sprintf("unknown assertion kind %q", c.Kind)
+			r.Status, r.Message = status.Fail, fmt.Sprintf("unknown assertion kind %q", c.Kind)
 		}
 		r.Finish()
 		out = append(out, r)
@@ -29,7 +30,7 @@ func Evaluate(checks []Check, s trace.Scope) []Result {
 	return out
 }
 
-func (r *Result) set(st Status, format string, args ...any) {
+func (r *Result) set(st status.Status, format string, args ...any) {
 	r.Status = st
 	r.Message = fmt.Sprintf(format, args...)
 }

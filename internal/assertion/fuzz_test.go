@@ -8,6 +8,7 @@ import (
 	"github.com/go-openapi/jsonpointer"
 	"github.com/ohler55/ojg/jp"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -63,7 +64,7 @@ func FuzzEvaluate(f *testing.F) {
 				t.Fatalf("%d results for %d checks", len(rs), len(checks))
 			}
 			for _, r := range rs {
-				if r.Status != Pass && r.Status != Fail || r.Message == "" {
+				if r.Status != status.Pass && r.Status != status.Fail || r.Message == "" {
 					t.Fatalf("result %+v", r)
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -42,10 +43,10 @@ func grounded(r *Result, g *Grounded, s trace.Scope) {
 	}
 	if len(bad) == 0 {
 		if checked == 0 {
-			r.set(Pass, "no numbers or URLs to check in %s", reply)
+			r.set(status.Pass, "no numbers or URLs to check in %s", reply)
 			return
 		}
-		r.set(Pass, "all %s in %s appear in a %s", plural(checked, "claim"), reply, sourcesPhrase)
+		r.set(status.Pass, "all %s in %s appear in a %s", plural(checked, "claim"), reply, sourcesPhrase)
 		return
 	}
 	refs := textRefs(s)
@@ -65,7 +66,7 @@ func grounded(r *Result, g *Grounded, s trace.Scope) {
 	if len(bad) == 1 {
 		verb = "appears"
 	}
-	r.set(Fail, "%s in %s %s in no %s: %s", plural(len(bad), "claim"), reply, verb, sourcesPhrase, strings.Join(parts, ", "))
+	r.set(status.Fail, "%s in %s %s in no %s: %s", plural(len(bad), "claim"), reply, verb, sourcesPhrase, strings.Join(parts, ", "))
 }
 
 // maxClaimsListed bounds the unsupported claims a message names; the

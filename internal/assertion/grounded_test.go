@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -80,27 +81,27 @@ func TestGrounded(t *testing.T) {
 	assistantEarlier := scopeOf(replyTurn("The fee is 75."), replyTurn("As I said, the fee is 75."))
 	whole := trace.Trace{Turns: []trace.Turn{replyTurn("It costs 99.")}}
 	runCases(t, []evalCase{
-		{"supported by a JSON tool result", both, scopeOf(answered("", weather, "It is 21°C with 0.64 humidity in Paris: https://w.example/paris/. About $3,500.00 or 1,000.")), Pass,
+		{"supported by a JSON tool result", both, scopeOf(answered("", weather, "It is 21°C with 0.64 humidity in Paris: https://w.example/paris/. About $3,500.00 or 1,000.")), status.Pass,
 			"all 5 claims in turn[0]'s reply appear in a tool result, tool argument, user message or history"},
-		{"no claims", both, reply("Order ORD-4821 ships with tracking ZX_99812 in 2 days."), Pass, "no numbers or URLs to check in turn[0]'s reply"},
-		{"user message of an earlier turn", both, prior, Pass, ""},
-		{"history", both, history, Pass, ""},
-		{"tool arguments", both, args, Pass, ""},
-		{"the assistant is no source for itself", both, assistantEarlier, Fail, `1 claim in turn[1]'s reply appears in no tool result`},
-		{"source numbers are read permissively", both, scopeOf(answered("", `{"sku": "A-100", "list": [3,500]}`, "Item 100 costs 500 (3,500 total).")), Pass, ""},
-		{"ignore exempts a claim as written", groundedCheck(true, true, `^20\d\d$`), reply("Since 2026, nothing changed."), Pass, "no numbers or URLs to check"},
-		{"ignore does not exempt others", groundedCheck(true, true, `^20\d\d$`), reply("Since 2026, 40 stores."), Fail, `"40" (char 12)`},
-		{"numbers only", groundedCheck(true, false), reply("See https://nowhere.example for 42 tips."), Fail, `1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: "42" (char 32)`},
-		{"digits in a URL are no number, URLs checked or not", groundedCheck(true, false), reply("See https://x.example/p/12345?page=77."), Pass, "no numbers or URLs to check"},
-		{"URLs only", groundedCheck(false, true), reply("See https://nowhere.example for 42 tips."), Fail, `: https://nowhere.example (char 4)`},
-		{"a longer path is no support", both, scopeOf(answered("", "see https://x.example/api", "Docs: https://x.example/a")), Fail, "https://x.example/a (char 6)"},
-		{"a longer host is no support", both, scopeOf(answered("", "https://x.example.evil.test/", "Docs: https://x.example")), Fail, "https://x.example (char 6)"},
-		{"a query, fragment or trailing slash is", both, scopeOf(answered("", "https://x.example/a?ref=1 and https://x.example/b#top, https://x.example/c/.", "https://x.example/a https://x.example/b/ https://x.example/c")), Pass, ""},
-		{"test scope", both, whole.TestScope(), Fail, "in the test's replies"},
+		{"no claims", both, reply("Order ORD-4821 ships with tracking ZX_99812 in 2 days."), status.Pass, "no numbers or URLs to check in turn[0]'s reply"},
+		{"user message of an earlier turn", both, prior, status.Pass, ""},
+		{"history", both, history, status.Pass, ""},
+		{"tool arguments", both, args, status.Pass, ""},
+		{"the assistant is no source for itself", both, assistantEarlier, status.Fail, `1 claim in turn[1]'s reply appears in no tool result`},
+		{"source numbers are read permissively", both, scopeOf(answered("", `{"sku": "A-100", "list": [3,500]}`, "Item 100 costs 500 (3,500 total).")), status.Pass, ""},
+		{"ignore exempts a claim as written", groundedCheck(true, true, `^20\d\d$`), reply("Since 2026, nothing changed."), status.Pass, "no numbers or URLs to check"},
+		{"ignore does not exempt others", groundedCheck(true, true, `^20\d\d$`), reply("Since 2026, 40 stores."), status.Fail, `"40" (char 12)`},
+		{"numbers only", groundedCheck(true, false), reply("See https://nowhere.example for 42 tips."), status.Fail, `1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: "42" (char 32)`},
+		{"digits in a URL are no number, URLs checked or not", groundedCheck(true, false), reply("See https://x.example/p/12345?page=77."), status.Pass, "no numbers or URLs to check"},
+		{"URLs only", groundedCheck(false, true), reply("See https://nowhere.example for 42 tips."), status.Fail, `: https://nowhere.example (char 4)`},
+		{"a longer path is no support", both, scopeOf(answered("", "see https://x.example/api", "Docs: https://x.example/a")), status.Fail, "https://x.example/a (char 6)"},
+		{"a longer host is no support", both, scopeOf(answered("", "https://x.example.evil.test/", "Docs: https://x.example")), status.Fail, "https://x.example (char 6)"},
+		{"a query, fragment or trailing slash is", both, scopeOf(answered("", "https://x.example/a?ref=1 and https://x.example/b#top, https://x.example/c/.", "https://x.example/a https://x.example/b/ https://x.example/c")), status.Pass, ""},
+		{"test scope", both, whole.TestScope(), status.Fail, "in the test's replies"},
 	})
 	unsupported := reply("It costs $3,600. Details: https://x.example/a")
 	runExact(t, []exactCase{
-		{"unsupported claims", both, unsupported, Fail,
+		{"unsupported claims", both, unsupported, status.Fail,
 			`2 claims in turn[0]'s reply appear in no tool result, tool argument, user message or history: "$3,600" (char 9), https://x.example/a (char 26)`},
 	})
 	r := evalOne(t, both, unsupported)
@@ -152,7 +153,7 @@ func FuzzGrounded(f *testing.F) {
 		}
 		s := scopeOf(answered(source, source, text))
 		r := evalOne(t, groundedCheck(true, true), s)
-		if r.Status != Pass && r.Status != Fail || r.Message == "" {
+		if r.Status != status.Pass && r.Status != status.Fail || r.Message == "" {
 			t.Fatalf("result %+v", r)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -41,7 +42,7 @@ type exactCase struct {
 	name  string
 	check Check
 	scope trace.Scope
-	want  Status
+	want  status.Status
 	msg   string
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -61,10 +62,10 @@ func notJSON(r *Result, doc replyDoc, err error, s trace.Scope, what string) {
 	r.Observed = "not JSON"
 	r.Evidence = []Evidence{{Note: doc.where + " (not JSON)", Text: shorten(doc.text, 400), EventRefs: textRefs(s)}}
 	if doc.text == "" {
-		r.set(Fail, "%s in %s is empty, not JSON, so %s", doc.where, s.Name, what)
+		r.set(status.Fail, "%s in %s is empty, not JSON, so %s", doc.where, s.Name, what)
 		return
 	}
-	r.set(Fail, "%s in %s is not JSON (%s), so %s: %s", doc.where, s.Name, oneLine(err.Error()), what, quote(doc.text))
+	r.set(status.Fail, "%s in %s is not JSON (%s), so %s: %s", doc.where, s.Name, oneLine(err.Error()), what, quote(doc.text))
 }
 
 // oneLine keeps the first line of a multi-line error.

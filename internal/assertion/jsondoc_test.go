@@ -8,6 +8,7 @@ import (
 	"github.com/ohler55/ojg/jp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -62,19 +63,19 @@ func TestJSONSchema(t *testing.T) {
 	file := Check{Kind: KindJSONSchema, Payload: &JSONSchema{File: "schemas/order.json", Schema: sch}}
 	inline := Check{Kind: KindJSONSchema, Payload: &JSONSchema{Schema: sch}}
 	runCases(t, []evalCase{
-		{"valid reply", file, reply(`{"id": "A1", "total": 89.5}`), Pass, "the reply validates against schemas/order.json"},
-		{"valid fence", inline, reply("Done:\n```json\n{\"id\": \"A1\", \"total\": 89.5}\n```"), Pass,
+		{"valid reply", file, reply(`{"id": "A1", "total": 89.5}`), status.Pass, "the reply validates against schemas/order.json"},
+		{"valid fence", inline, reply("Done:\n```json\n{\"id\": \"A1\", \"total\": 89.5}\n```"), status.Pass,
 			"the reply's ```json block validates against the inline schema"},
-		{"big numbers keep precision", inline, reply(`{"id": "A1", "total": 123456789012345678901234567890}`), Pass, ""},
-		{"nested error through $ref", inline, reply(`{"id": "A1", "total": 1, "items": [{"name": "x"}]}`), Fail,
+		{"big numbers keep precision", inline, reply(`{"id": "A1", "total": 123456789012345678901234567890}`), status.Pass, ""},
+		{"nested error through $ref", inline, reply(`{"id": "A1", "total": 1, "items": [{"name": "x"}]}`), status.Fail,
 			"at /items/0: missing property 'sku'"},
-		{"empty reply", inline, scopeOf(turnOf("")), Fail, "the reply in turn[0] is empty, not JSON, so it cannot validate against the inline schema"},
+		{"empty reply", inline, scopeOf(turnOf("")), status.Fail, "the reply in turn[0] is empty, not JSON, so it cannot validate against the inline schema"},
 	})
 	runExact(t, []exactCase{
-		{"invalid", file, reply(`{"id": 7, "items": []}`), Fail,
+		{"invalid", file, reply(`{"id": 7, "items": []}`), status.Fail,
 			"the reply in turn[0] does not validate against schemas/order.json: at the root: missing property 'total'; " +
 				"at /id: got number, want string; at /items: minItems: got 0, want 1"},
-		{"not JSON", inline, reply("Sure! The total is 89.5."), Fail,
+		{"not JSON", inline, reply("Sure! The total is 89.5."), status.Fail,
 			`the reply in turn[0] is not JSON (invalid character 'S' looking for beginning of value), so it cannot validate against the inline schema: "Sure! The total is 89.5."`},
 	})
 	r := evalOne(t, file, reply(`{"id": 7, "total": "x", "items": [], "extra": 1}`))
@@ -109,31 +110,31 @@ func exists(v bool) func(*JSONPathCheck) { return func(c *JSONPathCheck) { c.Exi
 func TestJSONPath(t *testing.T) {
 	order := reply(`{"status": "pending", "total": 89.50, "items": [{"price": 1}, {"price": "2"}], "meta": {"b": 2, "a": [1, 2]}, "note": null}`)
 	runCases(t, []evalCase{
-		{"equals string", pathCheck("$.status", `"pending"`), order, Pass, `$.status selects 1 value in the reply, which equals "pending"`},
-		{"equals number semantically", pathCheck("$.total", `89.5`), order, Pass, ""},
-		{"equals object semantically", pathCheck("$.meta", `{"a": [1, 2.0], "b": 2}`), order, Pass, ""},
-		{"equals is typed", pathCheck("$.total", `"89.5"`), order, Fail, `$.total is 89.5, expected "89.5"`},
-		{"match on a string", pathCheck("$.status", "", matching("^pend")), order, Pass, "which matches `^pend`"},
-		{"match on compact JSON", pathCheck("$.meta.a", "", matching(`^\[1,2\]$`)), order, Pass, ""},
-		{"match fails", pathCheck("$.total", "", matching(`^\d+$`)), order, Fail, "$.total is 89.5, which does not match `^\\d+$`"},
-		{"type of every node", pathCheck("$.items[*].price", "", typed("number")), reply(`{"items": [{"price": 1}, {"price": 2}]}`), Pass,
+		{"equals string", pathCheck("$.status", `"pending"`), order, status.Pass, `$.status selects 1 value in the reply, which equals "pending"`},
+		{"equals number semantically", pathCheck("$.total", `89.5`), order, status.Pass, ""},
+		{"equals object semantically", pathCheck("$.meta", `{"a": [1, 2.0], "b": 2}`), order, status.Pass, ""},
+		{"equals is typed", pathCheck("$.total", `"89.5"`), order, status.Fail, `$.total is 89.5, expected "89.5"`},
+		{"match on a string", pathCheck("$.status", "", matching("^pend")), order, status.Pass, "which matches `^pend`"},
+		{"match on compact JSON", pathCheck("$.meta.a", "", matching(`^\[1,2\]$`)), order, status.Pass, ""},
+		{"match fails", pathCheck("$.total", "", matching(`^\d+$`)), order, status.Fail, "$.total is 89.5, which does not match `^\\d+$`"},
+		{"type of every node", pathCheck("$.items[*].price", "", typed("number")), reply(`{"items": [{"price": 1}, {"price": 2}]}`), status.Pass,
 			"$.items[*].price selects 2 values in the reply, each is a number"},
-		{"the root", pathCheck("$", "", typed("object")), order, Pass, "$ selects 1 value in the reply, which is an object"},
-		{"null is a value", pathCheck("$.note", "", typed("null")), order, Pass, ""},
-		{"exists", pathCheck("$.note", "", exists(true)), order, Pass, "$.note selects 1 value in the reply"},
-		{"exists false", pathCheck("$.error", "", exists(false)), order, Pass, "$.error selects nothing in the reply"},
-		{"missing", pathCheck("$.missing", `1`), order, Fail, "$.missing selects nothing in the reply"},
-		{"fenced", pathCheck("$.status", `"ok"`), reply("Result:\n```json\n{\"status\": \"ok\"}\n```"), Pass, "in the reply's ```json block"},
+		{"the root", pathCheck("$", "", typed("object")), order, status.Pass, "$ selects 1 value in the reply, which is an object"},
+		{"null is a value", pathCheck("$.note", "", typed("null")), order, status.Pass, ""},
+		{"exists", pathCheck("$.note", "", exists(true)), order, status.Pass, "$.note selects 1 value in the reply"},
+		{"exists false", pathCheck("$.error", "", exists(false)), order, status.Pass, "$.error selects nothing in the reply"},
+		{"missing", pathCheck("$.missing", `1`), order, status.Fail, "$.missing selects nothing in the reply"},
+		{"fenced", pathCheck("$.status", `"ok"`), reply("Result:\n```json\n{\"status\": \"ok\"}\n```"), status.Pass, "in the reply's ```json block"},
 	})
 	runExact(t, []exactCase{
-		{"equals fails", pathCheck("$.status", `"ok"`), order, Fail, `$.status is "pending", expected "ok"`},
-		{"type fails on the second node", pathCheck("$.items[*].price", "", typed("number")), order, Fail,
+		{"equals fails", pathCheck("$.status", `"ok"`), order, status.Fail, `$.status is "pending", expected "ok"`},
+		{"type fails on the second node", pathCheck("$.items[*].price", "", typed("number")), order, status.Fail,
 			`$.items[*].price: $.items[1].price is "2", a string, expected a number`},
-		{"wildcards visit keys in order", pathCheck("$.*", "", typed("number")), reply(`{"d": 1, "c": "x", "b": [], "a": 2}`), Fail,
+		{"wildcards visit keys in order", pathCheck("$.*", "", typed("number")), reply(`{"d": 1, "c": "x", "b": [], "a": 2}`), status.Fail,
 			`$.*: $.b is [], an array, expected a number`},
-		{"exists false fails", pathCheck("$.meta", "", exists(false)), order, Fail,
+		{"exists false fails", pathCheck("$.meta", "", exists(false)), order, status.Fail,
 			`$.meta selects 1 value in the reply, expected nothing: {"a":[1,2],"b":2}`},
-		{"not JSON", pathCheck("$.status", `"ok"`), reply("Order placed"), Fail,
+		{"not JSON", pathCheck("$.status", `"ok"`), reply("Order placed"), status.Fail,
 			`the reply in turn[0] is not JSON (invalid character 'O' looking for beginning of value), so $.status cannot be checked: "Order placed"`},
 	})
 	r := evalOne(t, pathCheck("$.status", `"ok"`), order)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ohler55/ojg/jp"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -48,12 +49,12 @@ func selectPath(r *Result, c *JSONPathCheck, vc valueCheck, absent bool, v any, 
 	}
 	switch {
 	case absent && len(nodes) == 0:
-		r.set(Pass, "%s selects nothing in %s", c.Path, doc.where)
+		r.set(status.Pass, "%s selects nothing in %s", c.Path, doc.where)
 	case absent:
-		r.set(Fail, "%s selects %s in %s, expected nothing: %s", c.Path, plural(len(nodes), "value"), doc.where, display(nodes[0]))
+		r.set(status.Fail, "%s selects %s in %s, expected nothing: %s", c.Path, plural(len(nodes), "value"), doc.where, display(nodes[0]))
 	case len(nodes) == 0:
 		r.Evidence = []Evidence{ev(doc.where, shorten(doc.text, 400))}
-		r.set(Fail, "%s selects nothing in %s", c.Path, doc.where)
+		r.set(status.Fail, "%s selects nothing in %s", c.Path, doc.where)
 	default:
 		checkNodes(r, c.Path, doc.where, found, vc)
 	}
@@ -68,11 +69,11 @@ func checkNodes(r *Result, path, where string, nodes []node, vc valueCheck) {
 		case why == "":
 			continue
 		case len(nodes) == 1:
-			r.set(Fail, "%s is %s, %s", path, display(n.value), why)
+			r.set(status.Fail, "%s is %s, %s", path, display(n.value), why)
 		case n.path != "":
-			r.set(Fail, "%s: %s is %s, %s", path, n.path, display(n.value), why)
+			r.set(status.Fail, "%s: %s is %s, %s", path, n.path, display(n.value), why)
 		default:
-			r.set(Fail, "%s is %s, %s (value %d of %d)", path, display(n.value), why, i+1, len(nodes))
+			r.set(status.Fail, "%s is %s, %s (value %d of %d)", path, display(n.value), why, i+1, len(nodes))
 		}
 		return
 	}
@@ -84,7 +85,7 @@ func checkNodes(r *Result, path, where string, nodes []node, vc valueCheck) {
 		}
 		msg += ", " + each + " " + d
 	}
-	r.set(Pass, "%s", msg)
+	r.set(status.Pass, "%s", msg)
 }
 
 // node is one value a JSONPath selected, with its normalized path

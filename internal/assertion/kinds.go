@@ -56,11 +56,23 @@ const (
 // Builtins are the kinds of the results the engine makes itself, which no
 // block declares: a run error, a protocol check, client tools, an after
 // hook, a dynamic test's checkpoints. Check ids are made of them too.
-var Builtins = []Kind{"run_error", "protocol", "client_tools", "after_hook", "after", "checkpoints"}
+var Builtins = []Kind{KindRunError, KindProtocol, KindClientTools, KindAfterHook, "after", "checkpoints"}
+
+// The built-in kinds the engine checks in every turn or attempt.
+const (
+	// KindRunError fails when the agent reported an error during the turn.
+	KindRunError Kind = "run_error"
+	// KindProtocol fails when the agent's stream broke its protocol.
+	KindProtocol Kind = "protocol"
+	// KindClientTools fails when a client tool call found no answer.
+	KindClientTools Kind = "client_tools"
+	// KindAfterHook fails when an after hook failed.
+	KindAfterHook Kind = "after_hook"
+)
 
 // builtinCategories are the failure categories of the built-in kinds that
 // have one.
-var builtinCategories = map[Kind]string{"run_error": CategoryProtocol, "protocol": CategoryProtocol, "client_tools": CategoryProcess}
+var builtinCategories = map[Kind]string{KindRunError: CategoryProtocol, KindProtocol: CategoryProtocol, KindClientTools: CategoryProcess}
 
 // Headings of docs/files.md that document the kinds.
 const (

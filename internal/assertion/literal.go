@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -19,12 +20,12 @@ func contains(r *Result, t *TextCheck, s trace.Scope) {
 	if loc := findLiteral(text, t); loc != nil {
 		r.Observed = fmt.Sprintf("contains %s at char %d", quote(text[loc[0]:loc[1]]), runeOffset(text, loc[0]))
 		r.Evidence = []Evidence{{Note: "match", Text: around(text, loc), EventRefs: refs}}
-		r.set(Pass, "assistant text contains %s", quote(t.Text))
+		r.set(status.Pass, "assistant text contains %s", quote(t.Text))
 		return
 	}
 	r.Observed = observedText(text)
 	r.Evidence = []Evidence{{Note: "assistant text", Text: shorten(text, 400), EventRefs: refs}}
-	r.set(Fail, "assistant text in %s does not contain %s%s: %s", s.Name, quote(t.Text), sensitiveNote(t), observedText(text))
+	r.set(status.Fail, "assistant text in %s does not contain %s%s: %s", s.Name, quote(t.Text), sensitiveNote(t), observedText(text))
 }
 
 // omits passes when the scope's assistant text does not contain t.Text,
@@ -36,13 +37,13 @@ func omits(r *Result, t *TextCheck, s trace.Scope) {
 	loc := findLiteral(text, t)
 	if loc == nil {
 		r.Observed = "not found"
-		r.set(Pass, "assistant text does not contain %s", quote(t.Text))
+		r.set(status.Pass, "assistant text does not contain %s", quote(t.Text))
 		return
 	}
 	ex := around(text, loc)
 	r.Observed = fmt.Sprintf("contains %s at char %d", quote(text[loc[0]:loc[1]]), runeOffset(text, loc[0]))
 	r.Evidence = []Evidence{{Note: "text it must omit", Text: ex, EventRefs: textRefs(s)}}
-	r.set(Fail, "assistant text in %s contains %s, which it must omit: %s", s.Name, quote(t.Text), quote(ex))
+	r.set(status.Fail, "assistant text in %s contains %s, which it must omit: %s", s.Name, quote(t.Text), quote(ex))
 }
 
 // equals passes when the scope's whole assistant text, trimmed of leading
@@ -53,15 +54,15 @@ func equals(r *Result, t *TextCheck, s trace.Scope) {
 	r.Expected = fmt.Sprintf("assistant text equal to %s%s, ignoring surrounding white space", quote(want), caseNote(t))
 	r.Observed = observedText(got)
 	if same(got, want, t.CaseSensitive) {
-		r.set(Pass, "assistant text equals %s", quote(want))
+		r.set(status.Pass, "assistant text equals %s", quote(want))
 		return
 	}
 	r.Evidence = []Evidence{{Note: "assistant text", Text: shorten(got, 400), EventRefs: textRefs(s)}}
 	if got == "" {
-		r.set(Fail, "assistant text in %s is empty, expected %s", s.Name, quote(want))
+		r.set(status.Fail, "assistant text in %s is empty, expected %s", s.Name, quote(want))
 		return
 	}
-	r.set(Fail, "assistant text in %s is %s, expected %s%s (%s)", s.Name, quote(got), quote(want), sensitiveNote(t), difference(got, want, t.CaseSensitive))
+	r.set(status.Fail, "assistant text in %s is %s, expected %s%s (%s)", s.Name, quote(got), quote(want), sensitiveNote(t), difference(got, want, t.CaseSensitive))
 }
 
 // difference says briefly how got differs from want, in characters.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -125,7 +126,7 @@ func memoryRequire(r *Result, e *MemoryEntry, op string, s trace.Scope) {
 		if memoryMatches(&want, ev, own) {
 			r.Observed = ev.Op + " " + ev.Path
 			r.Evidence = append(r.Evidence, memoryEvidence("matches", ev, calls))
-			r.set(Pass, "%s: %s %s", s.Name, ev.Op, ev.Path)
+			r.set(status.Pass, "%s: %s %s", s.Name, ev.Op, ev.Path)
 			return
 		}
 		if ev.Op == op && len(seen) < maxReasons {
@@ -134,10 +135,10 @@ func memoryRequire(r *Result, e *MemoryEntry, op string, s trace.Scope) {
 	}
 	r.Observed = plural(countOp(evs, op), "memory "+op)
 	if len(seen) == 0 {
-		r.set(Fail, "%s has no memory %s; expected %s", s.Name, op, r.Expected)
+		r.set(status.Fail, "%s has no memory %s; expected %s", s.Name, op, r.Expected)
 		return
 	}
-	r.set(Fail, "%s has no matching memory %s (expected %s); seen: %s", s.Name, op, r.Expected, strings.Join(seen, ", "))
+	r.set(status.Fail, "%s has no matching memory %s (expected %s); seen: %s", s.Name, op, r.Expected, strings.Join(seen, ", "))
 }
 
 // memoryForbid: no event matches the entry.
@@ -161,13 +162,13 @@ func memoryForbid(r *Result, e *MemoryEntry, s trace.Scope) {
 	}
 	r.Observed = plural(n, "matching memory event")
 	if n == 0 {
-		r.set(Pass, "%s touched no memory it must not (%s)", s.Name, plural(len(evs), "memory event"))
+		r.set(status.Pass, "%s touched no memory it must not (%s)", s.Name, plural(len(evs), "memory event"))
 		return
 	}
 	if extra := n - len(bad); extra > 0 {
 		bad = append(bad, fmt.Sprintf("%d more", extra))
 	}
-	r.set(Fail, "%s touched memory it must not: %s", s.Name, strings.Join(bad, ", "))
+	r.set(status.Fail, "%s touched memory it must not: %s", s.Name, strings.Join(bad, ", "))
 }
 
 func countOp(evs []*trace.MemoryEvent, op string) int {

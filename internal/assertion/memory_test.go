@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -56,27 +57,27 @@ func TestMemoryReadsAndWrites(t *testing.T) {
 		return memCheck(KindMemoryWrites, group, "", path, content)
 	}
 	runExact(t, []exactCase{
-		{"own read", reads(GroupOwn, "", ""), all, Pass, "test: read /workspace/group/CLAUDE.md"},
-		{"own read with content", reads(GroupOwn, "", "(?i)biscuit"), all, Pass, "test: read /workspace/group/CLAUDE.md"},
-		{"own read, content not there", reads(GroupOwn, "", "Rex"), all, Fail,
+		{"own read", reads(GroupOwn, "", ""), all, status.Pass, "test: read /workspace/group/CLAUDE.md"},
+		{"own read with content", reads(GroupOwn, "", "(?i)biscuit"), all, status.Pass, "test: read /workspace/group/CLAUDE.md"},
+		{"own read, content not there", reads(GroupOwn, "", "Rex"), all, status.Fail,
 			"test has no matching memory read (expected a read of its own group family's memory with content matching `Rex`); " +
 				"seen: /workspace/group/CLAUDE.md (group family), /workspace/global/CLAUDE.md (group global), /workspace/project/groups/work/CLAUDE.md (group work)"},
-		{"other group read", reads(GroupOther, "", ""), all, Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
-		{"global is never other", reads(GroupOther, "", ""), nanoTest("family", memTurn(ownRead, globalRead)), Fail,
+		{"other group read", reads(GroupOther, "", ""), all, status.Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
+		{"global is never other", reads(GroupOther, "", ""), nanoTest("family", memTurn(ownRead, globalRead)), status.Fail,
 			"test has no matching memory read (expected a read of another group's memory); seen: /workspace/group/CLAUDE.md (group family), /workspace/global/CLAUDE.md (group global)"},
-		{"a named group", reads("global", "", ""), all, Pass, "test: read /workspace/global/CLAUDE.md"},
-		{"a named group read, by path", reads("work", `CLAUDE\.md$`, ""), all, Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
-		{"path not matching", reads(GroupOwn, `notes\.md$`, ""), all, Fail,
+		{"a named group", reads("global", "", ""), all, status.Pass, "test: read /workspace/global/CLAUDE.md"},
+		{"a named group read, by path", reads("work", `CLAUDE\.md$`, ""), all, status.Pass, "test: read /workspace/project/groups/work/CLAUDE.md"},
+		{"path not matching", reads(GroupOwn, `notes\.md$`, ""), all, status.Fail,
 			"test has no matching memory read (expected a read of its own group family's memory at a path matching `notes\\.md$`); " +
 				"seen: /workspace/group/CLAUDE.md (group family), /workspace/global/CLAUDE.md (group global), /workspace/project/groups/work/CLAUDE.md (group work)"},
-		{"no reads at all", reads(GroupOwn, "", ""), nanoTest("family", memTurn(ownWrite)), Fail,
+		{"no reads at all", reads(GroupOwn, "", ""), nanoTest("family", memTurn(ownWrite)), status.Fail,
 			"test has no memory read; expected a read of its own group family's memory"},
-		{"own write", writes(GroupOwn, "", ""), all, Pass, "test: write /workspace/group/notes.md"},
-		{"a read is not a write", writes("work", "", ""), all, Fail,
+		{"own write", writes(GroupOwn, "", ""), all, status.Pass, "test: write /workspace/group/notes.md"},
+		{"a read is not a write", writes("work", "", ""), all, status.Fail,
 			"test has no matching memory write (expected a write to group work's memory); seen: /workspace/group/notes.md (group family)"},
-		{"no memory events", writes(GroupOwn, "", ""), nanoTest("family", memTurn()), Fail,
+		{"no memory events", writes(GroupOwn, "", ""), nanoTest("family", memTurn()), status.Fail,
 			"test has no memory write; expected a write to its own group family's memory"},
-		{"a trace without a group", reads(GroupOwn, "", ""), nanoTest("", memTurn(ownRead)), Fail,
+		{"a trace without a group", reads(GroupOwn, "", ""), nanoTest("", memTurn(ownRead)), status.Fail,
 			"test has no matching memory read (expected a read of the trace's own group's memory); seen: /workspace/group/CLAUDE.md (group family)"},
 	})
 }
@@ -89,17 +90,17 @@ func TestMemoryForbid(t *testing.T) {
 		many = append(many, trace.MemoryEvent{Seq: int64(20 + i), Op: trace.MemoryRead, Group: g, Path: "/workspace/project/groups/" + g + "/CLAUDE.md"})
 	}
 	runExact(t, []exactCase{
-		{"another group's memory", forbid(GroupOther, ""), all, Fail,
+		{"another group's memory", forbid(GroupOther, ""), all, status.Fail,
 			"test touched memory it must not: read /workspace/project/groups/work/CLAUDE.md (group work)"},
-		{"global and own are not other", forbid(GroupOther, ""), nanoTest("family", memTurn(ownRead, globalRead, ownWrite)), Pass,
+		{"global and own are not other", forbid(GroupOther, ""), nanoTest("family", memTurn(ownRead, globalRead, ownWrite)), status.Pass,
 			"test touched no memory it must not (3 memory events)"},
-		{"only writes forbidden", forbid(GroupOther, MemoryOpWrite), all, Pass, "test touched no memory it must not (4 memory events)"},
-		{"own writes forbidden", forbid(GroupOwn, MemoryOpWrite), all, Fail,
+		{"only writes forbidden", forbid(GroupOther, MemoryOpWrite), all, status.Pass, "test touched no memory it must not (4 memory events)"},
+		{"own writes forbidden", forbid(GroupOwn, MemoryOpWrite), all, status.Fail,
 			"test touched memory it must not: write /workspace/group/notes.md (group family)"},
-		{"global forbidden by name", forbid("global", ""), all, Fail,
+		{"global forbidden by name", forbid("global", ""), all, status.Fail,
 			"test touched memory it must not: read /workspace/global/CLAUDE.md (group global)"},
-		{"no memory events", forbid(GroupOther, ""), nanoTest("family", memTurn()), Pass, "test touched no memory it must not (0 memory events)"},
-		{"many, listed by three", forbid(GroupOther, MemoryOpRead), nanoTest("family", memTurn(many...)), Fail,
+		{"no memory events", forbid(GroupOther, ""), nanoTest("family", memTurn()), status.Pass, "test touched no memory it must not (0 memory events)"},
+		{"many, listed by three", forbid(GroupOther, MemoryOpRead), nanoTest("family", memTurn(many...)), status.Fail,
 			"test touched memory it must not: read /workspace/project/groups/a/CLAUDE.md (group a), read /workspace/project/groups/b/CLAUDE.md (group b), read /workspace/project/groups/c/CLAUDE.md (group c), 2 more"},
 	})
 	r := evalOne(t, forbid(GroupOther, ""), nanoTest("family", memTurn(many...)))
@@ -159,11 +160,11 @@ func TestMemoryEvidence(t *testing.T) {
 	}
 	// A turn's scope holds its own events only.
 	r := evalOne(t, memCheck(KindMemoryReads, GroupOwn, "", "", ""), tr.TurnScope(1))
-	if r.Status != Fail || r.Message != "turn[1] has no memory read; expected a read of its own group family's memory" || r.Observed != "0 memory reads" {
+	if r.Status != status.Fail || r.Message != "turn[1] has no memory read; expected a read of its own group family's memory" || r.Observed != "0 memory reads" {
 		t.Errorf("turn[1]: %s %q, observed %q", r.Status, r.Message, r.Observed)
 	}
 	r = evalOne(t, memCheck(KindMemoryReads, "work", "", "", ""), tr.TurnScope(0))
-	if r.Status != Pass || r.Observed != "read /workspace/project/groups/work/CLAUDE.md" {
+	if r.Status != status.Pass || r.Observed != "read /workspace/project/groups/work/CLAUDE.md" {
 		t.Errorf("turn[0]: %s %q, observed %q", r.Status, r.Message, r.Observed)
 	}
 }
@@ -173,7 +174,7 @@ func TestMemoryWarning(t *testing.T) {
 	c := memCheck(KindMemoryForbid, GroupOther, "", "", "")
 	c.Severity = Warning
 	r := evalOne(t, c, nanoTest("family", memTurn(otherRead)))
-	if r.Status != Warn || r.Severity != Warning {
+	if r.Status != status.Warn || r.Severity != Warning {
 		t.Errorf("%s %s; want a warning", r.Status, r.Severity)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -34,7 +35,7 @@ func order(r *Result, tools []vars.Name, s trace.Scope) {
 		if len(missing) > 1 {
 			verb = "were"
 		}
-		r.set(Fail, "order %s: %s %s never called (%s)", arrows(tools), joinAnd(missing), verb, inScope(calls, s.Name))
+		r.set(status.Fail, "order %s: %s %s never called (%s)", arrows(tools), joinAnd(missing), verb, inScope(calls, s.Name))
 		return
 	}
 	for i := 1; i < len(tools); i++ {
@@ -44,12 +45,12 @@ func order(r *Result, tools []vars.Name, s trace.Scope) {
 				{Note: fmt.Sprintf("first call to `%s`, listed after `%s`", tools[i].Value, tools[i-1].Value), Call: &calls[cur]},
 				{Note: fmt.Sprintf("first call to `%s`", tools[i-1].Value), Call: &calls[prev]},
 			}
-			r.set(Fail, "`%s` (%s) started before `%s` (%s), but the order puts it after",
+			r.set(status.Fail, "`%s` (%s) started before `%s` (%s), but the order puts it after",
 				tools[i].Value, callRef(&calls[cur]), tools[i-1].Value, callRef(&calls[prev]))
 			return
 		}
 	}
-	r.set(Pass, "first calls follow the order %s", arrows(tools))
+	r.set(status.Pass, "first calls follow the order %s", arrows(tools))
 }
 
 // firstCall returns the index of the earliest-starting call to name, or -1.

@@ -3,6 +3,7 @@ package assertion
 import (
 	"testing"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -29,13 +30,13 @@ func TestOrder(t *testing.T) {
 	test := trace.Trace{Turns: []trace.Turn{turnOf("", call("c1", "a", "{}", seqAt(3))), turnOf("", call("c2", "b", "{}", seqAt(9), inTurn(1)))}}
 	acrossTurns := test.TestScope()
 	runCases(t, []evalCase{
-		{"interleaved and repeated calls", checkout, interleaved, Pass, "first calls follow the order `validate_cart` → `get_shipping_options` → `charge_card`"},
-		{"by start sequence", orderOf("a", "b"), bySeq, Pass, ""},
-		{"by start time without sequence numbers", orderOf("a", "b"), byMs, Pass, ""},
-		{"by start time, reversed", orderOf("b", "a"), byMs, Fail, "`a` (call c2 in turn[0]) started before `b` (call c1 in turn[0])"},
-		{"across turns", orderOf("a", "b"), acrossTurns, Pass, ""},
-		{"two never called", orderOf("a", "x", "y"), bySeq, Fail, "`x` and `y` were never called (calls in turn[0]: b, a)"},
-		{"no calls", orderOf("a", "b"), scopeOf(turnOf("")), Fail, "(no tool calls in turn[0])"},
+		{"interleaved and repeated calls", checkout, interleaved, status.Pass, "first calls follow the order `validate_cart` → `get_shipping_options` → `charge_card`"},
+		{"by start sequence", orderOf("a", "b"), bySeq, status.Pass, ""},
+		{"by start time without sequence numbers", orderOf("a", "b"), byMs, status.Pass, ""},
+		{"by start time, reversed", orderOf("b", "a"), byMs, status.Fail, "`a` (call c2 in turn[0]) started before `b` (call c1 in turn[0])"},
+		{"across turns", orderOf("a", "b"), acrossTurns, status.Pass, ""},
+		{"two never called", orderOf("a", "x", "y"), bySeq, status.Fail, "`x` and `y` were never called (calls in turn[0]: b, a)"},
+		{"no calls", orderOf("a", "b"), scopeOf(turnOf("")), status.Fail, "(no tool calls in turn[0])"},
 	})
 	outOfOrder := scopeOf(turnOf("",
 		call("c1", "validate_cart", "{}", seqAt(1)),
@@ -43,9 +44,9 @@ func TestOrder(t *testing.T) {
 		call("c5", "get_shipping_options", "{}", seqAt(5)),
 	))
 	runExact(t, []exactCase{
-		{"out of order", checkout, outOfOrder, Fail,
+		{"out of order", checkout, outOfOrder, status.Fail,
 			"`charge_card` (call c3 in turn[0]) started before `get_shipping_options` (call c5 in turn[0]), but the order puts it after"},
-		{"never called", orderOf("validate_cart", "refund"), outOfOrder, Fail,
+		{"never called", orderOf("validate_cart", "refund"), outOfOrder, status.Fail,
 			"order `validate_cart` → `refund`: `refund` was never called (calls in turn[0]: validate_cart, charge_card, get_shipping_options)"},
 	})
 	r := evalOne(t, checkout, outOfOrder)

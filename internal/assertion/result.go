@@ -4,25 +4,8 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
-)
-
-// Status is an assertion's outcome.
-type Status string
-
-// Statuses.
-const (
-	Pass Status = "pass"
-	Fail Status = "fail"
-	// Warn is a failing warning: reported everywhere, it never fails the
-	// test (seed 004 §11).
-	Warn Status = "warn"
-	// Skip means the check was not evaluated, e.g. because an earlier turn
-	// failed and the test stopped.
-	Skip Status = "skip"
-	// Error means the check could not be evaluated: a judge whose model
-	// failed or never answered in the form asked.
-	Error Status = "error"
 )
 
 // Result is the outcome of one check.
@@ -33,7 +16,7 @@ type Result struct {
 	Scope    string // "turn[N]" or "test"
 	Source   diag.Pos
 	Severity Severity
-	Status   Status
+	Status   status.Status
 	Message  string
 	Expected string
 	Observed string
@@ -66,7 +49,7 @@ type Gap struct {
 // Failed reports whether any result failed.
 func Failed(rs []Result) bool {
 	for _, r := range rs {
-		if r.Status == Fail {
+		if r.Status == status.Fail {
 			return true
 		}
 	}
@@ -76,7 +59,7 @@ func Failed(rs []Result) bool {
 // Errored returns the first critical result that could not be evaluated.
 func Errored(rs []Result) (Result, bool) {
 	for _, r := range rs {
-		if r.Status == Error && r.Severity != Warning {
+		if r.Status == status.Error && r.Severity != Warning {
 			return r, true
 		}
 	}
@@ -90,7 +73,7 @@ func New(c Check, scope string) Result { return newResult(c, scope) }
 // Warned reports whether any result is a failing warning.
 func Warned(rs []Result) bool {
 	for _, r := range rs {
-		if r.Status == Warn {
+		if r.Status == status.Warn {
 			return true
 		}
 	}
@@ -103,7 +86,7 @@ func Skipped(checks []Check, scope, reason string) []Result {
 	out := make([]Result, len(checks))
 	for i, c := range checks {
 		out[i] = newResult(c, scope)
-		out[i].Status = Skip
+		out[i].Status = status.Skip
 		out[i].Message = reason
 	}
 	return out
@@ -120,8 +103,8 @@ func newResult(c Check, scope string) Result {
 // Finish applies the severity — a failing warning is a warning, not a
 // failure — and gathers the evidence's event references.
 func (r *Result) Finish() {
-	if r.Status == Fail && r.Severity == Warning {
-		r.Status = Warn
+	if r.Status == status.Fail && r.Severity == Warning {
+		r.Status = status.Warn
 	}
 	// One piece of evidence naming events in order, the common case (a
 	// text check), is its own union: shared, not copied (a million deltas

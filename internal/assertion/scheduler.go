@@ -3,6 +3,7 @@ package assertion
 import (
 	"fmt"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -20,7 +21,7 @@ func taskRuns(r *Result, c *Counted, s trace.Scope) {
 	r.Expected = countOf(c.Count, what) + " of the scheduled task"
 	if sch == nil {
 		r.Observed = "no scheduled task"
-		r.set(Fail, "the trace's run was not triggered by a scheduled task (the test's source names no task)")
+		r.set(status.Fail, "the trace's run was not triggered by a scheduled task (the test's source names no task)")
 		return
 	}
 	n := 0
@@ -46,10 +47,10 @@ func taskRuns(r *Result, c *Counted, s trace.Scope) {
 	}
 	r.Observed = plural(n, what)
 	if c.Count.Allows(n) {
-		r.set(Pass, "task %s has %s", sch.TaskID, plural(n, what))
+		r.set(status.Pass, "task %s has %s", sch.TaskID, plural(n, what))
 		return
 	}
-	r.set(Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural(n, what), countOf(c.Count, what), plural(len(sch.Runs), "run"))
+	r.set(status.Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural(n, what), countOf(c.Count, what), plural(len(sch.Runs), "run"))
 }
 
 // countOf says a count of things: "exactly 1 run", "at least 2 outbound
@@ -99,8 +100,8 @@ func outbound(r *Result, c *Counted, s trace.Scope) {
 	}
 	r.Observed = plural(n, noun) + filter
 	if c.Count.Allows(n) {
-		r.set(Pass, "%s sent %s", s.Name, r.Observed)
+		r.set(status.Pass, "%s sent %s", s.Name, r.Observed)
 		return
 	}
-	r.set(Fail, "%s sent %s; expected %s (%s in all)", s.Name, r.Observed, r.Expected, plural(all, noun))
+	r.set(status.Fail, "%s sent %s; expected %s (%s in all)", s.Name, r.Observed, r.Expected, plural(all, noun))
 }

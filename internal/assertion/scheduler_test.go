@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -43,16 +44,16 @@ func TestTaskRuns(t *testing.T) {
 	runs := func(c Count, status string) Check { return counted(KindTaskRuns, c, status, "") }
 	s := scheduled(digest)
 	runExact(t, []exactCase{
-		{"every run", runs(exactly(3), ""), s, Pass, "task digest has 3 runs"},
-		{"default: at least one", runs(DefaultCount, ""), s, Pass, "task digest has 3 runs"},
-		{"successes", runs(exactly(2), "success"), s, Pass, "task digest has 2 success runs"},
-		{"one failure", runs(exactly(1), "error"), s, Pass, "task digest has 1 error run"},
-		{"no failure expected", runs(exactly(0), "error"), s, Fail, "task digest has 1 error run; expected exactly 0 error runs (3 runs recorded in all)"},
-		{"at most one run", runs(between(0, 1), ""), s, Fail, "task digest has 3 runs; expected at most 1 run (3 runs recorded in all)"},
-		{"between", runs(between(1, 2), "success"), s, Pass, "task digest has 2 success runs"},
-		{"at least four", runs(Count{Min: 4, Max: -1}, ""), s, Fail, "task digest has 3 runs; expected at least 4 runs (3 runs recorded in all)"},
-		{"no runs recorded", runs(exactly(0), ""), scheduled(&trace.Scheduler{TaskID: "once"}), Pass, "task once has 0 runs"},
-		{"no scheduled task", runs(exactly(1), ""), scheduled(nil), Fail,
+		{"every run", runs(exactly(3), ""), s, status.Pass, "task digest has 3 runs"},
+		{"default: at least one", runs(DefaultCount, ""), s, status.Pass, "task digest has 3 runs"},
+		{"successes", runs(exactly(2), "success"), s, status.Pass, "task digest has 2 success runs"},
+		{"one failure", runs(exactly(1), "error"), s, status.Pass, "task digest has 1 error run"},
+		{"no failure expected", runs(exactly(0), "error"), s, status.Fail, "task digest has 1 error run; expected exactly 0 error runs (3 runs recorded in all)"},
+		{"at most one run", runs(between(0, 1), ""), s, status.Fail, "task digest has 3 runs; expected at most 1 run (3 runs recorded in all)"},
+		{"between", runs(between(1, 2), "success"), s, status.Pass, "task digest has 2 success runs"},
+		{"at least four", runs(Count{Min: 4, Max: -1}, ""), s, status.Fail, "task digest has 3 runs; expected at least 4 runs (3 runs recorded in all)"},
+		{"no runs recorded", runs(exactly(0), ""), scheduled(&trace.Scheduler{TaskID: "once"}), status.Pass, "task once has 0 runs"},
+		{"no scheduled task", runs(exactly(1), ""), scheduled(nil), status.Fail,
 			"the trace's run was not triggered by a scheduled task (the test's source names no task)"},
 	})
 	r := evalOne(t, runs(exactly(1), "success"), scheduled(nil))
@@ -104,15 +105,15 @@ func TestOutbound(t *testing.T) {
 	out := func(c Count, match string) Check { return counted(KindOutbound, c, "", match) }
 	s := scheduled(digest, sent())
 	runExact(t, []exactCase{
-		{"every message", out(exactly(2), ""), s, Pass, "test sent 2 outbound messages"},
-		{"matching", out(exactly(1), "(?i)digest"), s, Pass, "test sent 1 outbound message matching `(?i)digest`"},
-		{"too few matching", out(exactly(2), "digest"), s, Fail,
+		{"every message", out(exactly(2), ""), s, status.Pass, "test sent 2 outbound messages"},
+		{"matching", out(exactly(1), "(?i)digest"), s, status.Pass, "test sent 1 outbound message matching `(?i)digest`"},
+		{"too few matching", out(exactly(2), "digest"), s, status.Fail,
 			"test sent 1 outbound message matching `digest`; expected exactly 2 outbound messages matching `digest` (2 outbound messages in all)"},
-		{"too many", out(between(0, 1), ""), s, Fail, "test sent 2 outbound messages; expected at most 1 outbound message (2 outbound messages in all)"},
-		{"none matching", out(DefaultCount, "refund"), s, Fail,
+		{"too many", out(between(0, 1), ""), s, status.Fail, "test sent 2 outbound messages; expected at most 1 outbound message (2 outbound messages in all)"},
+		{"none matching", out(DefaultCount, "refund"), s, status.Fail,
 			"test sent 0 outbound messages matching `refund`; expected at least 1 outbound message matching `refund` (2 outbound messages in all)"},
-		{"none sent, none expected", out(exactly(0), ""), scheduled(nil), Pass, "test sent 0 outbound messages"},
-		{"over turns", out(exactly(4), ""), scheduled(nil, sent(), sent()), Pass, "test sent 4 outbound messages"},
+		{"none sent, none expected", out(exactly(0), ""), scheduled(nil), status.Pass, "test sent 0 outbound messages"},
+		{"over turns", out(exactly(4), ""), scheduled(nil, sent(), sent()), status.Pass, "test sent 4 outbound messages"},
 	})
 }
 
@@ -157,7 +158,7 @@ func TestMemorySchedulerEmptyScopes(t *testing.T) {
 	for _, s := range []trace.Scope{{Name: "test", Source: nanoSource}, empty.TurnScope(0), empty.TestScope()} {
 		for _, c := range checks {
 			r := evalOne(t, c, s)
-			if r.Expected == "" || r.Message == "" || r.Status != Pass && r.Status != Fail || r.EventRefs == nil {
+			if r.Expected == "" || r.Message == "" || r.Status != status.Pass && r.Status != status.Fail || r.EventRefs == nil {
 				t.Errorf("%s over %s: %+v; want a status, a message, an expectation and refs ([] at least)", c.Kind, s.Name, r)
 			}
 		}

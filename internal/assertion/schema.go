@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -42,13 +43,13 @@ func jsonSchema(r *Result, js *JSONSchema, s trace.Scope) {
 	err = js.Schema.Validate(v)
 	if err == nil {
 		r.Observed = "valid"
-		r.set(Pass, "%s validates against %s", doc.where, name)
+		r.set(status.Pass, "%s validates against %s", doc.where, name)
 		return
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		r.Observed = "not validated"
-		r.set(Fail, "%s could not be validated against %s: %s", doc.where, name, oneLine(err.Error()))
+		r.set(status.Fail, "%s could not be validated against %s: %s", doc.where, name, oneLine(err.Error()))
 		return
 	}
 	leaves := schemaErrors(ve, nil)
@@ -71,7 +72,7 @@ func jsonSchema(r *Result, js *JSONSchema, s trace.Scope) {
 	if len(leaves) > maxReasons {
 		parts = append(parts, fmt.Sprintf("%d more", len(leaves)-maxReasons))
 	}
-	r.set(Fail, "%s in %s does not validate against %s: %s", doc.where, s.Name, name, strings.Join(parts, "; "))
+	r.set(status.Fail, "%s in %s does not validate against %s: %s", doc.where, s.Name, name, strings.Join(parts, "; "))
 }
 
 // schemaErrors flattens a validation error into its leaves, in order: the

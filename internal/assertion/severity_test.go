@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -41,7 +42,7 @@ func TestEmptyScopes(t *testing.T) {
 	for _, s := range []trace.Scope{{Name: "test"}, empty.TurnScope(0), empty.TestScope()} {
 		for _, c := range everyKind(t) {
 			r := evalOne(t, c, s)
-			if r.Expected == "" || r.Message == "" || r.Status != Pass && r.Status != Fail || r.EventRefs == nil {
+			if r.Expected == "" || r.Message == "" || r.Status != status.Pass && r.Status != status.Fail || r.EventRefs == nil {
 				t.Errorf("%s over %s: %+v; want a status, a message, an expectation and refs ([] at least)", c.Kind, s.Name, r)
 			}
 		}
@@ -53,17 +54,17 @@ func TestWarningSeverity(t *testing.T) {
 	for _, c := range everyKind(t) {
 		c.Severity = Warning
 		rs := Evaluate([]Check{c, {Kind: KindOmits, Payload: &TextCheck{Text: "declined"}}}, s)
-		if rs[0].Status == Fail || rs[0].Severity != Warning {
+		if rs[0].Status == status.Fail || rs[0].Severity != Warning {
 			t.Errorf("%s with severity warning: status %s, severity %s; a failing warning is a warning", c.Kind, rs[0].Status, rs[0].Severity)
 		}
-		if rs[1].Status != Fail || rs[1].Severity != Critical {
+		if rs[1].Status != status.Fail || rs[1].Severity != Critical {
 			t.Errorf("default severity: status %s, severity %s; want a critical failure", rs[1].Status, rs[1].Severity)
 		}
 	}
 	warn := literal(KindContains, "refund", false)
 	warn.Severity = Warning
 	rs := Evaluate([]Check{warn}, s)
-	if rs[0].Status != Warn || Failed(rs) || !Warned(rs) {
+	if rs[0].Status != status.Warn || Failed(rs) || !Warned(rs) {
 		t.Errorf("failing warning: %+v; want status warn, not a failure", rs[0])
 	}
 }
@@ -99,7 +100,7 @@ func TestEventRefs(t *testing.T) {
 		{groundedCheck(true, true), []int64{1, 2, 3}},
 	} {
 		r := evalOne(t, tc.check, s)
-		if r.Status != Fail || !slices.Equal(r.EventRefs, tc.want) {
+		if r.Status != status.Fail || !slices.Equal(r.EventRefs, tc.want) {
 			t.Errorf("%s: %s %q, EventRefs %v; want a failure resting on %v", tc.check.Kind, r.Status, r.Message, r.EventRefs, tc.want)
 		}
 	}

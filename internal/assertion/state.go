@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -30,7 +31,7 @@ func state(r *Result, c *StateCheck, want json.RawMessage, s trace.Scope) {
 		if err := json.Unmarshal(raw, &doc); err != nil {
 			ev.Text = shorten(string(raw), 400)
 			r.Evidence, r.Observed = []Evidence{ev}, "not JSON"
-			r.set(Fail, "the state after %s is not JSON (%s), so %s cannot be checked", s.Name, oneLine(err.Error()), subject)
+			r.set(status.Fail, "the state after %s is not JSON (%s), so %s cannot be checked", s.Name, oneLine(err.Error()), subject)
 			return
 		}
 		ev.Text = shorten(compact(doc), 400)
@@ -44,19 +45,19 @@ func state(r *Result, c *StateCheck, want json.RawMessage, s trace.Scope) {
 	}
 	switch {
 	case absent && !found:
-		r.set(Pass, "nothing at %s", subject)
+		r.set(status.Pass, "nothing at %s", subject)
 	case absent:
-		r.set(Fail, "%s is %s, expected nothing there", subject, display(v))
+		r.set(status.Fail, "%s is %s, expected nothing there", subject, display(v))
 	case !found && noState:
-		r.set(Fail, "%s is missing: the agent sent no state in %s", subject, s.Name)
+		r.set(status.Fail, "%s is missing: the agent sent no state in %s", subject, s.Name)
 	case !found:
-		r.set(Fail, "%s is missing", subject)
+		r.set(status.Fail, "%s is missing", subject)
 	default:
 		if why := vc.failure(v); why != "" {
-			r.set(Fail, "%s is %s, %s", subject, display(v), why)
+			r.set(status.Fail, "%s is %s, %s", subject, display(v), why)
 			return
 		}
-		r.set(Pass, "%s is %s", subject, display(v))
+		r.set(status.Pass, "%s is %s", subject, display(v))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-openapi/jsonpointer"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -44,25 +45,25 @@ func withState(state string) trace.Scope {
 func TestState(t *testing.T) {
 	cart := withState(`{"cart": {"total": 90, "items": [{"sku": "A-1"}], "note": null}, "status": "done"}`)
 	runCases(t, []evalCase{
-		{"equals number", stateCheck("/cart/total", `90.0`), cart, Pass, "state /cart/total is 90"},
-		{"equals object", stateCheck("/cart/items/0", `{"sku": "A-1"}`), cart, Pass, ""},
-		{"match string", stateCheck("/status", "", stateMatch("^done$")), cart, Pass, `state /status is "done"`},
-		{"match compact JSON", stateCheck("/cart/items", "", stateMatch(`^\[\{"sku":"A-1"\}\]$`)), cart, Pass, ""},
-		{"match fails", stateCheck("/status", "", stateMatch("^pending$")), cart, Fail, `state /status is "done", which does not match` + " `^pending$`"},
-		{"exists", stateCheck("/cart/total", "", stateExists(true)), cart, Pass, ""},
-		{"null exists", stateCheck("/cart/note", "", stateExists(true)), cart, Pass, "state /cart/note is null"},
-		{"exists false", stateCheck("/cart/coupon", "", stateExists(false)), cart, Pass, "nothing at state /cart/coupon"},
-		{"missing", stateCheck("/cart/coupon", `"SAVE10"`), cart, Fail, "state /cart/coupon is missing"},
-		{"index out of range", stateCheck("/cart/items/3", "", stateExists(true)), cart, Fail, "state /cart/items/3 is missing"},
-		{"whole state", stateCheck("", `{"cart": {"total": 90, "items": [{"sku": "A-1"}], "note": null}, "status": "done"}`), cart, Pass, "the whole state is"},
-		{"no state: the whole state is null", stateCheck("", `null`), withState(""), Pass, "the whole state is null"},
-		{"no state: exists false", stateCheck("/cart", "", stateExists(false)), withState(""), Pass, ""},
-		{"state not JSON", stateCheck("/cart", "", stateExists(true)), withState("{oops"), Fail, "the state after turn[0] is not JSON"},
+		{"equals number", stateCheck("/cart/total", `90.0`), cart, status.Pass, "state /cart/total is 90"},
+		{"equals object", stateCheck("/cart/items/0", `{"sku": "A-1"}`), cart, status.Pass, ""},
+		{"match string", stateCheck("/status", "", stateMatch("^done$")), cart, status.Pass, `state /status is "done"`},
+		{"match compact JSON", stateCheck("/cart/items", "", stateMatch(`^\[\{"sku":"A-1"\}\]$`)), cart, status.Pass, ""},
+		{"match fails", stateCheck("/status", "", stateMatch("^pending$")), cart, status.Fail, `state /status is "done", which does not match` + " `^pending$`"},
+		{"exists", stateCheck("/cart/total", "", stateExists(true)), cart, status.Pass, ""},
+		{"null exists", stateCheck("/cart/note", "", stateExists(true)), cart, status.Pass, "state /cart/note is null"},
+		{"exists false", stateCheck("/cart/coupon", "", stateExists(false)), cart, status.Pass, "nothing at state /cart/coupon"},
+		{"missing", stateCheck("/cart/coupon", `"SAVE10"`), cart, status.Fail, "state /cart/coupon is missing"},
+		{"index out of range", stateCheck("/cart/items/3", "", stateExists(true)), cart, status.Fail, "state /cart/items/3 is missing"},
+		{"whole state", stateCheck("", `{"cart": {"total": 90, "items": [{"sku": "A-1"}], "note": null}, "status": "done"}`), cart, status.Pass, "the whole state is"},
+		{"no state: the whole state is null", stateCheck("", `null`), withState(""), status.Pass, "the whole state is null"},
+		{"no state: exists false", stateCheck("/cart", "", stateExists(false)), withState(""), status.Pass, ""},
+		{"state not JSON", stateCheck("/cart", "", stateExists(true)), withState("{oops"), status.Fail, "the state after turn[0] is not JSON"},
 	})
 	runExact(t, []exactCase{
-		{"equals fails", stateCheck("/cart/total", `89.5`), cart, Fail, "state /cart/total is 90, expected 89.5"},
-		{"exists false fails", stateCheck("/status", "", stateExists(false)), cart, Fail, `state /status is "done", expected nothing there`},
-		{"no state", stateCheck("/cart/total", `89.5`), withState(""), Fail, "state /cart/total is missing: the agent sent no state in turn[0]"},
+		{"equals fails", stateCheck("/cart/total", `89.5`), cart, status.Fail, "state /cart/total is 90, expected 89.5"},
+		{"exists false fails", stateCheck("/status", "", stateExists(false)), cart, status.Fail, `state /status is "done", expected nothing there`},
+		{"no state", stateCheck("/cart/total", `89.5`), withState(""), status.Fail, "state /cart/total is missing: the agent sent no state in turn[0]"},
 	})
 	r := evalOne(t, stateCheck("/cart/total", `89.5`), cart)
 	if len(r.EventRefs) != 2 || !hasRefs(r, 5, 6) {

@@ -3,6 +3,7 @@ package assertion
 import (
 	"fmt"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -21,7 +22,7 @@ func maxFirstEvent(r *Result, limit int64, s trace.Scope) {
 			if run.FirstEventMs == 0 {
 				r.Observed = "no event in " + name
 				r.Evidence = []Evidence{{Note: name + " got no event"}}
-				r.set(Fail, "%s got no event", name)
+				r.set(status.Fail, "%s got no event", name)
 				return
 			}
 			if wait := run.FirstEventMs - run.StartMs; worst == nil || wait > worstMs {
@@ -32,7 +33,7 @@ func maxFirstEvent(r *Result, limit int64, s trace.Scope) {
 	}
 	if worst == nil {
 		r.Observed = "no runs"
-		r.set(Pass, "no runs to time in %s", s.Name)
+		r.set(status.Pass, "no runs to time in %s", s.Name)
 		return
 	}
 	judgeWait(r, worst, worstMs, where, limit)
@@ -43,10 +44,10 @@ func judgeWait(r *Result, worst *Evidence, worstMs int64, where string, limit in
 	r.Observed = fmt.Sprintf("%d ms", worstMs)
 	r.Evidence = []Evidence{*worst}
 	if worstMs <= limit {
-		r.set(Pass, "%s, within the limit of %d ms", where, limit)
+		r.set(status.Pass, "%s, within the limit of %d ms", where, limit)
 		return
 	}
-	r.set(Fail, "%s, over the limit of %d ms", where, limit)
+	r.set(status.Fail, "%s, over the limit of %d ms", where, limit)
 }
 
 // maxFirstText bounds, for each turn in the scope, the time from sending
@@ -75,7 +76,7 @@ func maxFirstText(r *Result, limit int64, s trace.Scope) {
 	}
 	if worst == nil {
 		r.Observed = "no assistant text"
-		r.set(Pass, "no assistant text in %s; no first text to time", s.Name)
+		r.set(status.Pass, "no assistant text in %s; no first text to time", s.Name)
 		return
 	}
 	judgeWait(r, worst, worstMs, where, limit)

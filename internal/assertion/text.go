@@ -3,6 +3,7 @@ package assertion
 import (
 	"fmt"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -17,11 +18,11 @@ func mustMatch(r *Result, re *vars.Regex, s trace.Scope) {
 	refs := textRefs(s)
 	if loc := find(re, text); loc != nil {
 		r.Evidence = []Evidence{{Note: "match", Text: around(text, loc), EventRefs: refs}}
-		r.set(Pass, "assistant text matches `%s`", re)
+		r.set(status.Pass, "assistant text matches `%s`", re)
 		return
 	}
 	r.Evidence = []Evidence{{Note: "assistant text", Text: shorten(text, 400), EventRefs: refs}}
-	r.set(Fail, "assistant text in %s does not match `%s`: %s", s.Name, re, observedText(text))
+	r.set(status.Fail, "assistant text in %s does not match `%s`: %s", s.Name, re, observedText(text))
 }
 
 func mustNotMatch(r *Result, re *vars.Regex, s trace.Scope) {
@@ -30,13 +31,13 @@ func mustNotMatch(r *Result, re *vars.Regex, s trace.Scope) {
 	loc := find(re, text)
 	if loc == nil {
 		r.Observed = "no match"
-		r.set(Pass, "assistant text does not match `%s`", re)
+		r.set(status.Pass, "assistant text does not match `%s`", re)
 		return
 	}
 	ex := around(text, loc)
 	r.Observed = fmt.Sprintf("match %s", quote(text[loc[0]:loc[1]]))
 	r.Evidence = []Evidence{{Note: "forbidden match", Text: ex, EventRefs: textRefs(s)}}
-	r.set(Fail, "assistant text in %s matches forbidden `%s`: %s", s.Name, re, quote(ex))
+	r.set(status.Fail, "assistant text in %s matches forbidden `%s`: %s", s.Name, re, quote(ex))
 }
 
 func find(re *vars.Regex, s string) []int {

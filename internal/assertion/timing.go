@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -13,10 +14,10 @@ func maxDuration(r *Result, limit int64, s trace.Scope) {
 	r.Expected = fmt.Sprintf("at most %d ms", limit)
 	r.Observed = fmt.Sprintf("%d ms", took)
 	if took <= limit {
-		r.set(Pass, "%s took %d ms (limit %d ms)", s.Name, took, limit)
+		r.set(status.Pass, "%s took %d ms (limit %d ms)", s.Name, took, limit)
 		return
 	}
-	r.set(Fail, "%s took %d ms, over the limit of %d ms by %d ms", s.Name, took, limit, took-limit)
+	r.set(status.Fail, "%s took %d ms, over the limit of %d ms by %d ms", s.Name, took, limit, took-limit)
 }
 
 // maxIdle checks the largest gap without tool activity in each turn of the
@@ -32,17 +33,17 @@ func maxIdle(r *Result, limit int64, s trace.Scope) {
 	r.Expected = fmt.Sprintf("no idle gap over %d ms", limit)
 	if worst == nil {
 		r.Observed = "no turns"
-		r.set(Pass, "no turns to check")
+		r.set(status.Pass, "no turns to check")
 		return
 	}
 	gap := worst.ToMs - worst.FromMs
 	r.Observed = fmt.Sprintf("%d ms idle from %s to %s", gap, worst.From, worst.To)
 	r.Evidence = []Evidence{{Note: "longest idle gap", Gap: worst}}
 	if gap <= limit {
-		r.set(Pass, "longest idle gap %d ms (limit %d ms)", gap, limit)
+		r.set(status.Pass, "longest idle gap %d ms (limit %d ms)", gap, limit)
 		return
 	}
-	r.set(Fail, "idle for %d ms from %s to %s, over the limit of %d ms", gap, worst.From, worst.To, limit)
+	r.set(status.Fail, "idle for %d ms from %s to %s, over the limit of %d ms", gap, worst.From, worst.To, limit)
 }
 
 func largestGap(t *trace.Turn) Gap {

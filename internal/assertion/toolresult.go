@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -36,7 +37,7 @@ type callCheck func(c *trace.ToolCall) (why string, ev Evidence)
 func eachCall(r *Result, s trace.Scope, calls []*trace.ToolCall, noun, passed string, check callCheck) {
 	if len(calls) == 0 {
 		r.Observed = "no " + noun
-		r.set(Fail, "no %s in %s", noun, s.Name)
+		r.set(status.Fail, "no %s in %s", noun, s.Name)
 		return
 	}
 	var failed []string
@@ -60,11 +61,11 @@ func eachCall(r *Result, s trace.Scope, calls []*trace.ToolCall, noun, passed st
 		if len(failed) > maxReasons {
 			failed = append(failed[:maxReasons], fmt.Sprintf("%d more", len(failed)-maxReasons))
 		}
-		r.set(Fail, "%s", strings.Join(failed, "; "))
+		r.set(status.Fail, "%s", strings.Join(failed, "; "))
 	case len(calls) == 1:
-		r.set(Pass, "the %s of %s %s", noun, callRef(calls[0]), passed)
+		r.set(status.Pass, "the %s of %s %s", noun, callRef(calls[0]), passed)
 	default:
-		r.set(Pass, "every %s in %s (%d) %s", noun, s.Name, len(calls), passed)
+		r.set(status.Pass, "every %s in %s (%d) %s", noun, s.Name, len(calls), passed)
 	}
 }
 
@@ -125,7 +126,7 @@ func resultJSONPath(r *Result, c *JSONPathCheck, want json.RawMessage, s trace.S
 		if len(one.Evidence) > 0 {
 			ev = one.Evidence[0]
 		}
-		if one.Status == Fail {
+		if one.Status == status.Fail {
 			return one.Message, ev
 		}
 		return "", ev

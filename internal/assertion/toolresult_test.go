@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -43,35 +44,35 @@ func TestResultChecks(t *testing.T) {
 	isError := func(want bool) Check { return Check{Kind: KindResultIsError, Payload: Flag{Value: want}} }
 	within := func(ms int64) Check { return Check{Kind: KindResultMaxDuration, Payload: Limit{Set: true, Ms: ms}} }
 	runExact(t, []exactCase{
-		{"match", match("Echo: hi"), echo, Pass, "the tool result of call c1 in turn[0] matches `Echo: hi`"},
-		{"match plain text", match("^Echo"), plain, Pass, "the tool result of call c1 in turn[0] matches `^Echo`"},
-		{"match fails", match("bye"), plain, Fail, "call c1 in turn[0]: result does not match `bye`: \"Echo: hi\""},
-		{"match without result", match("x"), pending, Fail, "call c1 in turn[0]: no result arrived"},
-		{"no call", match("x"), none, Fail, "no tool result in turn[0]"},
-		{"listings are not results", match("x"), listOnly, Fail, "no tool result in turn[0]"},
-		{"not_match", notMatch("(?i)error"), plain, Pass, "the tool result of call c1 in turn[0] does not match `(?i)error`"},
-		{"not_match fails", notMatch("unknown"), failed, Fail, "call c1 in turn[0]: result matches forbidden `unknown`: \"unknown tool: ech\""},
-		{"is_error false", isError(false), echo, Pass, "the tool result of call c1 in turn[0] is not an error"},
-		{"is_error false fails", isError(false), failed, Fail, "call c1 in turn[0]: the result is an error: \"unknown tool: ech\""},
-		{"is_error true", isError(true), failed, Pass, "the tool result of call c1 in turn[0] is an error"},
-		{"is_error true fails", isError(true), plain, Fail, "call c1 in turn[0]: the result is not an error: \"Echo: hi\""},
-		{"duration", within(100), echo, Pass, "the tool result of call c1 in turn[0] arrived within 100 ms"},
-		{"duration over", within(10), echo, Fail, "call c1 in turn[0]: took 40 ms, over max_duration_ms 10"},
+		{"match", match("Echo: hi"), echo, status.Pass, "the tool result of call c1 in turn[0] matches `Echo: hi`"},
+		{"match plain text", match("^Echo"), plain, status.Pass, "the tool result of call c1 in turn[0] matches `^Echo`"},
+		{"match fails", match("bye"), plain, status.Fail, "call c1 in turn[0]: result does not match `bye`: \"Echo: hi\""},
+		{"match without result", match("x"), pending, status.Fail, "call c1 in turn[0]: no result arrived"},
+		{"no call", match("x"), none, status.Fail, "no tool result in turn[0]"},
+		{"listings are not results", match("x"), listOnly, status.Fail, "no tool result in turn[0]"},
+		{"not_match", notMatch("(?i)error"), plain, status.Pass, "the tool result of call c1 in turn[0] does not match `(?i)error`"},
+		{"not_match fails", notMatch("unknown"), failed, status.Fail, "call c1 in turn[0]: result matches forbidden `unknown`: \"unknown tool: ech\""},
+		{"is_error false", isError(false), echo, status.Pass, "the tool result of call c1 in turn[0] is not an error"},
+		{"is_error false fails", isError(false), failed, status.Fail, "call c1 in turn[0]: the result is an error: \"unknown tool: ech\""},
+		{"is_error true", isError(true), failed, status.Pass, "the tool result of call c1 in turn[0] is an error"},
+		{"is_error true fails", isError(true), plain, status.Fail, "call c1 in turn[0]: the result is not an error: \"Echo: hi\""},
+		{"duration", within(100), echo, status.Pass, "the tool result of call c1 in turn[0] arrived within 100 ms"},
+		{"duration over", within(10), echo, status.Fail, "call c1 in turn[0]: took 40 ms, over max_duration_ms 10"},
 		{"duration from EndedMs", within(10), scopeOf(turnOf("", call("c1", "echo", `{}`, func(c *trace.ToolCall) { c.StartedMs, c.EndedMs = 5, 25 }))),
-			Fail, "call c1 in turn[0]: took 20 ms, over max_duration_ms 10"},
-		{"duration never completed", within(10), pending, Fail, "call c1 in turn[0]: the call never completed, so it cannot be timed"},
-		{"each call", match("o"), two, Pass, "every tool result in turn[0] (2) matches `o`"},
-		{"each call: one fails", within(100), two, Fail, "call c2 in turn[0]: took 5000 ms, over max_duration_ms 100"},
-		{"json_path equals", resultPath("$.content[0].text", `"Echo: hi"`), echo, Pass,
+			status.Fail, "call c1 in turn[0]: took 20 ms, over max_duration_ms 10"},
+		{"duration never completed", within(10), pending, status.Fail, "call c1 in turn[0]: the call never completed, so it cannot be timed"},
+		{"each call", match("o"), two, status.Pass, "every tool result in turn[0] (2) matches `o`"},
+		{"each call: one fails", within(100), two, status.Fail, "call c2 in turn[0]: took 5000 ms, over max_duration_ms 100"},
+		{"json_path equals", resultPath("$.content[0].text", `"Echo: hi"`), echo, status.Pass,
 			`the tool result of call c1 in turn[0] has $.content[0].text, which equals "Echo: hi"`},
-		{"json_path miss", resultPath("$.structuredContent.n", "", exists(true)), echo, Fail,
+		{"json_path miss", resultPath("$.structuredContent.n", "", exists(true)), echo, status.Fail,
 			"call c1 in turn[0]: $.structuredContent.n selects nothing in the result"},
-		{"json_path wrong value", resultPath("$.isError", `true`), echo, Fail, "call c1 in turn[0]: $.isError is false, expected true"},
-		{"json_path exists false", resultPath("$.structuredContent", "", exists(false)), echo, Pass,
+		{"json_path wrong value", resultPath("$.isError", `true`), echo, status.Fail, "call c1 in turn[0]: $.isError is false, expected true"},
+		{"json_path exists false", resultPath("$.structuredContent", "", exists(false)), echo, status.Pass,
 			"the tool result of call c1 in turn[0] has nothing at $.structuredContent"},
-		{"json_path type and match", resultPath("$.content[*].type", "", matching("^text$"), func(c *JSONPathCheck) { c.Type = "string" }), echo, Pass,
+		{"json_path type and match", resultPath("$.content[*].type", "", matching("^text$"), func(c *JSONPathCheck) { c.Type = "string" }), echo, status.Pass,
 			"the tool result of call c1 in turn[0] has $.content[*].type, which matches `^text$` and is a string"},
-		{"json_path not JSON", resultPath("$.a", `1`), plain, Fail,
+		{"json_path not JSON", resultPath("$.a", `1`), plain, status.Fail,
 			`call c1 in turn[0]: the result is not JSON (invalid character 'E' looking for beginning of value), so $.a cannot be checked: "Echo: hi"`},
 	})
 }
@@ -96,7 +97,7 @@ func TestResultGated(t *testing.T) {
 	s.Source = &trace.Source{Adapter: "claude-transcript", Capabilities: []string{capability.StreamingTiming}}
 	for _, k := range []Kind{KindResultMatch, KindResultMaxDuration, KindToolsListInclude, KindToolsListValidSchemas} {
 		r := evalOne(t, Check{Kind: k, Payload: Pattern{Regex: vars.MustRegex("x")}}, s)
-		if r.Status != Skip || !strings.Contains(r.Message, "needs supports_tool_trace") {
+		if r.Status != status.Skip || !strings.Contains(r.Message, "needs supports_tool_trace") {
 			t.Errorf("%s: %s %q; want skipped for the tool trace", k, r.Status, r.Message)
 		}
 	}
@@ -120,20 +121,20 @@ func TestToolsList(t *testing.T) {
 	exclude := func(n string) Check { return Check{Kind: KindToolsListExclude, Payload: Tool{Name: name(n)}} }
 	valid := Check{Kind: KindToolsListValidSchemas}
 	runExact(t, []exactCase{
-		{"include", include("echo"), good, Pass, "the tools/list result of call l1 in turn[0] lists `echo`"},
-		{"include missing", include("search"), good, Fail, "call l1 in turn[0]: `search` is not listed (2 tools: echo, add)"},
-		{"include from empty", include("search"), listingOf(`[]`), Fail, "call l1 in turn[0]: `search` is not listed (no tools)"},
-		{"exclude", exclude("delete_all"), good, Pass, "the tools/list result of call l1 in turn[0] does not list `delete_all`"},
-		{"exclude listed", exclude("add"), good, Fail, "call l1 in turn[0]: `add` is listed, and must not be"},
-		{"valid schemas", valid, good, Pass, "the tools/list result of call l1 in turn[0] lists only tools with valid input schemas"},
-		{"no listing", include("echo"), mcpCall("ok"), Fail, "no tools/list result in turn[0]"},
-		{"not a listing", include("echo"), scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"resources":[]}`, true)))), Fail,
+		{"include", include("echo"), good, status.Pass, "the tools/list result of call l1 in turn[0] lists `echo`"},
+		{"include missing", include("search"), good, status.Fail, "call l1 in turn[0]: `search` is not listed (2 tools: echo, add)"},
+		{"include from empty", include("search"), listingOf(`[]`), status.Fail, "call l1 in turn[0]: `search` is not listed (no tools)"},
+		{"exclude", exclude("delete_all"), good, status.Pass, "the tools/list result of call l1 in turn[0] does not list `delete_all`"},
+		{"exclude listed", exclude("add"), good, status.Fail, "call l1 in turn[0]: `add` is listed, and must not be"},
+		{"valid schemas", valid, good, status.Pass, "the tools/list result of call l1 in turn[0] lists only tools with valid input schemas"},
+		{"no listing", include("echo"), mcpCall("ok"), status.Fail, "no tools/list result in turn[0]"},
+		{"not a listing", include("echo"), scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"resources":[]}`, true)))), status.Fail,
 			`call l1 in turn[0]: the result is not a tools/list result ({"tools": [...]}): "{\"resources\":[]}"`},
-		{"listing failed", valid, scopeOf(turnOf("", call("l1", listToolsCall, ``, errorResult("method not found")))), Fail,
+		{"listing failed", valid, scopeOf(turnOf("", call("l1", listToolsCall, ``, errorResult("method not found")))), status.Fail,
 			`call l1 in turn[0]: the listing failed: "method not found"`},
 	})
 	r := evalOne(t, valid, bad)
-	if r.Status != Fail {
+	if r.Status != status.Fail {
 		t.Fatalf("valid_schemas over bad schemas = %s %q", r.Status, r.Message)
 	}
 	for _, want := range []string{

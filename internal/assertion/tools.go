@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -24,10 +25,10 @@ func forbid(r *Result, tool vars.Name, s trace.Scope) {
 	r.Expected = fmt.Sprintf("no call to `%s`", tool.Value)
 	r.Observed = plural(len(bad), "call")
 	if len(bad) == 0 {
-		r.set(Pass, "`%s` was not called", tool.Value)
+		r.set(status.Pass, "`%s` was not called", tool.Value)
 		return
 	}
-	r.set(Fail, "`%s` is forbidden but was called %s: %s", tool.Value, Times(int64(len(bad))), strings.Join(bad, ", "))
+	r.set(status.Fail, "`%s` is forbidden but was called %s: %s", tool.Value, Times(int64(len(bad))), strings.Join(bad, ", "))
 }
 
 func require(r *Result, req *Require, s trace.Scope) {
@@ -57,7 +58,7 @@ func require(r *Result, req *Require, s trace.Scope) {
 			tooSlow(r, req, slow)
 			return
 		}
-		r.set(Pass, "`%s` called %s, expected %s%s", req.Name.Value, Times(int64(satisfied)), req.Count, within(req))
+		r.set(status.Pass, "`%s` called %s, expected %s%s", req.Name.Value, Times(int64(satisfied)), req.Count, within(req))
 		return
 	}
 	msg := fmt.Sprintf("expected `%s`%s %s, saw %d", req.Name.Value, describeFilters(req), req.Count, satisfied)
@@ -73,7 +74,7 @@ func require(r *Result, req *Require, s trace.Scope) {
 		}
 		msg += "; " + strings.Join(reasons, "; ")
 	}
-	r.set(Fail, "%s", msg)
+	r.set(status.Fail, "%s", msg)
 }
 
 // within describes a require entry's max_duration_ms: ", each within
@@ -117,7 +118,7 @@ func tooSlow(r *Result, req *Require, slow []*trace.ToolCall) {
 		parts = append(parts, fmt.Sprintf("%d more", len(slow)-maxReasons))
 	}
 	r.Observed += fmt.Sprintf(", %s over %d ms", plural(len(slow), "call"), req.MaxDurationMs)
-	r.set(Fail, "`%s` %s, over max_duration_ms %d", req.Name.Value, strings.Join(parts, ", "), req.MaxDurationMs)
+	r.set(status.Fail, "`%s` %s, over max_duration_ms %d", req.Name.Value, strings.Join(parts, ", "), req.MaxDurationMs)
 }
 
 // requireMismatch returns the first filter call k fails, or "". Filters are
@@ -173,10 +174,10 @@ func forbidCalls(r *Result, f *CallFilter, s trace.Scope) {
 	r.Expected = fmt.Sprintf("no call to `%s`%s", f.Name.Value, filters)
 	r.Observed = fmt.Sprintf("%s matching (%s to `%s`)", plural(len(bad), "call"), plural(checked, "call"), f.Name.Value)
 	if len(bad) == 0 {
-		r.set(Pass, "no call to `%s`%s (%s checked)", f.Name.Value, filters, plural(checked, "call"))
+		r.set(status.Pass, "no call to `%s`%s (%s checked)", f.Name.Value, filters, plural(checked, "call"))
 		return
 	}
-	r.set(Fail, "forbidden call to `%s`%s: %s", f.Name.Value, filters, strings.Join(bad, "; "))
+	r.set(status.Fail, "forbidden call to `%s`%s: %s", f.Name.Value, filters, strings.Join(bad, "; "))
 }
 
 // matchDetail shows the values that made a forbidden call match.

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/golden"
+	"github.com/ananke/action/internal/status"
 )
 
 // expect is what one test of examples/assertions must report: exactly these
 // failing (critical) and warning assertions, by id, each with a message
 // containing the text given, and these failure categories.
 type expect struct {
-	status     string
+	status     status.Status
 	fails      map[string]string
 	warns      map[string]string
 	categories []string
@@ -144,7 +145,7 @@ func checkExpectations(t *testing.T, dir string, want map[string]expect) {
 			t.Errorf("unexpected test %s", got.ID)
 			continue
 		}
-		if got.Status != w.status {
+		if status.Status(got.Status) != w.status {
 			t.Errorf("%s: status %s, want %s", got.ID, got.Status, w.status)
 		}
 		if w.categories != nil && !slices.Equal(got.FailureCategories, w.categories) {

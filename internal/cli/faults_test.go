@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/agui/aguitest"
+	"github.com/ananke/action/internal/status"
 )
 
 // faultCase is one fault and what Ananke must report for it.
 type faultCase struct {
 	body   string // the test file after version and name
-	status string
+	status status.Status
 	want   string // in the reason (error) or a failing assertion's message (fail)
 	// stalls: the agent never finishes, and the run timeout (1500 ms) ends
 	// the case, in a suite of its own. Every other case runs with a timeout
@@ -130,7 +131,7 @@ func checkFault(t *testing.T, tt map[string]any, cases map[string]faultCase) {
 	t.Helper()
 	name := tt["name"].(string)
 	c := cases[name]
-	got := tt["status"].(string)
+	got := status.Status(tt["status"].(string))
 	text := fmt.Sprint(tt["reason"], " ", tt["detail"])
 	for _, a := range tt["assertions"].([]any) {
 		if a := a.(map[string]any); a["status"] == "fail" {

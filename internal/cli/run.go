@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ananke/action/internal/source"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ananke/action/internal/source"
+	"github.com/ananke/action/internal/status"
 
 	"github.com/ananke/action/internal/dryrun"
 	"github.com/ananke/action/internal/engine"
@@ -277,9 +279,9 @@ func (a *app) finish(r *report.Report, reportDir string, copts console.Options) 
 // console output said it.
 func verdict(r *report.Report) error {
 	switch r.Status {
-	case report.StatusFail:
+	case status.Fail:
 		return exitWith(ExitFail)
-	case report.StatusError:
+	case status.Error:
 		return exitWith(ExitError)
 	}
 	return nil

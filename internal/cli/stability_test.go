@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/status"
 )
 
 // summaryFile is the part of summary.json these tests read.
@@ -61,7 +63,7 @@ func TestRunFlaky(t *testing.T) {
 		name     string
 		args     []string
 		exit     int
-		status   string
+		status   status.Status
 		runs     int
 		passed   int
 		rate     float64
@@ -85,7 +87,7 @@ func TestRunFlaky(t *testing.T) {
 				t.Fatalf("%d tests", len(s.Tests))
 			}
 			got := s.Tests[0]
-			if got.Status != tc.status || got.Runs != tc.runs || got.PassedRuns != tc.passed || got.PassRate != tc.rate || !got.Flaky || s.Totals.Flaky != 1 {
+			if status.Status(got.Status) != tc.status || got.Runs != tc.runs || got.PassedRuns != tc.passed || got.PassRate != tc.rate || !got.Flaky || s.Totals.Flaky != 1 {
 				t.Errorf("status %s runs %d passed %d rate %v flaky %v (totals flaky %d); want %s %d %d %v flaky",
 					got.Status, got.Runs, got.PassedRuns, got.PassRate, got.Flaky, s.Totals.Flaky, tc.status, tc.runs, tc.passed, tc.rate)
 			}

@@ -9,12 +9,9 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/vars"
 )
-
-// KindAfterHook is the built-in result of an after hook: it ran and
-// exited 0, or it failed.
-const KindAfterHook assertion.Kind = "after_hook"
 
 // runAfter runs the test's after hooks once the attempt has its verdict,
 // each with the attempt's result as JSON on stdin, whatever that verdict
@@ -26,8 +23,8 @@ func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *vars.Vars, r 
 	ctx = context.WithoutCancel(ctx)
 	stdin := attemptJSON(t, r, e.opts.Now())
 	for i, h := range t.After {
-		res := assertion.Result{ID: fmt.Sprintf("test.after[%d]", i), Level: LevelBuiltin, Kind: KindAfterHook, Scope: "test",
-			Source: h.Pos, Severity: assertion.Critical, Status: assertion.Pass, EventRefs: []int64{}, Expected: "exits 0"}
+		res := assertion.Result{ID: fmt.Sprintf("test.after[%d]", i), Level: LevelBuiltin, Kind: assertion.KindAfterHook, Scope: "test",
+			Source: h.Pos, Severity: assertion.Critical, Status: status.Pass, EventRefs: []int64{}, Expected: "exits 0"}
 		argv, re := hookArgv(h, vars)
 		var err error
 		if re != nil {
@@ -40,15 +37,15 @@ func (e *engine) runAfter(ctx context.Context, t *spec.Test, vars *vars.Vars, r 
 			r.Results = append(r.Results, res)
 			continue
 		}
-		res.Status, res.Observed = assertion.Error, "failed"
+		res.Status, res.Observed = status.Error, "failed"
 		res.Message = fmt.Sprintf("after[%d]: %v", i, err)
 		if re != nil {
 			res.Message = fmt.Sprintf("after[%d]: %s", i, re.Msg)
 		}
 		res.Finish()
 		r.Results = append(r.Results, res)
-		if r.Status == Pass {
-			r.Status, r.Reason, r.ReasonPos = Error, res.Message, h.Pos
+		if r.Status == status.Pass {
+			r.Status, r.Reason, r.ReasonPos = status.Error, res.Message, h.Pos
 		}
 	}
 }
@@ -77,19 +74,19 @@ func attemptJSON(t *spec.Test, r *Attempt, now time.Time) []byte {
 		Line int    `json:"line"`
 	}
 	out := struct {
-		Schema     string   `json:"schema"`
-		Test       test     `json:"test"`
-		Run        int      `json:"run"`
-		Retry      int      `json:"retry"`
-		Status     Status   `json:"status"`
-		Reason     string   `json:"reason,omitempty"`
-		DurationMs int64    `json:"duration_ms"`
-		Text       string   `json:"text"`
-		Results    []result `json:"assertions"`
+		Schema     string        `json:"schema"`
+		Test       test          `json:"test"`
+		Run        int           `json:"run"`
+		Retry      int           `json:"retry"`
+		Status     status.Status `json:"status"`
+		Reason     string        `json:"reason,omitempty"`
+		DurationMs int64         `json:"duration_ms"`
+		Text       string        `json:"text"`
+		Results    []result      `json:"assertions"`
 	}{Schema: "ananke.attempt/v1", Test: test{t.ID, t.Name.Value, t.Path, t.Pos.Line}, Run: r.Run + 1, Retry: r.Retry,
 		Status: r.Status, Reason: r.Reason, DurationMs: now.UnixMilli() - r.Start.UnixMilli(), Results: []result{}}
 	if out.Status == "" {
-		out.Status = Error
+		out.Status = status.Error
 	}
 	if r.Trace != nil {
 		out.Text = r.Trace.TestScope().Text()

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target/registry"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s})
-		if out.Tests[0].Status != engine.Pass || len(out.Tests[0].Shown().Trace.Turns) != turns {
+		if out.Tests[0].Status != status.Pass || len(out.Tests[0].Shown().Trace.Turns) != turns {
 			b.Fatalf("status %s %s", out.Tests[0].Status, out.Tests[0].Reason)
 		}
 	}
@@ -69,7 +70,7 @@ func BenchmarkParallel(b *testing.B) {
 			for range b.N {
 				out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, Parallel: n})
 				for _, r := range out.Tests {
-					if r.Status != engine.Pass {
+					if r.Status != status.Pass {
 						b.Fatalf("%s: %s %s", r.Test.Name.Value, r.Status, r.Reason)
 					}
 				}

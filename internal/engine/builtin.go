@@ -6,30 +6,24 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target"
 )
 
 // LevelBuiltin marks the checks that are always on (docs/files.md).
 const LevelBuiltin assertion.Level = "builtin"
 
-// Kinds of built-in checks.
-const (
-	KindRunError    assertion.Kind = "run_error"
-	KindProtocol    assertion.Kind = "protocol"
-	KindClientTools assertion.Kind = "client_tools"
-)
-
 // builtin makes a built-in check's result for turn i, declared (for the
 // report's source link) at the turn itself.
 func builtin(i int, turn spec.Turn, kind assertion.Kind) assertion.Result {
 	scope := fmt.Sprintf("turn[%d]", i)
-	return assertion.Result{ID: scope + "." + string(kind), Level: LevelBuiltin, Kind: kind, Scope: scope, Source: turn.Pos, Status: assertion.Pass,
+	return assertion.Result{ID: scope + "." + string(kind), Level: LevelBuiltin, Kind: kind, Scope: scope, Source: turn.Pos, Status: status.Pass,
 		Severity: assertion.Critical, EventRefs: []int64{}}
 }
 
 // errorResult fails when the agent reported errors during the turn.
 func errorResult(i int, turn spec.Turn, errs []runError, w Words) assertion.Result {
-	r := builtin(i, turn, KindRunError)
+	r := builtin(i, turn, assertion.KindRunError)
 	r.Expected = w.None
 	if len(errs) == 0 {
 		r.Observed, r.Message = w.None, w.NoneMessage
@@ -44,7 +38,7 @@ func errorResult(i int, turn spec.Turn, errs []runError, w Words) assertion.Resu
 		parts = append(parts, s)
 		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("%s at event #%d", w.Name, e.seq), Text: s, EventRefs: eventRef(e.seq)})
 	}
-	r.Status = assertion.Fail
+	r.Status = status.Fail
 	r.Finish()
 	r.Observed = fmt.Sprintf("%d %s", len(errs), w.Name)
 	r.Message = w.Message + strings.Join(parts, "; ")
@@ -58,7 +52,7 @@ type runError struct {
 
 // protocolResult fails on every protocol error of the turn's runs.
 func protocolResult(i int, turn spec.Turn, problems []target.Problem, w Words) assertion.Result {
-	r := builtin(i, turn, KindProtocol)
+	r := builtin(i, turn, assertion.KindProtocol)
 	r.Expected = w.Conformance
 	if len(problems) == 0 {
 		r.Observed, r.Message = "no protocol errors", "the event stream follows the protocol"
@@ -67,7 +61,7 @@ func protocolResult(i int, turn spec.Turn, problems []target.Problem, w Words) a
 	for _, p := range problems {
 		r.Evidence = append(r.Evidence, assertion.Evidence{Note: problemString(p), EventRefs: eventRef(p.Seq)})
 	}
-	r.Status = assertion.Fail
+	r.Status = status.Fail
 	r.Finish()
 	r.Observed = fmt.Sprintf("%d protocol error(s)", len(problems))
 	r.Message = problemString(problems[0])
@@ -87,13 +81,13 @@ func problemString(p target.Problem) string {
 
 // clientToolsResult fails when a client tool call could not be answered.
 func clientToolsResult(i int, turn spec.Turn, failure string) assertion.Result {
-	r := builtin(i, turn, KindClientTools)
+	r := builtin(i, turn, assertion.KindClientTools)
 	r.Expected = "every pending tool call answered"
 	if failure == "" {
 		r.Observed, r.Message = "all answered", "every client tool call was answered"
 		return r
 	}
-	r.Status, r.Observed, r.Message = assertion.Fail, failure, failure
+	r.Status, r.Observed, r.Message = status.Fail, failure, failure
 	return r
 }
 

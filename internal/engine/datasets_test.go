@@ -13,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target/registry"
 )
 
@@ -75,21 +76,21 @@ func TestAfterHooks(t *testing.T) {
 	tests := []struct {
 		name       string
 		body       string
-		wantStatus engine.Status
+		wantStatus status.Status
 		wantSeen   string // the status the after hook read
 		wantReason string
 	}{
 		{"a pass stays a pass", `turns: [{user: "hi"}]
-after: [{cmd: [./record.sh, seen.json]}]`, engine.Pass, "pass", ""},
+after: [{cmd: [./record.sh, seen.json]}]`, status.Pass, "pass", ""},
 		{"the hook sees the failure", `turns: [{user: "hi", assert: {text: {contains: "bye"}}}]
-after: [{cmd: [./record.sh, seen.json]}]`, engine.Fail, "fail", ""},
+after: [{cmd: [./record.sh, seen.json]}]`, status.Fail, "fail", ""},
 		{"a failing hook turns a pass into an error", `turns: [{user: "hi"}]
-after: [{cmd: [./record.sh, seen.json]}, {cmd: [./fail.sh]}]`, engine.Error, "pass", `after[1]: hook "./fail.sh" exited with status 3; stderr: cleanup broke`},
+after: [{cmd: [./record.sh, seen.json]}, {cmd: [./fail.sh]}]`, status.Error, "pass", `after[1]: hook "./fail.sh" exited with status 3; stderr: cleanup broke`},
 		{"a failing hook leaves a failure a failure", `turns: [{user: "hi", assert: {text: {contains: "bye"}}}]
-after: [{cmd: [./fail.sh]}, {cmd: [./record.sh, seen.json]}]`, engine.Fail, "fail", ""},
+after: [{cmd: [./fail.sh]}, {cmd: [./record.sh, seen.json]}]`, status.Fail, "fail", ""},
 		{"after hooks run when a before hook failed, with its variables", `hooks: [{cmd: [./vars.sh]}, {cmd: [./fail.sh]}]
 turns: [{user: "hi"}]
-after: [{cmd: [./record.sh, "seen-${ID}.json"]}]`, engine.Error, "error", `hooks[1]: hook "./fail.sh" exited with status 3`},
+after: [{cmd: [./record.sh, "seen-${ID}.json"]}]`, status.Error, "error", `hooks[1]: hook "./fail.sh" exited with status 3`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,7 +120,7 @@ after: [{cmd: [./record.sh, "seen-${ID}.json"]}]`, engine.Error, "error", `hooks
 			// A failed after hook is an error result beside the agent's
 			// checks, never a silent change.
 			for _, res := range r.Shown().Results {
-				if res.Kind == engine.KindAfterHook && res.Status == assertion.Error && !strings.Contains(res.Message, "exited with status 3") {
+				if res.Kind == assertion.KindAfterHook && res.Status == status.Error && !strings.Contains(res.Message, "exited with status 3") {
 					t.Errorf("after hook result: %+v", res)
 				}
 			}
@@ -164,7 +165,7 @@ func TestSuiteHooks(t *testing.T) {
 		s, dir := suiteFiles(t, srv.Endpoint(), "before_all: [{cmd: [./token.sh]}]\nafter_all: [{cmd: [./record.sh, \"out-${TOKEN}.json\"]}]\n", files())
 		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 		for _, r := range out.Tests {
-			if r.Status != engine.Pass {
+			if r.Status != status.Pass {
 				t.Errorf("%s: %s %s %q", r.Test.ID, r.Status, r.Reason, failed(r))
 			}
 		}
@@ -192,7 +193,7 @@ func TestSuiteHooks(t *testing.T) {
 		before := len(srv.Requests())
 		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 		for _, r := range out.Tests {
-			if r.Status != engine.Error || !strings.HasPrefix(r.Reason, `before_all[0]: hook "./fail.sh" exited with status 1`) || !r.ReasonPos.IsValid() {
+			if r.Status != status.Error || !strings.HasPrefix(r.Reason, `before_all[0]: hook "./fail.sh" exited with status 1`) || !r.ReasonPos.IsValid() {
 				t.Errorf("%s: %s %q at %v", r.Test.ID, r.Status, r.Reason, r.ReasonPos)
 			}
 		}
@@ -211,7 +212,7 @@ func TestSuiteHooks(t *testing.T) {
 	t.Run("a failing after_all is reported", func(t *testing.T) {
 		s, _ := suiteFiles(t, srv.Endpoint(), "before_all: [{cmd: [./token.sh]}]\nafter_all: [{cmd: [./fail.sh]}]\n", files())
 		out := engine.Run(context.Background(), engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
-		if !out.HookFailed() || out.Tests[0].Status != engine.Pass || !strings.HasPrefix(out.Hooks[1].Error, "after_all[0]: ") {
+		if !out.HookFailed() || out.Tests[0].Status != status.Pass || !strings.HasPrefix(out.Hooks[1].Error, "after_all[0]: ") {
 			t.Fatalf("hooks = %+v, first test %s", out.Hooks, out.Tests[0].Status)
 		}
 	})
@@ -228,15 +229,15 @@ func TestScriptChecks(t *testing.T) {
 	has := "#!/bin/sh\nif grep -q \"$1\"; then exit 0; fi\necho \"no $1 in the transcript\"\nexit 1\n"
 	tests := []struct {
 		name, assert string
-		want         engine.Status
+		want         status.Status
 		wantMsg      string
 	}{
-		{"turn script passes", `turns: [{user: "submit", assert: {script: {cmd: [./has.sh, create_expense]}}}]`, engine.Pass, ""},
-		{"turn script fails the test", `turns: [{user: "submit", assert: {script: {cmd: [./has.sh, delete_expense]}}}]`, engine.Fail, "no delete_expense in the transcript"},
+		{"turn script passes", `turns: [{user: "submit", assert: {script: {cmd: [./has.sh, create_expense]}}}]`, status.Pass, ""},
+		{"turn script fails the test", `turns: [{user: "submit", assert: {script: {cmd: [./has.sh, delete_expense]}}}]`, status.Fail, "no delete_expense in the transcript"},
 		{"test script over the whole test", `turns: [{user: "submit"}, {user: "again"}]
-assert: {script: [{cmd: [./has.sh, '"scope":"test"']}, {cmd: [./has.sh, EXP-1]}]}`, engine.Pass, ""},
-		{"a crashing script is an error", `turns: [{user: "submit", assert: {script: {cmd: [./crash.sh]}}}]`, engine.Error, "exited with status 2"},
-		{"a warning script does not fail", `turns: [{user: "submit", assert: {script: {cmd: [./has.sh, nothing], severity: warning}}}]`, engine.Pass, ""},
+assert: {script: [{cmd: [./has.sh, '"scope":"test"']}, {cmd: [./has.sh, EXP-1]}]}`, status.Pass, ""},
+		{"a crashing script is an error", `turns: [{user: "submit", assert: {script: {cmd: [./crash.sh]}}}]`, status.Error, "exited with status 2"},
+		{"a warning script does not fail", `turns: [{user: "submit", assert: {script: {cmd: [./has.sh, nothing], severity: warning}}}]`, status.Pass, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,7 +283,7 @@ func TestAttachmentsSent(t *testing.T) {
 			})
 			before := len(srv.Requests())
 			r := one(t, run(t, s))
-			if r.Status != engine.Pass {
+			if r.Status != status.Pass {
 				t.Fatalf("status %s %s", r.Status, r.Reason)
 			}
 			req := srv.Requests()[before]

@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
@@ -39,7 +40,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 	for k := 0; k < t.MaxTurns && end == ""; k++ {
 		i := len(t.Turns) + k
 		if e.opts.Model == nil {
-			r.Status, r.Reason, r.ReasonPos = Error, "no language model is configured for the simulator", t.Simulator.Pos
+			r.Status, r.Reason, r.ReasonPos = status.Error, "no language model is configured for the simulator", t.Simulator.Pos
 			return false
 		}
 		move, usage, err := simulator.Next(sctx, e.opts.Model, e.opts.Prompts.Simulator, p.persona, exchanges(conv.rec.Trace()), k+1, t.MaxTurns)
@@ -49,7 +50,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			end = "timeout after " + timeout.String()
 			continue
 		case err != nil:
-			r.Status, r.Reason, r.ReasonPos = Error, "simulator: "+err.Error(), t.Simulator.Pos
+			r.Status, r.Reason, r.ReasonPos = status.Error, "simulator: "+err.Error(), t.Simulator.Pos
 			return false
 		case move.GoalAchieved && move.Message == "":
 			end = fmt.Sprintf("the simulated user declared its goal achieved before turn[%d]", i)
@@ -65,12 +66,12 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 				end = "timeout after " + timeout.String()
 				continue
 			}
-			r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("turn[%d]: %v", i, out.err), t.Simulator.Pos
+			r.Status, r.Reason, r.ReasonPos = status.Error, fmt.Sprintf("turn[%d]: %v", i, out.err), t.Simulator.Pos
 			return false
 		}
 		checks, err := assertion.BindChecks(spec.TurnChecks(e.opts.Suite.Config, t, i), p.vars)
 		if err != nil {
-			r.Status, r.Reason = Error, err.Error()
+			r.Status, r.Reason = status.Error, err.Error()
 			return false
 		}
 		checks, scripts := splitScripts(checks)
@@ -78,12 +79,12 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 		r.Results = append(r.Results, assertion.Evaluate(checks, scope)...)
 		e.scripts(sctx, t, scripts, scope, r)
 		if assertion.Failed(r.Results) {
-			r.Status = Fail
+			r.Status = status.Fail
 			e.skipRest(r, p, len(p.turns), fmt.Sprintf("not evaluated: the test stopped when turn[%d] failed", i))
 			return false
 		}
 		if err := e.reach(sctx, t, cp, i, conv, p, r); err != nil {
-			r.Status, r.Reason, r.ReasonPos = Error, err.Error(), t.Simulator.Pos
+			r.Status, r.Reason, r.ReasonPos = status.Error, err.Error(), t.Simulator.Pos
 			return false
 		}
 		switch {
@@ -142,7 +143,7 @@ func (e *engine) reach(ctx context.Context, t *spec.Test, cp *checkpoints, i int
 // passed reports whether every result passed (or was not evaluated).
 func passed(rs []assertion.Result) bool {
 	for _, r := range rs {
-		if r.Status != assertion.Pass && r.Status != assertion.Skip {
+		if r.Status != status.Pass && r.Status != status.Skip {
 			return false
 		}
 	}
@@ -237,10 +238,10 @@ func (cp *checkpoints) result(t *spec.Test, end string) assertion.Result {
 	}
 	r.Observed = fmt.Sprintf("%d of %d reached", len(reached), len(cp.list))
 	if len(missing) == 0 {
-		r.Status = assertion.Pass
+		r.Status = status.Pass
 		r.Message = "every checkpoint reached: " + strings.Join(reached, ", ")
 	} else {
-		r.Status = assertion.Fail
+		r.Status = status.Fail
 		r.Message = fmt.Sprintf("missing checkpoints: %s; %s", strings.Join(missing, ", "), end)
 	}
 	r.Finish()

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -183,9 +184,9 @@ func (e *engine) policy(t *spec.Test) stability.Policy {
 // error for reason.
 func (e *engine) notRun(t *spec.Test, reason string) *TestResult {
 	now := e.opts.Now()
-	r := &TestResult{Test: t, Status: Error, Reason: reason, Policy: e.policy(t), Start: now, End: now}
+	r := &TestResult{Test: t, Status: status.Error, Reason: reason, Policy: e.policy(t), Start: now, End: now}
 	if t.Skip != "" {
-		r.Status, r.Reason = Skipped, t.Skip
+		r.Status, r.Reason = status.Skipped, t.Skip
 	}
 	return r
 }

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/agui/aguitest"
-	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target/registry"
 )
 
@@ -106,7 +106,7 @@ func one(t *testing.T, rs []*engine.TestResult) *engine.TestResult {
 func failed(r *engine.TestResult) []string {
 	var out []string
 	for _, a := range r.Shown().Results {
-		if a.Status == assertion.Fail {
+		if a.Status == status.Fail {
 			out = append(out, a.ID+": "+a.Message)
 		}
 	}
@@ -144,7 +144,7 @@ func TestPassAndHistoryAcrossTurns(t *testing.T) {
       text: {must_match: "you said: thanks"}
 `})
 	r := one(t, run(t, s))
-	if r.Status != engine.Pass {
+	if r.Status != status.Pass {
 		t.Fatalf("status = %s %s; failures %q", r.Status, r.Reason, failed(r))
 	}
 	reqs := srv.Requests()
@@ -197,7 +197,7 @@ turns:
       text: {must_match: "confirmed: yes"}
 `})
 	r := one(t, run(t, s))
-	if r.Status != engine.Pass {
+	if r.Status != status.Pass {
 		t.Fatalf("status = %s %s; failures %q", r.Status, r.Reason, failed(r))
 	}
 	reqs := srv.Requests()
@@ -239,7 +239,7 @@ func TestClientToolFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := aguitest.New(t, loop)
 			r := one(t, run(t, suite(t, srv.Endpoint(), tc.config, map[string]string{"t": tc.tools + "turns: [{user: go}]\n"})))
-			if f := failed(r); r.Status != engine.Fail || len(f) != 1 || !strings.Contains(f[0], tc.want) {
+			if f := failed(r); r.Status != status.Fail || len(f) != 1 || !strings.Contains(f[0], tc.want) {
 				t.Errorf("status %s, failures %q; want one containing %q", r.Status, f, tc.want)
 			}
 		})
@@ -257,17 +257,17 @@ assert:
   tools: {require: [{name: never}]}
 `})
 	r := one(t, run(t, s))
-	if r.Status != engine.Fail {
+	if r.Status != status.Fail {
 		t.Fatalf("status = %s", r.Status)
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests; the second turn must not run", n)
 	}
-	statuses := map[string]assertion.Status{}
+	statuses := map[string]status.Status{}
 	for _, a := range r.Shown().Results {
 		statuses[a.ID] = a.Status
 	}
-	for id, want := range map[string]assertion.Status{"turn[0].text.must_match[0]": assertion.Fail, "turn[1].text.must_match[0]": assertion.Skip, "test.tools.require[0]": assertion.Skip, "turn[0].run_error": assertion.Pass} {
+	for id, want := range map[string]status.Status{"turn[0].text.must_match[0]": status.Fail, "turn[1].text.must_match[0]": status.Skip, "test.tools.require[0]": status.Skip, "turn[0].run_error": status.Pass} {
 		if statuses[id] != want {
 			t.Errorf("%s = %q; want %q (all: %v)", id, statuses[id], want, statuses)
 		}
@@ -292,7 +292,7 @@ func TestParallelIsolation(t *testing.T) {
 	s.Config.Target.TimeoutMs = overlapTimeoutMs
 	rs := run(t, s, func(o *engine.Options) { o.Parallel = 4; o.NewID = nil })
 	for _, r := range rs {
-		if r.Status != engine.Pass {
+		if r.Status != status.Pass {
 			t.Errorf("%s: %s %q", r.Test.Name.Value, r.Status, failed(r))
 		}
 	}
@@ -328,7 +328,7 @@ turns:
     assert: {text: {must_match: "order ${ORDER} then after-42"}}
 `})
 	r := one(t, run(t, s))
-	if r.Status != engine.Pass {
+	if r.Status != status.Pass {
 		t.Fatalf("status %s %s %q", r.Status, r.Reason, failed(r))
 	}
 	req := srv.Requests()[0]
@@ -360,25 +360,25 @@ func TestErrors(t *testing.T) {
 		endpoint string
 		config   string
 		test     string
-		status   engine.Status
+		status   status.Status
 		want     string
 	}{
-		{name: "hook exits non-zero", test: "hooks: [{cmd: [sh, -c, 'echo oops >&2; exit 3']}]\nturns: [{user: hi}]\n", status: engine.Error, want: `hooks[0]: hook "sh -c echo oops >&2; exit 3" exited with status 3`},
-		{name: "hook timeout", test: "hooks: [{cmd: [sleep, '300'], timeout_ms: 100}]\nturns: [{user: hi}]\n", status: engine.Error, want: "timed out after 100ms"},
-		{name: "hook not JSON", test: "hooks: [{cmd: [echo, hello]}]\nturns: [{user: hi}]\n", status: engine.Error, want: "printed unusable output"},
-		{name: "unknown hook variable", test: "hooks: [{cmd: [echo, '{}']}]\nturns: [{user: \"${NOPE}\"}]\n", status: engine.Error, want: "unknown variable ${NOPE}"},
-		{name: "agent down", endpoint: down, test: "turns: [{user: hi}]\n", status: engine.Error, want: "connection refused"},
+		{name: "hook exits non-zero", test: "hooks: [{cmd: [sh, -c, 'echo oops >&2; exit 3']}]\nturns: [{user: hi}]\n", status: status.Error, want: `hooks[0]: hook "sh -c echo oops >&2; exit 3" exited with status 3`},
+		{name: "hook timeout", test: "hooks: [{cmd: [sleep, '300'], timeout_ms: 100}]\nturns: [{user: hi}]\n", status: status.Error, want: "timed out after 100ms"},
+		{name: "hook not JSON", test: "hooks: [{cmd: [echo, hello]}]\nturns: [{user: hi}]\n", status: status.Error, want: "printed unusable output"},
+		{name: "unknown hook variable", test: "hooks: [{cmd: [echo, '{}']}]\nturns: [{user: \"${NOPE}\"}]\n", status: status.Error, want: "unknown variable ${NOPE}"},
+		{name: "agent down", endpoint: down, test: "turns: [{user: hi}]\n", status: status.Error, want: "connection refused"},
 		{name: "http 500", agent: func(*aguitest.Request) aguitest.Response {
 			return aguitest.Response{Status: 500, Raw: "boom"}
-		}, test: "turns: [{user: hi}]\n", status: engine.Error, want: "turn[0]: the agent answered HTTP 500: boom"},
+		}, test: "turns: [{user: hi}]\n", status: status.Error, want: "turn[0]: the agent answered HTTP 500: boom"},
 		{name: "run timeout", agent: func(*aguitest.Request) aguitest.Response { return aguitest.Response{Hang: true} },
-			config: "", test: "turns: [{user: hi}]\n", status: engine.Error, want: "the run did not finish within target.timeout_ms (300 ms)"},
+			config: "", test: "turns: [{user: hi}]\n", status: status.Error, want: "the run did not finish within target.timeout_ms (300 ms)"},
 		{name: "run error", agent: func(r *aguitest.Request) aguitest.Response {
 			return aguitest.Response{Events: []any{aguitest.E{"type": "RUN_STARTED", "threadId": r.Input.ThreadID, "runId": r.Input.RunID}, aguitest.E{"type": "RUN_ERROR", "message": "model overloaded", "code": "503"}}}
-		}, test: "turns: [{user: hi}, {user: again}]\n", status: engine.Fail, want: "turn[0].run_error: the agent sent RUN_ERROR: model overloaded (code 503)"},
+		}, test: "turns: [{user: hi}, {user: again}]\n", status: status.Fail, want: "turn[0].run_error: the agent sent RUN_ERROR: model overloaded (code 503)"},
 		{name: "truncated", agent: func(r *aguitest.Request) aguitest.Response {
 			return aguitest.Response{Events: []any{aguitest.E{"type": "RUN_STARTED", "threadId": r.Input.ThreadID, "runId": r.Input.RunID}}}
-		}, test: "turns: [{user: hi}]\n", status: engine.Fail, want: "turn[0].protocol: the stream ended without a terminal event"},
+		}, test: "turns: [{user: hi}]\n", status: status.Fail, want: "turn[0].protocol: the stream ended without a terminal event"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -396,7 +396,7 @@ func TestErrors(t *testing.T) {
 			}
 			r := one(t, run(t, s))
 			got := r.Reason
-			if r.Status == engine.Fail {
+			if r.Status == status.Fail {
 				got = strings.Join(failed(r), "\n")
 			}
 			if r.Status != tc.status || !strings.Contains(got, tc.want) {
@@ -416,7 +416,7 @@ func TestTestTimeoutAndCancel(t *testing.T) {
 	})
 	s := suite(t, srv.Endpoint(), "", map[string]string{"a": "turns: [{user: hi}]\n", "b": "turns: [{user: hi}]\n", "c": "skip: later\nturns: [{user: hi}]\n"})
 	r := run(t, s, func(o *engine.Options) { o.TestTimeout = 200 * time.Millisecond })[0]
-	if r.Status != engine.Error || !strings.Contains(r.Reason, "the test did not finish within --timeout 200ms") {
+	if r.Status != status.Error || !strings.Contains(r.Reason, "the test did not finish within --timeout 200ms") {
 		t.Errorf("timeout: %s %q", r.Status, r.Reason)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

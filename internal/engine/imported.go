@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -22,12 +23,12 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 	r := &Attempt{Run: run, Retry: retry, Start: e.opts.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
 	defer func() { r.End = e.opts.Now() }()
 	if e.opts.Import == nil {
-		r.Status, r.Reason, r.ReasonPos = Error, "this run cannot read test sources", t.Source.Pos
+		r.Status, r.Reason, r.ReasonPos = status.Error, "this run cannot read test sources", t.Source.Pos
 		return r
 	}
 	tr, err := e.opts.Import(ctx, t.Source)
 	if err != nil {
-		r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("source: %v", err), t.Source.Pos
+		r.Status, r.Reason, r.ReasonPos = status.Error, fmt.Sprintf("source: %v", err), t.Source.Pos
 		return r
 	}
 	r.Trace = tr
@@ -39,7 +40,7 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 	vs := e.newVars()
 	checks, err := assertion.BindChecks(spec.TestChecks(e.opts.Suite.Config, t), vs)
 	if err != nil {
-		r.Status, r.Reason = Error, err.Error()
+		r.Status, r.Reason = status.Error, err.Error()
 		var re *vars.ResolveError
 		if errors.As(err, &re) {
 			r.Reason, r.ReasonPos = re.Msg, re.Pos
@@ -54,7 +55,7 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 	e.scripts(ctx, t, scripts, scope, r)
 	e.judgeUnlessFailed(ctx, judges, scope, r)
 	r.Status = verdict(r.Results)
-	if r.Status == Error {
+	if r.Status == status.Error {
 		e.checkError(r)
 	}
 	return r

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/judge"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -15,7 +16,7 @@ func (e *engine) judge(ctx context.Context, checks []assertion.Check, s trace.Sc
 	for _, c := range checks {
 		if e.opts.Model == nil {
 			res := assertion.New(c, s.Name)
-			res.Status, res.Message = assertion.Error, "no language model is configured for judges"
+			res.Status, res.Message = status.Error, "no language model is configured for judges"
 			res.Finish()
 			r.Results = append(r.Results, res)
 			continue

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/assertion"
-	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/interop/peer"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 )
 
 // TestMCPBuiltinWords: an MCP turn's built-in check speaks of the server,
@@ -19,16 +19,16 @@ import (
 func TestMCPBuiltinWords(t *testing.T) {
 	bin := peer.GoBuild(t, "mcp-go")
 	r := one(t, run(t, mcpSuite(t, `["`+bin+`", "stdio"]`)))
-	if r.Status != engine.Pass {
+	if r.Status != status.Pass {
 		t.Fatalf("status %v (%s), want pass", r.Status, r.Reason)
 	}
 	seen := 0
 	for _, res := range r.Attempts[0].Results {
-		if res.Kind != engine.KindRunError {
+		if res.Kind != assertion.KindRunError {
 			continue
 		}
 		seen++
-		if res.Status != assertion.Pass || res.Message != "the server answered" || res.Expected != "an answer from the server" {
+		if res.Status != status.Pass || res.Message != "the server answered" || res.Expected != "an answer from the server" {
 			t.Errorf("%s: %v %q (expected %q), want a pass saying the server answered", res.ID, res.Status, res.Message, res.Expected)
 		}
 		if strings.Contains(res.Message+res.Expected+res.Observed, "agent") {
@@ -62,7 +62,7 @@ func TestMCPAuth(t *testing.T) {
 				})
 			}
 			r := one(t, run(t, suite("  auth: "+tc.auth+"\n")))
-			if r.Status != engine.Pass {
+			if r.Status != status.Pass {
 				t.Errorf("with auth: status %v (%s), want pass", r.Status, r.Reason)
 			}
 			if !slices.Contains(r.Secrets(), secret) {
@@ -71,7 +71,7 @@ func TestMCPAuth(t *testing.T) {
 			// Without it the server refuses: the credential is what let
 			// the call through.
 			r = one(t, run(t, suite("")))
-			if r.Status != engine.Error || !strings.Contains(r.Reason, "401") {
+			if r.Status != status.Error || !strings.Contains(r.Reason, "401") {
 				t.Errorf("without auth: status %v (%s), want an error naming the 401", r.Status, r.Reason)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/status"
 )
 
 // fakeModel plays judge and simulated user: judges answer verdict, the
@@ -60,14 +61,14 @@ const modelSection = "model: {endpoint: \"http://127.0.0.1:1/v1\", name: m}\n"
 func TestJudges(t *testing.T) {
 	for _, tc := range []struct {
 		name, assert, verdict string
-		status                engine.Status
-		judgeStatus           assertion.Status
+		status                status.Status
+		judgeStatus           status.Status
 		judged                int
 	}{
-		{"a critical judge fails a passing test", "{judge: {criteria: [polite], severity: critical}}", "false", engine.Fail, assertion.Fail, 1},
-		{"a warning judge does not", "{judge: {criteria: [polite]}}", "false", engine.Pass, assertion.Warn, 1},
-		{"a judge's true passes", "{judge: {criteria: [polite], severity: critical}}", "true", engine.Pass, assertion.Pass, 1},
-		{"a deterministic failure stays a failure", "{text: {must_match: nope}, judge: {criteria: [polite], severity: critical}}", "true", engine.Fail, assertion.Skip, 0},
+		{"a critical judge fails a passing test", "{judge: {criteria: [polite], severity: critical}}", "false", status.Fail, status.Fail, 1},
+		{"a warning judge does not", "{judge: {criteria: [polite]}}", "false", status.Pass, status.Warn, 1},
+		{"a judge's true passes", "{judge: {criteria: [polite], severity: critical}}", "true", status.Pass, status.Pass, 1},
+		{"a deterministic failure stays a failure", "{text: {must_match: nope}, judge: {criteria: [polite], severity: critical}}", "true", status.Fail, status.Skip, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := aguitest.New(t, textAgent)
@@ -101,7 +102,7 @@ func TestJudgeError(t *testing.T) {
 	srv := aguitest.New(t, textAgent)
 	s := suite(t, srv.Endpoint(), modelSection, map[string]string{"j": "turns: [{user: hi, assert: {judge: {criteria: [polite], severity: critical}}}]\n"})
 	r := one(t, run(t, s, func(o *engine.Options) { o.Model = &fakeModel{verdict: "maybe"} }))
-	if r.Status != engine.Error || !strings.Contains(r.Reason, "turn[0].judge: the judge gave no verdict") {
+	if r.Status != status.Error || !strings.Contains(r.Reason, "turn[0].judge: the judge gave no verdict") {
 		t.Errorf("status %s, reason %q", r.Status, r.Reason)
 	}
 }
@@ -143,17 +144,17 @@ func TestDynamic(t *testing.T) {
 		name    string
 		lines   []string
 		test    string
-		status  engine.Status
+		status  status.Status
 		reached []int
 		msg     string
 	}{
-		{"three checkpoints in three turns", []string{"I need to file an expense", "Travel, $3500", "yes"}, dynamicTest, engine.Pass, []int{0, 1, 2},
+		{"three checkpoints in three turns", []string{"I need to file an expense", "Travel, $3500", "yes"}, dynamicTest, status.Pass, []int{0, 1, 2},
 			"every checkpoint reached: ask_type (turn[0]), call_create (turn[1]), confirm (turn[2])"},
-		{"the tool is never called", []string{"I need to file an expense", "Travel please", "ok"}, dynamicTest, engine.Fail, []int{0, -1, -1},
+		{"the tool is never called", []string{"I need to file an expense", "Travel please", "ok"}, dynamicTest, status.Fail, []int{0, -1, -1},
 			"missing checkpoints: call_create (after ask_type), confirm (after call_create); the simulated user declared its goal achieved before turn[3]"},
-		{"max turns", []string{"hello", "hello", "hello", "hello", "hello"}, dynamicTest, engine.Fail, []int{0, -1, -1},
+		{"max turns", []string{"hello", "hello", "hello", "hello", "hello"}, dynamicTest, status.Fail, []int{0, -1, -1},
 			"; max turns (4) exceeded"},
-		{"after a scripted turn", []string{"(scripted)", "Travel, $3500", "yes"}, "turns: [{user: \"I need to file an expense\"}]\n" + dynamicTest, engine.Pass, []int{0, 1, 2}, "every checkpoint reached"},
+		{"after a scripted turn", []string{"(scripted)", "Travel, $3500", "yes"}, "turns: [{user: \"I need to file an expense\"}]\n" + dynamicTest, status.Pass, []int{0, 1, 2}, "every checkpoint reached"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := aguitest.New(t, expenseAgent)
@@ -195,7 +196,7 @@ func TestDynamicTimeout(t *testing.T) {
 	// The model answers no simulated turn within the 100 ms (nor within a
 	// minute): the timeout always comes first, however busy the machine.
 	r := one(t, run(t, s, func(o *engine.Options) { o.Model = &fakeModel{lines: []string{"a", "b"}, delay: time.Minute} }))
-	if r.Status != engine.Fail {
+	if r.Status != status.Fail {
 		t.Fatalf("status %s %q", r.Status, r.Reason)
 	}
 	for _, res := range r.Shown().Results {

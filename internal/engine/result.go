@@ -8,28 +8,14 @@ import (
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
-)
-
-// Status is a test's or an attempt's outcome (design §5).
-type Status string
-
-// Test statuses.
-const (
-	Pass Status = "pass"
-	// Fail: an assertion (or a built-in check) failed; for a test run
-	// several times, its pass rate is below min_pass_rate.
-	Fail Status = "fail"
-	// Error: a hook, the transport or Ananke itself failed; the agent's
-	// behaviour could not be judged.
-	Error   Status = "error"
-	Skipped Status = "skipped"
 )
 
 // TestResult is everything known about one test after all its runs.
 type TestResult struct {
 	Test   *spec.Test
-	Status Status
+	Status status.Status
 	// Reason says in one line why a test errored or was skipped, or why a
 	// test run several times failed (its pass rate).
 	Reason string
@@ -54,7 +40,7 @@ type Attempt struct {
 	// Run is the run's index (from 0); Retry counts the retries of that run
 	// before this attempt (0 for the first try).
 	Run, Retry int
-	Status     Status
+	Status     status.Status
 	Reason     string
 	ReasonPos  diag.Pos
 	Detail     string
@@ -86,14 +72,14 @@ type Checkpoint struct {
 // never ran.
 func (r *TestResult) Shown() *Attempt {
 	switch r.Status {
-	case Fail:
-		if a := r.first(Fail); a != nil {
+	case status.Fail:
+		if a := r.first(status.Fail); a != nil {
 			return a
 		}
-		return r.first(Error)
-	case Pass:
+		return r.first(status.Error)
+	case status.Pass:
 		for i := len(r.Attempts) - 1; i >= 0; i-- {
-			if r.Attempts[i].Status == Pass {
+			if r.Attempts[i].Status == status.Pass {
 				return r.Attempts[i]
 			}
 		}
@@ -104,7 +90,7 @@ func (r *TestResult) Shown() *Attempt {
 	return nil
 }
 
-func (r *TestResult) first(s Status) *Attempt {
+func (r *TestResult) first(s status.Status) *Attempt {
 	for _, a := range r.Attempts {
 		if a.Status == s {
 			return a

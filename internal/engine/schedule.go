@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 )
 
 // job is one attempt to make: run `run` of test `test`, after `retry`
@@ -82,13 +83,13 @@ func (s *scheduler) dispatch(ctx context.Context, j job, out []*TestResult) {
 	if !st.started {
 		switch {
 		case t.Skip != "":
-			s.settle(j.test, Skipped, t.Skip, out)
+			s.settle(j.test, status.Skipped, t.Skip, out)
 			return
 		case ctx.Err() != nil:
-			s.settle(j.test, Error, "cancelled before it started", out)
+			s.settle(j.test, status.Error, "cancelled before it started", out)
 			return
 		case s.stopped != "":
-			s.settle(j.test, Skipped, s.stopped, out)
+			s.settle(j.test, status.Skipped, s.stopped, out)
 			return
 		}
 		st.started = true
@@ -108,7 +109,7 @@ func (s *scheduler) dispatch(ctx context.Context, j job, out []*TestResult) {
 }
 
 // settle finishes a test that will not start, dropping its queued jobs.
-func (s *scheduler) settle(i int, status Status, reason string, out []*TestResult) {
+func (s *scheduler) settle(i int, status status.Status, reason string, out []*TestResult) {
 	st := s.tests[i]
 	now := s.e.opts.Now()
 	r := st.result
@@ -149,14 +150,14 @@ func (s *scheduler) close(i int, out []*TestResult) {
 	judgeRuns(r, st.runs, st.dropped)
 	out[i] = r
 	s.e.finished(r)
-	if s.e.opts.FailFast && s.stopped == "" && (r.Status == Fail || r.Status == Error) {
-		s.stopped = fmt.Sprintf("not run: --fail-fast stopped the run after %q %s", r.Test.Name.Value, map[Status]string{Fail: "failed", Error: "errored"}[r.Status])
+	if s.e.opts.FailFast && s.stopped == "" && (r.Status == status.Fail || r.Status == status.Error) {
+		s.stopped = fmt.Sprintf("not run: --fail-fast stopped the run after %q %s", r.Test.Name.Value, map[status.Status]string{status.Fail: "failed", status.Error: "errored"}[r.Status])
 	}
 }
 
 // judgeRuns sets the test's attempts, verdict, status and reason from its runs.
 func judgeRuns(r *TestResult, runs [][]*Attempt, dropped int) {
-	var finished [][]stability.Status
+	var finished [][]status.Status
 	for _, attempts := range runs {
 		if len(attempts) == 0 {
 			continue
@@ -165,28 +166,28 @@ func judgeRuns(r *TestResult, runs [][]*Attempt, dropped int) {
 		finished = append(finished, statuses(attempts))
 	}
 	r.Verdict = r.Policy.Judge(finished)
-	r.Status = Status(r.Verdict.Status)
+	r.Status = r.Verdict.Status
 	if dropped > 0 {
-		r.Status = Error
+		r.Status = status.Error
 		r.Reason = fmt.Sprintf("cancelled after %d of %s", len(finished), stability.Count(r.Policy.Runs, "run"))
 		return
 	}
 	shown := r.Shown()
 	switch {
-	case r.Status == Error && shown != nil:
+	case r.Status == status.Error && shown != nil:
 		r.Reason, r.ReasonPos, r.Detail = shown.Reason, shown.ReasonPos, shown.Detail
 		if r.Verdict.Reason != "" {
 			r.Reason = fmt.Sprintf("%s; run %d: %s", r.Verdict.Reason, shown.Run+1, shown.Reason)
 		}
-	case r.Status == Fail:
+	case r.Status == status.Fail:
 		r.Reason = r.Verdict.Reason
 	}
 }
 
-func statuses(attempts []*Attempt) []stability.Status {
-	out := make([]stability.Status, len(attempts))
+func statuses(attempts []*Attempt) []status.Status {
+	out := make([]status.Status, len(attempts))
 	for i, a := range attempts {
-		out[i] = stability.Status(a.Status)
+		out[i] = a.Status
 	}
 	return out
 }

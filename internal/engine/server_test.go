@@ -14,6 +14,7 @@ import (
 
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target/registry"
 )
 
@@ -44,16 +45,16 @@ func TestServer(t *testing.T) {
 		script  string
 		timeout int
 		extra   string
-		status  engine.Status
+		status  status.Status
 		want    string
 	}{
-		{"ready by log line", "sleep 300 & echo $! > " + pidFile + "; echo booting; echo 'listening on :1'; wait", ready, "    ready_log: \"listening on\"\n", engine.Pass, ""},
-		{"ready by url", "sleep 300 & echo $! > " + pidFile + "; wait", ready, "    ready_url: \"" + agent.URL + "/health\"\n", engine.Pass, ""},
-		{"exits before ready", "echo 'fatal: port in use' >&2; exit 3", ready, "    ready_log: \"listening\"\n", engine.Error,
+		{"ready by log line", "sleep 300 & echo $! > " + pidFile + "; echo booting; echo 'listening on :1'; wait", ready, "    ready_log: \"listening on\"\n", status.Pass, ""},
+		{"ready by url", "sleep 300 & echo $! > " + pidFile + "; wait", ready, "    ready_url: \"" + agent.URL + "/health\"\n", status.Pass, ""},
+		{"exits before ready", "echo 'fatal: port in use' >&2; exit 3", ready, "    ready_log: \"listening\"\n", status.Error,
 			"target.server exited before it was ready (exit status 3); its last output:\n    fatal: port in use"},
-		{"never ready", "echo still booting; sleep 300", never, "    ready_log: \"listening\"\n", engine.Error,
+		{"never ready", "echo still booting; sleep 300", never, "    ready_log: \"listening\"\n", status.Error,
 			"target.server did not print a line matching `listening` within 2s; its last output:\n    still booting"},
-		{"reused when the endpoint answers", "exit 1", ready, "    reuse_existing: true\n", engine.Pass, ""},
+		{"reused when the endpoint answers", "exit 1", ready, "    reuse_existing: true\n", status.Pass, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +95,7 @@ func TestServerSecrets(t *testing.T) {
 			}
 			return os.LookupEnv(k)
 		}})
-	if r := out.Tests[0]; r.Status != engine.Error || !strings.Contains(r.Reason, "bad key "+key) {
+	if r := out.Tests[0]; r.Status != status.Error || !strings.Contains(r.Reason, "bad key "+key) {
 		t.Fatalf("status %s %q; want an error quoting the server's output", r.Status, r.Reason)
 	}
 	if !slices.Contains(out.Secrets, key) {

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ananke/action/internal/assertion"
-	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 )
 
 // mcpSuite is a suite of one two-turn test against an MCP server started
@@ -54,7 +53,7 @@ func TestSessionFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := one(t, run(t, mcpSuite(t, tc.command)))
-			if r.Status != engine.Error || !strings.HasPrefix(r.Reason, "turn[0]: ") || !strings.Contains(r.Reason, tc.want) {
+			if r.Status != status.Error || !strings.HasPrefix(r.Reason, "turn[0]: ") || !strings.Contains(r.Reason, tc.want) {
 				t.Fatalf("status %v, reason %q; want an error at turn[0] naming %q", r.Status, r.Reason, tc.want)
 			}
 			if r.ReasonPos.Line != 4 {
@@ -63,10 +62,10 @@ func TestSessionFailures(t *testing.T) {
 			a := r.Attempts[0]
 			skipped := 0
 			for _, res := range a.Results {
-				if res.Status == assertion.Pass {
+				if res.Status == status.Pass {
 					t.Errorf("%s passed without a session", res.ID)
 				}
-				if res.Status == assertion.Skip && strings.Contains(res.Message, "the test errored in turn[0]") {
+				if res.Status == status.Skip && strings.Contains(res.Message, "the test errored in turn[0]") {
 					skipped++
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target/registry"
 )
 
@@ -40,17 +41,17 @@ func TestRepeatedRuns(t *testing.T) {
 		test    string
 		cli     spec.Stability
 		config  string
-		status  engine.Status
+		status  status.Status
 		verdict stability.Verdict
 	}{
-		{"runs in the test file", "runs: 4\n", spec.Stability{}, "", engine.Fail,
-			stability.Verdict{Status: stability.Fail, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true, Reason: "2 of 4 runs passed (50%), below min_pass_rate 100%"}},
-		{"min_pass_rate on the command line", "runs: 4\n", spec.Stability{MinPassRate: rate(50)}, "", engine.Pass,
-			stability.Verdict{Status: stability.Pass, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true}},
-		{"config runs, test rate", "min_pass_rate: 50\n", spec.Stability{}, "runs: 4\nmin_pass_rate: 100\n", engine.Pass,
-			stability.Verdict{Status: stability.Pass, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true}},
-		{"the test's runs win over the command line's", "runs: 2\n", spec.Stability{Runs: 6}, "", engine.Fail,
-			stability.Verdict{Status: stability.Fail, Runs: 2, PassedRuns: 1, PassRate: 50, Flaky: true, Reason: "1 of 2 runs passed (50%), below min_pass_rate 100%"}},
+		{"runs in the test file", "runs: 4\n", spec.Stability{}, "", status.Fail,
+			stability.Verdict{Status: status.Fail, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true, Reason: "2 of 4 runs passed (50%), below min_pass_rate 100%"}},
+		{"min_pass_rate on the command line", "runs: 4\n", spec.Stability{MinPassRate: rate(50)}, "", status.Pass,
+			stability.Verdict{Status: status.Pass, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true}},
+		{"config runs, test rate", "min_pass_rate: 50\n", spec.Stability{}, "runs: 4\nmin_pass_rate: 100\n", status.Pass,
+			stability.Verdict{Status: status.Pass, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true}},
+		{"the test's runs win over the command line's", "runs: 2\n", spec.Stability{Runs: 6}, "", status.Fail,
+			stability.Verdict{Status: status.Fail, Runs: 2, PassedRuns: 1, PassRate: 50, Flaky: true, Reason: "1 of 2 runs passed (50%), below min_pass_rate 100%"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := aguitest.New(t, alternating())
@@ -68,9 +69,9 @@ func TestRepeatedRuns(t *testing.T) {
 				if a.Run != i || a.Retry != 0 {
 					t.Errorf("attempt %d is run %d retry %d", i, a.Run, a.Retry)
 				}
-				want := engine.Pass
+				want := status.Pass
 				if i%2 == 1 {
-					want = engine.Fail
+					want = status.Fail
 				}
 				if a.Status != want {
 					t.Errorf("attempt %d: %s, want %s", i, a.Status, want)
@@ -82,7 +83,7 @@ func TestRepeatedRuns(t *testing.T) {
 			if len(threads) != tc.verdict.Runs {
 				t.Errorf("%d threads for %d runs; every run needs its own", len(threads), tc.verdict.Runs)
 			}
-			if shown := r.Shown(); (tc.status == engine.Fail) != (shown.Status == engine.Fail) {
+			if shown := r.Shown(); (tc.status == status.Fail) != (shown.Status == status.Fail) {
 				t.Errorf("shown attempt %s for a %s test", shown.Status, tc.status)
 			}
 		})
@@ -123,10 +124,10 @@ func TestRetries(t *testing.T) {
 	hookRuns := filepath.Join(t.TempDir(), "hook-runs")
 	s := suite(t, srv.Endpoint(), "", map[string]string{"retry": "retries: 2\nhooks: [{cmd: [sh, -c, 'echo x >> " + hookRuns + "; echo {}']}]\n" + requireSearch})
 	r := one(t, run(t, s))
-	if r.Status != engine.Pass || !r.Verdict.Flaky || len(r.Attempts) != 2 {
+	if r.Status != status.Pass || !r.Verdict.Flaky || len(r.Attempts) != 2 {
 		t.Fatalf("status %s, verdict %+v, %d attempts; want a flaky pass after one retry", r.Status, r.Verdict, len(r.Attempts))
 	}
-	if a := r.Attempts; a[0].Status != engine.Fail || a[0].Retry != 0 || a[1].Status != engine.Pass || a[1].Retry != 1 || a[1].Run != 0 {
+	if a := r.Attempts; a[0].Status != status.Fail || a[0].Retry != 0 || a[1].Status != status.Pass || a[1].Retry != 1 || a[1].Run != 0 {
 		t.Errorf("attempts %+v %+v", *a[0], *a[1])
 	}
 	if r.Shown() != r.Attempts[1] {
@@ -141,7 +142,7 @@ func TestRetriesExhausted(t *testing.T) {
 	srv := aguitest.New(t, textAgent)
 	s := suite(t, srv.Endpoint(), "", map[string]string{"never": "retries: 2\n" + requireSearch})
 	r := one(t, run(t, s))
-	if r.Status != engine.Fail || r.Verdict.Flaky || len(r.Attempts) != 3 || r.Reason != "" {
+	if r.Status != status.Fail || r.Verdict.Flaky || len(r.Attempts) != 3 || r.Reason != "" {
 		t.Fatalf("status %s, verdict %+v, %d attempts, reason %q; want a plain fail after 3 attempts", r.Status, r.Verdict, len(r.Attempts), r.Reason)
 	}
 	if n := len(srv.Requests()); n != 3 {
@@ -153,7 +154,7 @@ func TestEveryRunErrored(t *testing.T) {
 	srv := aguitest.New(t, func(*aguitest.Request) aguitest.Response { return aguitest.Response{Status: 503} })
 	s := suite(t, srv.Endpoint(), "", map[string]string{"down": "runs: 2\nretries: 1\n" + requireSearch})
 	r := one(t, run(t, s))
-	if r.Status != engine.Error || len(r.Attempts) != 4 {
+	if r.Status != status.Error || len(r.Attempts) != 4 {
 		t.Fatalf("status %s, %d attempts; want error after 4", r.Status, len(r.Attempts))
 	}
 	if !strings.HasPrefix(r.Reason, "all 2 runs errored; run 1: turn[0]: the agent answered HTTP 503") || !r.ReasonPos.IsValid() {
@@ -220,10 +221,10 @@ func TestCancelBetweenRuns(t *testing.T) {
 	s := suite(t, srv.Endpoint(), "", map[string]string{"long": "runs: 3\nturns: [{user: hi}]\n"})
 	out := engine.Run(ctx, engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv})
 	r := one(t, out.Tests)
-	if r.Status != engine.Error || r.Reason != "cancelled after 2 of 3 runs" {
+	if r.Status != status.Error || r.Reason != "cancelled after 2 of 3 runs" {
 		t.Fatalf("status %s, reason %q", r.Status, r.Reason)
 	}
-	if len(r.Attempts) != 2 || r.Attempts[0].Status != engine.Pass || r.Attempts[1].Status != engine.Error || r.Attempts[1].Reason != "turn[0]: cancelled" {
+	if len(r.Attempts) != 2 || r.Attempts[0].Status != status.Pass || r.Attempts[1].Status != status.Error || r.Attempts[1].Reason != "turn[0]: cancelled" {
 		t.Errorf("attempts: %d", len(r.Attempts))
 		for _, a := range r.Attempts {
 			t.Errorf("  %s %q", a.Status, a.Reason)
@@ -239,7 +240,7 @@ func TestRunsInParallel(t *testing.T) {
 	s := suite(t, srv.Endpoint(), "", map[string]string{"many": "runs: 4\nturns: [{user: hi}]\n"})
 	s.Config.Target.TimeoutMs = overlapTimeoutMs
 	r := one(t, run(t, s, func(o *engine.Options) { o.Parallel = 4 }))
-	if r.Status != engine.Pass || r.Verdict.Runs != 4 || r.Verdict.Flaky {
+	if r.Status != status.Pass || r.Verdict.Runs != 4 || r.Verdict.Flaky {
 		t.Fatalf("status %s, verdict %+v", r.Status, r.Verdict)
 	}
 	if !overlapped() {

@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -134,17 +135,17 @@ func suiteJSON(tests []*spec.Test) []byte {
 // and the run's (fail when a test failed, else error when one errored).
 func outcomeJSON(results []*TestResult) []byte {
 	type test struct {
-		ID     string `json:"id"`
-		Name   string `json:"name"`
-		Status Status `json:"status"`
-		Reason string `json:"reason,omitempty"`
+		ID     string        `json:"id"`
+		Name   string        `json:"name"`
+		Status status.Status `json:"status"`
+		Reason string        `json:"reason,omitempty"`
 	}
 	out := struct {
-		Schema string         `json:"schema"`
-		Status Status         `json:"status"`
-		Totals map[Status]int `json:"totals"`
-		Tests  []test         `json:"tests"`
-	}{Schema: "ananke.outcome/v1", Status: Pass, Totals: map[Status]int{Pass: 0, Fail: 0, Error: 0, Skipped: 0}, Tests: []test{}}
+		Schema string                `json:"schema"`
+		Status status.Status         `json:"status"`
+		Totals map[status.Status]int `json:"totals"`
+		Tests  []test                `json:"tests"`
+	}{Schema: "ananke.outcome/v1", Status: status.Pass, Totals: map[status.Status]int{status.Pass: 0, status.Fail: 0, status.Error: 0, status.Skipped: 0}, Tests: []test{}}
 	for _, r := range results {
 		if r == nil {
 			continue
@@ -153,10 +154,10 @@ func outcomeJSON(results []*TestResult) []byte {
 		out.Tests = append(out.Tests, test{ID: r.Test.ID, Name: r.Test.Name.Value, Status: r.Status, Reason: r.Reason})
 	}
 	switch {
-	case out.Totals[Fail] > 0:
-		out.Status = Fail
-	case out.Totals[Error] > 0:
-		out.Status = Error
+	case out.Totals[status.Fail] > 0:
+		out.Status = status.Fail
+	case out.Totals[status.Error] > 0:
+		out.Status = status.Error
 	}
 	b, _ := json.Marshal(out)
 	return b

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
@@ -75,7 +76,7 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attem
 	p, err := e.newPlan(t, vs, aio)
 	if err != nil {
 		r.Secrets = vs.Secrets()
-		r.Status, r.Reason = Error, err.Error()
+		r.Status, r.Reason = status.Error, err.Error()
 		var re *vars.ResolveError
 		if errors.As(err, &re) {
 			r.Reason, r.ReasonPos = re.Msg, re.Pos
@@ -123,12 +124,12 @@ func (e *engine) runHooks(ctx context.Context, t *spec.Test, vars *vars.Vars, r 
 		}
 		argv, re := hookArgv(h, vars)
 		if re != nil {
-			r.Status, r.Reason, r.ReasonPos = Error, re.Msg, re.Pos
+			r.Status, r.Reason, r.ReasonPos = status.Error, re.Msg, re.Pos
 			return false
 		}
 		out, err := hooks.Run(ctx, e.hookCommand(h, argv, t.Path, nil))
 		if err != nil {
-			r.Status, r.ReasonPos = Error, h.Pos
+			r.Status, r.ReasonPos = status.Error, h.Pos
 			r.Reason = fmt.Sprintf("hooks[%d]: %v", i, err)
 			var he *hooks.Error
 			if errors.As(err, &he) {
@@ -185,13 +186,13 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 		if src := p.session.Source(); src != nil {
 			conv.rec.SetSource(*src) // with the ids the turns learnt
 		}
-		if err := p.session.Close(); err != nil && r.Status == Pass {
-			r.Status, r.Reason = Error, "close the session: "+err.Error()
+		if err := p.session.Close(); err != nil && r.Status == status.Pass {
+			r.Status, r.Reason = status.Error, "close the session: "+err.Error()
 		}
 		r.Trace = conv.rec.Trace()
-		if err := conv.rec.Close(); err != nil && r.Status != Error {
+		if err := conv.rec.Close(); err != nil && r.Status != status.Error {
 			// The events are lost: the report could not show them.
-			r.Status, r.Reason = Error, err.Error()
+			r.Status, r.Reason = status.Error, err.Error()
 		}
 	}()
 	if t.Simulator != nil {
@@ -205,7 +206,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 		}
 		if conv.checkpoints != nil {
 			if err := e.reach(ctx, t, conv.checkpoints, i, conv, p, r); err != nil {
-				r.Status, r.Reason = Error, err.Error()
+				r.Status, r.Reason = status.Error, err.Error()
 				return
 			}
 		}
@@ -218,7 +219,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	e.scripts(ctx, t, p.checks.scripts, scope, r)
 	e.judgeUnlessFailed(ctx, p.checks.judges, scope, r)
 	r.Status = verdict(r.Results)
-	if r.Status == Error {
+	if r.Status == status.Error {
 		e.checkError(r)
 	}
 }
@@ -231,7 +232,7 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p
 	r.Warnings = append(r.Warnings, out.warnings...)
 	r.Results = append(r.Results, out.builtins...)
 	if out.err != nil {
-		r.Status, r.Reason, r.ReasonPos = Error, fmt.Sprintf("turn[%d]: %v", i, out.err), turn.Pos
+		r.Status, r.Reason, r.ReasonPos = status.Error, fmt.Sprintf("turn[%d]: %v", i, out.err), turn.Pos
 		e.skipRest(r, p, i, "not evaluated: the test errored in turn["+itoa(i)+"]")
 		return false
 	}
@@ -240,12 +241,12 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p
 	e.scripts(ctx, p.test, tp.checks.scripts, scope, r)
 	e.judgeUnlessFailed(ctx, tp.checks.judges, scope, r)
 	switch verdict(r.Results) {
-	case Fail:
-		r.Status = Fail
+	case status.Fail:
+		r.Status = status.Fail
 		e.skipRest(r, p, i, "not evaluated: the test stopped when turn["+itoa(i)+"] failed")
 		return false
-	case Error:
-		r.Status = Error
+	case status.Error:
+		r.Status = status.Error
 		e.checkError(r)
 		e.skipRest(r, p, i, "not evaluated: a check of turn["+itoa(i)+"] could not be made")
 		return false
@@ -255,14 +256,14 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p
 
 // verdict is the status results give: a critical failure fails, else a
 // critical result that could not be evaluated errors, else it passes.
-func verdict(rs []assertion.Result) Status {
+func verdict(rs []assertion.Result) status.Status {
 	if assertion.Failed(rs) {
-		return Fail
+		return status.Fail
 	}
 	if _, ok := assertion.Errored(rs); ok {
-		return Error
+		return status.Error
 	}
-	return Pass
+	return status.Pass
 }
 
 // checkError says why the attempt errored: the first check that could

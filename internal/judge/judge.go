@@ -18,6 +18,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/plural"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -49,7 +50,7 @@ func Evaluate(ctx context.Context, m model.Completer, prompt string, c assertion
 	r.Expected = Describe(c)
 	verdicts, usage, err := ask(ctx, m, prompt, criteria, s)
 	if err != nil {
-		r.Status, r.Observed = assertion.Error, "no verdict"
+		r.Status, r.Observed = status.Error, "no verdict"
 		r.Message = "the judge gave no verdict: " + err.Error()
 		r.Finish()
 		return r, usage
@@ -66,10 +67,10 @@ func Evaluate(ctx context.Context, m model.Completer, prompt string, c assertion
 	}
 	r.Observed = fmt.Sprintf("%d true, %d false, %d inconclusive", counts[True], counts[False], counts[Inconclusive])
 	if len(missed) == 0 {
-		r.Status = assertion.Pass
+		r.Status = status.Pass
 		r.Message = fmt.Sprintf("the judge found every criterion of %s met (%d)", s.Name, len(criteria))
 	} else {
-		r.Status = assertion.Fail
+		r.Status = status.Fail
 		r.Message = fmt.Sprintf("the judge found %d of %s not met in %s: %s", len(missed), plural.Count(len(criteria), "criterion"), s.Name, strings.Join(missed, "; "))
 	}
 	r.Finish()

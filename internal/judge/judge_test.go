@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/model/modeltest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -49,21 +50,21 @@ func TestEvaluate(t *testing.T) {
 		sev      assertion.Severity
 		replies  []string
 		err      error
-		status   assertion.Status
+		status   status.Status
 		msg      string
 		requests int
 	}{
-		{"all true", assertion.Critical, []string{bothTrue}, nil, assertion.Pass, "the judge found every criterion of test met (2)", 1},
-		{"one false, critical", assertion.Critical, []string{oneFalse}, nil, assertion.Fail,
+		{"all true", assertion.Critical, []string{bothTrue}, nil, status.Pass, "the judge found every criterion of test met (2)", 1},
+		{"one false, critical", assertion.Critical, []string{oneFalse}, nil, status.Fail,
 			`the judge found 1 of 2 criteria not met in test: "asks for confirmation before charging" (false: it charged without asking)`, 1},
-		{"one false, warning", assertion.Warning, []string{oneFalse}, nil, assertion.Warn, "1 of 2 criteria not met", 1},
-		{"inconclusive is not met", assertion.Critical, []string{undecided}, nil, assertion.Fail, "(inconclusive: no confirmation step shown)", 1},
-		{"re-asked once", assertion.Critical, []string{"Sure! Both hold.", bothTrue}, nil, assertion.Pass, "met (2)", 2},
-		{"wrong keys twice", assertion.Critical, []string{`{"verdicts": {"a": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
+		{"one false, warning", assertion.Warning, []string{oneFalse}, nil, status.Warn, "1 of 2 criteria not met", 1},
+		{"inconclusive is not met", assertion.Critical, []string{undecided}, nil, status.Fail, "(inconclusive: no confirmation step shown)", 1},
+		{"re-asked once", assertion.Critical, []string{"Sure! Both hold.", bothTrue}, nil, status.Pass, "met (2)", 2},
+		{"wrong keys twice", assertion.Critical, []string{`{"verdicts": {"a": {"verdict": "true", "reasoning": ""}}}`}, nil, status.Error,
 			"the judge gave no verdict: its answer did not fit the required JSON, twice: 1 verdict for 2 criteria", 2},
-		{"unknown verdict", assertion.Critical, []string{`{"verdicts": {"c1": {"verdict": "yes", "reasoning": ""}, "c2": {"verdict": "true", "reasoning": ""}}}`}, nil, assertion.Error,
+		{"unknown verdict", assertion.Critical, []string{`{"verdicts": {"c1": {"verdict": "yes", "reasoning": ""}, "c2": {"verdict": "true", "reasoning": ""}}}`}, nil, status.Error,
 			`verdict "yes" for c1 is not true, false or inconclusive`, 2},
-		{"model error", assertion.Critical, nil, errors.New("model m at http://x: 401 unauthorized"), assertion.Error, "the judge gave no verdict: model m at http://x: 401 unauthorized", 1},
+		{"model error", assertion.Critical, nil, errors.New("model m at http://x: 401 unauthorized"), status.Error, "the judge gave no verdict: model m at http://x: 401 unauthorized", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &scripted{replies: tc.replies, err: tc.err}
@@ -74,7 +75,7 @@ func TestEvaluate(t *testing.T) {
 			if len(m.reqs) != tc.requests || (tc.err == nil && usage.Requests != tc.requests) {
 				t.Errorf("%d requests, usage %+v; want %d", len(m.reqs), usage, tc.requests)
 			}
-			if tc.status == assertion.Fail && (len(r.Evidence) != 2 || !strings.HasPrefix(r.Evidence[0].Note, `"asks for confirmation before charging": `)) {
+			if tc.status == status.Fail && (len(r.Evidence) != 2 || !strings.HasPrefix(r.Evidence[0].Note, `"asks for confirmation before charging": `)) {
 				t.Errorf("evidence %+v; want one item per criterion", r.Evidence)
 			}
 		})
@@ -116,15 +117,15 @@ func TestEvaluateRealClient(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		answers []string
-		status  assertion.Status
+		status  status.Status
 		msg     string // the whole message; URL stands for the endpoint
 	}{
-		{"prose, then true", []string{prose, verdict("true")}, assertion.Pass, "the judge found every criterion of test met (1)"},
-		{"prose, then false", []string{prose, verdict("false")}, assertion.Fail,
+		{"prose, then true", []string{prose, verdict("true")}, status.Pass, "the judge found every criterion of test met (1)"},
+		{"prose, then false", []string{prose, verdict("false")}, status.Fail,
 			`the judge found 1 of 1 criterion not met in test: "stays polite" (false: it said please)`},
-		{"no verdicts twice", []string{`{"verdicts": {}}`}, assertion.Error,
+		{"no verdicts twice", []string{`{"verdicts": {}}`}, status.Error,
 			"the judge gave no verdict: model judge-m at URL: its answer did not fit the required JSON, twice: 0 verdicts for 1 criterion"},
-		{"prose twice", []string{prose}, assertion.Error,
+		{"prose twice", []string{prose}, status.Error,
 			"the judge gave no verdict: model judge-m at URL: its answer did not fit the required JSON, twice: the reply is not JSON: invalid character 'T' looking for beginning of value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -21,7 +22,7 @@ type Meta struct {
 	// Run and Retry name the attempt (0 and 0: the test never ran);
 	// Status is its Ananke status (pass, fail, error, skipped).
 	Run, Retry int
-	Status     string
+	Status     status.Status
 	// DurationMs is the attempt's duration, used when the trace has no
 	// times.
 	DurationMs int64
@@ -53,7 +54,7 @@ func Build(t *trace.Trace, m Meta) Trace {
 		Capabilities:  capabilities(t.Source),
 		Scenario:      scenario(t.Source),
 		InputMessages: inputMessages(t),
-		Status:        status(m.Status, raw.ran || ranAny(t)),
+		Status:        outcome(m.Status, raw.ran || ranAny(t)),
 		Artifacts:     Artifacts{TraceFile: m.TraceFile},
 	}
 	var items []*item
@@ -96,15 +97,15 @@ func traceID(m Meta) string {
 	return fmt.Sprintf("%s:%s:%d.%d", m.RunID, m.TestID, m.Run, m.Retry)
 }
 
-// status maps an attempt's Ananke status to seed 004's: an error is
-// partial when something ran before it, else blocked, as a skip is.
-func status(s string, ran bool) string {
+// outcome maps an attempt's Ananke status to the normalized trace's: an
+// error is partial when something ran before it, else blocked, as a skip is.
+func outcome(s status.Status, ran bool) string {
 	switch s {
-	case "pass":
+	case status.Pass:
 		return StatusSuccess
-	case "fail":
+	case status.Fail:
 		return StatusFailed
-	case "error":
+	case status.Error:
 		if ran {
 			return StatusPartial
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -179,7 +180,7 @@ func TestBuildAGUI(t *testing.T) {
 
 func TestStatus(t *testing.T) {
 	for _, tc := range []struct {
-		status string
+		status status.Status
 		ran    bool
 		want   string
 	}{
@@ -189,8 +190,8 @@ func TestStatus(t *testing.T) {
 		{"error", false, StatusBlocked},
 		{"skipped", false, StatusBlocked},
 	} {
-		if got := status(tc.status, tc.ran); got != tc.want {
-			t.Errorf("status(%q, %v) = %q, want %q", tc.status, tc.ran, got, tc.want)
+		if got := outcome(tc.status, tc.ran); got != tc.want {
+			t.Errorf("outcome(%q, %v) = %q, want %q", tc.status, tc.ran, got, tc.want)
 		}
 	}
 }

@@ -1,12 +1,15 @@
 package normalized
 
-import "github.com/ananke/action/internal/trace"
+import (
+	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/internal/trace"
+)
 
 // SchemaVersion identifies the normalized trace format
 // (schema/ananke.normalized-trace.schema.json).
 const SchemaVersion = "ananke.normalized-trace/v1"
 
-// Statuses of a normalized trace (seed 004 §16).
+// Statuses of a normalized trace (docs/traces.md).
 const (
 	StatusSuccess = "success"
 	StatusPartial = "partial"
@@ -68,7 +71,7 @@ type Attempt struct {
 	Run   int `json:"run"`
 	Retry int `json:"retry"`
 	// Status is Ananke's verdict: pass, fail, error or skipped.
-	Status string `json:"status"`
+	Status status.Status `json:"status"`
 }
 
 // Adapter is what produced the trace.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
@@ -84,7 +85,7 @@ func TestRecordAnyProtocol(t *testing.T) {
 		t.Helper()
 		out := engine.Run(context.Background(), engine.Options{Suite: suite, Tape: tape, Protocols: protocols})
 		a := out.Tests[0].Attempts[0]
-		if a.Status != engine.Pass {
+		if a.Status != status.Pass {
 			t.Fatalf("attempt %s: %s", a.Status, a.Reason)
 		}
 		return a.Trace

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -47,10 +48,10 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		masked: b.red.Secrets(),
 	}
 	for _, h := range out.Hooks {
-		hk := Hook{Phase: h.Phase, Index: h.Index, Source: b.loc(h.Pos), Status: StatusPass,
+		hk := Hook{Phase: h.Phase, Index: h.Index, Source: b.loc(h.Pos), Status: status.Pass,
 			Message: b.red.String(h.Error), Detail: b.red.String(h.Detail), DurationMs: h.End.Sub(h.Start).Milliseconds()}
 		if h.Error != "" {
-			hk.Status = StatusError
+			hk.Status = status.Error
 		}
 		r.Hooks = append(r.Hooks, hk)
 	}
@@ -65,21 +66,21 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	}
 	nameFiles(r.Tests, shown)
 	r.Totals = totals(r.Tests)
-	r.Status = status(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0)
+	r.Status = runStatus(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0)
 	return r
 }
 
-// status is the run's verdict: any failed test — or, with fail-on-flaky,
+// runStatus is the run's verdict: any failed test — or, with fail-on-flaky,
 // any flaky one — fails it; else any errored test, or a failed
 // before_all or after_all hook, makes it an error.
-func status(t Totals, failOnFlaky, hookFailed bool) string {
+func runStatus(t Totals, failOnFlaky, hookFailed bool) status.Status {
 	switch {
 	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0):
-		return StatusFail
+		return status.Fail
 	case t.Errored > 0 || hookFailed:
-		return StatusError
+		return status.Error
 	}
-	return StatusPass
+	return status.Pass
 }
 
 // target names the agent under test as configured: its endpoint, an A2A
@@ -122,13 +123,13 @@ func totals(tests []Test) Totals {
 	for _, x := range tests {
 		t.Total++
 		switch x.Status {
-		case StatusPass:
+		case status.Pass:
 			t.Passed++
-		case StatusFail:
+		case status.Fail:
 			t.Failed++
-		case StatusError:
+		case status.Error:
 			t.Errored++
-		case StatusSkipped:
+		case status.Skipped:
 			t.Skipped++
 		}
 		if x.Flaky {
@@ -185,7 +186,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	v := r.Verdict
 	t := Test{
 		ID: r.Test.ID, Name: r.Test.Name.Value, File: b.path(r.Test.Path), Line: max(r.Test.Pos.Line, 1), Tags: []string{},
-		Status: string(r.Status), Reason: b.red.String(r.Reason), Detail: b.red.String(r.Detail),
+		Status: r.Status, Reason: b.red.String(r.Reason), Detail: b.red.String(r.Detail),
 		StartedAt: r.Start.UTC(), DurationMs: r.End.Sub(r.Start).Milliseconds(),
 		Runs: v.Runs, PassedRuns: v.PassedRuns, PassRate: v.PassRate, Flaky: v.Flaky,
 		MinPassRate: r.Policy.MinPassRate, Retries: r.Policy.Retries,
@@ -267,10 +268,10 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 	if tr == nil {
 		tr = &trace.Trace{}
 	}
-	out := Attempt{Run: a.Run + 1, Retry: a.Retry, Status: string(a.Status), Reason: b.red.String(a.Reason),
+	out := Attempt{Run: a.Run + 1, Retry: a.Retry, Status: a.Status, Reason: b.red.String(a.Reason),
 		StartedAt: a.Start.UTC(), DurationMs: a.End.Sub(a.Start).Milliseconds(), Failed: []Assertion{}, Trace: b.trace(tr)}
 	for _, r := range a.Results {
-		if r.Status == assertion.Fail {
+		if r.Status == status.Fail {
 			out.Failed = append(out.Failed, b.assertion(r, tr))
 		}
 	}
@@ -339,7 +340,7 @@ func (b *builder) assertion(a assertion.Result, tr *trace.Trace) Assertion {
 		sev = string(assertion.Critical)
 	}
 	out := Assertion{ID: a.ID, Level: string(a.Level), Kind: string(a.Kind), Scope: a.Scope, Source: b.loc(a.Source), Severity: sev,
-		Status: string(a.Status), Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),
+		Status: a.Status, Message: b.red.String(a.Message), Expected: b.red.String(a.Expected),
 		Observed: b.red.String(a.Observed), Evidence: []Evidence{}, EventRefs: Refs(a.EventRefs)}
 	if out.EventRefs == nil {
 		out.EventRefs = Refs{}

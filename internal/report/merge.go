@@ -52,7 +52,7 @@ func Merge(parts []*Report) (*Report, error) {
 	}
 	nameFiles(m.Tests, shown)
 	m.Totals = totals(m.Tests)
-	m.Status = status(m.Totals, m.FailOnFlaky, len(m.FailedHooks()) > 0)
+	m.Status = runStatus(m.Totals, m.FailOnFlaky, len(m.FailedHooks()) > 0)
 	return m, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -30,8 +31,8 @@ type Report struct {
 	// Status is the run's verdict — pass, fail or error — from the tests'
 	// statuses and FailOnFlaky. The exit code and the check run's
 	// conclusion follow it.
-	Status string `json:"status"`
-	Totals Totals `json:"totals"`
+	Status status.Status `json:"status"`
+	Totals Totals        `json:"totals"`
 	// Hooks are the config's before_all and after_all hooks that ran;
 	// one that failed makes a passing run an error.
 	Hooks []Hook `json:"hooks"`
@@ -42,20 +43,20 @@ type Report struct {
 
 // Hook is how one before_all or after_all hook went.
 type Hook struct {
-	Phase      string   `json:"phase"` // before_all | after_all
-	Index      int      `json:"index"`
-	Source     Location `json:"source"`
-	Status     string   `json:"status"` // pass | error
-	Message    string   `json:"message,omitempty"`
-	Detail     string   `json:"detail,omitempty"`
-	DurationMs int64    `json:"duration_ms"`
+	Phase      string        `json:"phase"` // before_all | after_all
+	Index      int           `json:"index"`
+	Source     Location      `json:"source"`
+	Status     status.Status `json:"status"` // pass | error
+	Message    string        `json:"message,omitempty"`
+	Detail     string        `json:"detail,omitempty"`
+	DurationMs int64         `json:"duration_ms"`
 }
 
 // FailedHooks returns the suite hooks that failed.
 func (r *Report) FailedHooks() []Hook {
 	var out []Hook
 	for _, h := range r.Hooks {
-		if h.Status == StatusError {
+		if h.Status == status.Error {
 			out = append(out, h)
 		}
 	}
@@ -109,18 +110,6 @@ type Totals struct {
 	PassRate float64 `json:"pass_rate"`
 }
 
-// Test statuses.
-const (
-	StatusPass    = "pass"
-	StatusFail    = "fail"
-	StatusError   = "error"
-	StatusSkipped = "skipped"
-)
-
-// StatusWarn is the status of a failing warning assertion (assertions are
-// also pass, fail, skip, and error for a check that could not be made).
-const StatusWarn = "warn"
-
 // Assertion severities: a critical check that fails fails its test, and
 // one that could not be made errors it; a warning never changes its test's
 // status, and is reported all the same.
@@ -136,9 +125,9 @@ type Test struct {
 	File string `json:"file"`
 	// Line is where the test is declared: 1 for a test file, the case's
 	// line in a dataset.
-	Line   int      `json:"line"`
-	Tags   []string `json:"tags"`
-	Status string   `json:"status"`
+	Line   int           `json:"line"`
+	Tags   []string      `json:"tags"`
+	Status status.Status `json:"status"`
 	// Reason says why a test errored or was skipped; At is where its cause
 	// is written, when known.
 	Reason     string    `json:"reason,omitempty"`
@@ -223,12 +212,12 @@ type Checkpoint struct {
 type Attempt struct {
 	// Run numbers the run from 1; Retry counts the retries of that run
 	// before this attempt (0: its first try).
-	Run        int       `json:"run"`
-	Retry      int       `json:"retry"`
-	Status     string    `json:"status"`
-	Reason     string    `json:"reason,omitempty"`
-	StartedAt  time.Time `json:"started_at"`
-	DurationMs int64     `json:"duration_ms"`
+	Run        int           `json:"run"`
+	Retry      int           `json:"retry"`
+	Status     status.Status `json:"status"`
+	Reason     string        `json:"reason,omitempty"`
+	StartedAt  time.Time     `json:"started_at"`
+	DurationMs int64         `json:"duration_ms"`
 	// Failed are the assertions that failed in this attempt, with evidence.
 	Failed    []Assertion `json:"failed_assertions"`
 	TraceFile string      `json:"trace_file"`
@@ -257,7 +246,7 @@ func (t *Test) Wobbly() []Assertion {
 func (t *Test) Others() []Attempt {
 	var out []Attempt
 	for i, a := range t.Attempts {
-		if i+1 != t.Shown && a.Status != StatusPass {
+		if i+1 != t.Shown && a.Status != status.Pass {
 			out = append(out, a)
 		}
 	}
@@ -304,7 +293,7 @@ func (a Attempt) Label() string {
 func (t *Test) Warned() []Assertion {
 	var out []Assertion
 	for _, a := range t.Assertions {
-		if a.Status == StatusWarn {
+		if a.Status == status.Warn {
 			out = append(out, a)
 		}
 	}
@@ -319,7 +308,7 @@ func (t *Test) Warned() []Assertion {
 func (t *Test) NotMade() []Assertion {
 	var out []Assertion
 	for _, a := range t.Assertions {
-		if a.Status == StatusError {
+		if a.Status == status.Error {
 			out = append(out, a)
 		}
 	}
@@ -330,7 +319,7 @@ func (t *Test) NotMade() []Assertion {
 func (t *Test) Failed() []Assertion {
 	var out []Assertion
 	for _, a := range t.Assertions {
-		if a.Status == "fail" {
+		if a.Status == status.Fail {
 			out = append(out, a)
 		}
 	}
@@ -382,17 +371,17 @@ type Call struct {
 
 // Assertion is one evaluated (or skipped) assertion.
 type Assertion struct {
-	ID       string     `json:"id"`
-	Level    string     `json:"level"`
-	Kind     string     `json:"kind"`
-	Scope    string     `json:"scope"`
-	Source   Location   `json:"source"`
-	Severity string     `json:"severity"`
-	Status   string     `json:"status"`
-	Message  string     `json:"message"`
-	Expected string     `json:"expected,omitempty"`
-	Observed string     `json:"observed,omitempty"`
-	Evidence []Evidence `json:"evidence"`
+	ID       string        `json:"id"`
+	Level    string        `json:"level"`
+	Kind     string        `json:"kind"`
+	Scope    string        `json:"scope"`
+	Source   Location      `json:"source"`
+	Severity string        `json:"severity"`
+	Status   status.Status `json:"status"`
+	Message  string        `json:"message"`
+	Expected string        `json:"expected,omitempty"`
+	Observed string        `json:"observed,omitempty"`
+	Evidence []Evidence    `json:"evidence"`
 	// EventRefs are the sequence numbers (in the attempt's trace) of the
 	// events the result rests on.
 	EventRefs Refs `json:"event_refs"`

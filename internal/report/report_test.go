@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -67,7 +68,7 @@ func TestBuildTotalsAndShape(t *testing.T) {
 	if ft.Status != "fail" || len(ft.Failed()) != 2 || ft.Turns[1].ToolCalls[0].AtMs != 1300 || ft.Turns[1].ToolCalls[0].DurationMs != 150 {
 		t.Errorf("failing test = %+v", ft)
 	}
-	if pt := rep.Tests[1]; pt.Status != report.StatusPass || len(pt.NotMade()) != 1 || pt.NotMade()[0].ID != "turn[0].judge" {
+	if pt := rep.Tests[1]; pt.Status != status.Pass || len(pt.NotMade()) != 1 || pt.NotMade()[0].ID != "turn[0].judge" {
 		t.Errorf("passing test: %s, checks not made %+v", pt.Status, pt.NotMade())
 	}
 	if at := rep.Tests[2].At; at == nil || at.String() != "tests/refund.ananke.yaml:5:5" {
@@ -83,7 +84,7 @@ func TestBuildTotalsAndShape(t *testing.T) {
 // each assertion failed come through from the engine's verdicts.
 func TestBuildStability(t *testing.T) {
 	rep := reporttest.Report()
-	if rep.Status != report.StatusFail {
+	if rep.Status != status.Fail {
 		t.Errorf("run status %q", rep.Status)
 	}
 	search, flip := rep.Tests[4], rep.Tests[5]
@@ -126,15 +127,15 @@ func TestRunStatus(t *testing.T) {
 		name string
 		out  *engine.Outcome
 		meta report.Meta
-		want string
+		want status.Status
 	}{
-		{"flaky pass", flakyOnly, report.Meta{Config: cfg}, report.StatusPass},
-		{"flaky with --fail-on-flaky", flakyOnly, report.Meta{Config: cfg, FailOnFlaky: true}, report.StatusFail},
-		{"flaky with fail_on_flaky", flakyOnly, report.Meta{Config: &strict}, report.StatusFail},
-		{"error", errored, report.Meta{Config: cfg}, report.StatusError},
-		{"everything", out, report.Meta{Config: cfg}, report.StatusFail},
+		{"flaky pass", flakyOnly, report.Meta{Config: cfg}, status.Pass},
+		{"flaky with --fail-on-flaky", flakyOnly, report.Meta{Config: cfg, FailOnFlaky: true}, status.Fail},
+		{"flaky with fail_on_flaky", flakyOnly, report.Meta{Config: &strict}, status.Fail},
+		{"error", errored, report.Meta{Config: cfg}, status.Error},
+		{"everything", out, report.Meta{Config: cfg}, status.Fail},
 	} {
-		if got := report.Build(tc.out, tc.meta); got.Status != tc.want || got.FailOnFlaky != (tc.want == report.StatusFail && tc.name != "everything") {
+		if got := report.Build(tc.out, tc.meta); got.Status != tc.want || got.FailOnFlaky != (tc.want == status.Fail && tc.name != "everything") {
 			t.Errorf("%s: status %q fail_on_flaky %v; want %q", tc.name, got.Status, got.FailOnFlaky, tc.want)
 		}
 	}

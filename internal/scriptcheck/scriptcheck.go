@@ -11,6 +11,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
+	"github.com/ananke/action/internal/status"
 )
 
 const (
@@ -47,7 +48,7 @@ func Evaluate(ctx context.Context, c assertion.Check, in Input) assertion.Result
 	r := assertion.New(c, in.Scope)
 	sc := c.Script()
 	if sc == nil || sc.Script == nil {
-		r.Status, r.Observed = assertion.Error, "no script"
+		r.Status, r.Observed = status.Error, "no script"
 		r.Message = fmt.Sprintf("check %s is not a script check", c.ID)
 		r.Finish()
 		return r
@@ -65,25 +66,25 @@ func Evaluate(ctx context.Context, c assertion.Check, in Input) assertion.Result
 	out, err := hooks.Exec(ctx, cmd)
 	switch {
 	case err != nil:
-		r.Status, r.Observed = assertion.Error, observed(err)
+		r.Status, r.Observed = status.Error, observed(err)
 		r.Message = err.Error()
 	case out.ExitCode == 0:
-		r.Status, r.Observed = assertion.Pass, "exit status 0"
+		r.Status, r.Observed = status.Pass, "exit status 0"
 		r.Message = fmt.Sprintf("script `%s` exited 0 over %s", name, scopeName(in.Scope))
 	case out.ExitCode == 1:
-		r.Status, r.Observed = assertion.Fail, "exit status 1"
+		r.Status, r.Observed = status.Fail, "exit status 1"
 		r.Message = bound(string(out.Stdout), maxMessage)
 		if r.Message == "" {
 			r.Message = fmt.Sprintf("script `%s` exited 1 and printed nothing", name)
 		}
 	default:
-		r.Status, r.Observed = assertion.Error, fmt.Sprintf("exit status %d", out.ExitCode)
+		r.Status, r.Observed = status.Error, fmt.Sprintf("exit status %d", out.ExitCode)
 		r.Message = hooks.StatusError(cmd, out).Error() + " (a script exits 0 to pass or 1 to fail)"
 	}
 	if s := bound(string(out.Stdout), maxEvidence); s != "" {
 		r.Evidence = append(r.Evidence, assertion.Evidence{Note: "stdout of `" + name + "`", Text: s})
 	}
-	if out.Stderr != "" && r.Status != assertion.Pass {
+	if out.Stderr != "" && r.Status != status.Pass {
 		r.Evidence = append(r.Evidence, assertion.Evidence{Note: "end of stderr of `" + name + "`", Text: out.Stderr})
 	}
 	r.Finish()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/status"
 )
 
 // writeScript writes an executable sh script named check.sh into a new
@@ -48,53 +49,53 @@ func TestEvaluate(t *testing.T) {
 		severity     assertion.Severity
 		stdin        []byte
 		ctx          func(t *testing.T) context.Context
-		wantStatus   assertion.Status
+		wantStatus   status.Status
 		wantObserved string
 		wantMsg      []string // substrings of Message
 		wantEvidence []string // Text of each evidence item
 	}{
 		{
 			name: "pass", script: `exit 0`,
-			wantStatus: assertion.Pass, wantObserved: "exit status 0",
+			wantStatus: status.Pass, wantObserved: "exit status 0",
 			wantMsg: []string{"script `./check.sh` exited 0 over turn[0]"},
 		},
 		{
 			name: "pass keeps stdout as evidence", script: `echo 'refund called once'`,
-			wantStatus: assertion.Pass, wantObserved: "exit status 0",
+			wantStatus: status.Pass, wantObserved: "exit status 0",
 			wantEvidence: []string{"refund called once"},
 		},
 		{
 			name: "fail with stdout", script: `echo '  refund was never called'; echo 'debug' >&2; exit 1`,
-			wantStatus: assertion.Fail, wantObserved: "exit status 1",
+			wantStatus: status.Fail, wantObserved: "exit status 1",
 			wantMsg:      []string{"refund was never called"},
 			wantEvidence: []string{"refund was never called", "debug"},
 		},
 		{
 			name: "fail printing nothing", script: `exit 1`,
-			wantStatus: assertion.Fail, wantObserved: "exit status 1",
+			wantStatus: status.Fail, wantObserved: "exit status 1",
 			wantMsg: []string{"script `./check.sh` exited 1 and printed nothing"},
 		},
 		{
 			name: "failing warning", script: `echo slow; exit 1`, severity: assertion.Warning,
-			wantStatus: assertion.Warn, wantObserved: "exit status 1",
+			wantStatus: status.Warn, wantObserved: "exit status 1",
 			wantMsg: []string{"slow"}, wantEvidence: []string{"slow"},
 		},
 		{
 			name: "arguments reach the script", script: `[ "$1" = "refund order" ] && [ "$2" = 42 ] || { echo "got $1 $2"; exit 1; }`,
 			argv:       []string{"./check.sh", "refund order", "42"},
-			wantStatus: assertion.Pass, wantMsg: []string{`script ` + "`" + `./check.sh "refund order" 42` + "`"},
+			wantStatus: status.Pass, wantMsg: []string{`script ` + "`" + `./check.sh "refund order" 42` + "`"},
 		},
 		{
 			name: "transcript on stdin: pass", script: `grep -q '"name":"refund"' || { echo 'no refund call'; exit 1; }`,
-			stdin: refund, wantStatus: assertion.Pass,
+			stdin: refund, wantStatus: status.Pass,
 		},
 		{
 			name: "transcript on stdin: fail", script: `grep -q '"name":"refund"' || { echo 'no refund call'; exit 1; }`,
-			stdin: search, wantStatus: assertion.Fail, wantMsg: []string{"no refund call"},
+			stdin: search, wantStatus: status.Fail, wantMsg: []string{"no refund call"},
 		},
 		{
 			name: "error: exit 2", script: `echo 'jq: command not found' >&2; exit 2`,
-			wantStatus: assertion.Error, wantObserved: "exit status 2",
+			wantStatus: status.Error, wantObserved: "exit status 2",
 			wantMsg: []string{
 				`script "./check.sh" exited with status 2; stderr: jq: command not found`,
 				"exits 0 to pass or 1 to fail",
@@ -103,23 +104,23 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "error: a warning's error stays an error", script: `exit 3`, severity: assertion.Warning,
-			wantStatus: assertion.Error, wantObserved: "exit status 3",
+			wantStatus: status.Error, wantObserved: "exit status 3",
 		},
 		{
 			name: "error: missing program", argv: []string{"./missing.sh"},
-			wantStatus: assertion.Error, wantObserved: "could not start",
+			wantStatus: status.Error, wantObserved: "could not start",
 			wantMsg: []string{`script "./missing.sh" could not start`},
 		},
 		{
 			// What it printed before its timeout is internal/hooks' to
 			// test: here, a busy machine might not start it in 100 ms.
 			name: "error: timeout", script: `sleep 30`, timeoutMs: 100,
-			wantStatus: assertion.Error, wantObserved: "timed out",
+			wantStatus: status.Error, wantObserved: "timed out",
 			wantMsg: []string{`script "./check.sh" timed out after 100ms`},
 		},
 		{
 			name: "error: killed", script: `kill -9 $$`,
-			wantStatus: assertion.Error, wantObserved: "killed (signal: killed)",
+			wantStatus: status.Error, wantObserved: "killed (signal: killed)",
 			wantMsg: []string{`script "./check.sh" was killed`},
 		},
 		{
@@ -129,7 +130,7 @@ func TestEvaluate(t *testing.T) {
 				cancel()
 				return ctx
 			},
-			wantStatus: assertion.Error, wantObserved: "cancelled",
+			wantStatus: status.Error, wantObserved: "cancelled",
 		},
 	}
 	for _, tc := range tests {
@@ -190,7 +191,7 @@ func TestEvaluate(t *testing.T) {
 func TestEvaluateBoundsMessage(t *testing.T) {
 	dir := writeScript(t, `i=0; while [ $i -lt 500 ]; do echo "reason line $i"; i=$((i+1)); done; exit 1`)
 	r := Evaluate(t.Context(), scriptCheck(60_000, "./check.sh"), Input{Dir: dir, Env: testEnv(), Scope: "test"})
-	if r.Status != assertion.Fail {
+	if r.Status != status.Fail {
 		t.Fatalf("Status = %q, want fail", r.Status)
 	}
 	if len(r.Message) > maxMessage || !strings.HasPrefix(r.Message, "reason line 0\n") || !strings.HasSuffix(r.Message, "…") {
@@ -205,7 +206,7 @@ func TestEvaluateBoundsMessage(t *testing.T) {
 func TestEvaluateNotAScript(t *testing.T) {
 	c := assertion.Check{ID: "test.script[0]", Kind: assertion.KindScript}
 	r := Evaluate(t.Context(), c, Input{Scope: "test"})
-	if r.Status != assertion.Error || r.Severity != assertion.Critical {
+	if r.Status != status.Error || r.Severity != assertion.Critical {
 		t.Errorf("Evaluate = %q (%s), want a critical error", r.Status, r.Severity)
 	}
 }

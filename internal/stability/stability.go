@@ -14,21 +14,12 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 )
 
 // DefaultMinPassRate is the pass rate a test needs unless told otherwise:
 // every run must pass, as for a deterministic test.
 const DefaultMinPassRate = 100
-
-// Status is an attempt's or a test's outcome.
-type Status string
-
-// Statuses, as in the engine and the report.
-const (
-	Pass  Status = "pass"
-	Fail  Status = "fail"
-	Error Status = "error"
-)
 
 // Policy is how a test is run and judged.
 type Policy struct {
@@ -67,14 +58,14 @@ func (p Policy) Repeated() bool { return p.Runs > 1 || p.Retries > 0 }
 // Retry reports whether a run whose attempts so far ended with these
 // statuses gets another attempt: its last attempt did not pass and retries
 // are left.
-func (p Policy) Retry(attempts []Status) bool {
+func (p Policy) Retry(attempts []status.Status) bool {
 	n := len(attempts)
-	return n > 0 && attempts[n-1] != Pass && n <= p.Retries
+	return n > 0 && attempts[n-1] != status.Pass && n <= p.Retries
 }
 
 // Verdict is a test's result over its runs.
 type Verdict struct {
-	Status Status
+	Status status.Status
 	// Runs is the number of runs judged; PassedRuns of them passed (their
 	// last attempt passed).
 	Runs, PassedRuns int
@@ -92,21 +83,21 @@ type Verdict struct {
 // test passes when PassedRuns/Runs*100 >= MinPassRate (compared exactly,
 // not after rounding); when no attempt passed or failed — every one
 // errored — the test errors: the agent's behaviour could not be judged.
-func (p Policy) Judge(runs [][]Status) Verdict {
+func (p Policy) Judge(runs [][]status.Status) Verdict {
 	v := Verdict{Runs: len(runs)}
 	var passes, fails, errors int
 	for _, attempts := range runs {
 		for _, s := range attempts {
 			switch s {
-			case Pass:
+			case status.Pass:
 				passes++
-			case Fail:
+			case status.Fail:
 				fails++
 			default:
 				errors++
 			}
 		}
-		if n := len(attempts); n > 0 && attempts[n-1] == Pass {
+		if n := len(attempts); n > 0 && attempts[n-1] == status.Pass {
 			v.PassedRuns++
 		}
 	}
@@ -116,17 +107,17 @@ func (p Policy) Judge(runs [][]Status) Verdict {
 	v.Flaky = passes > 0 && fails+errors > 0
 	switch {
 	case v.Runs == 0:
-		v.Status = Error
+		v.Status = status.Error
 		v.Reason = "no run finished"
 	case passes == 0 && fails == 0:
-		v.Status = Error
+		v.Status = status.Error
 		if v.Runs > 1 {
 			v.Reason = fmt.Sprintf("all %d runs errored", v.Runs)
 		}
 	case float64(v.PassedRuns)*100 >= p.MinPassRate*float64(v.Runs):
-		v.Status = Pass
+		v.Status = status.Pass
 	default:
-		v.Status = Fail
+		v.Status = status.Fail
 		if v.Runs > 1 || p.MinPassRate < DefaultMinPassRate {
 			v.Reason = fmt.Sprintf("%d of %s passed (%s), below min_pass_rate %s",
 				v.PassedRuns, Count(v.Runs, "run"), FormatPercent(v.PassRate), FormatPercent(p.MinPassRate))

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/status"
 )
 
 func TestResolve(t *testing.T) {
@@ -31,53 +32,53 @@ func TestResolve(t *testing.T) {
 func TestRetry(t *testing.T) {
 	p := Policy{Runs: 1, MinPassRate: 100, Retries: 2}
 	for _, tc := range []struct {
-		attempts []Status
+		attempts []status.Status
 		want     bool
 	}{
 		{nil, false},
-		{[]Status{Pass}, false},
-		{[]Status{Fail}, true},
-		{[]Status{Error}, true},
-		{[]Status{Fail, Fail}, true},
-		{[]Status{Fail, Pass}, false},
-		{[]Status{Fail, Error, Fail}, false}, // two retries used
+		{[]status.Status{status.Pass}, false},
+		{[]status.Status{status.Fail}, true},
+		{[]status.Status{status.Error}, true},
+		{[]status.Status{status.Fail, status.Fail}, true},
+		{[]status.Status{status.Fail, status.Pass}, false},
+		{[]status.Status{status.Fail, status.Error, status.Fail}, false}, // two retries used
 	} {
 		if got := p.Retry(tc.attempts); got != tc.want {
 			t.Errorf("Retry(%v) = %v, want %v", tc.attempts, got, tc.want)
 		}
 	}
-	if (Policy{Runs: 1}).Retry([]Status{Fail}) {
+	if (Policy{Runs: 1}).Retry([]status.Status{status.Fail}) {
 		t.Error("Retry without retries = true")
 	}
 }
 
 func TestJudge(t *testing.T) {
-	P, F, E := Pass, Fail, Error
+	P, F, E := status.Pass, status.Fail, status.Error
 	for _, tc := range []struct {
 		name string
 		min  float64
-		runs [][]Status
+		runs [][]status.Status
 		want Verdict
 	}{
-		{"one pass", 100, [][]Status{{P}}, Verdict{Status: P, Runs: 1, PassedRuns: 1, PassRate: 100}},
-		{"one fail", 100, [][]Status{{F}}, Verdict{Status: F, Runs: 1}},
-		{"one error", 100, [][]Status{{E}}, Verdict{Status: E, Runs: 1}},
-		{"alternating, 100%", 100, [][]Status{{P}, {F}, {P}, {F}}, Verdict{Status: F, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true,
+		{"one pass", 100, [][]status.Status{{P}}, Verdict{Status: P, Runs: 1, PassedRuns: 1, PassRate: 100}},
+		{"one fail", 100, [][]status.Status{{F}}, Verdict{Status: F, Runs: 1}},
+		{"one error", 100, [][]status.Status{{E}}, Verdict{Status: E, Runs: 1}},
+		{"alternating, 100%", 100, [][]status.Status{{P}, {F}, {P}, {F}}, Verdict{Status: F, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true,
 			Reason: "2 of 4 runs passed (50%), below min_pass_rate 100%"}},
-		{"alternating, 50%", 50, [][]Status{{P}, {F}, {P}, {F}}, Verdict{Status: P, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true}},
-		{"exact comparison", 66.7, [][]Status{{P}, {P}, {F}}, Verdict{Status: F, Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true,
+		{"alternating, 50%", 50, [][]status.Status{{P}, {F}, {P}, {F}}, Verdict{Status: P, Runs: 4, PassedRuns: 2, PassRate: 50, Flaky: true}},
+		{"exact comparison", 66.7, [][]status.Status{{P}, {P}, {F}}, Verdict{Status: F, Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true,
 			Reason: "2 of 3 runs passed (66.7%), below min_pass_rate 66.7%"}},
-		{"two thirds", 66, [][]Status{{P}, {P}, {F}}, Verdict{Status: P, Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}},
-		{"pass on retry", 100, [][]Status{{F, P}}, Verdict{Status: P, Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}},
-		{"retries exhausted", 100, [][]Status{{F, F, F}}, Verdict{Status: F, Runs: 1}},
-		{"error then pass", 100, [][]Status{{E, P}}, Verdict{Status: P, Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}},
-		{"every run errored", 100, [][]Status{{E}, {E, E}}, Verdict{Status: E, Runs: 2, Reason: "all 2 runs errored"}},
-		{"errors and a fail", 50, [][]Status{{E}, {F}}, Verdict{Status: F, Runs: 2, Reason: "0 of 2 runs passed (0%), below min_pass_rate 50%"}},
-		{"errors count as not passed", 100, [][]Status{{P}, {E}}, Verdict{Status: F, Runs: 2, PassedRuns: 1, PassRate: 50, Flaky: true,
+		{"two thirds", 66, [][]status.Status{{P}, {P}, {F}}, Verdict{Status: P, Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}},
+		{"pass on retry", 100, [][]status.Status{{F, P}}, Verdict{Status: P, Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}},
+		{"retries exhausted", 100, [][]status.Status{{F, F, F}}, Verdict{Status: F, Runs: 1}},
+		{"error then pass", 100, [][]status.Status{{E, P}}, Verdict{Status: P, Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}},
+		{"every run errored", 100, [][]status.Status{{E}, {E, E}}, Verdict{Status: E, Runs: 2, Reason: "all 2 runs errored"}},
+		{"errors and a fail", 50, [][]status.Status{{E}, {F}}, Verdict{Status: F, Runs: 2, Reason: "0 of 2 runs passed (0%), below min_pass_rate 50%"}},
+		{"errors count as not passed", 100, [][]status.Status{{P}, {E}}, Verdict{Status: F, Runs: 2, PassedRuns: 1, PassRate: 50, Flaky: true,
 			Reason: "1 of 2 runs passed (50%), below min_pass_rate 100%"}},
-		{"zero minimum", 0, [][]Status{{F}}, Verdict{Status: P, Runs: 1}},
+		{"zero minimum", 0, [][]status.Status{{F}}, Verdict{Status: P, Runs: 1}},
 		{"no runs", 100, nil, Verdict{Status: E, Reason: "no run finished"}},
-		{"one fail, lower minimum", 50, [][]Status{{F}}, Verdict{Status: F, Runs: 1, Reason: "0 of 1 run passed (0%), below min_pass_rate 50%"}},
+		{"one fail, lower minimum", 50, [][]status.Status{{F}}, Verdict{Status: F, Runs: 1, Reason: "0 of 1 run passed (0%), below min_pass_rate 50%"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Policy{Runs: len(tc.runs), MinPassRate: tc.min}.Judge(tc.runs)

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -57,9 +58,9 @@ type traceHead struct {
 }
 
 type attemptRef struct {
-	Run    int    `json:"run"`
-	Retry  int    `json:"retry"`
-	Status string `json:"status"`
+	Run    int           `json:"run"`
+	Retry  int           `json:"retry"`
+	Status status.Status `json:"status"`
 }
 
 // writers are reused across trace files: a suite writes thousands.

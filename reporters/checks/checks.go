@@ -19,6 +19,7 @@ import (
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/textsafe"
 	"github.com/ananke/action/reporters/internal/format"
 	"github.com/ananke/action/reporters/markdown"
@@ -61,7 +62,7 @@ func Build(r *report.Report, o Options) github.CheckRun {
 func Conclusion(r *report.Report) string {
 	t := r.Totals
 	switch {
-	case r.Status == report.StatusFail || r.Status == report.StatusError || t.Failed > 0 || t.Errored > 0:
+	case r.Status == status.Fail || r.Status == status.Error || t.Failed > 0 || t.Errored > 0:
 		return "failure"
 	case t.Total == 0:
 		return "neutral"
@@ -90,7 +91,7 @@ func Title(r *report.Report) string {
 		s = fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total)
 	}
 	switch {
-	case r.Status == report.StatusFail && t.Failed == 0 && t.Flaky > 0:
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0:
 		s = stability.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
 	case t.Flaky > 0:
 		s += fmt.Sprintf(", %d flaky", t.Flaky)
@@ -124,9 +125,9 @@ func Annotations(r *report.Report) []github.Annotation {
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		switch {
-		case t.Status == report.StatusFail:
+		case t.Status == status.Fail:
 			out = failed(out, t)
-		case t.Status == report.StatusError && !byHook(t):
+		case t.Status == status.Error && !byHook(t):
 			out = appendIn(out, reasonAt(t, "error", "the test errored"))
 		}
 		out = errored(out, t)

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/checks"
 )
 
@@ -37,26 +38,26 @@ func TestBuild(t *testing.T) {
 
 func TestConclusionAndTitle(t *testing.T) {
 	for _, tc := range []struct {
-		status     string
+		status     status.Status
 		t          report.Totals
 		conclusion string
 		title      string
 	}{
-		{report.StatusPass, report.Totals{Total: 3, Passed: 3}, "success", "3 of 3 tests passed"},
-		{report.StatusFail, report.Totals{Total: 3, Passed: 1, Failed: 1, Errored: 1}, "failure", "1 failed, 1 errored of 3 tests"},
-		{report.StatusError, report.Totals{Total: 2, Passed: 1, Errored: 1}, "failure", "1 errored of 2 tests"},
-		{report.StatusPass, report.Totals{Total: 2, Skipped: 2}, "skipped", "0 of 2 tests passed"},
-		{report.StatusPass, report.Totals{}, "neutral", "0 of 0 tests passed"},
+		{status.Pass, report.Totals{Total: 3, Passed: 3}, "success", "3 of 3 tests passed"},
+		{status.Fail, report.Totals{Total: 3, Passed: 1, Failed: 1, Errored: 1}, "failure", "1 failed, 1 errored of 3 tests"},
+		{status.Error, report.Totals{Total: 2, Passed: 1, Errored: 1}, "failure", "1 errored of 2 tests"},
+		{status.Pass, report.Totals{Total: 2, Skipped: 2}, "skipped", "0 of 2 tests passed"},
+		{status.Pass, report.Totals{}, "neutral", "0 of 0 tests passed"},
 		// Flaky tests are counted; they fail the check only when the run's
 		// status says so (fail-on-flaky).
-		{report.StatusPass, report.Totals{Total: 6, Passed: 5, Skipped: 1, Flaky: 1}, "success", "5 of 6 tests passed, 1 flaky"},
-		{report.StatusFail, report.Totals{Total: 6, Passed: 4, Failed: 1, Skipped: 1, Flaky: 2}, "failure", "1 failed of 6 tests, 2 flaky"},
-		{report.StatusFail, report.Totals{Total: 6, Passed: 6, Flaky: 2}, "failure", "2 flaky tests failed the run (fail-on-flaky); 6 of 6 tests passed"},
-		{report.StatusFail, report.Totals{Total: 3, Passed: 2, Errored: 1, Flaky: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 1 errored of 3 tests"},
+		{status.Pass, report.Totals{Total: 6, Passed: 5, Skipped: 1, Flaky: 1}, "success", "5 of 6 tests passed, 1 flaky"},
+		{status.Fail, report.Totals{Total: 6, Passed: 4, Failed: 1, Skipped: 1, Flaky: 2}, "failure", "1 failed of 6 tests, 2 flaky"},
+		{status.Fail, report.Totals{Total: 6, Passed: 6, Flaky: 2}, "failure", "2 flaky tests failed the run (fail-on-flaky); 6 of 6 tests passed"},
+		{status.Fail, report.Totals{Total: 3, Passed: 2, Errored: 1, Flaky: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 1 errored of 3 tests"},
 		// Tests with warnings are counted and never change the conclusion.
-		{report.StatusPass, report.Totals{Total: 3, Passed: 3, Warned: 2}, "success", "3 of 3 tests passed, 2 with warnings"},
-		{report.StatusFail, report.Totals{Total: 3, Passed: 2, Failed: 1, Flaky: 1, Warned: 3}, "failure", "1 failed of 3 tests, 1 flaky, 3 with warnings"},
-		{report.StatusFail, report.Totals{Total: 2, Passed: 2, Flaky: 1, Warned: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 2 tests passed, 1 with warnings"},
+		{status.Pass, report.Totals{Total: 3, Passed: 3, Warned: 2}, "success", "3 of 3 tests passed, 2 with warnings"},
+		{status.Fail, report.Totals{Total: 3, Passed: 2, Failed: 1, Flaky: 1, Warned: 3}, "failure", "1 failed of 3 tests, 1 flaky, 3 with warnings"},
+		{status.Fail, report.Totals{Total: 2, Passed: 2, Flaky: 1, Warned: 1}, "failure", "1 flaky test failed the run (fail-on-flaky); 2 of 2 tests passed, 1 with warnings"},
 		// A report without a status never passes with failures in it.
 		{"", report.Totals{Total: 2, Passed: 1, Failed: 1}, "failure", "1 failed of 2 tests"},
 	} {
@@ -142,7 +143,7 @@ func TestErroredRuns(t *testing.T) {
 	}
 	for i := range ft.Attempts[:2] {
 		a := &ft.Attempts[i]
-		a.Status, a.Reason, a.Failed = report.StatusError, "agent unreachable", nil
+		a.Status, a.Reason, a.Failed = status.Error, "agent unreachable", nil
 	}
 	want := []github.Annotation{{Path: "tests/flip.ananke.yaml", Line: 1, Level: github.LevelFailure, Title: "search flips: failed",
 		Message:    "1 of 2 runs passed (50%), below min_pass_rate 100%",

@@ -6,6 +6,7 @@ import (
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -17,7 +18,7 @@ import (
 func hooks(out []github.Annotation, r *report.Report) ([]github.Annotation, func(*report.Test) bool) {
 	failed := r.FailedHooks()
 	byHook := func(t *report.Test) bool {
-		if t.Status != report.StatusError || t.At == nil {
+		if t.Status != status.Error || t.At == nil {
 			return false
 		}
 		for _, h := range failed {

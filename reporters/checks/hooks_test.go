@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/checks"
 	"github.com/ananke/action/reporters/internal/suitetest"
 )
@@ -71,18 +72,18 @@ func TestHookAnnotations(t *testing.T) {
 // TestHookTitles: the title names the failed suite hooks before the
 // tests' counts; passing hooks are not mentioned.
 func TestHookTitles(t *testing.T) {
-	hook := func(phase string, i int, status string) report.Hook {
-		return report.Hook{Phase: phase, Index: i, Status: status}
+	hook := func(phase string, i int, st status.Status) report.Hook {
+		return report.Hook{Phase: phase, Index: i, Status: st}
 	}
 	for _, tc := range []struct {
 		hooks []report.Hook
 		title string
 	}{
-		{[]report.Hook{hook("before_all", 0, report.StatusPass), hook("after_all", 0, report.StatusPass)}, "3 of 3 tests passed"},
-		{[]report.Hook{hook("before_all", 0, report.StatusPass), hook("after_all", 0, report.StatusError)}, "after_all[0] failed; 3 of 3 tests passed"},
-		{[]report.Hook{hook("after_all", 0, report.StatusError), hook("after_all", 1, report.StatusError)}, "after_all[0] and after_all[1] failed; 3 of 3 tests passed"},
+		{[]report.Hook{hook("before_all", 0, status.Pass), hook("after_all", 0, status.Pass)}, "3 of 3 tests passed"},
+		{[]report.Hook{hook("before_all", 0, status.Pass), hook("after_all", 0, status.Error)}, "after_all[0] failed; 3 of 3 tests passed"},
+		{[]report.Hook{hook("after_all", 0, status.Error), hook("after_all", 1, status.Error)}, "after_all[0] and after_all[1] failed; 3 of 3 tests passed"},
 	} {
-		r := &report.Report{Status: report.StatusError, Totals: report.Totals{Total: 3, Passed: 3}, Hooks: tc.hooks}
+		r := &report.Report{Status: status.Error, Totals: report.Totals{Total: 3, Passed: 3}, Hooks: tc.hooks}
 		if got := checks.Title(r); got != tc.title {
 			t.Errorf("Title = %q; want %q", got, tc.title)
 		}
@@ -130,11 +131,11 @@ func TestErroredChecks(t *testing.T) {
 	// The same test, errored by its after hook alone, as the engine
 	// reports it: the reason is the hook's message at the hook's line.
 	rt := &r.Tests[0]
-	rt.Status, rt.Reason = report.StatusError, rt.Assertions[2].Message
+	rt.Status, rt.Reason = status.Error, rt.Assertions[2].Message
 	at := rt.Assertions[2].Source
 	rt.At = &at
 	for i := range rt.Assertions[:2] {
-		rt.Assertions[i].Status = report.StatusPass
+		rt.Assertions[i].Status = status.Pass
 	}
 	var lines []string
 	for _, a := range checks.Annotations(r) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -67,7 +68,7 @@ func attemptLines(t *report.Test) []string {
 			lines = append(lines, fmt.Sprintf("… %d more attempts", len(t.Attempts)-i))
 			break
 		}
-		l := a.Label() + ": " + a.Status
+		l := a.Label() + ": " + string(a.Status)
 		if a.Reason != "" {
 			l += ": " + a.Reason
 		}
@@ -111,7 +112,7 @@ func warned(out []github.Annotation, t *report.Test) []github.Annotation {
 // say.
 func flaky(out []github.Annotation, t *report.Test) []github.Annotation {
 	for _, a := range t.Wobbly() {
-		if a.Status == "fail" {
+		if a.Status == status.Fail {
 			continue // a failure of the shown attempt, annotated as such
 		}
 		prefix, shown := "flaky: "+t.FailedIn(a.FailedRuns), a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -15,13 +16,13 @@ const maxEvidence = 8
 // message, then note — and, when it failed or warned, its details after
 // body. The failure trees and the -v tree differ only in lead and body.
 func (p *printer) assertion(lead, body string, a report.Assertion, note string) {
-	mark := p.o.paint(a.Status, symbol(a.Status))
-	if a.Status == report.StatusError && a.Severity == report.SeverityWarning {
+	mark := p.o.mark(a.Status)
+	if a.Status == status.Error && a.Severity == report.SeverityWarning {
 		// Its test passed all the same: say why, or "!" reads as an error.
 		note += p.o.paint("dim", " (not made; severity warning, which never fails the test)")
 	}
 	p.out(fmt.Sprintf("%s%s %s: %s%s", lead, mark, clean(a.Source.String()), clean(a.Message), note))
-	if a.Status == report.StatusFail || a.Status == report.StatusWarn {
+	if a.Status == status.Fail || a.Status == status.Warn {
 		p.details(body, a)
 	}
 }

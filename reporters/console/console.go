@@ -7,6 +7,8 @@
 // — and a summary. With -v every test is printed as a tree of its turns.
 package console
 
+import "github.com/ananke/action/internal/status"
+
 // Options shape the output.
 type Options struct {
 	// Color enables ANSI colours; the CLI sets it only on a terminal and
@@ -29,28 +31,22 @@ type Options struct {
 	Transcript bool
 }
 
-func symbol(status string) string {
-	switch status {
-	case "pass":
-		return "✓"
-	case "fail":
-		return "✗"
-	case "error":
-		return "!"
-	case "warn":
-		// A failing warning: reported, never failing the test.
-		return "⚠"
-	}
-	return "-"
-}
+// styles are the console's own colours, beside each status's
+// (status.Status.Color): flaky shares the warning colour of errors, as it
+// needs a look without failing by itself.
+var styles = map[string]string{"flaky": "33", "dim": "2", "bold": "1"}
 
-// ANSI colours per status. Flaky and warn share the warning colour of
-// errors: they need a look but are not (by themselves) failures.
-var colors = map[string]string{"pass": "32", "fail": "31", "error": "33", "flaky": "33", "warn": "33", "skipped": "2", "skip": "2", "dim": "2", "bold": "1"}
-
-func (o Options) paint(status, s string) string {
+// paint colours s in style: one of styles, or a status's colour.
+func (o Options) paint(style, s string) string {
 	if !o.Color {
 		return s
 	}
-	return "\x1b[" + colors[status] + "m" + s + "\x1b[0m"
+	code, ok := styles[style]
+	if !ok {
+		code = status.Status(style).Color()
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
+
+// mark is st's symbol in its colour.
+func (o Options) mark(st status.Status) string { return o.paint(string(st), st.Symbol()) }

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -114,8 +114,7 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 // will show, and "· 1 check not made" when checks could not be made there:
 // the ✓ alone would hide them until the summary.
 func (l *Live) line(r *engine.TestResult) string {
-	st := string(r.Status)
-	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.paint(st, symbol(st)), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
+	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
 	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 {
 		parts = append(parts, fmt.Sprintf("%d/%s (%s)", v.PassedRuns, stability.Count(v.Runs, "run"), stability.FormatPercent(v.PassRate)))
 		if v.Flaky {
@@ -123,11 +122,11 @@ func (l *Live) line(r *engine.TestResult) string {
 		}
 	}
 	if n := warned(r); n > 0 {
-		parts = append(parts, l.opts.paint(string(assertion.Warn), stability.Count(n, "warning")))
+		parts = append(parts, l.opts.paint(string(status.Warn), stability.Count(n, "warning")))
 	}
-	if n := withStatus(r, assertion.Error); n > 0 {
+	if n := withStatus(r, status.Error); n > 0 {
 		// A check that could not be made must not hide behind a ✓.
-		parts = append(parts, l.opts.paint(string(assertion.Error), plural.Count(n, "check")+" not made"))
+		parts = append(parts, l.opts.paint(string(status.Error), plural.Count(n, "check")+" not made"))
 	}
 	if a := r.Shown(); a != nil && len(a.Checkpoints) > 0 {
 		reached := 0
@@ -139,7 +138,7 @@ func (l *Live) line(r *engine.TestResult) string {
 		parts = append(parts, fmt.Sprintf("%s, %d/%d checkpoints", stability.Count(len(a.Trace.Turns), "turn"), reached, len(a.Checkpoints)))
 	}
 	line := strings.Join(parts, " · ")
-	if r.Status == engine.Skipped {
+	if r.Status == status.Skipped {
 		// The reason is the test file's own text, never the agent's.
 		line += " skipped: " + clean(r.Reason)
 	}
@@ -147,10 +146,10 @@ func (l *Live) line(r *engine.TestResult) string {
 }
 
 // warned counts the failing warnings of the attempt reports show.
-func warned(r *engine.TestResult) int { return withStatus(r, assertion.Warn) }
+func warned(r *engine.TestResult) int { return withStatus(r, status.Warn) }
 
 // withStatus counts the results of status st in the attempt reports show.
-func withStatus(r *engine.TestResult, st assertion.Status) int {
+func withStatus(r *engine.TestResult, st status.Status) int {
 	a := r.Shown()
 	if a == nil {
 		return 0

@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/vars"
 	"github.com/ananke/action/reporters/console"
 )
@@ -28,7 +29,7 @@ var start = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 func newTest(name string) *spec.Test { return &spec.Test{Name: vars.Name{Value: name}} }
 
 // finished is a test's result after n attempts taking ms milliseconds.
-func finished(t *spec.Test, status engine.Status, ms int, v stability.Verdict, n int) *engine.TestResult {
+func finished(t *spec.Test, status status.Status, ms int, v stability.Verdict, n int) *engine.TestResult {
 	r := &engine.TestResult{Test: t, Status: status, Verdict: v, Start: start, End: start.Add(time.Duration(ms) * time.Millisecond)}
 	for i := range n {
 		r.Attempts = append(r.Attempts, &engine.Attempt{Run: i, Status: status})
@@ -38,7 +39,7 @@ func finished(t *spec.Test, status engine.Status, ms int, v stability.Verdict, n
 
 // withResults gives the attempt reports show (the last, for these
 // results) the statuses of its assertions.
-func withResults(r *engine.TestResult, statuses ...assertion.Status) *engine.TestResult {
+func withResults(r *engine.TestResult, statuses ...status.Status) *engine.TestResult {
 	a := r.Attempts[len(r.Attempts)-1]
 	for _, s := range statuses {
 		a.Results = append(a.Results, assertion.Result{Status: s})
@@ -52,20 +53,20 @@ func TestLiveLine(t *testing.T) {
 		r    *engine.TestResult
 		want string
 	}{
-		{"once", finished(newTest("weather"), engine.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
+		{"once", finished(newTest("weather"), status.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
 			"✓ weather (420ms)\n"},
-		{"flaky pass", finished(newTest("search"), engine.Pass, 1300, stability.Verdict{Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}, 3),
+		{"flaky pass", finished(newTest("search"), status.Pass, 1300, stability.Verdict{Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}, 3),
 			"✓ search (1.3s) · 2/3 runs (66.7%) · flaky\n"},
-		{"steady fail", finished(newTest("search"), engine.Fail, 900, stability.Verdict{Runs: 3, PassRate: 0}, 3),
+		{"steady fail", finished(newTest("search"), status.Fail, 900, stability.Verdict{Runs: 3, PassRate: 0}, 3),
 			"✗ search (900ms) · 0/3 runs (0%)\n"},
-		{"one run, retried", finished(newTest("flip"), engine.Pass, 800, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}, 2),
+		{"one run, retried", finished(newTest("flip"), status.Pass, 800, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}, 2),
 			"✓ flip (800ms) · 1/1 run (100%) · flaky\n"},
 		// A warning that failed is counted on the line; it leaves the ✓.
-		{"warned", withResults(finished(newTest("weather"), engine.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
-			assertion.Pass, assertion.Warn), "✓ weather (420ms) · 1 warning\n"},
-		{"failed and warned", withResults(finished(newTest("checkout"), engine.Fail, 900, stability.Verdict{Runs: 1}, 1),
-			assertion.Fail, assertion.Warn, assertion.Warn, assertion.Skip), "✗ checkout (900ms) · 2 warnings\n"},
-		{"skipped, never run", &engine.TestResult{Test: newTest("legacy"), Status: engine.Skipped, Reason: "later",
+		{"warned", withResults(finished(newTest("weather"), status.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
+			status.Pass, status.Warn), "✓ weather (420ms) · 1 warning\n"},
+		{"failed and warned", withResults(finished(newTest("checkout"), status.Fail, 900, stability.Verdict{Runs: 1}, 1),
+			status.Fail, status.Warn, status.Warn, status.Skip), "✗ checkout (900ms) · 2 warnings\n"},
+		{"skipped, never run", &engine.TestResult{Test: newTest("legacy"), Status: status.Skipped, Reason: "later",
 			Policy: stability.Policy{Runs: 3, MinPassRate: 100}, Start: start, End: start}, "- legacy (0ms) skipped: later\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +81,7 @@ func TestLiveLine(t *testing.T) {
 
 func TestLiveFlakyColor(t *testing.T) {
 	var b strings.Builder
-	r := finished(newTest("search"), engine.Pass, 1300, stability.Verdict{Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}, 3)
+	r := finished(newTest("search"), status.Pass, 1300, stability.Verdict{Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}, 3)
 	console.NewLive(&b, console.Options{Color: true}).TestFinished(r)
 	if want := "\x1b[33mflaky\x1b[0m\n"; !strings.HasSuffix(b.String(), want) {
 		t.Errorf("TestFinished printed %q; want it to end with %q", b.String(), want)
@@ -93,10 +94,10 @@ func TestLiveProgress(t *testing.T) {
 	l := console.NewLive(&w, console.Options{Progress: true, Total: 3})
 	l.TestStarted(a)
 	l.TestStarted(b)
-	l.TestFinished(finished(a, engine.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1))
+	l.TestFinished(finished(a, status.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1))
 	// c is skipped without starting: it is done but was never running.
-	l.TestFinished(&engine.TestResult{Test: c, Status: engine.Skipped, Reason: "later", Start: start, End: start})
-	l.TestFinished(finished(b, engine.Fail, 35, stability.Verdict{Runs: 1}, 1))
+	l.TestFinished(&engine.TestResult{Test: c, Status: status.Skipped, Reason: "later", Start: start, End: start})
+	l.TestFinished(finished(b, status.Fail, 35, stability.Verdict{Runs: 1}, 1))
 	l.Close()
 	l.Close()
 	want := []string{
@@ -113,7 +114,7 @@ func TestLiveProgress(t *testing.T) {
 
 	// After Close, a late line is printed without a progress line.
 	w.got = nil
-	l.TestFinished(finished(newTest("d"), engine.Pass, 1, stability.Verdict{Runs: 1, PassedRuns: 1}, 1))
+	l.TestFinished(finished(newTest("d"), status.Pass, 1, stability.Verdict{Runs: 1, PassedRuns: 1}, 1))
 	if want := []string{"✓ d (1ms)\n"}; strings.Join(w.got, "|") != strings.Join(want, "|") {
 		t.Errorf("after Close, writes %q; want %q", w.got, want)
 	}
@@ -132,7 +133,7 @@ func TestLiveWithoutProgress(t *testing.T) {
 	var w chunks
 	l := console.NewLive(&w, console.Options{Total: 1})
 	l.TestStarted(a)
-	l.TestFinished(finished(a, engine.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1))
+	l.TestFinished(finished(a, status.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1))
 	l.Close()
 	if want := []string{"✓ a (420ms)\n"}; strings.Join(w.got, "|") != strings.Join(want, "|") {
 		t.Errorf("writes %q; want only the test's line %q", w.got, want)
@@ -151,7 +152,7 @@ func TestLiveConcurrent(t *testing.T) {
 			defer wg.Done()
 			tt := newTest(strings.Repeat("x", i+1))
 			l.TestStarted(tt)
-			l.TestFinished(finished(tt, engine.Pass, 1, stability.Verdict{Runs: 1, PassedRuns: 1}, 1))
+			l.TestFinished(finished(tt, status.Pass, 1, stability.Verdict{Runs: 1, PassedRuns: 1}, 1))
 		}()
 	}
 	wg.Wait()

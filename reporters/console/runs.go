@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 )
 
 // runs prints, for a test run several times, its pass rate (when it
@@ -16,17 +17,17 @@ func (p *printer) runs(t *report.Test) {
 	if !t.Repeated() {
 		return
 	}
-	if t.Status == report.StatusPass {
+	if t.Status == status.Pass {
 		p.line(1, fmt.Sprintf("%d of %s passed (%s); min_pass_rate %s",
 			t.PassedRuns, stability.Count(t.Runs, "run"), stability.FormatPercent(t.PassRate), stability.FormatPercent(t.MinPassRate)))
 	}
 	marks := make([]string, len(t.Attempts))
 	for i, a := range t.Attempts {
-		marks[i] = a.Label() + " " + p.o.paint(a.Status, symbol(a.Status))
+		marks[i] = a.Label() + " " + p.o.mark(a.Status)
 	}
 	p.line(1, p.o.paint("dim", "attempts:")+" "+strings.Join(marks, ", "))
 	for _, a := range t.Others() {
-		if a.Status == report.StatusError && a.Reason != "" {
+		if a.Status == status.Error && a.Reason != "" {
 			p.line(2, clean(a.Label()+": "+a.Reason))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/reporters/console"
 	"github.com/ananke/action/reporters/internal/suitetest"
@@ -43,9 +44,9 @@ func TestWriteSuite(t *testing.T) {
 func TestFailedHooks(t *testing.T) {
 	passed := suitetest.Pick(suitetest.Smoke)
 	for i := range passed.Hooks {
-		passed.Hooks[i].Status, passed.Hooks[i].Message, passed.Hooks[i].Detail = report.StatusPass, "", ""
+		passed.Hooks[i].Status, passed.Hooks[i].Message, passed.Hooks[i].Detail = status.Pass, "", ""
 	}
-	passed.Status = report.StatusPass
+	passed.Status = status.Pass
 	for _, tc := range []struct {
 		name    string
 		r       *report.Report
@@ -93,7 +94,7 @@ func TestFailedHooks(t *testing.T) {
 // check made of it, passed or not. -v keeps its tree.
 func TestTranscript(t *testing.T) {
 	result := `{"status":"ok"}`
-	tt := report.Test{Name: "refund", File: "tests/refund.ananke.yaml", Line: 1, Status: report.StatusPass,
+	tt := report.Test{Name: "refund", File: "tests/refund.ananke.yaml", Line: 1, Status: status.Pass,
 		Turns: []report.Turn{
 			{Index: 0, Type: "agui:connect", Text: "Welcome back."},
 			{Index: 1, Type: "user", User: "refund order 42",
@@ -104,10 +105,10 @@ func TestTranscript(t *testing.T) {
 			{Index: 2, Type: "simulated", User: "thanks"},
 		},
 		Assertions: []report.Assertion{
-			{ID: "turn[1].tools.require[0]", Scope: "turn[1]", Status: report.StatusPass, Message: "`refund` called 1 time", Source: report.Location{File: "tests/refund.ananke.yaml", Line: 9, Col: 11}},
-			{ID: "test.after[0]", Scope: "test", Status: report.StatusError, Message: `after[0]: hook "./reset.sh" exited with status 2`, Source: report.Location{File: "tests/refund.ananke.yaml", Line: 14, Col: 5}},
+			{ID: "turn[1].tools.require[0]", Scope: "turn[1]", Status: status.Pass, Message: "`refund` called 1 time", Source: report.Location{File: "tests/refund.ananke.yaml", Line: 9, Col: 11}},
+			{ID: "test.after[0]", Scope: "test", Status: status.Error, Message: `after[0]: hook "./reset.sh" exited with status 2`, Source: report.Location{File: "tests/refund.ananke.yaml", Line: 14, Col: 5}},
 		}}
-	r := &report.Report{Status: report.StatusPass, Totals: report.Totals{Total: 1, Passed: 1, PassRate: 100}, Tests: []report.Test{tt}}
+	r := &report.Report{Status: status.Pass, Totals: report.Totals{Total: 1, Passed: 1, PassRate: 100}, Tests: []report.Test{tt}}
 	// WARN, not PASS: a check that could not be made is not a pass.
 	want := "\nWARN refund  tests/refund.ananke.yaml\n" +
 		"  user: (agui:connect)\n" +

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // node is a branch of the -v tree: a turn, or the whole test, with the
@@ -100,7 +101,7 @@ func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 		lead, child := next()
 		// Details align with the file name, past the "✗ " mark.
 		p.assertion(lead, child+"  ", a, failedIn(t, a))
-		if a.Status == "pass" && a.FailedRuns > 0 {
+		if a.Status == status.Pass && a.FailedRuns > 0 {
 			p.firstFailure(child+"  ", t, a)
 		}
 	}

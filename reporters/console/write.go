@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -20,7 +21,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 	}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == report.StatusFail || t.Status == report.StatusError || t.Flaky || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
+		if t.Status == status.Fail || t.Status == status.Error || t.Flaky || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -72,7 +73,7 @@ func (p *printer) test(t *report.Test) {
 		return
 	}
 	scope := p.listed(t, t.Failed(), "")
-	if t.Status == report.StatusPass {
+	if t.Status == status.Pass {
 		// A passing test has no failures; its flaky assertions come first.
 		p.wobbly(t)
 		scope = "" // wobbly named the turns of other attempts
@@ -91,13 +92,13 @@ func (p *printer) test(t *report.Test) {
 // way it passed, and the tree below says why it is shown.
 func (p *printer) header(t *report.Test) {
 	p.line(0, "")
-	head := map[string]string{report.StatusFail: "FAIL", report.StatusError: "ERROR", report.StatusPass: "PASS", report.StatusSkipped: "SKIP"}[t.Status]
-	color := t.Status
+	head := map[status.Status]string{status.Fail: "FAIL", status.Error: "ERROR", status.Pass: "PASS", status.Skipped: "SKIP"}[t.Status]
+	color := string(t.Status)
 	switch {
-	case t.Status == report.StatusPass && t.Flaky:
+	case t.Status == status.Pass && t.Flaky:
 		head, color = "FLAKY", "flaky"
-	case t.Status == report.StatusPass && (len(t.Warned()) > 0 || len(t.NotMade()) > 0):
-		head, color = "WARN", report.StatusWarn
+	case t.Status == status.Pass && (len(t.Warned()) > 0 || len(t.NotMade()) > 0):
+		head, color = "WARN", string(status.Warn)
 	}
 	where := t.File
 	if t.Line > 1 {
@@ -117,7 +118,7 @@ func (p *printer) header(t *report.Test) {
 		}
 	}
 	p.runs(t)
-	if t.Status == report.StatusFail && len(t.FailureCategories) > 0 {
+	if t.Status == status.Fail && len(t.FailureCategories) > 0 {
 		p.line(1, p.o.paint("dim", "what went wrong:")+" "+clean(whatWentWrong(t.FailureCategories)))
 	}
 }
@@ -182,23 +183,23 @@ func (p *printer) summary(r *report.Report) {
 	if t.Warned > 0 {
 		// Counted apart from the statuses: a test with warnings passed (or
 		// failed) all the same.
-		parts = append(parts, p.o.paint(report.StatusWarn, fmt.Sprintf("%d with warnings", t.Warned)))
+		parts = append(parts, p.o.paint(string(status.Warn), fmt.Sprintf("%d with warnings", t.Warned)))
 	}
 	if t.NotMade > 0 {
 		// Checks, not tests: a warning judge whose model failed leaves its
 		// test passing, and this is where the run says it was not made.
-		parts = append(parts, p.o.paint(report.StatusError, plural.Count(t.NotMade, "check")+" not made"))
+		parts = append(parts, p.o.paint(string(status.Error), plural.Count(t.NotMade, "check")+" not made"))
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
 	for _, h := range r.FailedHooks() {
 		// A failed before_all or after_all hook makes the run an error
 		// even when every test passed.
-		p.line(0, p.o.paint("error", clean(fmt.Sprintf("%s %s:%d: %s", symbol("error"), h.Source.File, h.Source.Line, h.Message))))
+		p.line(0, p.o.paint("error", clean(fmt.Sprintf("%s %s:%d: %s", status.Error.Symbol(), h.Source.File, h.Source.Line, h.Message))))
 		for _, l := range nonEmptyLines(h.Detail) {
 			p.line(1, p.o.paint("dim", clean(l)))
 		}
 	}
-	if r.Status == report.StatusFail && t.Failed == 0 {
+	if r.Status == status.Fail && t.Failed == 0 {
 		// No test failed, yet the run did: say why, or the red exit code
 		// next to "0 failed" looks like a bug.
 		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))

@@ -6,16 +6,17 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/console"
 )
 
 // TestWriteCases covers what the fixture report does not: a run failed
 // only by flaky tests, an attempt that errored, a turn that never ran.
 func TestWriteCases(t *testing.T) {
-	flaky := report.Test{Name: "search", File: "tests/search.ananke.yaml", Status: report.StatusPass,
+	flaky := report.Test{Name: "search", File: "tests/search.ananke.yaml", Status: status.Pass,
 		Runs: 2, PassedRuns: 1, PassRate: 50, MinPassRate: 50, Flaky: true, Shown: 2,
-		Attempts: []report.Attempt{{Run: 1, Status: report.StatusError, Reason: "turn[0]: agent timed out after 30s"}, {Run: 2, Status: report.StatusPass}}}
-	stopped := report.Test{Name: "checkout", File: "tests/checkout.ananke.yaml", Status: report.StatusFail,
+		Attempts: []report.Attempt{{Run: 1, Status: status.Error, Reason: "turn[0]: agent timed out after 30s"}, {Run: 2, Status: status.Pass}}}
+	stopped := report.Test{Name: "checkout", File: "tests/checkout.ananke.yaml", Status: status.Fail,
 		Turns: []report.Turn{{Index: 0, Type: "user", User: "hi", Text: ""}},
 		Assertions: []report.Assertion{
 			{ID: "turn[0].text.must_match[0]", Scope: "turn[0]", Status: "fail", Message: "no match", Source: report.Location{File: "t.yaml", Line: 3, Col: 5}},
@@ -28,7 +29,7 @@ func TestWriteCases(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"failed by flaky tests", &report.Report{Status: report.StatusFail, FailOnFlaky: true,
+		{"failed by flaky tests", &report.Report{Status: status.Fail, FailOnFlaky: true,
 			Totals: report.Totals{Total: 1, Passed: 1, Flaky: 1, PassRate: 100}, Tests: []report.Test{flaky}}, console.Options{},
 			[]string{
 				"FLAKY search  tests/search.ananke.yaml\n",
@@ -38,13 +39,13 @@ func TestWriteCases(t *testing.T) {
 				"Tests: 1 total, 1 passed, 0 failed, 0 errored, 0 skipped, 1 flaky (pass rate 100.0%)\n" +
 					"Flaky tests fail the run (--fail-on-flaky).\n",
 			}, nil},
-		{"flaky tests tolerated", &report.Report{Status: report.StatusPass,
+		{"flaky tests tolerated", &report.Report{Status: status.Pass,
 			Totals: report.Totals{Total: 1, Passed: 1, Flaky: 1, PassRate: 100}, Tests: []report.Test{flaky}}, console.Options{},
 			[]string{"1 flaky"}, []string{"--fail-on-flaky"}},
-		{"failed, not because of flakiness", &report.Report{Status: report.StatusFail,
+		{"failed, not because of flakiness", &report.Report{Status: status.Fail,
 			Totals: report.Totals{Total: 1, Failed: 1}, Tests: []report.Test{stopped}}, console.Options{},
 			[]string{"0 skipped (pass rate"}, []string{"flaky"}},
-		{"verbose: turn not run", &report.Report{Status: report.StatusFail,
+		{"verbose: turn not run", &report.Report{Status: status.Fail,
 			Totals: report.Totals{Total: 1, Failed: 1}, Tests: []report.Test{stopped}}, console.Options{Verbose: true},
 			[]string{
 				"  ├─ turn[0] \"hi\" → (no text)\n" +
@@ -71,18 +72,18 @@ func TestWriteCases(t *testing.T) {
 func TestWarnings(t *testing.T) {
 	loc := func(line int) report.Location { return report.Location{File: "t.yaml", Line: line, Col: 7} }
 	warn := func(scope string, line int) report.Assertion {
-		return report.Assertion{ID: scope + ".grounded", Scope: scope, Source: loc(line), Severity: "warning", Status: report.StatusWarn,
+		return report.Assertion{ID: scope + ".grounded", Scope: scope, Source: loc(line), Severity: "warning", Status: status.Warn,
 			Message: "1 claim appears in no input: \"23\"", Expected: "every number grounded", Observed: "1 ungrounded claim",
 			Evidence: []report.Evidence{{Note: "ungrounded claim", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}}
 	}
 	turns := []report.Turn{{Index: 0, Type: "user", User: "hi"}, {Index: 1, Type: "user", User: "pay"}}
-	failed := report.Test{Name: "checkout", File: "t.yaml", Status: report.StatusFail, Turns: turns, FailureCategories: []string{"process", "groundedness"},
+	failed := report.Test{Name: "checkout", File: "t.yaml", Status: status.Fail, Turns: turns, FailureCategories: []string{"process", "groundedness"},
 		Assertions: []report.Assertion{
 			warn("turn[0]", 3),
-			{ID: "turn[1].tools.forbid[0]", Scope: "turn[1]", Source: loc(8), Severity: "critical", Status: report.StatusFail, Message: "forbidden call"},
+			{ID: "turn[1].tools.forbid[0]", Scope: "turn[1]", Source: loc(8), Severity: "critical", Status: status.Fail, Message: "forbidden call"},
 			warn("turn[1]", 9),
 		}}
-	failedRun := &report.Report{Status: report.StatusFail, Totals: report.Totals{Total: 1, Failed: 1, Warned: 1}, Tests: []report.Test{failed}}
+	failedRun := &report.Report{Status: status.Fail, Totals: report.Totals{Total: 1, Failed: 1, Warned: 1}, Tests: []report.Test{failed}}
 	sameTurn := *failedRun
 	sameTurn.Tests = []report.Test{failed}
 	sameTurn.Tests[0].Assertions = failed.Assertions[1:]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // Change is what changed between a base run and a head run.
@@ -27,7 +28,7 @@ type Change struct {
 
 // Run is one side of the comparison as a whole.
 type Run struct {
-	Status     string
+	Status     status.Status
 	Totals     report.Totals
 	DurationMs int64
 }
@@ -40,7 +41,7 @@ type Entry struct {
 	File string
 	Line int
 	// Base and Head are the test's statuses; "" in the run it is not in.
-	Base, Head           string
+	Base, Head           status.Status
 	BaseMs, HeadMs       int64
 	BaseFlaky, HeadFlaky bool
 	// Reason says why the head's test errored, was skipped or failed
@@ -72,7 +73,7 @@ func (e Entry) New() bool { return e.Base == "" }
 // Transition is the change of status for people: "pass → fail",
 // "new → fail", "pass → removed".
 func (e Entry) Transition() string {
-	b, h := e.Base, e.Head
+	b, h := string(e.Base), string(e.Head)
 	if b == "" {
 		b = "new"
 	}

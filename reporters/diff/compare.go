@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // Compare returns what changed from base to head. Tests are matched by id
@@ -60,13 +61,13 @@ func (c *Change) add(b, h *report.Test) {
 	case failing(h.Status) && (b == nil || !failing(b.Status)):
 		c.NewFailures = append(c.NewFailures, e)
 	case b == nil:
-	case failing(b.Status) && h.Status == report.StatusPass:
+	case failing(b.Status) && h.Status == status.Pass:
 		c.Fixed = append(c.Fixed, e)
 	case failing(b.Status) && failing(h.Status):
 		c.StillFailing = append(c.StillFailing, e)
-	case h.Status == report.StatusSkipped && b.Status != report.StatusSkipped:
+	case h.Status == status.Skipped && b.Status != status.Skipped:
 		c.NowSkipped = append(c.NowSkipped, e)
-	case b.Status == report.StatusSkipped && h.Status == report.StatusPass:
+	case b.Status == status.Skipped && h.Status == status.Pass:
 		c.NoLongerSkipped = append(c.NoLongerSkipped, e)
 	}
 	switch {
@@ -86,13 +87,11 @@ func (c *Change) add(b, h *report.Test) {
 }
 
 // failing is a failed or errored test's status.
-func failing(status string) bool {
-	return status == report.StatusFail || status == report.StatusError
-}
+func failing(st status.Status) bool { return st.Failed() }
 
 // ran reports a test that was not skipped: only those have a duration
 // worth comparing.
-func ran(t *report.Test) bool { return t.Status != report.StatusSkipped }
+func ran(t *report.Test) bool { return t.Status != status.Skipped }
 
 // entry describes a test from its base and head results (either nil).
 func entry(b, h *report.Test) Entry {
@@ -106,7 +105,7 @@ func entry(b, h *report.Test) Entry {
 	}
 	e.ID, e.Name, e.File, e.Line = h.ID, h.Name, h.File, h.Line
 	e.Head, e.HeadMs, e.HeadFlaky = h.Status, h.DurationMs, h.Flaky
-	if h.Status != report.StatusPass {
+	if h.Status != status.Pass {
 		e.Reason = h.Reason
 	}
 	if failing(h.Status) {
@@ -123,7 +122,7 @@ func entry(b, h *report.Test) Entry {
 // sameFailures reports two failing results that failed the same
 // assertions — or, errored both, for the same reason.
 func sameFailures(b, h *report.Test) bool {
-	if b.Status == report.StatusError && h.Status == report.StatusError && b.Reason != h.Reason {
+	if b.Status == status.Error && h.Status == status.Error && b.Reason != h.Reason {
 		return false
 	}
 	return slices.Equal(failedIDs(b), failedIDs(h))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/diff"
 )
 
@@ -38,10 +39,10 @@ func lists(c *diff.Change) []category {
 
 func TestCompareClassifies(t *testing.T) {
 	const (
-		pass, fail, errored, skipped = report.StatusPass, report.StatusFail, report.StatusError, report.StatusSkipped
+		pass, fail, errored, skipped = status.Pass, status.Fail, status.Error, status.Skipped
 	)
-	x := func(status string, opts ...func(*report.Test)) *report.Test {
-		t := tc("x", status, 500, opts...)
+	x := func(st status.Status, opts ...func(*report.Test)) *report.Test {
+		t := tc("x", st, 500, opts...)
 		return &t
 	}
 	for _, tc := range []struct {
@@ -96,7 +97,7 @@ func TestCompareEntries(t *testing.T) {
 	c := diff.Compare(pair())
 	w := c.NewFailures[0]
 	want := diff.Entry{ID: "weather", Name: "weather in Paris uses the weather tool", File: "weather.ananke.yaml", Line: 1,
-		Base: report.StatusPass, Head: report.StatusFail, BaseMs: 800, HeadMs: 900,
+		Base: status.Pass, Head: status.Fail, BaseMs: 800, HeadMs: 900,
 		Failures: []diff.Failure{
 			{ID: "turn[0].text.must_match[0]", Message: "assistant text in turn[0] does not match `sunny and 21°C`: \"It is raining.\"",
 				Source: report.Location{File: "weather.ananke.yaml", Line: 10, Col: 7}},
@@ -137,10 +138,10 @@ func TestCompareEntries(t *testing.T) {
 // TestCompareOrder: entries keep the head's order, removed tests the
 // base's; durations go by size of change; a repeated id counts once.
 func TestCompareOrder(t *testing.T) {
-	base := rep(0, tc("gone-b", report.StatusPass, 1), tc("a", report.StatusPass, 1000), tc("b", report.StatusPass, 1000),
-		tc("gone-a", report.StatusPass, 1), tc("c", report.StatusPass, 1000), tc("d", report.StatusPass, 1000))
-	head := rep(0, tc("d", report.StatusFail, 5000), tc("c", report.StatusFail, 3000), tc("b", report.StatusFail, 9000),
-		tc("a", report.StatusFail, 3000), tc("a", report.StatusPass, 1))
+	base := rep(0, tc("gone-b", status.Pass, 1), tc("a", status.Pass, 1000), tc("b", status.Pass, 1000),
+		tc("gone-a", status.Pass, 1), tc("c", status.Pass, 1000), tc("d", status.Pass, 1000))
+	head := rep(0, tc("d", status.Fail, 5000), tc("c", status.Fail, 3000), tc("b", status.Fail, 9000),
+		tc("a", status.Fail, 3000), tc("a", status.Pass, 1))
 	c := diff.Compare(base, head)
 	for _, tc := range []struct {
 		name    string
@@ -185,7 +186,7 @@ func TestNotable(t *testing.T) {
 // TestCompareDurationsNeedTwoRuns: a skipped test has no duration to
 // compare.
 func TestCompareDurationsNeedTwoRuns(t *testing.T) {
-	c := diff.Compare(rep(0, tc("x", report.StatusSkipped, 0)), rep(0, tc("x", report.StatusPass, 9000)))
+	c := diff.Compare(rep(0, tc("x", status.Skipped, 0)), rep(0, tc("x", status.Pass, 9000)))
 	if len(c.Slower) != 0 {
 		t.Errorf("a test skipped in the base is slower: %+v", c.Slower)
 	}

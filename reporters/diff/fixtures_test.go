@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // tc builds a test of a fixture report: id, status and duration, then
 // changes.
-func tc(id, status string, ms int64, opts ...func(*report.Test)) report.Test {
-	t := report.Test{ID: id, Name: id, File: id + ".ananke.yaml", Line: 1, Status: status, DurationMs: ms, Runs: 1}
+func tc(id string, st status.Status, ms int64, opts ...func(*report.Test)) report.Test {
+	t := report.Test{ID: id, Name: id, File: id + ".ananke.yaml", Line: 1, Status: st, DurationMs: ms, Runs: 1}
 	for _, o := range opts {
 		o(&t)
 	}
@@ -27,7 +28,7 @@ func reason(r string) func(*report.Test) { return func(t *report.Test) { t.Reaso
 func failed(pairs ...string) func(*report.Test) {
 	return func(t *report.Test) {
 		for i := 0; i+1 < len(pairs); i += 2 {
-			t.Assertions = append(t.Assertions, report.Assertion{ID: pairs[i], Status: report.StatusFail, Message: pairs[i+1],
+			t.Assertions = append(t.Assertions, report.Assertion{ID: pairs[i], Status: status.Fail, Message: pairs[i+1],
 				Source: report.Location{File: t.File, Line: 10 + i/2, Col: 7}})
 		}
 	}
@@ -41,19 +42,19 @@ func inDataset(file string, line int) func(*report.Test) {
 // rep is a report of tests with their totals counted, as report.Build
 // counts them.
 func rep(durationMs int64, tests ...report.Test) *report.Report {
-	r := &report.Report{Schema: report.Schema, DurationMs: durationMs, Status: report.StatusPass, Tests: tests}
+	r := &report.Report{Schema: report.Schema, DurationMs: durationMs, Status: status.Pass, Tests: tests}
 	t := &r.Totals
 	for _, x := range tests {
 		t.Total++
 		switch x.Status {
-		case report.StatusPass:
+		case status.Pass:
 			t.Passed++
-		case report.StatusFail:
+		case status.Fail:
 			t.Failed++
-			r.Status = report.StatusFail
-		case report.StatusError:
+			r.Status = status.Fail
+		case status.Error:
 			t.Errored++
-		case report.StatusSkipped:
+		case status.Skipped:
 			t.Skipped++
 		}
 		if x.Flaky {
@@ -73,40 +74,40 @@ const hostile = "@octocat <b>*bold*</b> [x](https://evil.example) `tick` | #12 \
 // pair returns a base and a head run with a test in every category.
 func pair() (base, head *report.Report) {
 	base = rep(12300,
-		tc("weather", report.StatusPass, 800),
-		tc("checkout", report.StatusFail, 1500, failed("turn[0].tools.require[0]", "`charge_card` was never called")),
-		tc("refund", report.StatusFail, 600, failed("turn[0].text.must_match[0]", "assistant text does not match `refund`")),
-		tc("search", report.StatusFail, 900, failed("turn[0].tools.require[0]", "`search` was never called")),
-		tc("coin", report.StatusPass, 300),
-		tc("dice", report.StatusPass, 300, flaky),
-		tc("legacy", report.StatusPass, 200),
-		tc("memo", report.StatusSkipped, 0, reason("waiting for agent v2")),
-		tc("old", report.StatusPass, 100),
-		tc("slow", report.StatusPass, 1000),
-		tc("quick", report.StatusPass, 5000),
-		tc("steady", report.StatusPass, 1000),
-		tc("receipt", report.StatusPass, 400, named("receipt: Please file this receipt"), inDataset("tests/receipts.ananke.jsonl", 4)),
-		tc("hostile", report.StatusPass, 300, named(hostile)),
+		tc("weather", status.Pass, 800),
+		tc("checkout", status.Fail, 1500, failed("turn[0].tools.require[0]", "`charge_card` was never called")),
+		tc("refund", status.Fail, 600, failed("turn[0].text.must_match[0]", "assistant text does not match `refund`")),
+		tc("search", status.Fail, 900, failed("turn[0].tools.require[0]", "`search` was never called")),
+		tc("coin", status.Pass, 300),
+		tc("dice", status.Pass, 300, flaky),
+		tc("legacy", status.Pass, 200),
+		tc("memo", status.Skipped, 0, reason("waiting for agent v2")),
+		tc("old", status.Pass, 100),
+		tc("slow", status.Pass, 1000),
+		tc("quick", status.Pass, 5000),
+		tc("steady", status.Pass, 1000),
+		tc("receipt", status.Pass, 400, named("receipt: Please file this receipt"), inDataset("tests/receipts.ananke.jsonl", 4)),
+		tc("hostile", status.Pass, 300, named(hostile)),
 	)
 	head = rep(15000,
-		tc("weather", report.StatusFail, 900, named("weather in Paris uses the weather tool"), failed(
+		tc("weather", status.Fail, 900, named("weather in Paris uses the weather tool"), failed(
 			"turn[0].text.must_match[0]", "assistant text in turn[0] does not match `sunny and 21°C`: \"It is raining.\"",
 			"turn[0].tools.require[0]", "expected `get_weather` exactly 1 time, saw 0")),
-		tc("brand-new", report.StatusError, 50, reason(`hooks[0]: hook "bash seed.sh" exited with status 3`)),
-		tc("checkout", report.StatusPass, 1400),
-		tc("refund", report.StatusError, 30, reason("agent unreachable: connection refused")),
-		tc("search", report.StatusFail, 950, failed("turn[0].text.must_match[0]", "assistant text does not match `shoes`")),
-		tc("coin", report.StatusPass, 320, flaky),
-		tc("dice", report.StatusPass, 310),
-		tc("legacy", report.StatusSkipped, 0, reason("waiting for `v3`")),
-		tc("memo", report.StatusPass, 500),
-		tc("extra", report.StatusPass, 200),
-		tc("slow", report.StatusPass, 4200),
-		tc("quick", report.StatusPass, 1200),
-		tc("steady", report.StatusPass, 1400),
-		tc("receipt", report.StatusFail, 450, named("receipt: Please file this receipt"), inDataset("tests/receipts.ananke.jsonl", 4),
+		tc("brand-new", status.Error, 50, reason(`hooks[0]: hook "bash seed.sh" exited with status 3`)),
+		tc("checkout", status.Pass, 1400),
+		tc("refund", status.Error, 30, reason("agent unreachable: connection refused")),
+		tc("search", status.Fail, 950, failed("turn[0].text.must_match[0]", "assistant text does not match `shoes`")),
+		tc("coin", status.Pass, 320, flaky),
+		tc("dice", status.Pass, 310),
+		tc("legacy", status.Skipped, 0, reason("waiting for `v3`")),
+		tc("memo", status.Pass, 500),
+		tc("extra", status.Pass, 200),
+		tc("slow", status.Pass, 4200),
+		tc("quick", status.Pass, 1200),
+		tc("steady", status.Pass, 1400),
+		tc("receipt", status.Fail, 450, named("receipt: Please file this receipt"), inDataset("tests/receipts.ananke.jsonl", 4),
 			failed("contains[0]", "reply lacks \"filed\"")),
-		tc("hostile", report.StatusFail, 350, named(hostile), failed(
+		tc("hostile", status.Fail, 350, named(hostile), failed(
 			"a[0]", "saw @octocat <script>alert(1)</script> ![img](https://evil.example/x.png) \x1b]8;;https://evil\x07link",
 			"a[1]", "second", "a[2]", "third", "a[3]", "fourth", "a[4]", "fifth")),
 	)
@@ -118,8 +119,8 @@ func slowdowns(n int) (base, head *report.Report) {
 	var b, h []report.Test
 	for i := range n {
 		id := fmt.Sprintf("t%02d", i)
-		b = append(b, tc(id, report.StatusPass, 1000))
-		h = append(h, tc(id, report.StatusPass, int64(2000+1000*i)))
+		b = append(b, tc(id, status.Pass, 1000))
+		h = append(h, tc(id, status.Pass, int64(2000+1000*i)))
 	}
 	return rep(int64(1000*n), b...), rep(int64(3000*n), h...)
 }

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/diff"
 )
 
 func TestHeadline(t *testing.T) {
-	pass, fail, errored := report.StatusPass, report.StatusFail, report.StatusError
+	pass, fail, errored := status.Pass, status.Fail, status.Error
 	for _, tc := range []struct {
 		name       string
 		base, head *report.Report

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/diff"
 )
 
@@ -18,7 +19,7 @@ func cases() []struct {
 } {
 	b, h := pair()
 	sb, sh := slowdowns(14)
-	same := rep(900, tc("a", report.StatusPass, 400), tc("b", report.StatusFail, 500, failed("x", "y")))
+	same := rep(900, tc("a", status.Pass, 400), tc("b", status.Fail, 500, failed("x", "y")))
 	return []struct {
 		name       string
 		base, head *report.Report

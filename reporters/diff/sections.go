@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -57,7 +57,7 @@ func sections(c *Change) []section {
 		it := item{Entry: e, lead: e.Transition(), detail: e.FailuresChanged || e.Base != e.Head}
 		switch {
 		case e.Base != e.Head || !e.FailuresChanged:
-		case e.Head == report.StatusError:
+		case e.Head == status.Error:
 			it.note = "reason changed"
 		default:
 			it.note = "failing assertions changed"

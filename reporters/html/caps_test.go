@@ -13,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 	"github.com/ananke/action/reporters/html"
@@ -42,14 +43,14 @@ func bigReport() *report.Report {
 	for s := int64(2900); s <= 2950; s++ {
 		refs = append(refs, s)
 	}
-	a := &engine.Attempt{Status: engine.Fail, Start: start, End: start.Add(5 * time.Second), Secrets: []string{capSecret},
+	a := &engine.Attempt{Status: status.Fail, Start: start, End: start.Add(5 * time.Second), Secrets: []string{capSecret},
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 5000, Turns: []trace.Turn{tt}},
 		Results: []assertion.Result{{ID: "turn[0].text.must_not_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch, Scope: "turn[0]",
-			Severity: assertion.Critical, Status: assertion.Fail, Message: "matches", Evidence: []assertion.Evidence{{Note: "match", EventRefs: refs}}}}}
+			Severity: assertion.Critical, Status: status.Fail, Message: "matches", Evidence: []assertion.Evidence{{Note: "match", EventRefs: refs}}}}}
 	a.Results[0].Finish()
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
-	res := &engine.TestResult{Test: &spec.Test{Path: "tests/big.ananke.yaml", ID: "tests/big", Name: vars.Name{Value: "big"}}, Status: engine.Fail, Policy: p,
-		Verdict: p.Judge([][]stability.Status{{stability.Fail}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
+	res := &engine.TestResult{Test: &spec.Test{Path: "tests/big.ananke.yaml", ID: "tests/big", Name: vars.Name{Value: "big"}}, Status: status.Fail, Policy: p,
+		Verdict: p.Judge([][]status.Status{{status.Fail}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
 	return report.Build(&engine.Outcome{Tests: []*engine.TestResult{res}, Start: start, End: a.End},
 		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml"}})
 }
@@ -138,7 +139,7 @@ func TestSpooledEvents(t *testing.T) {
 	red := report.NewRedactor([]string{secret}, nil)
 	tr.Turns[0].Texts = red.Strings(tr.Turns[0].Texts)
 	tr.Mask = red.JSON
-	r := &report.Report{Tests: []report.Test{{ID: "t", Status: report.StatusPass, Trace: tr, Attempts: []report.Attempt{{Trace: tr}}, Shown: 1}}}
+	r := &report.Report{Tests: []report.Test{{ID: "t", Status: status.Pass, Trace: tr, Attempts: []report.Attempt{{Trace: tr}}, Shown: 1}}}
 	page := render(t, r)
 	if strings.Contains(page, secret) {
 		t.Fatal("the spooled events are in the page unmasked")

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -26,7 +27,7 @@ func extras() *report.Report {
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
 	lookup := trace.ToolCall{ID: "c1", Name: "confirm_address", Turn: 0, Args: `{"street":"Main St 1"}`, ArgsJSON: true, Client: true,
 		Result: &trace.Result{Content: `{"ok":true}`, JSON: true}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 150, StartSeq: 3, EndSeq: 4}
-	dynamic := &engine.Attempt{Status: engine.Fail, Start: start, End: start.Add(2 * time.Second),
+	dynamic := &engine.Attempt{Status: status.Fail, Start: start, End: start.Add(2 * time.Second),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 2000,
 			History: []trace.Message{{Role: "user", Content: "I moved last month."}, {Role: "assistant", Content: "Noted."}},
 			Turns: []trace.Turn{{Index: 0, Kind: trace.KindSimulated, UserText: "Ship it to my new address.", StartMs: base, EndMs: base + 2000,
@@ -48,10 +49,10 @@ func extras() *report.Report {
 		Checkpoints: []engine.Checkpoint{{ID: "address", Description: "the address is confirmed", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 9, Col: 7}, ReachedAt: 0},
 			{ID: "paid", Description: "the order is paid", Pos: diag.Pos{File: "tests/ship.ananke.yaml", Line: 11, Col: 7}, ReachedAt: -1}},
 		Results: []assertion.Result{{ID: "test.state.equals[0]", Level: assertion.LevelTest, Kind: assertion.KindState, Scope: "test", Source: diag.Pos{File: "tests/ship.ananke.yaml", Line: 14, Col: 9},
-			Severity: assertion.Critical, Status: assertion.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
+			Severity: assertion.Critical, Status: status.Fail, Message: "state /cart/items is 2, expected 1", Expected: "1", Observed: "2",
 			Evidence: []assertion.Evidence{{Note: "last state change", EventRefs: []int64{2, 8}}}}}}
 	dynamic.Results[0].Finish()
-	imported := &engine.Attempt{Status: engine.Pass, Start: start, End: start.Add(time.Second),
+	imported := &engine.Attempt{Status: status.Pass, Start: start, End: start.Add(time.Second),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 1000,
 			Source: &trace.Source{Adapter: "claude-transcript", Version: "1", Mode: "import", Capabilities: []string{"tools", "text"}, Path: "sessions/s1.jsonl"},
 			Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "Remember my size.", StartMs: base, EndMs: base + 1000, Texts: []string{"Saved."},
@@ -63,14 +64,14 @@ func extras() *report.Report {
 					{Seq: 3, ReceivedMs: base + 600, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","delta":"Saved."}`), Origin: "sessions/s1.jsonl:4"},
 				}}}},
 		Results: []assertion.Result{{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]",
-			Source: diag.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Saved`",
+			Source: diag.Pos{File: "tests/memory.ananke.yaml", Line: 6, Col: 21}, Severity: assertion.Critical, Status: status.Pass, Message: "assistant text matches `Saved`",
 			Evidence: []assertion.Evidence{{Note: "match", Text: "Saved.", EventRefs: []int64{3}}}}}}
 	imported.Results[0].Finish()
 	tests := []*engine.TestResult{
-		{Test: &spec.Test{Path: "tests/ship.ananke.yaml", ID: "tests/ship", Name: vars.Name{Value: "ships to the new address"}}, Status: engine.Fail, Policy: p,
-			Verdict: p.Judge([][]stability.Status{{stability.Fail}}), Attempts: []*engine.Attempt{dynamic}, Start: dynamic.Start, End: dynamic.End},
-		{Test: &spec.Test{Path: "tests/memory.ananke.yaml", ID: "tests/memory", Name: vars.Name{Value: "remembers the size"}}, Status: engine.Pass, Policy: p,
-			Verdict: p.Judge([][]stability.Status{{stability.Pass}}), Attempts: []*engine.Attempt{imported}, Start: imported.Start, End: imported.End},
+		{Test: &spec.Test{Path: "tests/ship.ananke.yaml", ID: "tests/ship", Name: vars.Name{Value: "ships to the new address"}}, Status: status.Fail, Policy: p,
+			Verdict: p.Judge([][]status.Status{{status.Fail}}), Attempts: []*engine.Attempt{dynamic}, Start: dynamic.Start, End: dynamic.End},
+		{Test: &spec.Test{Path: "tests/memory.ananke.yaml", ID: "tests/memory", Name: vars.Name{Value: "remembers the size"}}, Status: status.Pass, Policy: p,
+			Verdict: p.Judge([][]status.Status{{status.Pass}}), Attempts: []*engine.Attempt{imported}, Start: imported.Start, End: imported.End},
 	}
 	return report.Build(&engine.Outcome{Tests: tests, Start: start, End: start.Add(2 * time.Second)},
 		report.Meta{Version: "v1.2.3", Config: &spec.Config{Path: "ananke.config.yaml", Target: spec.Target{Type: "agui", Endpoint: vars.Literal("http://localhost:8000")}}})
@@ -80,7 +81,7 @@ func extras() *report.Report {
 // say) shows its turns from their summaries.
 func TestWithoutTraces(t *testing.T) {
 	res := "declined"
-	r := &report.Report{Status: report.StatusFail, Tests: []report.Test{{ID: "t", Status: report.StatusFail, TraceFile: "tests/t.trace.json",
+	r := &report.Report{Status: status.Fail, Tests: []report.Test{{ID: "t", Status: status.Fail, TraceFile: "tests/t.trace.json",
 		Turns: []report.Turn{{Index: 0, Type: "user", User: "pay", DurationMs: 500, Text: "Payment declined.",
 			ToolCalls: []report.Call{{ID: "c", Name: "charge", Args: `{"amount":1}`, Result: &res, AtMs: 10, DurationMs: 20}}, RunErrors: []string{"boom"}}}}}}
 	page := render(t, r)

@@ -2,6 +2,7 @@ package html
 
 import (
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -12,7 +13,7 @@ import (
 
 type page struct {
 	Version     string        `json:"version"`
-	Status      string        `json:"status"`
+	Status      status.Status `json:"status"`
 	StartedAt   string        `json:"started_at"`
 	DurationMs  int64         `json:"duration_ms"`
 	Config      string        `json:"config"`
@@ -42,14 +43,14 @@ type hook struct {
 }
 
 type test struct {
-	ID     string   `json:"id"`
-	Name   string   `json:"name"`
-	File   string   `json:"file"`
-	Line   int      `json:"line"`
-	Tags   []string `json:"tags,omitempty"`
-	Status string   `json:"status"`
-	Flaky  bool     `json:"flaky,omitempty"`
-	Warned bool     `json:"warned,omitempty"`
+	ID     string        `json:"id"`
+	Name   string        `json:"name"`
+	File   string        `json:"file"`
+	Line   int           `json:"line"`
+	Tags   []string      `json:"tags,omitempty"`
+	Status status.Status `json:"status"`
+	Flaky  bool          `json:"flaky,omitempty"`
+	Warned bool          `json:"warned,omitempty"`
 	// NotMade counts the checks of the shown attempt that could not be
 	// made.
 	NotMade  int    `json:"not_made,omitempty"`
@@ -83,10 +84,10 @@ type stability struct {
 }
 
 type attempt struct {
-	Label      string `json:"label"` // run 1 retry 1
-	Status     string `json:"status"`
-	Reason     string `json:"reason,omitempty"`
-	DurationMs int64  `json:"duration_ms"`
+	Label      string        `json:"label"` // run 1 retry 1
+	Status     status.Status `json:"status"`
+	Reason     string        `json:"reason,omitempty"`
+	DurationMs int64         `json:"duration_ms"`
 	// Shown: this attempt's turns and assertions are the test's.
 	Shown     bool        `json:"shown,omitempty"`
 	Failed    []assertion `json:"failed,omitempty"`
@@ -94,20 +95,20 @@ type attempt struct {
 }
 
 type assertion struct {
-	ID         string      `json:"id"`
-	Level      string      `json:"level"`
-	Kind       string      `json:"kind"`
-	Scope      string      `json:"scope"`
-	Source     string      `json:"source"` // file:line:col
-	Severity   string      `json:"severity"`
-	Status     string      `json:"status"`
-	Message    string      `json:"message"`
-	Expected   string      `json:"expected,omitempty"`
-	Observed   string      `json:"observed,omitempty"`
-	Evidence   []evidence  `json:"evidence,omitempty"`
-	Refs       report.Refs `json:"event_refs,omitempty"`
-	Origins    []string    `json:"origins,omitempty"`
-	FailedRuns int         `json:"failed_runs,omitempty"`
+	ID         string        `json:"id"`
+	Level      string        `json:"level"`
+	Kind       string        `json:"kind"`
+	Scope      string        `json:"scope"`
+	Source     string        `json:"source"` // file:line:col
+	Severity   string        `json:"severity"`
+	Status     status.Status `json:"status"`
+	Message    string        `json:"message"`
+	Expected   string        `json:"expected,omitempty"`
+	Observed   string        `json:"observed,omitempty"`
+	Evidence   []evidence    `json:"evidence,omitempty"`
+	Refs       report.Refs   `json:"event_refs,omitempty"`
+	Origins    []string      `json:"origins,omitempty"`
+	FailedRuns int           `json:"failed_runs,omitempty"`
 }
 
 type evidence struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -38,16 +39,16 @@ func syntheticTest(i int, start time.Time) *engine.TestResult {
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
 	if i%100 == 29 {
 		t.Skip = "waiting for the v2 agent"
-		return &engine.TestResult{Test: t, Status: engine.Skipped, Reason: t.Skip, Start: start, End: start, Policy: p}
+		return &engine.TestResult{Test: t, Status: status.Skipped, Reason: t.Skip, Start: start, End: start, Policy: p}
 	}
-	a := &engine.Attempt{Status: engine.Pass, Start: start}
+	a := &engine.Attempt{Status: status.Pass, Start: start}
 	if i%100 == 13 {
-		a.Status, a.Reason, a.ReasonPos = engine.Error, `hooks[0]: hook "./seed.sh" exited with status 1; stderr: no database`, diag.Pos{File: path, Line: 4, Col: 5}
+		a.Status, a.Reason, a.ReasonPos = status.Error, `hooks[0]: hook "./seed.sh" exited with status 1; stderr: no database`, diag.Pos{File: path, Line: 4, Col: 5}
 	} else {
 		a.Trace, a.Results = syntheticTrace(i, path, start.UnixMilli())
 		for _, r := range a.Results {
-			if r.Status == assertion.Fail {
-				a.Status = engine.Fail
+			if r.Status == status.Fail {
+				a.Status = status.Fail
 			}
 		}
 	}
@@ -56,7 +57,7 @@ func syntheticTest(i int, start time.Time) *engine.TestResult {
 		a.Results[k].Finish()
 	}
 	return &engine.TestResult{Test: t, Status: a.Status, Reason: a.Reason, ReasonPos: a.ReasonPos, Policy: p,
-		Verdict: p.Judge([][]stability.Status{{stability.Status(a.Status)}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
+		Verdict: p.Judge([][]status.Status{{a.Status}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
 }
 
 // syntheticTrace is a test's two turns and their checks.
@@ -92,7 +93,7 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 			call.ResultSeq = ev(ms+90, `{"type":"TOOL_CALL_RESULT","messageId":"r-`+id+`","role":"tool","toolCallId":"`+id+`","content":`+quote(content)+`}`)
 			tt.ToolCalls = append(tt.ToolCalls, call)
 			results = append(results, assertion.Result{ID: fmt.Sprintf("turn[%d].tools.require[%d]", k, c), Level: assertion.LevelTurn, Kind: assertion.KindRequire,
-				Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 8 + c, Col: 13}, Severity: assertion.Critical, Status: assertion.Pass,
+				Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 8 + c, Col: 13}, Severity: assertion.Critical, Status: status.Pass,
 				Message: fmt.Sprintf("`%s` called 1 time, expected at least 1 time", name), Expected: fmt.Sprintf("`%s` at least 1 time", name),
 				Observed: fmt.Sprintf("1 call satisfying the entry (1 call to `%s`)", name), Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &tt.ToolCalls[len(tt.ToolCalls)-1]}}})
 		}
@@ -114,10 +115,10 @@ func syntheticTrace(i int, path string, base int64) (*trace.Trace, []assertion.R
 		tt.Runs = []trace.Run{{RunID: runID, Request: []byte(`{"threadId":"thread-` + fmt.Sprint(i) + `","runId":"` + runID + `","messages":[]}`),
 			StartMs: at, EndMs: at + 850, FirstSeq: tt.Events[0].Seq, Frames: len(tt.Events), FirstEventMs: at + 20}}
 		check := assertion.Result{ID: fmt.Sprintf("turn[%d].text.must_not_match[0]", k), Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch,
-			Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 14, Col: 25}, Severity: assertion.Critical, Status: assertion.Pass,
+			Scope: fmt.Sprintf("turn[%d]", k), Source: diag.Pos{File: path, Line: 14, Col: 25}, Severity: assertion.Critical, Status: status.Pass,
 			Message: fmt.Sprintf("assistant text in turn[%d] does not match `out of stock`", k), Expected: "assistant text not matching `out of stock`", Observed: "no match"}
 		if i%40 == 7 && k == 1 {
-			check.Status, check.Message, check.Observed = assertion.Fail, "assistant text in turn[1] matches forbidden `reserved`: \"…and I reserved it at the north store…\"", "match \"reserved\""
+			check.Status, check.Message, check.Observed = status.Fail, "assistant text in turn[1] matches forbidden `reserved`: \"…and I reserved it at the north store…\"", "match \"reserved\""
 			check.Expected = "assistant text not matching `reserved`"
 			check.Evidence = []assertion.Evidence{{Note: "forbidden match", Text: "and I reserved it at the north store", EventRefs: deltas[13:16]}}
 		}

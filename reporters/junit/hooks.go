@@ -6,6 +6,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -28,7 +29,7 @@ func hookSuite(r *report.Report) (testsuite, bool) {
 	var ms int64
 	for _, h := range r.Hooks {
 		tc := testcase{Testcase: junit.Testcase{Name: clean(format.HookName(h)), Classname: file, Time: seconds(h.DurationMs)}}
-		if h.Status == report.StatusError {
+		if h.Status == status.Error {
 			tc.Error = &junit.Result{Message: clean(format.Short(h.Message, maxMessage)), Type: "hook", Data: clean(hookText(h))}
 		}
 		s.add(tc)

@@ -29,6 +29,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // Write writes r as JUnit XML, header included.
@@ -76,19 +77,19 @@ func Write(w io.Writer, r *report.Report) error {
 func caseOf(t *report.Test) testcase {
 	tc := testcase{Testcase: junit.Testcase{Name: clean(t.Name), Classname: clean(t.File), Time: seconds(t.DurationMs)}}
 	switch t.Status {
-	case report.StatusPass:
+	case status.Pass:
 		tc.Reruns = reruns(t, t.Others(), "flaky")
 		if len(t.Warned()) > 0 || len(t.NotMade()) > 0 {
 			tc.SystemOut = systemOut(t)
 		}
-	case report.StatusFail:
+	case status.Fail:
 		tc.Failure, tc.Reruns = failure(t)
 		tc.SystemOut = systemOut(t)
-	case report.StatusError:
+	case status.Error:
 		tc.Error = &junit.Result{Message: clean(format.Short(t.Reason, maxMessage)), Type: "error", Data: clean(errorText(t))}
 		tc.SystemOut = systemOut(t)
 		tc.Reruns = reruns(t, t.Others(), "rerun")
-	case report.StatusSkipped:
+	case status.Skipped:
 		tc.Skipped = &junit.Result{Message: clean(t.Reason)}
 	}
 	return tc

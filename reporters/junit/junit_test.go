@@ -13,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/junit"
 )
 
@@ -114,7 +115,7 @@ func TestHostileText(t *testing.T) {
 	r.Tests[2].Reason, r.Tests[2].Detail = nasty.String(), nasty.String()
 	r.Tests[3].Reason = nasty.String()
 	r.Tests[4].Attempts[1].Failed[0].Message = nasty.String()
-	r.Tests[5].Attempts[1].Status, r.Tests[5].Attempts[1].Reason = report.StatusError, nasty.String()
+	r.Tests[5].Attempts[1].Status, r.Tests[5].Attempts[1].Reason = status.Error, nasty.String()
 	validate(t, render(t, r))
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -28,7 +29,7 @@ func failure(t *report.Test) (*junit.Result, []rerun) {
 		// rerun: nothing else would show it.
 		var others []report.Attempt
 		for _, a := range t.Attempts {
-			if a.Status != report.StatusPass {
+			if a.Status != status.Pass {
 				others = append(others, a)
 			}
 		}
@@ -63,7 +64,7 @@ func stability(t *report.Test) string {
 	}
 	bad := 0
 	for _, a := range t.Attempts {
-		if a.Status != report.StatusPass {
+		if a.Status != status.Pass {
 			bad++
 		}
 	}
@@ -94,7 +95,7 @@ func reruns(t *report.Test, attempts []report.Attempt, kind string) []rerun {
 // errored.
 func rerunOf(t *report.Test, a report.Attempt, kind string) rerun {
 	name, typ, msg, text := kind+"Error", "error", a.Reason, a.Reason+"\n"
-	if a.Status == report.StatusFail {
+	if a.Status == status.Fail {
 		name, typ, msg, text = kind+"Failure", "assertion", "failed", ""
 		if len(a.Failed) > 0 {
 			msg, text = summary(a.Failed), failureText(t, a.Failed)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 )
 
 // parsed is the part of the output the rerun and hook tests read back.
@@ -144,15 +145,15 @@ func TestFixtureReruns(t *testing.T) {
 // TestReruns: how each kind of repeated test is written; every output
 // validates against junit-10.xsd.
 func TestReruns(t *testing.T) {
-	never := report.Assertion{ID: "turn[0].tools.require[0]", Level: "turn", Scope: "turn[0]", Status: report.StatusFail,
+	never := report.Assertion{ID: "turn[0].tools.require[0]", Level: "turn", Scope: "turn[0]", Status: status.Fail,
 		Source: report.Location{File: "tests/a.ananke.yaml", Line: 9, Col: 13}, Message: "`search` was never called", Observed: "0 calls"}
 	failed := func(run, retry int) report.Attempt {
-		return report.Attempt{Run: run, Retry: retry, Status: report.StatusFail, Failed: []report.Assertion{never}}
+		return report.Attempt{Run: run, Retry: retry, Status: status.Fail, Failed: []report.Assertion{never}}
 	}
 	errored := func(run int, reason string) report.Attempt {
-		return report.Attempt{Run: run, Status: report.StatusError, Reason: reason}
+		return report.Attempt{Run: run, Status: status.Error, Reason: reason}
 	}
-	passed := func(run int) report.Attempt { return report.Attempt{Run: run, Status: report.StatusPass} }
+	passed := func(run int) report.Attempt { return report.Attempt{Run: run, Status: status.Pass} }
 	tests := []struct {
 		name       string
 		test       report.Test
@@ -163,20 +164,20 @@ func TestReruns(t *testing.T) {
 	}{
 		{
 			name:    "run once, failed: no reruns, no stability",
-			test:    report.Test{Status: report.StatusFail, Runs: 1, Assertions: []report.Assertion{never}, Attempts: []report.Attempt{failed(1, 0)}, Shown: 1, Turns: []report.Turn{{Type: "user"}}},
+			test:    report.Test{Status: status.Fail, Runs: 1, Assertions: []report.Assertion{never}, Attempts: []report.Attempt{failed(1, 0)}, Shown: 1, Turns: []report.Turn{{Type: "user"}}},
 			outcome: "failure assertion: `search` was never called",
 			out:     true,
 		},
 		{
 			name: "passed with an errored run",
-			test: report.Test{Status: report.StatusPass, Runs: 2, PassedRuns: 1, Flaky: true,
+			test: report.Test{Status: status.Pass, Runs: 2, PassedRuns: 1, Flaky: true,
 				Attempts: []report.Attempt{errored(1, "turn[0]: agent timed out"), passed(2)}, Shown: 2},
 			reruns:     []string{"flakyError error: run 1: turn[0]: agent timed out"},
 			stackTrace: "turn[0]: agent timed out\n",
 		},
 		{
 			name: "one run whose retry failed too: no reason, counts attempts",
-			test: report.Test{Status: report.StatusFail, Runs: 1, Retries: 1, Assertions: []report.Assertion{{ID: never.ID, Status: report.StatusFail, Message: never.Message, FailedRuns: 2}},
+			test: report.Test{Status: status.Fail, Runs: 1, Retries: 1, Assertions: []report.Assertion{{ID: never.ID, Status: status.Fail, Message: never.Message, FailedRuns: 2}},
 				Attempts: []report.Attempt{failed(1, 0), failed(1, 1)}, Shown: 1, Turns: []report.Turn{{Type: "user"}}},
 			outcome:    "failure assertion: 2 of 2 attempts did not pass; run 1: `search` was never called",
 			reruns:     []string{"rerunFailure assertion: run 1 retry 1: `search` was never called"},
@@ -185,14 +186,14 @@ func TestReruns(t *testing.T) {
 		},
 		{
 			name: "failed because runs errored: the reason, every errored run",
-			test: report.Test{Status: report.StatusFail, Runs: 3, PassedRuns: 1, MinPassRate: 60, Reason: "1 of 3 runs passed (33.3%), below min_pass_rate 60%",
+			test: report.Test{Status: status.Fail, Runs: 3, PassedRuns: 1, MinPassRate: 60, Reason: "1 of 3 runs passed (33.3%), below min_pass_rate 60%",
 				Attempts: []report.Attempt{errored(1, "boom"), passed(2), errored(3, "bang")}, Shown: 1},
 			outcome: "failure min_pass_rate: 1 of 3 runs passed (33.3%), below min_pass_rate 60%",
 			reruns:  []string{"rerunError error: run 1: boom", "rerunError error: run 3: bang"},
 		},
 		{
 			name: "errored in every run",
-			test: report.Test{Status: report.StatusError, Runs: 2, Reason: "all 2 runs errored; run 1: boom",
+			test: report.Test{Status: status.Error, Runs: 2, Reason: "all 2 runs errored; run 1: boom",
 				Attempts: []report.Attempt{errored(1, "boom"), failed(2, 0)}, Shown: 1},
 			outcome: "error error: all 2 runs errored; run 1: boom",
 			reruns:  []string{"rerunFailure assertion: run 2: `search` was never called"},

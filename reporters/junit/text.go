@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // maxEvidence bounds the evidence listed per assertion; the report files
@@ -110,7 +111,7 @@ func erroredText(t *report.Test) string {
 // output beside the testcase.
 func systemOut(t *report.Test) *junit.Output {
 	s := transcript(t)
-	if n := t.NotMade(); len(n) > 0 && t.Status == report.StatusPass {
+	if n := t.NotMade(); len(n) > 0 && t.Status == status.Pass {
 		if s != "" {
 			s += "\n"
 		}

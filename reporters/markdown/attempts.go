@@ -7,6 +7,7 @@ import (
 	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // Caps on what one block lists of a repeated test's attempts: a test run
@@ -30,7 +31,7 @@ func attempts(b *strings.Builder, t *report.Test, o Options) {
 			parts = append(parts, fmt.Sprintf("… %d more", len(t.Attempts)-i))
 			break
 		}
-		parts = append(parts, a.Label()+" "+symbol(a.Status))
+		parts = append(parts, a.Label()+" "+a.Status.Symbol())
 	}
 	line := "Attempts: " + strings.Join(parts, " · ")
 	if len(t.Failed()) > 0 && t.Shown > 0 && t.Shown <= len(t.Attempts) {
@@ -39,7 +40,7 @@ func attempts(b *strings.Builder, t *report.Test, o Options) {
 	b.WriteString(line + "\n\n")
 	var why []report.Attempt
 	for _, a := range t.Attempts {
-		if a.Status != report.StatusPass && a.Reason != "" && a.Reason != t.Reason {
+		if a.Status != status.Pass && a.Reason != "" && a.Reason != t.Reason {
 			why = append(why, a)
 		}
 	}
@@ -48,7 +49,7 @@ func attempts(b *strings.Builder, t *report.Test, o Options) {
 			fmt.Fprintf(b, "- … %d more; see %s.\n", len(why)-i, o.Artifact)
 			break
 		}
-		fmt.Fprintf(b, "- %s %s: %s\n", symbol(a.Status), a.Label(), inline(format.Short(a.Reason, maxReason)))
+		fmt.Fprintf(b, "- %s %s: %s\n", a.Status.Symbol(), a.Label(), inline(format.Short(a.Reason, maxReason)))
 	}
 	if len(why) > 0 {
 		b.WriteString("\n")
@@ -61,7 +62,7 @@ func attempts(b *strings.Builder, t *report.Test, o Options) {
 func wobbles(b *strings.Builder, t *report.Test, o Options) {
 	var wobbly []report.Assertion
 	for _, a := range t.Wobbly() {
-		if a.Status != "fail" { // a failure of the shown attempt is listed already
+		if a.Status != status.Fail { // a failure of the shown attempt is listed already
 			wobbly = append(wobbly, a)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/ananke/action/reporters/internal/format"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // Caps on what one test's block lists; the report directory holds the rest.
@@ -48,7 +49,7 @@ func details(t *report.Test, o Options, open, suite bool) string {
 		}
 		// The symbol first: a line never starts with a code span, which a
 		// reader (or a careless parser) could take for a fence.
-		b.WriteString(symbol(t.Status) + " " + labelled(where, inline(format.Short(t.Reason, maxReason))) + "\n\n")
+		b.WriteString(t.Status.Symbol() + " " + labelled(where, inline(format.Short(t.Reason, maxReason))) + "\n\n")
 	}
 	if strings.TrimSpace(t.Detail) != "" && !suite {
 		b.WriteString(fence(detail(t.Detail)) + "\n")
@@ -75,9 +76,9 @@ func details(t *report.Test, o Options, open, suite bool) string {
 func summary(t *report.Test) string {
 	var parts []string
 	switch n := len(t.Failed()); {
-	case t.Status == report.StatusError:
+	case t.Status == status.Error:
 		parts = append(parts, "errored")
-	case t.Status == report.StatusFail && (n > 0 || !t.Repeated()):
+	case t.Status == status.Fail && (n > 0 || !t.Repeated()):
 		// A repeated test can fail with no failed assertion to show: its
 		// runs errored, and its runs say so better than "0 failed".
 		parts = append(parts, count(n, "failed assertion")+categories(t))
@@ -88,14 +89,14 @@ func summary(t *report.Test) string {
 	if t.Flaky {
 		parts = append(parts, "flaky")
 	}
-	if n := len(t.NotMade()); n > 0 && t.Status != report.StatusError {
+	if n := len(t.NotMade()); n > 0 && t.Status != status.Error {
 		// An errored test says "errored", and its reason why.
 		parts = append(parts, count(n, "check")+" not made")
 	}
 	if n := len(t.Warned()); n > 0 {
 		parts = append(parts, count(n, "warning"))
 	}
-	s := fmt.Sprintf("%s <b>%s</b>", symbol(t.Status), html(format.Short(t.Name, maxName)))
+	s := fmt.Sprintf("%s <b>%s</b>", t.Status.Symbol(), html(format.Short(t.Name, maxName)))
 	if len(parts) == 0 {
 		return s
 	}
@@ -133,12 +134,12 @@ func warnings(b *strings.Builder, t *report.Test, o Options) {
 // status as it is.
 func failures(b *strings.Builder, t *report.Test, o Options) {
 	grouped(b, t, failing(t), "failed assertions", o, func(a report.Assertion) {
-		if a.Status == report.StatusError {
+		if a.Status == status.Error {
 			note := ""
 			if a.Severity == report.SeverityWarning {
 				note = "not made; severity: warning, which never fails the test"
 			}
-			assertion(b, a, o, symbol(report.StatusError), note)
+			assertion(b, a, o, status.Error.Symbol(), note)
 			return
 		}
 		runs := ""
@@ -159,7 +160,7 @@ func failing(t *report.Test) []report.Assertion {
 	}
 	var out []report.Assertion
 	for _, a := range t.Assertions {
-		if a.Status == report.StatusFail || (a.Status == report.StatusError && errored[a.ID]) {
+		if a.Status == status.Fail || (a.Status == status.Error && errored[a.ID]) {
 			out = append(out, a)
 		}
 	}

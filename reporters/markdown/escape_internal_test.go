@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -74,26 +75,26 @@ func TestHref(t *testing.T) {
 
 func TestHeading(t *testing.T) {
 	for _, tc := range []struct {
-		status            string
+		status            status.Status
 		p, f, e, s, flaky int
 		want              string
 	}{
-		{report.StatusFail, 1, 1, 1, 1, 0, "### ✗ T: 1 failed, 1 errored of 4 tests\n\n"},
-		{report.StatusPass, 6, 0, 0, 0, 0, "### ✓ T: all 6 tests passed\n\n"},
-		{report.StatusPass, 1, 0, 0, 0, 0, "### ✓ T: 1 test passed\n\n"},
-		{report.StatusPass, 3, 0, 0, 1, 0, "### ✓ T: 3 of 4 tests passed, 1 skipped\n\n"},
-		{report.StatusError, 1, 0, 2, 0, 0, "### ! T: 2 errored of 3 tests\n\n"},
-		{report.StatusPass, 0, 0, 0, 2, 0, "### - T: 2 tests skipped\n\n"},
-		{report.StatusPass, 0, 0, 0, 0, 0, "### - T: no tests ran\n\n"},
+		{status.Fail, 1, 1, 1, 1, 0, "### ✗ T: 1 failed, 1 errored of 4 tests\n\n"},
+		{status.Pass, 6, 0, 0, 0, 0, "### ✓ T: all 6 tests passed\n\n"},
+		{status.Pass, 1, 0, 0, 0, 0, "### ✓ T: 1 test passed\n\n"},
+		{status.Pass, 3, 0, 0, 1, 0, "### ✓ T: 3 of 4 tests passed, 1 skipped\n\n"},
+		{status.Error, 1, 0, 2, 0, 0, "### ! T: 2 errored of 3 tests\n\n"},
+		{status.Pass, 0, 0, 0, 2, 0, "### - T: 2 tests skipped\n\n"},
+		{status.Pass, 0, 0, 0, 0, 0, "### - T: no tests ran\n\n"},
 		// Flaky tests are counted wherever the verdict is given.
-		{report.StatusPass, 6, 0, 0, 0, 2, "### ✓ T: all 6 tests passed, 2 flaky\n\n"},
-		{report.StatusPass, 5, 0, 0, 1, 1, "### ✓ T: 5 of 6 tests passed, 1 skipped, 1 flaky\n\n"},
-		{report.StatusFail, 2, 2, 1, 1, 2, "### ✗ T: 2 failed, 1 errored of 6 tests, 2 flaky\n\n"},
-		{report.StatusError, 2, 0, 1, 0, 1, "### ! T: 1 errored of 3 tests, 1 flaky\n\n"},
+		{status.Pass, 6, 0, 0, 0, 2, "### ✓ T: all 6 tests passed, 2 flaky\n\n"},
+		{status.Pass, 5, 0, 0, 1, 1, "### ✓ T: 5 of 6 tests passed, 1 skipped, 1 flaky\n\n"},
+		{status.Fail, 2, 2, 1, 1, 2, "### ✗ T: 2 failed, 1 errored of 6 tests, 2 flaky\n\n"},
+		{status.Error, 2, 0, 1, 0, 1, "### ! T: 1 errored of 3 tests, 1 flaky\n\n"},
 		// Under fail-on-flaky the status alone says the run failed.
-		{report.StatusFail, 6, 0, 0, 0, 2, "### ✗ T: 2 flaky tests failed the run (fail-on-flaky); all 6 tests passed\n\n"},
-		{report.StatusFail, 1, 0, 0, 0, 1, "### ✗ T: 1 flaky test failed the run (fail-on-flaky); 1 test passed\n\n"},
-		{report.StatusFail, 2, 0, 1, 0, 1, "### ✗ T: 1 flaky test failed the run (fail-on-flaky); 1 errored of 3 tests\n\n"},
+		{status.Fail, 6, 0, 0, 0, 2, "### ✗ T: 2 flaky tests failed the run (fail-on-flaky); all 6 tests passed\n\n"},
+		{status.Fail, 1, 0, 0, 0, 1, "### ✗ T: 1 flaky test failed the run (fail-on-flaky); 1 test passed\n\n"},
+		{status.Fail, 2, 0, 1, 0, 1, "### ✗ T: 1 flaky test failed the run (fail-on-flaky); 1 errored of 3 tests\n\n"},
 		// A report without a status never reads as a pass.
 		{"", 1, 1, 0, 0, 0, "### ✗ T: 1 failed of 2 tests\n\n"},
 		{"", 1, 0, 1, 0, 0, "### ! T: 1 errored of 2 tests\n\n"},

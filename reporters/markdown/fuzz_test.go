@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/reporters/markdown"
 )
@@ -41,7 +42,7 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 		r.Tests = append(r.Tests, r.Tests[:2]...) // more than three failing tests
-		r.Hooks = []report.Hook{{Phase: "after_all", Source: report.Location{File: name, Line: 9}, Status: report.StatusError, Message: msg, Detail: detail}}
+		r.Hooks = []report.Hook{{Phase: "after_all", Source: report.Location{File: name, Line: 9}, Status: status.Error, Message: msg, Detail: detail}}
 		out := markdown.Render(r, markdown.Options{Budget: budget, Marker: "<!-- m -->"})
 		if budget > 0 && len(out) > budget {
 			t.Fatalf("len(out) = %d; want ≤ %d", len(out), budget)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 )
 
 // many returns a report of nFail copies of the fixture's failing test and
@@ -30,9 +31,9 @@ func many(nFail, nPass int) *report.Report {
 		}
 	}
 	r.Totals = report.Totals{Total: nFail + nPass, Passed: nPass, Failed: nFail}
-	r.Status = report.StatusPass
+	r.Status = status.Pass
 	if nFail > 0 {
-		r.Status = report.StatusFail
+		r.Status = status.Fail
 	}
 	if r.Totals.Total > 0 {
 		r.Totals.PassRate = float64(nPass*1000/r.Totals.Total) / 10
@@ -45,7 +46,7 @@ func many(nFail, nPass int) *report.Report {
 func calm(t *report.Test) {
 	var kept []report.Assertion
 	for _, a := range t.Assertions {
-		if a.Status != report.StatusWarn && a.Status != report.StatusError {
+		if a.Status != status.Warn && a.Status != status.Error {
 			kept = append(kept, a)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
 
@@ -59,7 +60,7 @@ func fitHooks(r *report.Report, o Options, used int) string {
 // before_all hook: then no test ran): its reason is the hook's message, at
 // the hook's line.
 func hookError(r *report.Report, t *report.Test) bool {
-	if t.Status != report.StatusError || t.At == nil {
+	if t.Status != status.Error || t.At == nil {
 		return false
 	}
 	for _, h := range r.FailedHooks() {

@@ -8,6 +8,7 @@ import (
 	"github.com/ananke/action/internal/golden"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/reporters/internal/suitetest"
 	"github.com/ananke/action/reporters/markdown"
@@ -45,9 +46,9 @@ func TestHooks(t *testing.T) {
 	passedHooks := suitetest.Pick(suitetest.Smoke)
 	for i := range passedHooks.Hooks {
 		h := &passedHooks.Hooks[i]
-		h.Status, h.Message, h.Detail = report.StatusPass, "", ""
+		h.Status, h.Message, h.Detail = status.Pass, "", ""
 	}
-	passedHooks.Status = report.StatusPass
+	passedHooks.Status = status.Pass
 	manyHooks := suitetest.Pick(suitetest.Smoke)
 	for i := range 6 {
 		h := manyHooks.Hooks[1]

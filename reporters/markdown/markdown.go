@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 )
 
 // Options shape the rendering.
@@ -71,7 +72,7 @@ func (u *unit) render(o Options, wide bool) {
 // bad reports a failed or errored test: those come first and their blocks
 // may start open.
 func bad(t *report.Test) bool {
-	return t.Status == report.StatusFail || t.Status == report.StatusError
+	return t.Status == status.Fail || t.Status == status.Error
 }
 
 // warned reports a test whose shown attempt has failing warnings.
@@ -167,9 +168,9 @@ func leftOut(units []unit) []tally {
 		c := left[i+1]
 		c.tests++
 		switch units[i].test.Status {
-		case report.StatusFail:
+		case status.Fail:
 			c.failed++
-		case report.StatusError:
+		case status.Error:
 			c.errored++
 		}
 		left[i] = c

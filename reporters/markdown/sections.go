@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 )
 
 // Lengths, in runes, at which untrusted text is shortened; they bound the
@@ -42,9 +43,9 @@ func heading(r *report.Report, title string) string {
 	t := r.Totals
 	var sym string
 	switch {
-	case r.Status == report.StatusFail || t.Failed > 0:
+	case r.Status == status.Fail || t.Failed > 0:
 		sym = "✗"
-	case r.Status == report.StatusError || t.Errored > 0:
+	case r.Status == status.Error || t.Errored > 0:
 		sym = "!"
 	case t.Passed > 0:
 		sym = "✓"
@@ -53,7 +54,7 @@ func heading(r *report.Report, title string) string {
 	}
 	what := outcome(t)
 	switch {
-	case r.Status == report.StatusFail && t.Failed == 0 && t.Flaky > 0:
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0:
 		what = count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
 	case t.Flaky > 0:
 		what += fmt.Sprintf(", %d flaky", t.Flaky)
@@ -151,7 +152,7 @@ func row(t *report.Test, o Options, wide bool) string {
 		warns = append(warns, count(n, "protocol warning"))
 	}
 	switch {
-	case t.Status == report.StatusSkipped && t.Reason != "":
+	case t.Status == status.Skipped && t.Reason != "":
 		name += " — skipped: " + text(format.Short(t.Reason, maxName))
 	case !bad(t) && len(warns) > 0:
 		name += " (⚠ " + strings.Join(warns, ", ") + ")"
@@ -168,7 +169,7 @@ func row(t *report.Test, o Options, wide bool) string {
 	if o.LinkBase != "" && t.File != "" {
 		file = "[" + file + "](" + href(o.LinkBase, t.File, format.TestLocation(t).Line) + ")"
 	}
-	line := fmt.Sprintf("| %s | %s | %s | %s | %s |", symbol(t.Status), name, file, format.Duration(t.DurationMs), failed)
+	line := fmt.Sprintf("| %s | %s | %s | %s | %s |", t.Status.Symbol(), name, file, format.Duration(t.DurationMs), failed)
 	if wide {
 		flaky := ""
 		if t.Flaky {
@@ -225,18 +226,6 @@ func href(base, file string, line int) string {
 	}
 	fmt.Fprintf(&b, "#L%d", line)
 	return b.String()
-}
-
-func symbol(status string) string {
-	switch status {
-	case report.StatusPass:
-		return "✓"
-	case report.StatusFail:
-		return "✗"
-	case report.StatusError:
-		return "!"
-	}
-	return "-"
 }
 
 // count is "1 test", "2 tests".

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/markdown"
 )
 
@@ -133,7 +134,7 @@ func TestErroredRuns(t *testing.T) {
 	}
 	for i := range ft.Attempts[:2] {
 		a := &ft.Attempts[i]
-		a.Status, a.Reason, a.Failed = report.StatusError, fmt.Sprintf("agent unreachable (%d)", i), nil
+		a.Status, a.Reason, a.Failed = status.Error, fmt.Sprintf("agent unreachable (%d)", i), nil
 	}
 	out := markdown.Render(r, markdown.Options{})
 	checkStructure(t, out)

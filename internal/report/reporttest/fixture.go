@@ -18,6 +18,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -45,7 +46,7 @@ func Outcome() *engine.Outcome {
 		Result: &trace.Result{Content: "2 hits", JSON: false}, StartedMs: base + 100, EndedMs: base + 110, TimestampMs: base + 200,
 		StartSeq: 3, EndSeq: 4, ResultSeq: 5}
 	failing := once(&spec.Test{Path: "tests/checkout.ananke.yaml", ID: "tests/checkout", Name: name("checkout declines the card"), Tags: []vars.Name{name("payments")}}, &engine.Attempt{
-		Status: engine.Fail,
+		Status: status.Fail,
 		Start:  ms(0), End: ms(1600),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 1600, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "find shoes", StartMs: base, EndMs: base + 900, ToolCalls: []trace.ToolCall{search}, Texts: []string{"Found 2."},
@@ -60,22 +61,22 @@ func Outcome() *engine.Outcome {
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].tools.require[0]", Level: assertion.LevelTurn, Kind: assertion.KindRequire, Scope: "turn[0]", Source: pos("tests/checkout.ananke.yaml", 8, 13),
-				Severity: assertion.Critical, Status: assertion.Pass, Message: "`search` called 1 time, expected at least 1 time", Expected: "`search` at least 1 time",
+				Severity: assertion.Critical, Status: status.Pass, Message: "`search` called 1 time, expected at least 1 time", Expected: "`search` at least 1 time",
 				Observed: "1 call satisfying the entry (1 call to `search`)", Evidence: []assertion.Evidence{{Note: "satisfies the entry", Call: &search}}},
 			{ID: "turn[1].tools.forbid_calls[0]", Level: assertion.LevelTurn, Kind: assertion.KindForbidCalls, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 14, 13),
-				Severity: assertion.Critical, Status: assertion.Fail, Message: "forbidden call to `charge_card` with result_match `declined`: call call-1 in turn[1] (result \"{\\\"status\\\":\\\"declined\\\"}\")",
+				Severity: assertion.Critical, Status: status.Fail, Message: "forbidden call to `charge_card` with result_match `declined`: call call-1 in turn[1] (result \"{\\\"status\\\":\\\"declined\\\"}\")",
 				Expected: "no call to `charge_card` with result_match `declined`", Observed: "1 call matching (1 call to `charge_card`)",
 				Evidence: []assertion.Evidence{{Note: "matches the forbidden pattern", Call: &pay}}},
 			{ID: "turn[1].text.must_not_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustNotMatch, Scope: "turn[1]", Source: pos("tests/checkout.ananke.yaml", 17, 25),
-				Severity: assertion.Critical, Status: assertion.Fail, Message: "assistant text in turn[1] matches forbidden `declined`: \"Payment \x1b[31mdeclined\x1b[0m ]]>\"",
+				Severity: assertion.Critical, Status: status.Fail, Message: "assistant text in turn[1] matches forbidden `declined`: \"Payment \x1b[31mdeclined\x1b[0m ]]>\"",
 				Expected: "assistant text not matching `declined`", Observed: "match \"declined\"",
 				Evidence: []assertion.Evidence{{Note: "forbidden match", Text: "Payment \x1b[31mdeclined\x1b[0m ]]> <b>&amp;</b> key " + Secret, EventRefs: []int64{12}}}},
 			{ID: "turn[1].target.timing.max_idle_ms", Level: assertion.LevelTarget, Kind: assertion.KindMaxIdle, Scope: "turn[1]", Source: pos("ananke.config.yaml", 9, 20),
-				Status: assertion.Pass, Message: "longest idle gap 300 ms (limit 5000 ms)", Expected: "no idle gap over 5000 ms", Observed: "300 ms idle from turn start to call call-1 (charge_card)",
+				Status: status.Pass, Message: "longest idle gap 300 ms (limit 5000 ms)", Expected: "no idle gap over 5000 ms", Observed: "300 ms idle from turn start to call call-1 (charge_card)",
 				Evidence: []assertion.Evidence{{Note: "longest idle gap", Gap: &assertion.Gap{FromMs: base + 1000, ToMs: base + 1300, From: "turn start", To: "call call-1 (charge_card)"},
 					EventRefs: []int64{7, 9}}}},
 			{ID: "test.tools.require[0]", Level: assertion.LevelTest, Kind: assertion.KindRequire, Scope: "test", Source: pos("tests/checkout.ananke.yaml", 21, 7),
-				Status: assertion.Skip, Message: "not evaluated: the test stopped when turn[1] failed"},
+				Status: status.Skip, Message: "not evaluated: the test stopped when turn[1] failed"},
 		},
 		Warnings: []engine.Warning{{Turn: 0, Seq: 2, Rule: "identity", Message: "no RUN_STARTED in the response echoes the input's runId 'run-1'"}},
 		Secrets:  []string{Secret},
@@ -84,7 +85,7 @@ func Outcome() *engine.Outcome {
 	// severity fails, which is reported but leaves the test passing; so
 	// does a warning judge whose model failed, a check not made.
 	passing := once(&spec.Test{Path: "tests/weather.ananke.yaml", ID: "tests/weather", Name: name("weather in Paris")}, &engine.Attempt{
-		Status: engine.Pass, Start: ms(0), End: ms(420),
+		Status: status.Pass, Start: ms(0), End: ms(420),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 420, Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "weather?", StartMs: base, EndMs: base + 420,
 			Texts: []string{"Sunny, 23 °C."}, FirstTextMs: base + 380, FirstTextSeq: 3,
 			Runs: []trace.Run{{RunID: "run-w", Request: []byte(`{"threadId":"t","runId":"run-w","messages":[]}`), StartMs: base, EndMs: base + 420, FirstSeq: 1, Frames: 5,
@@ -93,27 +94,27 @@ func Outcome() *engine.Outcome {
 				{Seq: 3, ReceivedMs: base + 380, Type: "TEXT_MESSAGE_CONTENT", Raw: []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Sunny, 23 °C."}`)}}}}},
 		Results: []assertion.Result{
 			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 6, 21),
-				Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny, 23 °C.\"",
+				Severity: assertion.Critical, Status: status.Pass, Message: "assistant text matches `Sunny`", Expected: "assistant text matching `Sunny`", Observed: "\"Sunny, 23 °C.\"",
 				Evidence: []assertion.Evidence{{Note: "match", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
 			{ID: "turn[0].grounded", Level: assertion.LevelTurn, Kind: assertion.KindGrounded, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 7, 17),
-				Severity: assertion.Warning, Status: assertion.Warn,
+				Severity: assertion.Warning, Status: status.Warn,
 				Message:  `1 claim in turn[0]'s reply appears in no tool result, tool argument, user message or history: "23" (char 7)`,
 				Expected: "every number in the reply found in a tool result, tool argument, user message or history", Observed: `1 ungrounded claim: "23"`,
 				Evidence: []assertion.Evidence{{Note: "ungrounded claim", Text: "Sunny, 23 °C.", EventRefs: []int64{3}}}},
 			{ID: "turn[0].judge", Level: assertion.LevelTurn, Kind: assertion.KindJudge, Scope: "turn[0]", Source: pos("tests/weather.ananke.yaml", 8, 15),
-				Severity: assertion.Warning, Status: assertion.Error,
+				Severity: assertion.Warning, Status: status.Error,
 				Message:  "the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded",
 				Expected: `the judge finds every criterion true: "answers in the user's units"`, Observed: "no verdict"},
 		},
 	})
 	errored := once(&spec.Test{Path: "tests/refund.ananke.yaml", ID: "tests/refund", Name: name("refund needs a seeded order")}, &engine.Attempt{
-		Status: engine.Error, Start: ms(0), End: ms(35),
+		Status: status.Error, Start: ms(0), End: ms(35),
 		Reason: `hooks[0]: hook "bash seed.sh" exited with status 3; stderr: cannot reach db with ` + Secret, ReasonPos: pos("tests/refund.ananke.yaml", 5, 5),
 		Detail: "connecting...\ncannot reach db with " + Secret,
 	})
 	skipped := &engine.TestResult{
 		Test:   &spec.Test{Path: "tests/legacy.ananke.yaml", ID: "tests/legacy", Name: name("legacy flow"), Skip: "waiting for agent v2"},
-		Status: engine.Skipped, Reason: "waiting for agent v2", Start: ms(0), End: ms(0),
+		Status: status.Skipped, Reason: "waiting for agent v2", Start: ms(0), End: ms(0),
 		Policy: stability.Policy{Runs: 1, MinPassRate: 100},
 	}
 	return &engine.Outcome{Tests: []*engine.TestResult{failing, passing, errored, skipped, wobbly(base), flipping(base)}, Start: Start, End: ms(1700)}
@@ -127,21 +128,21 @@ func once(t *spec.Test, a *engine.Attempt) *engine.TestResult {
 
 // judged is a test with its attempts, judged by policy p as the engine
 // does.
-func judged(t *spec.Test, p stability.Policy, status engine.Status, reason string, attempts ...*engine.Attempt) *engine.TestResult {
-	runs := map[int][]stability.Status{}
+func judged(t *spec.Test, p stability.Policy, st status.Status, reason string, attempts ...*engine.Attempt) *engine.TestResult {
+	runs := map[int][]status.Status{}
 	for _, a := range attempts {
-		runs[a.Run] = append(runs[a.Run], stability.Status(a.Status))
+		runs[a.Run] = append(runs[a.Run], a.Status)
 		// As the engine does: apply severities and gather the evidence's
 		// event references.
 		for i := range a.Results {
 			a.Results[i].Finish()
 		}
 	}
-	var byRun [][]stability.Status
+	var byRun [][]status.Status
 	for i := range len(runs) {
 		byRun = append(byRun, runs[i])
 	}
-	r := &engine.TestResult{Test: t, Status: status, Reason: reason, Policy: p, Verdict: p.Judge(byRun), Attempts: attempts,
+	r := &engine.TestResult{Test: t, Status: st, Reason: reason, Policy: p, Verdict: p.Judge(byRun), Attempts: attempts,
 		Start: attempts[0].Start, End: attempts[len(attempts)-1].End}
 	r.ReasonPos, r.Detail = attempts[0].ReasonPos, attempts[0].Detail
 	return r
@@ -157,17 +158,17 @@ func searchAttempt(base int64, run int, searched bool) *engine.Attempt {
 	turn := trace.Turn{Index: 0, Kind: "user", UserText: "find red shoes", StartMs: start, EndMs: start + 300, ToolCalls: []trace.ToolCall{},
 		Runs:   []trace.Run{{RunID: runID, Request: []byte(`{"runId":"` + runID + `"}`), StartMs: start, EndMs: start + 300, FirstSeq: 1, Frames: 2}},
 		Events: []trace.Event{{Seq: 1, ReceivedMs: start + 10, Type: "RUN_STARTED", Raw: []byte(`{"type":"RUN_STARTED","runId":"` + runID + `"}`)}}}
-	a := &engine.Attempt{Run: run, Status: engine.Pass, Start: time.UnixMilli(start).UTC(), End: time.UnixMilli(start + 300).UTC()}
+	a := &engine.Attempt{Run: run, Status: status.Pass, Start: time.UnixMilli(start).UTC(), End: time.UnixMilli(start + 300).UTC()}
 	if searched {
 		c := trace.ToolCall{ID: fmt.Sprintf("call-s%d", run), Name: "search", Args: `{"q":"red shoes"}`, ArgsJSON: true,
 			Result: &trace.Result{Content: "3 hits"}, StartedMs: start + 50, EndedMs: start + 60, TimestampMs: start + 120, StartSeq: 3}
 		turn.ToolCalls, turn.Texts = []trace.ToolCall{c}, []string{"Found 3 pairs."}
-		req.Status, req.Message, req.Observed = assertion.Pass, "`search` called 1 time, expected at least 1 time", "1 call satisfying the entry (1 call to `search`)"
+		req.Status, req.Message, req.Observed = status.Pass, "`search` called 1 time, expected at least 1 time", "1 call satisfying the entry (1 call to `search`)"
 		req.Evidence = []assertion.Evidence{{Note: "satisfies the entry", Call: &c}}
 	} else {
 		turn.Texts = []string{"Red shoes are popular this year."}
-		a.Status = engine.Fail
-		req.Status, req.Message, req.Observed = assertion.Fail, "`search` was never called (no tool calls in turn[0])", "0 calls"
+		a.Status = status.Fail
+		req.Status, req.Message, req.Observed = status.Fail, "`search` was never called (no tool calls in turn[0])", "0 calls"
 	}
 	a.Trace = &trace.Trace{TestStartMs: start, TestEndMs: start + 300, Turns: []trace.Turn{turn}}
 	a.Results = []assertion.Result{req}
@@ -178,7 +179,7 @@ func searchAttempt(base int64, run int, searched bool) *engine.Attempt {
 // runs pass, the second fails, so it passes and is flaky.
 func wobbly(base int64) *engine.TestResult {
 	t := &spec.Test{Path: "tests/search.ananke.yaml", ID: "tests/search", Name: name("search finds shoes")}
-	return judged(t, stability.Policy{Runs: 3, MinPassRate: 60}, engine.Pass, "",
+	return judged(t, stability.Policy{Runs: 3, MinPassRate: 60}, status.Pass, "",
 		searchAttempt(base, 0, true), searchAttempt(base, 1, false), searchAttempt(base, 2, true))
 }
 
@@ -191,7 +192,7 @@ func flipping(base int64) *engine.TestResult {
 	for _, a := range []*engine.Attempt{first, retry, second} {
 		a.Results[0].Source.File = t.Path
 	}
-	return judged(t, stability.Policy{Runs: 2, MinPassRate: 100, Retries: 1}, engine.Fail,
+	return judged(t, stability.Policy{Runs: 2, MinPassRate: 100, Retries: 1}, status.Fail,
 		"1 of 2 runs passed (50%), below min_pass_rate 100%", first, retry, second)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -68,7 +69,7 @@ func Attachments(as []trace.Attachment) string {
 func Errored(t *report.Test) []report.Assertion {
 	var out []report.Assertion
 	for _, a := range t.Assertions {
-		if a.Status != report.StatusError {
+		if a.Status != status.Error {
 			continue
 		}
 		if t.At != nil && *t.At == a.Source && strings.Contains(t.Reason, a.Message) {

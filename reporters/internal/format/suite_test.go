@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
 
 func TestHooksFailed(t *testing.T) {
 	h := func(phase string, i int) report.Hook {
-		return report.Hook{Phase: phase, Index: i, Status: report.StatusError}
+		return report.Hook{Phase: phase, Index: i, Status: status.Error}
 	}
 	for _, tc := range []struct {
 		hooks []report.Hook
@@ -48,18 +49,18 @@ func TestAttachments(t *testing.T) {
 // reason tells of.
 func TestErrored(t *testing.T) {
 	at := report.Location{File: "t.ananke.jsonl", Line: 3, Col: 40}
-	after := report.Assertion{ID: "test.after[0]", Status: report.StatusError, Source: at, Message: "after[0]: exited 2"}
-	judge := report.Assertion{ID: "test.judge", Status: report.StatusError, Source: report.Location{File: "t.ananke.jsonl", Line: 3, Col: 90}, Message: "no verdict"}
-	failed := report.Assertion{ID: "turn[0].text.must_match[0]", Status: report.StatusFail}
+	after := report.Assertion{ID: "test.after[0]", Status: status.Error, Source: at, Message: "after[0]: exited 2"}
+	judge := report.Assertion{ID: "test.judge", Status: status.Error, Source: report.Location{File: "t.ananke.jsonl", Line: 3, Col: 90}, Message: "no verdict"}
+	failed := report.Assertion{ID: "turn[0].text.must_match[0]", Status: status.Fail}
 	for _, tc := range []struct {
 		name string
 		t    report.Test
 		want []string
 	}{
-		{"failed test", report.Test{Status: report.StatusFail, Assertions: []report.Assertion{failed, after, judge}}, []string{"test.after[0]", "test.judge"}},
-		{"reason names one", report.Test{Status: report.StatusError, Reason: "after[0]: exited 2", At: &at, Assertions: []report.Assertion{after, judge}}, []string{"test.judge"}},
-		{"reason with the id", report.Test{Status: report.StatusError, Reason: "test.after[0]: after[0]: exited 2", At: &at, Assertions: []report.Assertion{after}}, nil},
-		{"same message elsewhere", report.Test{Status: report.StatusError, Reason: "after[0]: exited 2", Assertions: []report.Assertion{after}}, []string{"test.after[0]"}},
+		{"failed test", report.Test{Status: status.Fail, Assertions: []report.Assertion{failed, after, judge}}, []string{"test.after[0]", "test.judge"}},
+		{"reason names one", report.Test{Status: status.Error, Reason: "after[0]: exited 2", At: &at, Assertions: []report.Assertion{after, judge}}, []string{"test.judge"}},
+		{"reason with the id", report.Test{Status: status.Error, Reason: "test.after[0]: after[0]: exited 2", At: &at, Assertions: []report.Assertion{after}}, nil},
+		{"same message elsewhere", report.Test{Status: status.Error, Reason: "after[0]: exited 2", Assertions: []report.Assertion{after}}, []string{"test.after[0]"}},
 	} {
 		var got []string
 		for _, a := range Errored(&tc.t) {

@@ -16,6 +16,7 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 )
@@ -59,7 +60,7 @@ func Hooks() []engine.SuiteHook {
 func Outcome() *engine.Outcome {
 	base := Start.UnixMilli()
 	receipt := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 3, 1), ID: "tests/receipts/T002", Name: vars.Name{Value: "reads the receipt total"}}, &engine.Attempt{
-		Status: engine.Fail, Start: ms(200), End: ms(1400),
+		Status: status.Fail, Start: ms(200), End: ms(1400),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 1400, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "What is the total on this receipt?", StartMs: base + 200, EndMs: base + 1300,
 				Attachments: []trace.Attachment{{Name: "receipt.png", MIME: "image/png", Bytes: 2150}},
@@ -67,32 +68,32 @@ func Outcome() *engine.Outcome {
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
-				Severity: assertion.Critical, Status: assertion.Fail, Message: "assistant text in turn[0] does not match `42\\.00`",
+				Severity: assertion.Critical, Status: status.Fail, Message: "assistant text in turn[0] does not match `42\\.00`",
 				Expected: "assistant text matching `42\\.00`", Observed: `"The total is 12.00 EUR."`},
 			{ID: "test.script[0]", Level: assertion.LevelTest, Kind: assertion.KindScript, Scope: "test", Source: pos(Dataset, 3, 160),
-				Severity: assertion.Critical, Status: assertion.Fail, Message: "total 12.00 is not the receipt's 42.00",
+				Severity: assertion.Critical, Status: status.Fail, Message: "total 12.00 is not the receipt's 42.00",
 				Expected: "`./check_total.py` exits 0", Observed: "exit status 1",
 				Evidence: []assertion.Evidence{{Note: "stdout of `./check_total.py`", Text: "total 12.00 is not the receipt's 42.00"}}},
-			{ID: "test.after[0]", Level: engine.LevelBuiltin, Kind: engine.KindAfterHook, Scope: "test", Source: pos(Dataset, 3, 210),
-				Severity: assertion.Critical, Status: assertion.Error, Message: `after[0]: hook "./reset.sh" exited with status 2; stderr: order 42 is locked`,
+			{ID: "test.after[0]", Level: engine.LevelBuiltin, Kind: assertion.KindAfterHook, Scope: "test", Source: pos(Dataset, 3, 210),
+				Severity: assertion.Critical, Status: status.Error, Message: `after[0]: hook "./reset.sh" exited with status 2; stderr: order 42 is locked`,
 				Expected: "exits 0", Observed: "failed"},
 		},
 	})
 	invoice := once(&spec.Test{Path: Dataset, Pos: pos(Dataset, 4, 1), ID: "tests/receipts/T003", Name: vars.Name{Value: "reads a scanned invoice"}}, &engine.Attempt{
-		Status: engine.Error, Start: ms(200), End: ms(30200), Reason: "turn[0]: the agent sent nothing for 30s",
+		Status: status.Error, Start: ms(200), End: ms(30200), Reason: "turn[0]: the agent sent nothing for 30s",
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 30200, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "Book this invoice", StartMs: base + 200, EndMs: base + 30200,
 				Attachments: []trace.Attachment{{Name: "invoice.pdf", MIME: "application/pdf", Bytes: 48_900}, {Name: "notes.txt", MIME: "text/plain", Bytes: 312}}},
 		}},
 	})
 	smoke := once(&spec.Test{Path: "tests/smoke.ananke.yaml", Pos: pos("tests/smoke.ananke.yaml", 1, 1), ID: "tests/smoke", Name: vars.Name{Value: "says hello"}}, &engine.Attempt{
-		Status: engine.Pass, Start: ms(200), End: ms(500),
+		Status: status.Pass, Start: ms(200), End: ms(500),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 500, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "hi", StartMs: base + 200, EndMs: base + 500, Texts: []string{"Hello!"}},
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos("tests/smoke.ananke.yaml", 5, 21),
-				Severity: assertion.Critical, Status: assertion.Pass, Message: "assistant text matches `Hello`"},
+				Severity: assertion.Critical, Status: status.Pass, Message: "assistant text matches `Hello`"},
 		},
 	})
 	return &engine.Outcome{Tests: []*engine.TestResult{receipt, invoice, smoke}, Hooks: Hooks(), Secrets: []string{Secret}, Start: Start, End: ms(2100)}
@@ -106,7 +107,7 @@ func once(t *spec.Test, a *engine.Attempt) *engine.TestResult {
 	}
 	p := stability.Policy{Runs: 1, MinPassRate: 100}
 	return &engine.TestResult{Test: t, Status: a.Status, Reason: a.Reason, ReasonPos: a.ReasonPos, Detail: a.Detail, Policy: p,
-		Verdict: p.Judge([][]stability.Status{{stability.Status(a.Status)}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
+		Verdict: p.Judge([][]status.Status{{a.Status}}), Attempts: []*engine.Attempt{a}, Start: a.Start, End: a.End}
 }
 
 func meta() report.Meta {
@@ -139,7 +140,7 @@ func BeforeAllFailed() *report.Report {
 		Error: `before_all[0]: hook "./seed.sh" exited with status 3; stderr: database unreachable`, Detail: "connecting to db\ndatabase unreachable"}
 	out.Hooks = []engine.SuiteHook{hook, {Phase: engine.AfterAll, Index: 0, Pos: pos(Config, 9, 5), Start: ms(50), End: ms(60)}}
 	for i, r := range out.Tests {
-		out.Tests[i] = &engine.TestResult{Test: r.Test, Status: engine.Error, Reason: hook.Error, ReasonPos: hook.Pos, Detail: hook.Detail,
+		out.Tests[i] = &engine.TestResult{Test: r.Test, Status: status.Error, Reason: hook.Error, ReasonPos: hook.Pos, Detail: hook.Detail,
 			Policy: r.Policy, Start: ms(40), End: ms(40)}
 	}
 	out.End = ms(60)
