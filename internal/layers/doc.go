@@ -1,0 +1,16 @@
+// Package layers holds the project's layering rules and the test that
+// checks them against the module's packages (docs/development.md, "How the
+// code is laid out"):
+//
+//   - no package under internal/ other than internal/cli depends on
+//     reporters/: reporters read the report model, never the other way;
+//   - internal/engine depends on no protocol package (internal/agui,
+//     internal/a2a, internal/mcp): protocols sit behind target.Session;
+//   - internal/trace depends on no protocol package either;
+//   - only internal/cli and the main packages touch the process: no other
+//     package in the ananke binary reads the environment, the arguments, the
+//     standard streams or the wall clock (os.Getenv, os.Args, os.Stdout,
+//     time.Now, …) or exits; the process's values reach them injected.
+//
+// The package has no code of its own beyond this documentation.
+package layers

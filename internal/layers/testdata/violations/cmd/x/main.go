@@ -1,0 +1,6 @@
+// Command x exits.
+package main
+
+import "os"
+
+func main() { os.Exit(0) }

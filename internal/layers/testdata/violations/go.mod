@@ -1,0 +1,3 @@
+module github.com/ananke/action
+
+go 1.26

@@ -1,0 +1,5 @@
+// Package mcp is a protocol.
+package mcp
+
+// Name is a name.
+const Name = "mcp"
