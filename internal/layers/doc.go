@@ -6,7 +6,8 @@
 //     reporters/: reporters read the report model, never the other way;
 //   - internal/engine depends on no protocol package (internal/agui,
 //     internal/a2a, internal/mcp): protocols sit behind target.Session;
-//   - internal/trace depends on no protocol package either;
+//   - internal/trace and internal/target (the seam) depend on no protocol
+//     package either; internal/target/registry picks the protocols;
 //   - only internal/cli and the main packages touch the process: no other
 //     package in the ananke binary reads the environment, the arguments, the
 //     standard streams or the wall clock (os.Getenv, os.Args, os.Stdout,

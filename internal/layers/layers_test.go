@@ -35,7 +35,9 @@ type importRule struct {
 	why      string
 }
 
-var protocols = []string{module + "/internal/agui", module + "/internal/a2a", module + "/internal/mcp"}
+// protocols are the packages that speak a protocol, and the table that
+// picks among them.
+var protocols = []string{module + "/internal/agui", module + "/internal/a2a", module + "/internal/mcp", module + "/internal/target/registry"}
 
 func under(prefix string) func(string) bool {
 	return func(p string) bool { return p == prefix || strings.HasPrefix(p, prefix+"/") }
@@ -55,6 +57,7 @@ var importRules = []importRule{
 	},
 	{from: under(module + "/internal/engine"), to: anyOf(protocols...), why: "the engine drives every protocol through target.Session"},
 	{from: under(module + "/internal/trace"), to: anyOf(protocols...), why: "the trace recorder is protocol-neutral"},
+	{from: func(p string) bool { return p == module+"/internal/target" }, to: anyOf(protocols...), why: "the seam names no protocol; internal/target/registry picks them"},
 }
 
 // processReads are the process's own values: only internal/cli and main
@@ -211,6 +214,7 @@ func TestLayersCatch(t *testing.T) {
 		"internal/normalized depends on " + module + "/reporters/console",
 		"internal/engine depends on " + module + "/internal/agui",
 		"internal/engine depends on " + module + "/internal/mcp", // through internal/target
+		"internal/target depends on " + module + "/internal/mcp",
 		"internal/trace depends on " + module + "/internal/agui",
 		"clock.go:9:9: time.Now",
 		"env.go:9:6: os.Getenv",

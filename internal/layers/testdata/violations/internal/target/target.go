@@ -1,4 +1,4 @@
-// Package target imports a protocol (allowed here).
+// Package target imports a protocol: a violation.
 package target
 
 import "github.com/ananke/action/internal/mcp"
