@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ananke/action/internal/trace"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ananke/action/internal/trace"
 )
 
 // listToolsCall is the name of the call a tools/list listing is recorded

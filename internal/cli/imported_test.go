@@ -14,8 +14,9 @@ import (
 	"github.com/ananke/action/internal/github/artifact/artifacttest"
 	"github.com/ananke/action/internal/github/githubtest"
 
-	"github.com/ananke/action/internal/normalized/normalizedtest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 )
 
 // exported is what the import tests read of a normalized trace.

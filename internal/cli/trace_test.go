@@ -3,11 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/ananke/action/internal/normalized/normalizedtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )

@@ -6,8 +6,9 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/ananke/action/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ananke/action/schema"
 )
 
 // Schema compiles schema/ananke.normalized-trace.schema.json, with formats

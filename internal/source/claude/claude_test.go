@@ -2,13 +2,14 @@ package claude
 
 import (
 	"errors"
-	"github.com/ananke/action/internal/capability"
 	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ananke/action/internal/capability"
 
 	"github.com/ananke/action/internal/trace"
 )
