@@ -29,7 +29,7 @@ func AssertSchema() decode.Obj {
 		}
 		props[s.name] = decode.Object(s.desc, s.fields, fields)
 	}
-	return decode.Object("Assertions (seed 001 AssertBlock, with the additions of docs/files.md).", blockFields, props)
+	return decode.Object("Assertions: an assert block (docs/files.md).", blockFields, props)
 }
 
 func severitySchema() decode.Obj {

@@ -11,8 +11,7 @@ import (
 )
 
 // contains passes when the scope's assistant text contains t.Text
-// literally, ignoring case unless t.CaseSensitive (seed 004 §15: output
-// matching is case-insensitive unless configured).
+// literally, ignoring case unless t.CaseSensitive (docs/files.md).
 func contains(r *Result, t *TextCheck, s trace.Scope) {
 	text := s.Text()
 	r.Expected = fmt.Sprintf("assistant text containing %s%s", quote(t.Text), caseNote(t))

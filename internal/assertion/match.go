@@ -112,7 +112,7 @@ func argsMismatch(call *trace.ToolCall, ms []ArgMatch) string {
 
 // resultMismatch returns why call fails result_match (want=true) or
 // result_not_match (want=false), or "". A missing result fails result_match
-// and passes result_not_match (seed 001, "Assertion Semantics").
+// and passes result_not_match (docs/files.md).
 func resultMismatch(call *trace.ToolCall, re *vars.Regex, want bool) string {
 	if re == nil {
 		return ""

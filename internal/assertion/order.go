@@ -12,7 +12,7 @@ import (
 // order passes when each listed tool is called in the scope and the first
 // call of each starts after the first call of the tool listed before it.
 // Other calls, and later calls of the listed tools, may come anywhere (a
-// partial order, seed 004 §15). Starts compare by startsBefore.
+// partial order, docs/files.md). Starts compare by startsBefore.
 func order(r *Result, tools []vars.Name, s trace.Scope) {
 	r.Expected = "first calls in the order " + arrows(tools)
 	calls := s.ToolCalls()

@@ -122,7 +122,7 @@ func tooSlow(r *Result, req *Require, slow []*trace.ToolCall) {
 }
 
 // requireMismatch returns the first filter call k fails, or "". Filters are
-// checked in the order they are written in the seed: args_match,
+// checked in the order docs/files.md lists them: args_match,
 // result_match, result_not_match, after.
 func requireMismatch(req *Require, calls []trace.ToolCall, k int, before []trace.ToolCall) string {
 	c := &calls[k]

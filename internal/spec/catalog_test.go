@@ -85,7 +85,7 @@ func TestCatalog(t *testing.T) {
 		{`{type: output_contains, params: {value: Hi, case_sensitive: true}}`, "text.contains critical Hi cs"},
 		{`{type: must_call_tool, params: {tool: t, args: {id: 7}}, severity: warning}`, "tools.require warning t id=^7$"},
 		{`{type: no_cross_group_memory_use, params: {}}`, "memory.forbid critical other"},
-		// Seed 003's types take the envelope too.
+		// The older named types take the envelope too.
 		{`{type: contains, params: {value: Hi}, requires_capabilities: supports_tool_trace}`, "text.contains critical Hi requires=supports_tool_trace"},
 	}
 	for _, tc := range tests {

@@ -51,7 +51,7 @@ type Config struct {
 	BeforeAll, AfterAll []Hook
 }
 
-// Target types (seed 001, "Protocol-Specific Configuration").
+// Target types (docs/files.md).
 const (
 	TargetAGUI = "agui"
 	TargetA2A  = "a2a" // version 1.1

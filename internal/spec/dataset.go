@@ -16,7 +16,7 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// A dataset (*.ananke.jsonl, seed 003) holds one test case per line:
+// A dataset (*.ananke.jsonl, docs/datasets.md) holds one test case per line:
 //
 //	{"id": "T001", "input": "Hello", "assertions": [{"type": "contains", "value": "Hi"}]}
 //
@@ -251,7 +251,7 @@ func (l *loader) caseHooks(n *yaml.Node, what string) []Hook {
 	return nil
 }
 
-// caseTimeout reads timeout ("2m", seed 003) as timeout_ms.
+// caseTimeout reads timeout ("2m") as timeout_ms.
 func (l *loader) caseTimeout(f map[string]decode.Pair) {
 	p, ok := f["timeout"]
 	if !ok {

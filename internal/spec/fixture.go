@@ -15,7 +15,7 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// Fixture files (seed 004, "Fixture"): a client tool's result or a hook's
+// Fixture files (docs/files.md): a client tool's result or a hook's
 // output kept in a file beside the test, named by tool and case
 // (fixtures/fx.web_search.current_ai_news.json). A file is read when the
 // suite loads and sent exactly as written: a .json file as its JSON value,

@@ -17,7 +17,7 @@ const (
 	MCPHTTP = "http"
 	// MCPSSE is the legacy HTTP+SSE transport (MCP 2024-11-05), which
 	// Streamable HTTP replaced: an event stream from the endpoint names
-	// the URL messages are posted to. The seed's "sse".
+	// the URL messages are posted to.
 	MCPSSE = "sse"
 )
 
@@ -100,7 +100,7 @@ func otherTransport(t string) string {
 }
 
 // transport reads target.transport: stdio, http (or streamable-http) or
-// sse. The seed's sse is MCP's legacy HTTP+SSE transport: a server that
+// sse. sse is MCP's legacy HTTP+SSE transport: a server that
 // speaks both is tested as http.
 func (l *loader) transport(n *yaml.Node) string {
 	s, node, ok := l.Text(n, "target.transport")

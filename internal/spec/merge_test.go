@@ -39,10 +39,11 @@ func checkList(t *testing.T, name string, got []assertion.Check, want []string) 
 	}
 }
 
-// TestMergeSeedCheckout evaluates design §4.1 on seed 001's own example:
+// TestMergeCheckout checks the level merge (docs/files.md) on the
+// README's checkout example:
 // the test-level require of a later turn must not be checked on turn 0,
 // numbers override, false disables for one turn only, arrays accumulate.
-func TestMergeSeedCheckout(t *testing.T) {
+func TestMergeCheckout(t *testing.T) {
 	dir := filepath.Join(repoRoot(t), "examples", "checkout")
 	s, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
 	if err != nil {

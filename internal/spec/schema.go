@@ -173,7 +173,7 @@ func testSchema() decode.Obj {
 			"session": decode.Str("nanoclaw: the session id (default: the group's current session)."),
 			"task":    decode.Str("nanoclaw: the scheduled task whose run this is."),
 		}, "format", "path"),
-		"assertions": decode.Obj{"type": "array", "description": "Named assertions (seed 003 and seed 004 catalogs): {type, ...} or {id, type, severity, params, requires_capabilities}.",
+		"assertions": decode.Obj{"type": "array", "description": "Named assertions (docs/imports.md, Named checks): {type, ...} or {id, type, severity, params, requires_capabilities}.",
 			"items": decode.Obj{"type": "object", "required": []string{"type"}, "properties": decode.Obj{
 				"type": decode.Obj{"enum": assertion.VocabTypes},
 				"id":   decode.Str("The assertion's id in every report (test.<id>); used once in the list."),

@@ -22,8 +22,8 @@ const (
 	MaxSimulatedTurns = 100
 )
 
-// Simulator is the simulated user of a dynamic test (seed 003, "Dynamic
-// Mode"): the config's model writes each next user message, told who it
+// Simulator is the simulated user of a dynamic test
+// (docs/models.md): the config's model writes each next user message, told who it
 // is and what it wants, until the checkpoints are reached.
 type Simulator struct {
 	Pos          diag.Pos

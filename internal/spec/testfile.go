@@ -14,7 +14,7 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// Turn types (seed 001, "Turn Types"). Each belongs to target types
+// Turn types (docs/files.md). Each belongs to target types
 // (TurnTargets): an MCP server plays only mcp:* turns.
 const (
 	TurnUser    = "user"
@@ -211,7 +211,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, "assert")
 	}
 	if p, ok := f["assertions"]; ok {
-		// seed 004's list of named assertions, beside or instead of assert.
+		// the list of named assertions, beside or instead of assert.
 		if v := assertion.ReadVocabulary(l.Decoder, p.Val, "assertions"); v != nil {
 			if t.Assert == nil {
 				t.Assert = &assertion.Block{Pos: v.Pos}

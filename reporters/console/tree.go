@@ -15,8 +15,8 @@ type node struct {
 	asserts []report.Assertion
 }
 
-// tree prints the shown attempt as a tree of its turns, in the spirit of
-// the seed's dynamic mode: each turn's user message and reply, its tool
+// tree prints the shown attempt as a tree of its turns, as a dynamic
+// test's is read: each turn's user message and reply, its tool
 // calls and assertions, then the test-level assertions.
 func (p *printer) tree(t *report.Test) {
 	attempt := ""
