@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -18,10 +19,10 @@ const maxEvidence = 20
 func maxCalls(r *Result, limit int64, s trace.Scope) {
 	calls := s.ToolCalls()
 	n := len(calls)
-	r.Expected = "at most " + plural(int(limit), "tool call")
-	r.Observed = plural(n, "tool call")
+	r.Expected = "at most " + plural.Count(int(limit), "tool call")
+	r.Observed = plural.Count(n, "tool call")
 	if int64(n) <= limit {
-		r.set(status.Pass, "%s made %s (limit %d)", s.Name, plural(n, "tool call"), limit)
+		r.set(status.Pass, "%s made %s (limit %d)", s.Name, plural.Count(n, "tool call"), limit)
 		return
 	}
 	var over []string
@@ -38,7 +39,7 @@ func maxCalls(r *Result, limit int64, s trace.Scope) {
 	if extra := n - from; extra > maxReasons {
 		over = append(over, fmt.Sprintf("%d more", extra-maxReasons))
 	}
-	r.set(status.Fail, "%s made %s, over the limit of %d: %s", s.Name, plural(n, "tool call"), limit, strings.Join(over, ", "))
+	r.set(status.Fail, "%s made %s, over the limit of %d: %s", s.Name, plural.Count(n, "tool call"), limit, strings.Join(over, ", "))
 }
 
 // stopAfterSuccess finds the first call (by start) to f's tool that
@@ -81,7 +82,7 @@ func stopAfterSuccess(r *Result, f *CallFilter, s trace.Scope) {
 			r.Evidence = append(r.Evidence, Evidence{Note: "started after the success", Call: &calls[i]})
 		}
 	}
-	r.Observed = fmt.Sprintf("%s after the success", plural(n, "call"))
+	r.Observed = fmt.Sprintf("%s after the success", plural.Count(n, "call"))
 	if n == 0 {
 		r.set(status.Pass, "no tool call started after `%s` succeeded (%s)", name, callRef(ok))
 		return
@@ -89,7 +90,7 @@ func stopAfterSuccess(r *Result, f *CallFilter, s trace.Scope) {
 	if n > maxReasons {
 		after = append(after, fmt.Sprintf("%d more", n-maxReasons))
 	}
-	r.set(status.Fail, "`%s` succeeded (%s), but %s started after it: %s", name, callRef(ok), plural(n, "tool call"), strings.Join(after, ", "))
+	r.set(status.Fail, "`%s` succeeded (%s), but %s started after it: %s", name, callRef(ok), plural.Count(n, "tool call"), strings.Join(after, ", "))
 }
 
 // moment is a point in a trace: an event's sequence number when known,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
@@ -37,7 +38,7 @@ func grounded(r *Result, g *Grounded, s trace.Scope) {
 			bad = append(bad, c)
 		}
 	}
-	r.Observed = fmt.Sprintf("%s, %d unsupported", plural(checked, "claim"), len(bad))
+	r.Observed = fmt.Sprintf("%s, %d unsupported", plural.Count(checked, "claim"), len(bad))
 	if exempt > 0 {
 		r.Observed += fmt.Sprintf(", %d ignored", exempt)
 	}
@@ -46,7 +47,7 @@ func grounded(r *Result, g *Grounded, s trace.Scope) {
 			r.set(status.Pass, "no numbers or URLs to check in %s", reply)
 			return
 		}
-		r.set(status.Pass, "all %s in %s appear in a %s", plural(checked, "claim"), reply, sourcesPhrase)
+		r.set(status.Pass, "all %s in %s appear in a %s", plural.Count(checked, "claim"), reply, sourcesPhrase)
 		return
 	}
 	refs := textRefs(s)
@@ -66,7 +67,7 @@ func grounded(r *Result, g *Grounded, s trace.Scope) {
 	if len(bad) == 1 {
 		verb = "appears"
 	}
-	r.set(status.Fail, "%s in %s %s in no %s: %s", plural(len(bad), "claim"), reply, verb, sourcesPhrase, strings.Join(parts, ", "))
+	r.set(status.Fail, "%s in %s %s in no %s: %s", plural.Count(len(bad), "claim"), reply, verb, sourcesPhrase, strings.Join(parts, ", "))
 }
 
 // maxClaimsListed bounds the unsupported claims a message names; the

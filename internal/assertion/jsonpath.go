@@ -9,6 +9,7 @@ import (
 
 	"github.com/ohler55/ojg/jp"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -51,7 +52,7 @@ func selectPath(r *Result, c *JSONPathCheck, vc valueCheck, absent bool, v any, 
 	case absent && len(nodes) == 0:
 		r.set(status.Pass, "%s selects nothing in %s", c.Path, doc.where)
 	case absent:
-		r.set(status.Fail, "%s selects %s in %s, expected nothing: %s", c.Path, plural(len(nodes), "value"), doc.where, display(nodes[0]))
+		r.set(status.Fail, "%s selects %s in %s, expected nothing: %s", c.Path, plural.Count(len(nodes), "value"), doc.where, display(nodes[0]))
 	case len(nodes) == 0:
 		r.Evidence = []Evidence{ev(doc.where, shorten(doc.text, 400))}
 		r.set(status.Fail, "%s selects nothing in %s", c.Path, doc.where)
@@ -77,7 +78,7 @@ func checkNodes(r *Result, path, where string, nodes []node, vc valueCheck) {
 		}
 		return
 	}
-	msg := fmt.Sprintf("%s selects %s in %s", path, plural(len(nodes), "value"), where)
+	msg := fmt.Sprintf("%s selects %s in %s", path, plural.Count(len(nodes), "value"), where)
 	if d := vc.describe(); d != "" {
 		each := "each"
 		if len(nodes) == 1 {
@@ -165,5 +166,5 @@ func observedNodes(nodes []any) string {
 		}
 		parts = append(parts, display(n))
 	}
-	return plural(len(nodes), "value") + ": " + strings.Join(parts, ", ")
+	return plural.Count(len(nodes), "value") + ": " + strings.Join(parts, ", ")
 }

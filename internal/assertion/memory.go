@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -133,7 +134,7 @@ func memoryRequire(r *Result, e *MemoryEntry, op string, s trace.Scope) {
 			seen = append(seen, fmt.Sprintf("%s (group %s)", ev.Path, orNone(ev.Group)))
 		}
 	}
-	r.Observed = plural(countOp(evs, op), "memory "+op)
+	r.Observed = plural.Count(countOp(evs, op), "memory "+op)
 	if len(seen) == 0 {
 		r.set(status.Fail, "%s has no memory %s; expected %s", s.Name, op, r.Expected)
 		return
@@ -160,9 +161,9 @@ func memoryForbid(r *Result, e *MemoryEntry, s trace.Scope) {
 			r.Evidence = append(r.Evidence, memoryEvidence("forbidden", ev, calls))
 		}
 	}
-	r.Observed = plural(n, "matching memory event")
+	r.Observed = plural.Count(n, "matching memory event")
 	if n == 0 {
-		r.set(status.Pass, "%s touched no memory it must not (%s)", s.Name, plural(len(evs), "memory event"))
+		r.set(status.Pass, "%s touched no memory it must not (%s)", s.Name, plural.Count(len(evs), "memory event"))
 		return
 	}
 	if extra := n - len(bad); extra > 0 {

@@ -3,6 +3,7 @@ package assertion
 import (
 	"fmt"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -45,12 +46,12 @@ func taskRuns(r *Result, c *Counted, s trace.Scope) {
 			r.Evidence = append(r.Evidence, e)
 		}
 	}
-	r.Observed = plural(n, what)
+	r.Observed = plural.Count(n, what)
 	if c.Count.Allows(n) {
-		r.set(status.Pass, "task %s has %s", sch.TaskID, plural(n, what))
+		r.set(status.Pass, "task %s has %s", sch.TaskID, plural.Count(n, what))
 		return
 	}
-	r.set(status.Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural(n, what), countOf(c.Count, what), plural(len(sch.Runs), "run"))
+	r.set(status.Fail, "task %s has %s; expected %s (%s recorded in all)", sch.TaskID, plural.Count(n, what), countOf(c.Count, what), plural.Count(len(sch.Runs), "run"))
 }
 
 // countOf says a count of things: "exactly 1 run", "at least 2 outbound
@@ -58,13 +59,13 @@ func taskRuns(r *Result, c *Counted, s trace.Scope) {
 func countOf(c Count, noun string) string {
 	switch {
 	case c.Exact || c.Min == c.Max:
-		return "exactly " + plural(int(c.Min), noun)
+		return "exactly " + plural.Count(int(c.Min), noun)
 	case c.Max < 0:
-		return "at least " + plural(int(c.Min), noun)
+		return "at least " + plural.Count(int(c.Min), noun)
 	case c.Min == 0:
-		return "at most " + plural(int(c.Max), noun)
+		return "at most " + plural.Count(int(c.Max), noun)
 	}
-	return fmt.Sprintf("between %d and %s", c.Min, plural(int(c.Max), noun))
+	return fmt.Sprintf("between %d and %s", c.Min, plural.Count(int(c.Max), noun))
 }
 
 // outbound counts the messages sent out in the scope (matching the
@@ -98,10 +99,10 @@ func outbound(r *Result, c *Counted, s trace.Scope) {
 			}
 		}
 	}
-	r.Observed = plural(n, noun) + filter
+	r.Observed = plural.Count(n, noun) + filter
 	if c.Count.Allows(n) {
 		r.set(status.Pass, "%s sent %s", s.Name, r.Observed)
 		return
 	}
-	r.set(status.Fail, "%s sent %s; expected %s (%s in all)", s.Name, r.Observed, r.Expected, plural(all, noun))
+	r.set(status.Fail, "%s sent %s; expected %s (%s in all)", s.Name, r.Observed, r.Expected, plural.Count(all, noun))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -57,7 +58,7 @@ func jsonSchema(r *Result, js *JSONSchema, s trace.Scope) {
 	slices.SortStableFunc(leaves, func(a, b schemaError) int {
 		return cmp.Or(slices.Compare(a.tokens, b.tokens), strings.Compare(a.msg, b.msg))
 	})
-	r.Observed = plural(len(leaves), "validation error")
+	r.Observed = plural.Count(len(leaves), "validation error")
 	var parts []string
 	refs := textRefs(s)
 	for i, e := range leaves {

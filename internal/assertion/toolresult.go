@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
@@ -55,7 +56,7 @@ func eachCall(r *Result, s trace.Scope, calls []*trace.ToolCall, noun, passed st
 			failed = append(failed, callRef(c)+": "+why)
 		}
 	}
-	r.Observed = fmt.Sprintf("%s, %d failing", plural(len(calls), noun), len(failed))
+	r.Observed = fmt.Sprintf("%s, %d failing", plural.Count(len(calls), noun), len(failed))
 	switch {
 	case len(failed) > 0:
 		if len(failed) > maxReasons {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
@@ -23,7 +24,7 @@ func forbid(r *Result, tool vars.Name, s trace.Scope) {
 		}
 	}
 	r.Expected = fmt.Sprintf("no call to `%s`", tool.Value)
-	r.Observed = plural(len(bad), "call")
+	r.Observed = plural.Count(len(bad), "call")
 	if len(bad) == 0 {
 		r.set(status.Pass, "`%s` was not called", tool.Value)
 		return
@@ -52,7 +53,7 @@ func require(r *Result, req *Require, s trace.Scope) {
 	}
 	satisfied := len(satisfying)
 	r.Expected = fmt.Sprintf("`%s`%s %s%s", req.Name.Value, describeFilters(req), req.Count, within(req))
-	r.Observed = fmt.Sprintf("%s satisfying the entry (%s to `%s`)", plural(satisfied, "call"), plural(seen, "call"), req.Name.Value)
+	r.Observed = fmt.Sprintf("%s satisfying the entry (%s to `%s`)", plural.Count(satisfied, "call"), plural.Count(seen, "call"), req.Name.Value)
 	if req.Count.Allows(satisfied) {
 		if slow := slowCalls(req, satisfying); len(slow) > 0 {
 			tooSlow(r, req, slow)
@@ -117,7 +118,7 @@ func tooSlow(r *Result, req *Require, slow []*trace.ToolCall) {
 	if len(slow) > maxReasons {
 		parts = append(parts, fmt.Sprintf("%d more", len(slow)-maxReasons))
 	}
-	r.Observed += fmt.Sprintf(", %s over %d ms", plural(len(slow), "call"), req.MaxDurationMs)
+	r.Observed += fmt.Sprintf(", %s over %d ms", plural.Count(len(slow), "call"), req.MaxDurationMs)
 	r.set(status.Fail, "`%s` %s, over max_duration_ms %d", req.Name.Value, strings.Join(parts, ", "), req.MaxDurationMs)
 }
 
@@ -172,9 +173,9 @@ func forbidCalls(r *Result, f *CallFilter, s trace.Scope) {
 	}
 	filters := describeCallFilter(f)
 	r.Expected = fmt.Sprintf("no call to `%s`%s", f.Name.Value, filters)
-	r.Observed = fmt.Sprintf("%s matching (%s to `%s`)", plural(len(bad), "call"), plural(checked, "call"), f.Name.Value)
+	r.Observed = fmt.Sprintf("%s matching (%s to `%s`)", plural.Count(len(bad), "call"), plural.Count(checked, "call"), f.Name.Value)
 	if len(bad) == 0 {
-		r.set(status.Pass, "no call to `%s`%s (%s checked)", f.Name.Value, filters, plural(checked, "call"))
+		r.set(status.Pass, "no call to `%s`%s (%s checked)", f.Name.Value, filters, plural.Count(checked, "call"))
 		return
 	}
 	r.set(status.Fail, "forbidden call to `%s`%s: %s", f.Name.Value, filters, strings.Join(bad, "; "))
@@ -252,11 +253,4 @@ func inScope(calls []trace.ToolCall, scope string) string {
 		}
 	}
 	return "calls in " + scope + ": " + strings.Join(names, ", ")
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

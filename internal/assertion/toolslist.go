@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -79,7 +80,7 @@ func listedNames(names []string) string {
 	if len(shown) > 10 {
 		shown, more = shown[:10], fmt.Sprintf(", %d more", len(names)-10)
 	}
-	return plural(len(names), "tool") + ": " + strings.Join(shown, ", ") + more
+	return plural.Count(len(names), "tool") + ": " + strings.Join(shown, ", ") + more
 }
 
 func toolsListInclude(r *Result, name string, want bool, s trace.Scope) {
@@ -115,7 +116,7 @@ func toolsListValidSchemas(r *Result, s trace.Scope) {
 		}
 		bad := invalidSchemas(tools)
 		if len(bad) == 0 {
-			return "", Evidence{Note: fmt.Sprintf("%s, each inputSchema valid", plural(len(tools), "tool"))}
+			return "", Evidence{Note: fmt.Sprintf("%s, each inputSchema valid", plural.Count(len(tools), "tool"))}
 		}
 		ev := Evidence{Note: "invalid input schemas", Text: strings.Join(bad, "\n")}
 		if len(bad) > maxReasons {

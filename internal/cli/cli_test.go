@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/golden"
+	"github.com/ananke/action/internal/plural"
 )
 
 func repoRoot() string {
@@ -173,7 +174,7 @@ func TestValidateBrokenPrintsEverything(t *testing.T) {
 	if r.code != ExitInvalid || r.out != string(want) {
 		t.Errorf("exit %d; stdout:\n%s\nwant:\n%s", r.code, r.out, want)
 	}
-	if n := strings.Count(string(want), "\n"); !strings.Contains(r.errOut, "ananke: "+plural(n, "problem")+" found; nothing was run") {
+	if n := strings.Count(string(want), "\n"); !strings.Contains(r.errOut, "ananke: "+plural.Count(n, "problem")+" found; nothing was run") {
 		t.Errorf("stderr = %q", r.errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/console"
 	"github.com/ananke/action/reporters/reportdir"
@@ -61,6 +62,6 @@ func (a *app) merge(out string, dirs []string) (*report.Report, error) {
 		// which is the command's scope here.
 		return nil, withCode(ExitInvalid, "merge", errors.New(strings.TrimPrefix(err.Error(), "merge: ")))
 	}
-	fmt.Fprintf(a.Out, "Merged %s from %s into %s\n", plural(len(m.Tests), "test"), plural(len(dirs), "report"), filepath.Clean(out))
+	fmt.Fprintf(a.Out, "Merged %s from %s into %s\n", plural.Count(len(m.Tests), "test"), plural.Count(len(dirs), "report"), filepath.Clean(out))
 	return m, nil
 }

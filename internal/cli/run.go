@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/source"
 	"github.com/ananke/action/internal/status"
 
@@ -192,9 +193,9 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 			fmt.Fprintln(a.Err, d)
 		}
 		if !o.dryRun {
-			return nil, invalidf("", "%s found; nothing was run", plural(len(diags), "problem"))
+			return nil, invalidf("", "%s found; nothing was run", plural.Count(len(diags), "problem"))
 		}
-		a.warn("", fmt.Errorf("%s found; a real run would stop here", plural(len(diags), "problem")))
+		a.warn("", fmt.Errorf("%s found; a real run would stop here", plural.Count(len(diags), "problem")))
 	}
 	policy := func(t *spec.Test) stability.Policy {
 		return stability.Resolve(t.Stability, o.stability(), suite.Config.Stability)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/selection"
 	"github.com/ananke/action/internal/spec"
@@ -39,7 +40,7 @@ func selectTests(suite *spec.Suite, o runOptions) (*selected, error) {
 	if !f.IsZero() {
 		suite.Tests = f.Apply(suite.Tests)
 		if len(suite.Tests) == 0 {
-			return nil, invalidf("", "no test matches %s (of %s); nothing was run", f, plural(sel.of, "test"))
+			return nil, invalidf("", "no test matches %s (of %s); nothing was run", f, plural.Count(sel.of, "test"))
 		}
 		parts = append(parts, f.String())
 	}

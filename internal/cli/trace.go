@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/normalized"
+	"github.com/ananke/action/internal/plural"
 )
 
 // traceCommands are the commands of `ananke trace` (shell completion
@@ -93,7 +94,7 @@ func runTraceExport(_ context.Context, a *app, args []string) error {
 			return withCode(ExitError, scope, err)
 		}
 	}
-	fmt.Fprintf(a.Out, "Exported %s from %s into %s\n", plural(len(items), "trace"), filepath.Clean(dir), filepath.Clean(*out))
+	fmt.Fprintf(a.Out, "Exported %s from %s into %s\n", plural.Count(len(items), "trace"), filepath.Clean(dir), filepath.Clean(*out))
 	return nil
 }
 

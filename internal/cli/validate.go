@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/spec"
 )
 
@@ -51,7 +52,7 @@ func (a *app) loadSuite(o spec.Options) (*spec.Suite, error) {
 		for _, d := range diags {
 			fmt.Fprintln(a.Out, d)
 		}
-		return nil, invalidf("", "%s found; nothing was run", plural(len(diags), "problem"))
+		return nil, invalidf("", "%s found; nothing was run", plural.Count(len(diags), "problem"))
 	case err != nil:
 		return nil, withCode(ExitInvalid, "", err)
 	}
@@ -119,13 +120,6 @@ func (a *app) checkConfigFlag(path string) error {
 	return nil
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 func sameDir(a, b string) bool {
 	x, err1 := filepath.Abs(a)
 	y, err2 := filepath.Abs(b)
@@ -155,15 +149,15 @@ func describeFiles(tests []*spec.Test) string {
 			fileTests++
 		}
 	}
-	fs := plural(len(files), "test file")
+	fs := plural.Count(len(files), "test file")
 	if fileTests > len(files) { // a source's sessions, a test each
-		fs += fmt.Sprintf(" (%s)", plural(fileTests, "test"))
+		fs += fmt.Sprintf(" (%s)", plural.Count(fileTests, "test"))
 	}
 	switch {
 	case len(datasets) == 0:
 		return fs
 	case len(files) == 0:
-		return fmt.Sprintf("%s (%s)", plural(len(datasets), "dataset"), plural(cases, "case"))
+		return fmt.Sprintf("%s (%s)", plural.Count(len(datasets), "dataset"), plural.Count(cases, "case"))
 	}
-	return fmt.Sprintf("%s and %s (%s)", fs, plural(len(datasets), "dataset"), plural(cases, "case"))
+	return fmt.Sprintf("%s and %s (%s)", fs, plural.Count(len(datasets), "dataset"), plural.Count(cases, "case"))
 }

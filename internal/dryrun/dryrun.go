@@ -79,9 +79,9 @@ func (p *printer) header(s *spec.Suite, o Options) {
 		}
 		p.line(0, "Server:  %s (started before the tests, stopped after)", strings.Join(argv, " "))
 	}
-	plan := fmt.Sprintf("%s, %s, parallel %d", count(len(s.Tests), "test"), count(runs, "run"), max(o.Parallel, 1))
+	plan := fmt.Sprintf("%s, %s, parallel %d", plural.Count(len(s.Tests), "test"), plural.Count(runs, "run"), max(o.Parallel, 1))
 	if o.Selected != "" {
-		plan += fmt.Sprintf("; %s selects them from %s", o.Selected, count(o.Of, "test"))
+		plan += fmt.Sprintf("; %s selects them from %s", o.Selected, plural.Count(o.Of, "test"))
 	}
 	p.line(0, "Plan:    %s", plan)
 	hooks(p, 0, "before_all", s.Config.BeforeAll)
@@ -135,7 +135,7 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 		p.line(1, "skipped: %s", t.Skip)
 		return
 	}
-	p.line(1, "%s, min pass rate %s, %s", count(pol.Runs, "run"), stability.FormatPercent(pol.MinPassRate), count(pol.Retries, "retry"))
+	p.line(1, "%s, min pass rate %s, %s", plural.Count(pol.Runs, "run"), stability.FormatPercent(pol.MinPassRate), plural.Count(pol.Retries, "retry"))
 	if len(t.Tags) > 0 {
 		var tags []string
 		for _, tag := range t.Tags {
@@ -146,7 +146,7 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 	hooks(p, 1, "hooks", t.Hooks)
 	hooks(p, 1, "after", t.After)
 	if len(t.History) > 0 {
-		p.line(1, "history: %s before the first turn", count(len(t.History), "message"))
+		p.line(1, "history: %s before the first turn", plural.Count(len(t.History), "message"))
 	}
 	for i, turn := range t.Turns {
 		var msg string
@@ -217,6 +217,3 @@ func attachments(parts []spec.Part) string {
 	}
 	return " + [" + strings.Join(names, ", ") + "]"
 }
-
-// count is "1 run", "2 runs", "1 retry", "2 retries".
-func count(n int, noun string) string { return plural.Count(n, noun) }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ananke/action/internal/stability"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/status"
 )
 
@@ -169,7 +169,7 @@ func judgeRuns(r *TestResult, runs [][]*Attempt, dropped int) {
 	r.Status = r.Verdict.Status
 	if dropped > 0 {
 		r.Status = status.Error
-		r.Reason = fmt.Sprintf("cancelled after %d of %s", len(finished), stability.Count(r.Policy.Runs, "run"))
+		r.Reason = fmt.Sprintf("cancelled after %d of %s", len(finished), plural.Count(r.Policy.Runs, "run"))
 		return
 	}
 	shown := r.Shown()

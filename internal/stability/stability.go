@@ -13,6 +13,7 @@ package stability
 import (
 	"fmt"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/status"
 )
@@ -120,7 +121,7 @@ func (p Policy) Judge(runs [][]status.Status) Verdict {
 		v.Status = status.Fail
 		if v.Runs > 1 || p.MinPassRate < DefaultMinPassRate {
 			v.Reason = fmt.Sprintf("%d of %s passed (%s), below min_pass_rate %s",
-				v.PassedRuns, Count(v.Runs, "run"), FormatPercent(v.PassRate), FormatPercent(p.MinPassRate))
+				v.PassedRuns, plural.Count(v.Runs, "run"), FormatPercent(v.PassRate), FormatPercent(p.MinPassRate))
 		}
 	}
 	return v
@@ -140,12 +141,4 @@ func FormatPercent(p float64) string {
 		return fmt.Sprintf("%d%%", int64(p))
 	}
 	return fmt.Sprintf("%.1f%%", p)
-}
-
-// Count is "1 run", "2 runs".
-func Count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
-	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/textsafe"
 	"github.com/ananke/action/reporters/internal/format"
@@ -92,7 +91,7 @@ func Title(r *report.Report) string {
 	}
 	switch {
 	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0:
-		s = stability.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
+		s = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
 	case t.Flaky > 0:
 		s += fmt.Sprintf(", %d flaky", t.Flaky)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/ananke/action/internal/github"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
-	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
@@ -36,7 +36,7 @@ func hooks(out []github.Annotation, r *report.Report) ([]github.Annotation, func
 			}
 		}
 		if n > 0 {
-			msg += fmt.Sprintf("\n%s errored because of it", stability.Count(n, "test"))
+			msg += fmt.Sprintf("\n%s errored because of it", plural.Count(n, "test"))
 		}
 		out = appendIn(out, github.Annotation{Path: h.Source.File, Line: max(h.Source.Line, 1), Level: github.LevelFailure,
 			Title: format.HookName(h) + " failed", Message: msg, RawDetails: h.Detail})

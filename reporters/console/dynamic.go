@@ -40,7 +40,7 @@ func (p *printer) checkpoints(t *report.Test) {
 			missing = append(missing, c.ID)
 		}
 	}
-	summary := fmt.Sprintf("%s, %d/%d checkpoints", count(len(t.Turns), "turn"), reached, len(t.Checkpoints))
+	summary := fmt.Sprintf("%s, %d/%d checkpoints", plural.Count(len(t.Turns), "turn"), reached, len(t.Checkpoints))
 	if len(missing) > 0 {
 		summary += "; not reached: " + strings.Join(missing, ", ")
 	}
@@ -55,7 +55,5 @@ func ModelLine(u report.Usage) string {
 		return ""
 	}
 	return fmt.Sprintf("Model: %s, %s from the cache, %s prompt + %s completion tokens",
-		count(u.Requests, "request"), count(u.CacheHits, "answer"), format.Thousands(u.PromptTokens), format.Thousands(u.CompletionTokens))
+		plural.Count(u.Requests, "request"), plural.Count(u.CacheHits, "answer"), format.Thousands(u.PromptTokens), format.Thousands(u.CompletionTokens))
 }
-
-func count(n int, noun string) string { return plural.Count(n, noun) }

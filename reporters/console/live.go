@@ -116,13 +116,13 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 func (l *Live) line(r *engine.TestResult) string {
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
 	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 {
-		parts = append(parts, fmt.Sprintf("%d/%s (%s)", v.PassedRuns, stability.Count(v.Runs, "run"), stability.FormatPercent(v.PassRate)))
+		parts = append(parts, fmt.Sprintf("%d/%s (%s)", v.PassedRuns, plural.Count(v.Runs, "run"), stability.FormatPercent(v.PassRate)))
 		if v.Flaky {
 			parts = append(parts, l.opts.paint("flaky", "flaky"))
 		}
 	}
 	if n := warned(r); n > 0 {
-		parts = append(parts, l.opts.paint(string(status.Warn), stability.Count(n, "warning")))
+		parts = append(parts, l.opts.paint(string(status.Warn), plural.Count(n, "warning")))
 	}
 	if n := withStatus(r, status.Error); n > 0 {
 		// A check that could not be made must not hide behind a ✓.
@@ -135,7 +135,7 @@ func (l *Live) line(r *engine.TestResult) string {
 				reached++
 			}
 		}
-		parts = append(parts, fmt.Sprintf("%s, %d/%d checkpoints", stability.Count(len(a.Trace.Turns), "turn"), reached, len(a.Checkpoints)))
+		parts = append(parts, fmt.Sprintf("%s, %d/%d checkpoints", plural.Count(len(a.Trace.Turns), "turn"), reached, len(a.Checkpoints)))
 	}
 	line := strings.Join(parts, " · ")
 	if r.Status == status.Skipped {

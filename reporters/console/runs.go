@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
@@ -19,7 +20,7 @@ func (p *printer) runs(t *report.Test) {
 	}
 	if t.Status == status.Pass {
 		p.line(1, fmt.Sprintf("%d of %s passed (%s); min_pass_rate %s",
-			t.PassedRuns, stability.Count(t.Runs, "run"), stability.FormatPercent(t.PassRate), stability.FormatPercent(t.MinPassRate)))
+			t.PassedRuns, plural.Count(t.Runs, "run"), stability.FormatPercent(t.PassRate), stability.FormatPercent(t.MinPassRate)))
 	}
 	marks := make([]string, len(t.Attempts))
 	for i, a := range t.Attempts {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/reporters/internal/format"
 	"github.com/ananke/action/reporters/markdown"
@@ -190,7 +191,7 @@ func mdItem(it item, o MarkdownOptions) string {
 		b.WriteString(": " + markdown.Inline(format.Short(f.Message, maxMessage)) + "\n")
 	}
 	if it.MoreFailures > 0 {
-		fmt.Fprintf(&b, "  - … and %d more failing %s\n", it.MoreFailures, noun(it.MoreFailures, "assertion"))
+		fmt.Fprintf(&b, "  - … and %d more failing %s\n", it.MoreFailures, plural.Noun(it.MoreFailures, "assertion"))
 	}
 	if len(it.Failures) == 0 && it.Reason != "" {
 		b.WriteString("  - " + markdown.Inline(format.Short(it.Reason, maxMessage)) + "\n")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/textsafe"
 	"github.com/ananke/action/reporters/internal/format"
 )
@@ -69,7 +70,7 @@ func textItem(w io.Writer, it item, width int) {
 		fmt.Fprintf(w, "      %s: %s: %s\n", clean(f.Source.String(), maxName), clean(f.ID, maxName), clean(f.Message, maxMessage))
 	}
 	if it.MoreFailures > 0 {
-		fmt.Fprintf(w, "      … and %d more failing %s\n", it.MoreFailures, noun(it.MoreFailures, "assertion"))
+		fmt.Fprintf(w, "      … and %d more failing %s\n", it.MoreFailures, plural.Noun(it.MoreFailures, "assertion"))
 	}
 	if len(it.Failures) == 0 && it.Reason != "" {
 		fmt.Fprintf(w, "      %s\n", clean(it.Reason, maxMessage))
@@ -79,11 +80,3 @@ func textItem(w io.Writer, it item, width int) {
 // clean shows untrusted text on one line with control characters escaped,
 // shortened to n runes.
 func clean(s string, n int) string { return format.Short(textsafe.Visible(s, false), n) }
-
-// noun is "assertion" for 1, "assertions" otherwise.
-func noun(n int, s string) string {
-	if n == 1 {
-		return s
-	}
-	return s + "s"
-}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/reporters/internal/format"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/status"
 )
@@ -61,7 +62,7 @@ func details(t *report.Test, o Options, open, suite bool) string {
 	wobbles(&b, t, o)
 	warnings(&b, t, o)
 	if n := len(t.Warnings); n > 0 {
-		fmt.Fprintf(&b, "⚠ %s; see %s.\n\n", count(n, "protocol warning"), o.Artifact)
+		fmt.Fprintf(&b, "⚠ %s; see %s.\n\n", plural.Count(n, "protocol warning"), o.Artifact)
 	}
 	b.WriteString("</details>\n\n")
 	return b.String()
@@ -81,7 +82,7 @@ func summary(t *report.Test) string {
 	case t.Status == status.Fail && (n > 0 || !t.Repeated()):
 		// A repeated test can fail with no failed assertion to show: its
 		// runs errored, and its runs say so better than "0 failed".
-		parts = append(parts, count(n, "failed assertion")+categories(t))
+		parts = append(parts, plural.Count(n, "failed assertion")+categories(t))
 	}
 	if t.Repeated() {
 		parts = append(parts, fmt.Sprintf("%d/%d runs passed", t.PassedRuns, t.Runs))
@@ -91,10 +92,10 @@ func summary(t *report.Test) string {
 	}
 	if n := len(t.NotMade()); n > 0 && t.Status != status.Error {
 		// An errored test says "errored", and its reason why.
-		parts = append(parts, count(n, "check")+" not made")
+		parts = append(parts, plural.Count(n, "check")+" not made")
 	}
 	if n := len(t.Warned()); n > 0 {
-		parts = append(parts, count(n, "warning"))
+		parts = append(parts, plural.Count(n, "warning"))
 	}
 	s := fmt.Sprintf("%s <b>%s</b>", t.Status.Symbol(), html(format.Short(t.Name, maxName)))
 	if len(parts) == 0 {

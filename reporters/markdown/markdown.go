@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/status"
 )
@@ -246,5 +247,5 @@ func note(left tally, o Options) string {
 	if len(parts) > 0 {
 		which = " (" + strings.Join(parts, ", ") + ")"
 	}
-	return fmt.Sprintf("_… %s not shown%s — see %s._\n", count(left.tests, "more test"), which, o.Artifact)
+	return fmt.Sprintf("_… %s not shown%s — see %s._\n", plural.Count(left.tests, "more test"), which, o.Artifact)
 }

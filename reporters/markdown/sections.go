@@ -55,7 +55,7 @@ func heading(r *report.Report, title string) string {
 	what := outcome(t)
 	switch {
 	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0:
-		what = count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
+		what = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
 	case t.Flaky > 0:
 		what += fmt.Sprintf(", %d flaky", t.Flaky)
 	}
@@ -63,7 +63,7 @@ func heading(r *report.Report, title string) string {
 		what += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
 	if t.NotMade > 0 {
-		what += ", " + count(t.NotMade, "check") + " not made"
+		what += ", " + plural.Count(t.NotMade, "check") + " not made"
 	}
 	if h := format.HooksFailed(r.FailedHooks()); h != "" {
 		// First: it is why a run whose tests passed is an error.
@@ -84,17 +84,17 @@ func outcome(t report.Totals) string {
 	}
 	switch {
 	case len(parts) > 0:
-		return strings.Join(parts, ", ") + " of " + count(t.Total, "test")
+		return strings.Join(parts, ", ") + " of " + plural.Count(t.Total, "test")
 	case t.Passed > 0 && t.Skipped > 0:
-		return fmt.Sprintf("%d of %s passed, %d skipped", t.Passed, count(t.Total, "test"), t.Skipped)
+		return fmt.Sprintf("%d of %s passed, %d skipped", t.Passed, plural.Count(t.Total, "test"), t.Skipped)
 	case t.Passed == 1 && t.Total == 1:
 		return "1 test passed"
 	case t.Passed > 0:
-		return fmt.Sprintf("all %s passed", count(t.Total, "test"))
+		return fmt.Sprintf("all %s passed", plural.Count(t.Total, "test"))
 	case t.Total == 0:
 		return "no tests ran"
 	}
-	return count(t.Total, "test") + " skipped"
+	return plural.Count(t.Total, "test") + " skipped"
 }
 
 // totals is a one-row table of the counts, pass rate and run time. Flaky
@@ -143,13 +143,13 @@ func row(t *report.Test, o Options, wide bool) string {
 	name := text(format.Short(t.Name, maxName))
 	var warns []string
 	if n := len(t.NotMade()); n > 0 {
-		warns = append(warns, count(n, "check")+" not made")
+		warns = append(warns, plural.Count(n, "check")+" not made")
 	}
 	if n := len(t.Warned()); n > 0 {
-		warns = append(warns, count(n, "warning"))
+		warns = append(warns, plural.Count(n, "warning"))
 	}
 	if n := len(t.Warnings); n > 0 {
-		warns = append(warns, count(n, "protocol warning"))
+		warns = append(warns, plural.Count(n, "protocol warning"))
 	}
 	switch {
 	case t.Status == status.Skipped && t.Reason != "":
@@ -227,6 +227,3 @@ func href(base, file string, line int) string {
 	fmt.Fprintf(&b, "#L%d", line)
 	return b.String()
 }
-
-// count is "1 test", "2 tests".
-func count(n int, noun string) string { return plural.Count(n, noun) }
