@@ -78,7 +78,7 @@ type Turn struct {
 	Runs []Run `json:"runs"`
 	// Events are the raw events, when kept in memory (see EachEvent and
 	// ReadEvents, which also read spooled ones). Trace files write them
-	// after the turn's other fields (package jsonreport).
+	// after the turn's other fields (package tracefile).
 	Events []Event `json:"-"`
 	// FirstTextMs is when the turn's first assistant text arrived (its
 	// first non-empty content), FirstTextSeq that event; 0 without text.
