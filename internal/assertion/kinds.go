@@ -90,7 +90,7 @@ const (
 var defs = []*Def{
 	{Kind: KindForbid, Category: CategoryProcess, Needs: needs(toolTrace), Role: Prohibition, Doc: docAssert,
 		Example: `{tools: {forbid: [delete_order]}}`,
-		read:    readForbid, schema: forbidSchema,
+		read:    readNames, schema: forbidSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { forbid(r, p.(Tool).Name, s) }},
 	{Kind: KindRequire, Category: CategoryProcess, Needs: needs(toolTrace), Role: Requirement, Doc: docAssert,
 		Example: `{tools: {require: [{name: charge_card, args_match: {amount: "^${AMOUNT}$"}, result_match: "${OK}", result_not_match: "${BAD}"}]}}`,

@@ -42,7 +42,8 @@ func readCallDuration(l *reader, n *yaml.Node, what string) []Item {
 	return limitItem(lim)
 }
 
-// readNames reads one tool name or a list of them: tools_list.include,
+// readNames reads one tool name or a list of them: tools.forbid,
+// tools_list.include,
 // tools_list.exclude.
 func readNames(l *reader, n *yaml.Node, what string) []Item {
 	items, _ := l.OneOrList(n, what)

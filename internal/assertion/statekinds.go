@@ -148,21 +148,33 @@ func readGrounded(l *reader, n *yaml.Node, what string) []Item {
 }
 
 // Refs implements Payload.
-func (c *StateCheck) Refs() []vars.Ref { return append(regexRefs(c.Match), c.Equals.Refs()...) }
+func (c *StateCheck) Refs() []vars.Ref { return valueRefs(c.Match, c.Equals) }
 
 // Bind implements Payload: the match regex, and equals as JSON.
 func (c *StateCheck) Bind(v *vars.Vars) (Payload, error) {
 	b := *c
 	var err error
-	if b.Match, err = bindOpt(c.Match, v); err != nil {
+	if b.Match, b.Want, err = bindValue(c.Match, c.Equals, v); err != nil {
 		return nil, err
 	}
-	if !c.Equals.IsZero() {
-		if b.Want, err = c.Equals.Resolve(v); err != nil {
-			return nil, err
-		}
-	}
 	return &b, nil
+}
+
+// valueRefs are the references of a value check's match regex and equals
+// value (state and text.json_path).
+func valueRefs(match *vars.Regex, equals vars.Value) []vars.Ref {
+	return append(regexRefs(match), equals.Refs()...)
+}
+
+// bindValue binds a value check's match regex, and its equals value as
+// JSON (nil when unset).
+func bindValue(match *vars.Regex, equals vars.Value, v *vars.Vars) (*vars.Regex, json.RawMessage, error) {
+	m, err := bindOpt(match, v)
+	if err != nil || equals.IsZero() {
+		return m, nil, err
+	}
+	want, err := equals.Resolve(v)
+	return m, want, err
 }
 
 // Refs implements Payload.

@@ -305,19 +305,14 @@ func (*JSONSchema) Refs() []vars.Ref { return nil }
 func (js *JSONSchema) Bind(*vars.Vars) (Payload, error) { return js, nil }
 
 // Refs implements Payload.
-func (c *JSONPathCheck) Refs() []vars.Ref { return append(regexRefs(c.Match), c.Equals.Refs()...) }
+func (c *JSONPathCheck) Refs() []vars.Ref { return valueRefs(c.Match, c.Equals) }
 
 // Bind implements Payload: the match regex, and equals as JSON.
 func (c *JSONPathCheck) Bind(v *vars.Vars) (Payload, error) {
 	b := *c
 	var err error
-	if b.Match, err = bindOpt(c.Match, v); err != nil {
+	if b.Match, b.Want, err = bindValue(c.Match, c.Equals, v); err != nil {
 		return nil, err
-	}
-	if !c.Equals.IsZero() {
-		if b.Want, err = c.Equals.Resolve(v); err != nil {
-			return nil, err
-		}
 	}
 	return &b, nil
 }

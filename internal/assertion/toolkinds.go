@@ -157,17 +157,6 @@ var (
 	countFields  = []string{"exact", "min", "max"}
 )
 
-func readForbid(l *reader, n *yaml.Node, what string) []Item {
-	items, _ := l.OneOrList(n, what)
-	var out []Item
-	for i, item := range items {
-		if name, ok := l.Name(item, decode.Index(what, i)); ok {
-			out = append(out, Item{Pos: name.Pos, Payload: Tool{Name: name}})
-		}
-	}
-	return out
-}
-
 func readRequire(l *reader, n *yaml.Node, what string) []Item {
 	items, _ := l.List(n, what)
 	var out []Item

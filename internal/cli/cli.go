@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/ananke/action/internal/decode"
 )
 
 // Stdio holds the process's standard streams.
@@ -148,7 +150,7 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 func nearestCommand(name string) string {
 	best, bestD := "", 3 // at most two edits away, or a prefix
 	for _, c := range commands {
-		d := editDistance(name, c.name)
+		d := decode.EditDistance(name, c.name)
 		if strings.HasPrefix(c.name, name) && len(name) >= 2 {
 			d = min(d, 1)
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/ananke/action/internal/decode"
 )
 
 // parse parses a command's flags wherever they stand among its arguments
@@ -115,7 +117,7 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 	name = strings.TrimLeft(name, "-")
 	best, bestD := "", 3 // at most two edits away, or a prefix
 	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(name, f.Name)
+		d := decode.EditDistance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
 			d = min(d, 1)
 		}
@@ -135,27 +137,6 @@ func dashes(name string) string {
 		return "-" + name
 	}
 	return "--" + name
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // alias makes short another name of the long flag already defined.

@@ -70,17 +70,3 @@ func TestHelpPairsNames(t *testing.T) {
 		t.Errorf("--verbose listed more than once:\n%s", r.out)
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		d    int
-	}{
-		{"", "", 0}, {"verbose", "verbose", 0}, {"verbos", "verbose", 1}, {"paralel", "parallel", 1},
-		{"fromat", "format", 2}, {"", "abc", 3}, {"kitten", "sitting", 3},
-	} {
-		if got := editDistance(tc.a, tc.b); got != tc.d {
-			t.Errorf("editDistance(%q, %q) = %d; want %d", tc.a, tc.b, got, tc.d)
-		}
-	}
-}

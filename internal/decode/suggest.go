@@ -7,7 +7,7 @@ import "strings"
 func Suggest(got string, known []string) string {
 	best, bestDist := "", 3
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(got), strings.ToLower(k)); d < bestDist {
+		if d := EditDistance(strings.ToLower(got), strings.ToLower(k)); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -17,8 +17,8 @@ func Suggest(got string, known []string) string {
 	return "; known fields: " + strings.Join(known, ", ")
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in runes.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
