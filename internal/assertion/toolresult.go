@@ -20,7 +20,7 @@ func resultCalls(s trace.Scope) []*trace.ToolCall {
 	var out []*trace.ToolCall
 	for i := range s.Turns {
 		for k := range s.Turns[i].ToolCalls {
-			if c := &s.Turns[i].ToolCalls[k]; c.Name != listToolsCall {
+			if c := &s.Turns[i].ToolCalls[k]; c.Name != trace.ListToolsCall {
 				out = append(out, c)
 			}
 		}

@@ -34,7 +34,7 @@ func TestResultChecks(t *testing.T) {
 	pending := scopeOf(turnOf("", call("c1", "echo", `{}`)))
 	none := scopeOf(turnOf("just text"))
 	two := scopeOf(turnOf("", call("c1", "echo", `{}`, result("ok", false), took(0, 10)), call("c2", "echo", `{}`, result("boom", false), took(0, 5000))))
-	listOnly := scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"tools":[]}`, true))))
+	listOnly := scopeOf(turnOf("", call("l1", trace.ListToolsCall, ``, result(`{"tools":[]}`, true))))
 	match := func(re string) Check {
 		return Check{Kind: KindResultMatch, Payload: Pattern{Regex: vars.MustRegex(re)}}
 	}
@@ -105,7 +105,7 @@ func TestResultGated(t *testing.T) {
 
 // listing is an mcp:list_tools turn's one listing.
 func listingOf(tools string) trace.Scope {
-	return scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"tools":`+tools+`}`, true), seqAt(3))))
+	return scopeOf(turnOf("", call("l1", trace.ListToolsCall, ``, result(`{"tools":`+tools+`}`, true), seqAt(3))))
 }
 
 func TestToolsList(t *testing.T) {
@@ -128,9 +128,9 @@ func TestToolsList(t *testing.T) {
 		{"exclude listed", exclude("add"), good, status.Fail, "call l1 in turn[0]: `add` is listed, and must not be"},
 		{"valid schemas", valid, good, status.Pass, "the tools/list result of call l1 in turn[0] lists only tools with valid input schemas"},
 		{"no listing", include("echo"), mcpCall("ok"), status.Fail, "no tools/list result in turn[0]"},
-		{"not a listing", include("echo"), scopeOf(turnOf("", call("l1", listToolsCall, ``, result(`{"resources":[]}`, true)))), status.Fail,
+		{"not a listing", include("echo"), scopeOf(turnOf("", call("l1", trace.ListToolsCall, ``, result(`{"resources":[]}`, true)))), status.Fail,
 			`call l1 in turn[0]: the result is not a tools/list result ({"tools": [...]}): "{\"resources\":[]}"`},
-		{"listing failed", valid, scopeOf(turnOf("", call("l1", listToolsCall, ``, errorResult("method not found")))), status.Fail,
+		{"listing failed", valid, scopeOf(turnOf("", call("l1", trace.ListToolsCall, ``, errorResult("method not found")))), status.Fail,
 			`call l1 in turn[0]: the listing failed: "method not found"`},
 	})
 	r := evalOne(t, valid, bad)

@@ -14,14 +14,9 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
-// listToolsCall is the name of the call a tools/list listing is recorded
-// as (target.ListToolsCall; the protocols are not imported here, so that
-// the file model, which reads the assertion kinds, never depends on them).
-const listToolsCall = "tools/list"
-
 // The tools_list: checks (version 1.2) look at every tools/list listing in
 // scope: an mcp:list_tools turn's one listing. A listing is the call
-// target.ListToolsCall whose result is {"tools": [{name, description,
+// trace.ListToolsCall whose result is {"tools": [{name, description,
 // inputSchema}, ...]}.
 
 const listing = "tools/list result"
@@ -37,7 +32,7 @@ func listings(s trace.Scope) []*trace.ToolCall {
 	var out []*trace.ToolCall
 	for i := range s.Turns {
 		for k := range s.Turns[i].ToolCalls {
-			if c := &s.Turns[i].ToolCalls[k]; c.Name == listToolsCall {
+			if c := &s.Turns[i].ToolCalls[k]; c.Name == trace.ListToolsCall {
 				out = append(out, c)
 			}
 		}

@@ -82,8 +82,8 @@ var everythingCases = []turnCase{
 	}},
 	{"list tools", target.Turn{Type: target.TurnMCPList}, func(t *testing.T, tt *trace.Turn, c *trace.ToolCall) {
 		wantOK(t, c)
-		if c.Name != target.ListToolsCall || c.Args != "{}" {
-			t.Errorf("call %s(%s), want %s({})", c.Name, c.Args, target.ListToolsCall)
+		if c.Name != trace.ListToolsCall || c.Args != "{}" {
+			t.Errorf("call %s(%s), want %s({})", c.Name, c.Args, trace.ListToolsCall)
 		}
 		var list struct {
 			Tools []struct {

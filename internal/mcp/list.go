@@ -7,7 +7,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -23,7 +22,7 @@ type listPage struct {
 }
 
 // list plays an mcp:list_tools turn: tools/list, page after page, recorded
-// as a run holding one call named target.ListToolsCall whose result is
+// as a run holding one call named trace.ListToolsCall whose result is
 // {"tools": [...]}, every page's tools as the server sent them.
 func (s *Session) list(ctx context.Context, rec *trace.Recorder) error {
 	id := s.nextID()
@@ -32,7 +31,7 @@ func (s *Session) list(ctx context.Context, rec *trace.Recorder) error {
 	s.wire.take()
 	start := s.o.Now()
 	rec.StartRun(id, start)
-	c := trace.ToolCall{ID: id, Name: target.ListToolsCall, Args: "{}", StartedMs: start.UnixMilli()}
+	c := trace.ToolCall{ID: id, Name: trace.ListToolsCall, Args: "{}", StartedMs: start.UnixMilli()}
 	ex := exchange{rec: rec, call: &c}
 	var request json.RawMessage
 	tools := []json.RawMessage{}

@@ -16,12 +16,11 @@ import (
 
 // Turn types: a test file's turn "type" (docs/files.md).
 const (
-	TurnUser      = "user"           // a user message (A2A: a message/send)
-	TurnConnect   = "agui:connect"   // an AG-UI run without a new message
-	TurnA2ASend   = "a2a:send"       // a user message, named for A2A
-	TurnMCPCall   = "mcp:call"       // call one tool
-	TurnMCPList   = "mcp:list_tools" // list the server's tools
-	ListToolsCall = "tools/list"     // the name of the call a list_tools turn records
+	TurnUser    = "user"           // a user message (A2A: a message/send)
+	TurnConnect = "agui:connect"   // an AG-UI run without a new message
+	TurnA2ASend = "a2a:send"       // a user message, named for A2A
+	TurnMCPCall = "mcp:call"       // call one tool
+	TurnMCPList = "mcp:list_tools" // list the server's tools (recorded as a trace.ListToolsCall call)
 )
 
 // Turn is one resolved turn of a test: variables substituted. A simulated
@@ -48,7 +47,7 @@ func (t Turn) Shown() string {
 	case TurnMCPCall:
 		return t.Tool + " " + string(t.Arguments)
 	case TurnMCPList:
-		return ListToolsCall
+		return trace.ListToolsCall
 	}
 	return t.Text
 }

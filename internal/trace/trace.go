@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// ListToolsCall is the name of the call a tool listing (an MCP
+// tools/list, the list_tools turn) is recorded as: the tools_list checks
+// read it.
+const ListToolsCall = "tools/list"
+
 // Trace is everything captured for one test.
 type Trace struct {
 	TestStartMs int64 `json:"test_start_ts"`

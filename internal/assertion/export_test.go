@@ -1,4 +1,0 @@
-package assertion
-
-// ListToolsCall exposes listToolsCall to the external tests.
-const ListToolsCall = listToolsCall
