@@ -1,6 +1,8 @@
 package assertion
 
 import (
+	"slices"
+
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/decode"
 )
@@ -153,7 +155,7 @@ func memoryEntrySchema(fields []string) decode.Obj {
 		"content_match": decode.Ref("regex"),
 		"severity":      severitySchema(),
 	}
-	if len(fields) == len(memoryForbidFields) {
+	if slices.Contains(fields, "op") {
 		props["op"] = decode.Obj{"enum": []string{MemoryOpRead, MemoryOpWrite}, "description": "The operation forbidden (default: both)."}
 	}
 	return decode.Object("", fields, props)

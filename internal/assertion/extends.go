@@ -182,7 +182,7 @@ func (r *Resolver) known(name string) string {
 		return " (the config defines no assertions: blocks)"
 	}
 	slices.Sort(names)
-	if s := decode.Suggest(name, names); strings.HasPrefix(s, " (did you mean") {
+	if s := decode.DidYouMean(name, names); s != "" {
 		return s
 	}
 	return " (the config defines: " + strings.Join(names, ", ") + ")"

@@ -43,8 +43,7 @@ func readCallDuration(l *reader, n *yaml.Node, what string) []Item {
 }
 
 // readNames reads one tool name or a list of them: tools.forbid,
-// tools_list.include,
-// tools_list.exclude.
+// tools_list.include, tools_list.exclude.
 func readNames(l *reader, n *yaml.Node, what string) []Item {
 	items, _ := l.OneOrList(n, what)
 	var out []Item

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -74,21 +75,13 @@ func (c Count) Allows(n int) bool {
 func (c Count) String() string {
 	switch {
 	case c.Exact || c.Min == c.Max:
-		return "exactly " + Times(c.Min)
+		return "exactly " + plural.Count(int(c.Min), "time")
 	case c.Max < 0:
-		return "at least " + Times(c.Min)
+		return "at least " + plural.Count(int(c.Min), "time")
 	case c.Min == 0:
-		return "at most " + Times(c.Max)
+		return "at most " + plural.Count(int(c.Max), "time")
 	}
-	return fmt.Sprintf("between %d and %s", c.Min, Times(c.Max))
-}
-
-// Times renders a number of times for messages: "1 time", "3 times".
-func Times(n int64) string {
-	if n == 1 {
-		return "1 time"
-	}
-	return fmt.Sprintf("%d times", n)
+	return fmt.Sprintf("between %d and %s", c.Min, plural.Count(int(c.Max), "time"))
 }
 
 // Tool is a tool's name: of a tools.forbid entry, or of a tools_list

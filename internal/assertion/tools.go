@@ -29,7 +29,7 @@ func forbid(r *Result, tool vars.Name, s trace.Scope) {
 		r.set(status.Pass, "`%s` was not called", tool.Value)
 		return
 	}
-	r.set(status.Fail, "`%s` is forbidden but was called %s: %s", tool.Value, Times(int64(len(bad))), strings.Join(bad, ", "))
+	r.set(status.Fail, "`%s` is forbidden but was called %s: %s", tool.Value, plural.Count(len(bad), "time"), strings.Join(bad, ", "))
 }
 
 func require(r *Result, req *Require, s trace.Scope) {
@@ -59,7 +59,7 @@ func require(r *Result, req *Require, s trace.Scope) {
 			tooSlow(r, req, slow)
 			return
 		}
-		r.set(status.Pass, "`%s` called %s, expected %s%s", req.Name.Value, Times(int64(satisfied)), req.Count, within(req))
+		r.set(status.Pass, "`%s` called %s, expected %s%s", req.Name.Value, plural.Count(satisfied, "time"), req.Count, within(req))
 		return
 	}
 	msg := fmt.Sprintf("expected `%s`%s %s, saw %d", req.Name.Value, describeFilters(req), req.Count, satisfied)
