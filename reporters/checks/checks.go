@@ -61,7 +61,7 @@ func Build(r *report.Report, o Options) github.CheckRun {
 func Conclusion(r *report.Report) string {
 	t := r.Totals
 	switch {
-	case r.Status == status.Fail || r.Status == status.Error || t.Failed > 0 || t.Errored > 0:
+	case r.Status.Failed() || t.Failed > 0 || t.Errored > 0:
 		return "failure"
 	case t.Total == 0:
 		return "neutral"

@@ -21,7 +21,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 	}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status == status.Fail || t.Status == status.Error || t.Flaky || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
+		if t.Status.Failed() || t.Flaky || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {

@@ -58,12 +58,12 @@ func (c *Change) add(b, h *report.Test) {
 		c.Added = append(c.Added, e)
 	}
 	switch {
-	case failing(h.Status) && (b == nil || !failing(b.Status)):
+	case h.Status.Failed() && (b == nil || !b.Status.Failed()):
 		c.NewFailures = append(c.NewFailures, e)
 	case b == nil:
-	case failing(b.Status) && h.Status == status.Pass:
+	case b.Status.Failed() && h.Status == status.Pass:
 		c.Fixed = append(c.Fixed, e)
-	case failing(b.Status) && failing(h.Status):
+	case b.Status.Failed() && h.Status.Failed():
 		c.StillFailing = append(c.StillFailing, e)
 	case h.Status == status.Skipped && b.Status != status.Skipped:
 		c.NowSkipped = append(c.NowSkipped, e)
@@ -86,9 +86,6 @@ func (c *Change) add(b, h *report.Test) {
 	}
 }
 
-// failing is a failed or errored test's status.
-func failing(st status.Status) bool { return st.Failed() }
-
 // ran reports a test that was not skipped: only those have a duration
 // worth comparing.
 func ran(t *report.Test) bool { return t.Status != status.Skipped }
@@ -108,13 +105,13 @@ func entry(b, h *report.Test) Entry {
 	if h.Status != status.Pass {
 		e.Reason = h.Reason
 	}
-	if failing(h.Status) {
+	if h.Status.Failed() {
 		failed := h.Failed()
 		for _, a := range failed[:min(len(failed), MaxFailures)] {
 			e.Failures = append(e.Failures, Failure{ID: a.ID, Message: a.Message, Source: a.Source})
 		}
 		e.MoreFailures = len(failed) - len(e.Failures)
-		e.FailuresChanged = b != nil && failing(b.Status) && !sameFailures(b, h)
+		e.FailuresChanged = b != nil && b.Status.Failed() && !sameFailures(b, h)
 	}
 	return e
 }

@@ -72,9 +72,7 @@ func (u *unit) render(o Options, wide bool) {
 
 // bad reports a failed or errored test: those come first and their blocks
 // may start open.
-func bad(t *report.Test) bool {
-	return t.Status == status.Fail || t.Status == status.Error
-}
+func bad(t *report.Test) bool { return t.Status.Failed() }
 
 // warned reports a test whose shown attempt has failing warnings.
 func warned(t *report.Test) bool { return len(t.Warned()) > 0 }

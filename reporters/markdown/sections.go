@@ -44,13 +44,13 @@ func heading(r *report.Report, title string) string {
 	var sym string
 	switch {
 	case r.Status == status.Fail || t.Failed > 0:
-		sym = "✗"
+		sym = status.Fail.Symbol()
 	case r.Status == status.Error || t.Errored > 0:
-		sym = "!"
+		sym = status.Error.Symbol()
 	case t.Passed > 0:
-		sym = "✓"
+		sym = status.Pass.Symbol()
 	default: // nothing ran, or everything was skipped
-		sym = "-"
+		sym = status.Skipped.Symbol()
 	}
 	what := outcome(t)
 	switch {
