@@ -44,7 +44,8 @@ func suite(t *testing.T, endpoint, extraConfig string, tests map[string]string) 
 // overlapping wraps agent so that each request waits until another one is
 // in flight (a minute at most): tests that run at once overlap whatever the
 // machine's load, and overlapped reports whether two ever did. Their runs
-// need a timeout past the minute (overlapTimeoutMs).
+// need a timeout past the minute, as every suite of suite() has
+// (answerTimeoutMs).
 func overlapping(agent aguitest.Handler) (wrapped aguitest.Handler, overlapped func() bool) {
 	var inFlight atomic.Int32
 	met := make(chan struct{})
@@ -76,9 +77,6 @@ func overlapping(agent aguitest.Handler) (wrapped aguitest.Handler, overlapped f
 // agents answer, so only a hang meets it, never a busy machine. A test
 // whose run must time out sets a short one of its own.
 const answerTimeoutMs = 120_000
-
-// overlapTimeoutMs is the run timeout of tests whose agent is overlapping.
-const overlapTimeoutMs = 120_000
 
 // ids makes deterministic ids.
 func ids() func() string {
@@ -289,7 +287,6 @@ func TestParallelIsolation(t *testing.T) {
 `, i, i, i, i)
 	}
 	s := suite(t, srv.Endpoint(), "", tests)
-	s.Config.Target.TimeoutMs = overlapTimeoutMs
 	rs := run(t, s, func(o *engine.Options) { o.Parallel = 4; o.NewID = nil })
 	for _, r := range rs {
 		if r.Status != status.Pass {

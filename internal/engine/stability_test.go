@@ -238,7 +238,6 @@ func TestRunsInParallel(t *testing.T) {
 	agent, overlapped := overlapping(textAgent)
 	srv := aguitest.New(t, agent)
 	s := suite(t, srv.Endpoint(), "", map[string]string{"many": "runs: 4\nturns: [{user: hi}]\n"})
-	s.Config.Target.TimeoutMs = overlapTimeoutMs
 	r := one(t, run(t, s, func(o *engine.Options) { o.Parallel = 4 }))
 	if r.Status != status.Pass || r.Verdict.Runs != 4 || r.Verdict.Flaky {
 		t.Fatalf("status %s, verdict %+v", r.Status, r.Verdict)

@@ -30,12 +30,7 @@ func WriteSummary(w io.Writer, r *report.Report) error {
 		return fmt.Errorf("encode summary: unexpected end %q", b.Bytes()[max(0, b.Len()-20):])
 	}
 	b.Truncate(b.Len() - len(tail))
-	bw := writers.Get().(*bufio.Writer)
-	bw.Reset(w)
-	defer func() {
-		bw.Reset(nil)
-		writers.Put(bw)
-	}()
+	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(b.Bytes())
 	if len(r.Tests) == 0 {
 		bw.WriteString("[]\n}\n")
@@ -54,9 +49,6 @@ func WriteSummary(w io.Writer, r *report.Report) error {
 	bw.WriteString("\n  ]\n}\n")
 	return bw.Flush()
 }
-
-// writers are reused across files: a suite writes thousands.
-var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // WriteResult writes one test's result file: its entry of summary.json.
 func WriteResult(w io.Writer, t *report.Test) error { return encode(w, t) }
