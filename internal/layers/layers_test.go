@@ -66,6 +66,8 @@ var importRules = []importRule{
 var processReads = map[string][]string{
 	"os":   {"Getenv", "LookupEnv", "Environ", "Args", "Stdout", "Stderr", "Stdin", "Exit", "Getwd", "Chdir"},
 	"time": {"Now", "Since", "Until"},
+	"fmt":  {"Print", "Printf", "Println"}, // the standard output, unnamed
+	"log":  {"Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln"},
 }
 
 // wallClock are the uses of the process's clock that are not the run's
@@ -228,8 +230,9 @@ func TestLayersCatch(t *testing.T) {
 		"internal/target depends on " + module + "/internal/mcp",
 		"internal/trace depends on " + module + "/internal/agui",
 		"clock.go:9:9: time.Now",
-		"env.go:9:6: os.Getenv",
-		"env.go:10:12: os.Stdout", // under another name
+		"env.go:13:6: os.Getenv",
+		"env.go:14:12: os.Stdout",  // under another name
+		"env.go:11:2: fmt.Println", // the standard output, unnamed
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no violation %q among:\n%s", want, got)
