@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"github.com/ananke/action/internal/deadline"
 )
 
 // Options says how to reach an A2A agent and how to talk to it.
@@ -50,10 +52,10 @@ type Options struct {
 	HTTP *http.Client
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
-	// after is how Timeout is waited for (nil: time.After): a test ends
-	// a wait when what it waits for has happened, not when a busy
-	// machine's clock says so.
-	after func(time.Duration) <-chan time.Time
+	// after is how Timeout is waited for (nil: the context's own
+	// timer): a test ends a wait when what it waits for has happened,
+	// not when a busy machine's clock says so.
+	after deadline.After
 
 	// v03 speaks A2A 0.3 through hc (nil: Ananke's own client, withV03);
 	// tests set the SDK's to compare the two.

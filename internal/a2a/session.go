@@ -11,6 +11,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/deadline"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
@@ -93,26 +94,13 @@ var errTimeout = errors.New("a2a: timeout")
 
 // bound returns ctx, ended by the session's Timeout too (with errTimeout
 // as its cause), and the function that releases it. A ctx that ends
-// first, as the engine's run timeout does, is left to end the wait alone,
-// as context.WithTimeout would.
+// first, as the engine's run timeout does, ends the wait with its own
+// cause.
 func (s *Session) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	if dl, ok := ctx.Deadline(); s.opts.Timeout <= 0 || ok && time.Until(dl) <= s.opts.Timeout {
+	if s.opts.Timeout <= 0 {
 		return context.WithCancel(ctx)
 	}
-	after := s.opts.after
-	if after == nil {
-		after = time.After
-	}
-	bctx, cancel := context.WithCancelCause(ctx)
-	expired := after(s.opts.Timeout)
-	go func() {
-		select {
-		case <-expired:
-			cancel(errTimeout)
-		case <-bctx.Done():
-		}
-	}()
-	return bctx, func() { cancel(context.Canceled) }
+	return deadline.WithTimeoutCause(ctx, s.opts.Timeout, errTimeout, s.opts.after)
 }
 
 // timedOut reports whether the session's Timeout ended ctx, a context

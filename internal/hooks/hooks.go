@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/ananke/action/internal/deadline"
 	"github.com/ananke/action/internal/proc"
 )
 
@@ -25,10 +26,10 @@ type Command struct {
 	// Label is what the command is called in error messages: "hook" when
 	// empty; a script assertion passes "script".
 	Label string
-	// after is how Timeout is waited for (nil: time.After): a test ends
-	// the wait once the command has done what it must do first, not when
-	// a busy machine's clock says so.
-	after func(time.Duration) <-chan time.Time
+	// after is how Timeout is waited for (nil: the context's own
+	// timer): a test ends the wait once the command has done what it
+	// must do first, not when a busy machine's clock says so.
+	after deadline.After
 }
 
 // Output is how a command ended when its exit status can judge it.
@@ -152,7 +153,7 @@ func execute(ctx context.Context, c Command, keepStdout bool) (Output, error) {
 	// timeout. Cancelling either kills the process group (cmd.Cancel).
 	overflowCtx, stopOverflow := context.WithCancelCause(ctx)
 	defer stopOverflow(nil)
-	runCtx, stopTimeout := c.bound(overflowCtx)
+	runCtx, stopTimeout := deadline.WithTimeoutCause(overflowCtx, c.Timeout, errTimedOut, c.after)
 	defer stopTimeout()
 
 	stdout := &limitedBuffer{max: maxStdout, onOverflow: func() { stopOverflow(errStdoutTooLarge) }}
@@ -196,25 +197,6 @@ func execute(ctx context.Context, c Command, keepStdout bool) (Output, error) {
 	}
 	out.ExitCode = code
 	return out, nil
-}
-
-// bound returns ctx, ended with errTimedOut as its cause once Timeout has
-// passed, and the function that releases it.
-func (c Command) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	after := c.after
-	if after == nil {
-		after = time.After
-	}
-	bctx, cancel := context.WithCancelCause(ctx)
-	expired := after(c.Timeout)
-	go func() {
-		select {
-		case <-expired:
-			cancel(errTimedOut)
-		case <-bctx.Done():
-		}
-	}()
-	return bctx, func() { cancel(context.Canceled) }
 }
 
 // label is what the command is called in messages.
