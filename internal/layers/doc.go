@@ -8,6 +8,8 @@
 //     internal/a2a, internal/mcp): protocols sit behind target.Session;
 //   - internal/trace and internal/target (the seam) depend on no protocol
 //     package either; internal/target/registry picks the protocols;
+//   - internal/spec and internal/assertion (the file model and the
+//     assertion kinds) depend on no protocol package, nor on the seam;
 //   - only internal/cli and the main packages touch the process: no other
 //     package in the ananke binary reads the environment, the arguments, the
 //     standard streams or the wall clock (os.Getenv, os.Args, os.Stdout,
