@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
@@ -58,9 +57,7 @@ func (a *app) merge(out string, dirs []string) (*report.Report, error) {
 	}
 	m, err := report.Merge(parts)
 	if err != nil {
-		// report.Merge's errors start with the operation, "merge: ",
-		// which is the command's scope here.
-		return nil, withCode(ExitInvalid, "merge", errors.New(strings.TrimPrefix(err.Error(), "merge: ")))
+		return nil, withCode(ExitInvalid, "merge", err)
 	}
 	fmt.Fprintf(a.Out, "Merged %s from %s into %s\n", plural.Count(len(m.Tests), "test"), plural.Count(len(dirs), "report"), filepath.Clean(out))
 	return m, nil

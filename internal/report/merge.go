@@ -15,7 +15,7 @@ import (
 // n of one n, so a shard that never reported cannot pass unnoticed.
 func Merge(parts []*Report) (*Report, error) {
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("merge: no reports")
+		return nil, fmt.Errorf("no reports")
 	}
 	if err := checkShards(parts); err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func Merge(parts []*Report) (*Report, error) {
 		m.Hooks = append(m.Hooks, p.Hooks...)
 		for _, t := range p.Tests {
 			if j, dup := where[t.ID]; dup {
-				return nil, fmt.Errorf("merge: test %s is in report %d and report %d; each test must be in one report only", t.ID, j+1, i+1)
+				return nil, fmt.Errorf("test %s is in report %d and report %d; each test must be in one report only", t.ID, j+1, i+1)
 			}
 			where[t.ID] = i
 			m.Tests = append(m.Tests, t)
@@ -69,16 +69,16 @@ func checkShards(parts []*Report) error {
 		return nil
 	}
 	if len(sharded) != len(parts) {
-		return fmt.Errorf("merge: %d of the %d reports are shards and the others are not; merge the shards of one run", len(sharded), len(parts))
+		return fmt.Errorf("%d of the %d reports are shards and the others are not; merge the shards of one run", len(sharded), len(parts))
 	}
 	n := sharded[0].Total
 	seen := map[int]bool{}
 	for _, s := range sharded {
 		if s.Total != n {
-			return fmt.Errorf("merge: shards of different splits (%d/%d and %d/%d); merge the shards of one run", sharded[0].Index, n, s.Index, s.Total)
+			return fmt.Errorf("shards of different splits (%d/%d and %d/%d); merge the shards of one run", sharded[0].Index, n, s.Index, s.Total)
 		}
 		if seen[s.Index] {
-			return fmt.Errorf("merge: shard %d/%d appears twice", s.Index, n)
+			return fmt.Errorf("shard %d/%d appears twice", s.Index, n)
 		}
 		seen[s.Index] = true
 	}
@@ -89,7 +89,7 @@ func checkShards(parts []*Report) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("merge: shard %s is missing; its tests would be lost", strings.Join(missing, ", "))
+		return fmt.Errorf("shard %s is missing; its tests would be lost", strings.Join(missing, ", "))
 	}
 	return nil
 }
