@@ -57,7 +57,7 @@ func TestActionPullRequest(t *testing.T) {
 	gh, art := githubtest.New(t), artifacttest.New(t)
 	dir := failingWorkspace(t)
 	env, output, summary := actionEnv(t, dir, "pull_request", prEvent, gh, art)
-	r := run(t, dir, env, "action")
+	r := runWall(t, dir, env, "action")
 	if r.code != ExitFail {
 		t.Fatalf("exit %d; want 1 (tests failed, fail-on error)\n%s%s", r.code, r.out, r.errOut)
 	}
@@ -137,7 +137,7 @@ func TestActionPullRequest(t *testing.T) {
 	}
 
 	// A second run edits the comment instead of adding one.
-	run(t, dir, env, "action")
+	runWall(t, dir, env, "action")
 	if n := len(gh.Comments(5)); n != 1 {
 		t.Errorf("%d comments after the second run; want the sticky one", n)
 	}
@@ -152,7 +152,7 @@ func TestActionForkPullRequest(t *testing.T) {
 	dir := failingWorkspace(t)
 	env, _, summary := actionEnv(t, dir, "pull_request", prEvent, gh, art)
 	env["INPUT_FAIL-ON"] = "fail"
-	r := run(t, dir, env, "action")
+	r := runWall(t, dir, env, "action")
 	if r.code != ExitFail {
 		t.Fatalf("exit %d; want 1", r.code)
 	}
@@ -175,7 +175,7 @@ func TestActionPushAndFailOn(t *testing.T) {
 	env, _, _ := actionEnv(t, dir, "push", `{"ref": "refs/heads/main"}`, gh, art)
 	env["INPUT_FAIL-ON"] = "never"
 	env["INPUT_UPLOAD-ARTIFACT"] = "false"
-	r := run(t, dir, env, "action")
+	r := runWall(t, dir, env, "action")
 	if r.code != ExitPass {
 		t.Errorf("exit %d with fail-on never; want 0", r.code)
 	}
@@ -183,7 +183,7 @@ func TestActionPushAndFailOn(t *testing.T) {
 		t.Errorf("comments %d, check runs %d, artifacts %d; want 0, 1, 0", len(gh.Comments(5)), len(gh.CheckRuns()), len(art.Artifacts()))
 	}
 	env["INPUT_PARALLEL"] = "zero"
-	if r := run(t, dir, env, "action"); r.code != ExitInvalid || !strings.Contains(r.out, "::error::input parallel") {
+	if r := runWall(t, dir, env, "action"); r.code != ExitInvalid || !strings.Contains(r.out, "::error::input parallel") {
 		t.Errorf("bad input: exit %d %q", r.code, r.out)
 	}
 }

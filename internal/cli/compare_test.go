@@ -235,7 +235,7 @@ func TestActionCompareWithoutBase(t *testing.T) {
 			if tc.compare != "" {
 				env["INPUT_COMPARE"] = tc.compare
 			}
-			r := run(t, dir, env, "action")
+			r := runWall(t, dir, env, "action")
 			if r.code != ExitFail {
 				t.Fatalf("exit %d; want 1, as without comparing\n%s%s", r.code, r.out, r.errOut)
 			}

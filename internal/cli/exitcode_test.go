@@ -30,6 +30,21 @@ func TestMainExitCodes(t *testing.T) {
 	runNano := func(dir string, more ...string) []string {
 		return slices.Concat([]string{"run", "--config", filepath.Join(nano, "ananke.config.yaml"), "--report-dir", dir}, more)
 	}
+	runMain := func(args []string) (code int, stdout, stderr string) {
+		var o, e bytes.Buffer
+		code = Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &o, Err: &e}, os.Environ())
+		return code, o.String(), e.String()
+	}
+	// The reports the merge and diff cases read, made first so that each
+	// case also runs alone (-run).
+	for _, pre := range []struct {
+		args []string
+		code int
+	}{{runNano(pass), ExitPass}, {runNano(fail, broken...), ExitFail}} {
+		if code, stdout, stderr := runMain(pre.args); code != pre.code || stderr != "" {
+			t.Fatalf("ananke %s: exit %d, stderr %q; want %d and nothing\nstdout:\n%s", strings.Join(pre.args, " "), code, stderr, pre.code, stdout)
+		}
+	}
 
 	cases := []struct {
 		name   string
@@ -37,10 +52,10 @@ func TestMainExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"a run that passes", runNano(pass), ExitPass, ""},
+		{"a run that passes", runNano(filepath.Join(out, "p1")), ExitPass, ""},
 		{"version", []string{"version"}, ExitPass, ""},
 		{"help", []string{"run", "-h"}, ExitPass, ""},
-		{"a run with a failed test", runNano(fail, broken...), ExitFail, ""},
+		{"a run with a failed test", runNano(filepath.Join(out, "f1"), broken...), ExitFail, ""},
 		{"a merge of a failed run", []string{"merge", "-o", filepath.Join(out, "merged"), fail}, ExitFail, ""},
 		{"diff --fail-on-new with a new failure", []string{"diff", "--fail-on-new", pass, fail}, ExitFail, ""},
 		{"a run with an errored test", []string{"run", "--config", filepath.Join(errored, "ananke.config.yaml"), "--report-dir", filepath.Join(out, "errored")}, ExitError, ""},
@@ -59,10 +74,9 @@ func TestMainExitCodes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), tc.args, Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}, os.Environ())
-			if code != tc.code || stderr.String() != tc.stderr {
-				t.Errorf("ananke %s: exit %d, stderr %q; want %d, %q\nstdout:\n%s", strings.Join(tc.args, " "), code, stderr.String(), tc.code, tc.stderr, stdout.String())
+			code, stdout, stderr := runMain(tc.args)
+			if code != tc.code || stderr != tc.stderr {
+				t.Errorf("ananke %s: exit %d, stderr %q; want %d, %q\nstdout:\n%s", strings.Join(tc.args, " "), code, stderr, tc.code, tc.stderr, stdout)
 			}
 		})
 	}

@@ -73,7 +73,7 @@ func TestRunReportFiles(t *testing.T) {
 	dir := copySuite(t, "failing")
 	out := filepath.Join(dir, "out")
 	md := filepath.Join(dir, "summary.md")
-	if r := run(t, dir, nil, "run", "--report-dir", out, "--summary", md); r.code != ExitFail {
+	if r := runWall(t, dir, nil, "run", "--report-dir", out, "--summary", md); r.code != ExitFail {
 		t.Fatalf("exit %d", r.code)
 	}
 	b, err := os.ReadFile(md)

@@ -49,12 +49,6 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// wallClock holds the directories copySuite made of the failing example,
-// whose too-slow test exceeds its duration limit on purpose: the agent
-// waits 600 ms against 300, which only the real clock shows, and a busy
-// machine only lengthens. Runs in them read time.Now (runContext).
-var wallClock sync.Map
-
 // copySuite copies an example suite into a temp dir, pointing it at a free
 // port and at the prebuilt example agent (instead of `go run`), so suites
 // can run in parallel with other packages' tests.
@@ -62,9 +56,6 @@ func copySuite(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join(repoRoot(), "examples", name)
 	dst := t.TempDir()
-	if name == "failing" {
-		wallClock.Store(dst, true)
-	}
 	addr := freePort(t)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -138,7 +129,7 @@ func TestRunDatasets(t *testing.T) {
 // assertion it was written to break, with readable evidence.
 func TestRunFailing(t *testing.T) {
 	dir := copySuite(t, "failing")
-	r := run(t, dir, nil, "run", "--report-dir", filepath.Join(dir, "out"))
+	r := runWall(t, dir, nil, "run", "--report-dir", filepath.Join(dir, "out"))
 	if r.code != ExitFail {
 		t.Fatalf("exit %d; want 1\n%s%s", r.code, r.out, r.errOut)
 	}

@@ -223,7 +223,7 @@ func TestRunSelection(t *testing.T) {
 func TestRunFailFast(t *testing.T) {
 	dir := copySuite(t, "failing")
 	out := filepath.Join(t.TempDir(), "report")
-	r := run(t, dir, nil, "run", "--fail-fast", "--report-dir", out)
+	r := runWall(t, dir, nil, "run", "--fail-fast", "--report-dir", out)
 	if r.code != ExitFail {
 		t.Fatalf("exit %d\n%s%s", r.code, r.out, r.errOut)
 	}
