@@ -17,12 +17,9 @@ import (
 	"github.com/ananke/action/internal/vars"
 )
 
-// Causes of a context's end, to tell whose deadline passed: the test's
-// (--timeout), or a run's (target.timeout_ms, ended by the session).
-var (
-	errTestTimeout = errors.New("test timeout")
-	errRunTimeout  = target.ErrRunTimeout
-)
+// errTestTimeout is the cause of a context the test's timeout (--timeout)
+// ended; a run's (target.timeout_ms) ends with target.ErrRunTimeout.
+var errTestTimeout = errors.New("test timeout")
 
 // runAttempt runs one attempt of a test to its status: the hooks, then
 // the turns on a fresh thread, then the after hooks.
@@ -334,7 +331,7 @@ func (e *engine) explain(ctx context.Context, p *plan, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return errors.New(e.stopped(ctx))
-	case errors.Is(err, errRunTimeout):
+	case errors.Is(err, target.ErrRunTimeout):
 		return fmt.Errorf("the run did not finish within target.timeout_ms (%d ms)", p.runTimeout.Milliseconds())
 	}
 	return err

@@ -52,10 +52,14 @@ func (r *Regex) Bind(v *Vars) (*Regex, error) {
 // or nil when t references variables (it is compiled when bound).
 func NewRegex(t Template, re *regexp.Regexp) *Regex { return &Regex{Template: t, re: re} }
 
+// placeholder answers every reference with a plain word, for checks made
+// at load, before any variable has a value.
+func placeholder(Ref) (string, error) { return "x", nil }
+
 // Placeholder is the template with every reference replaced by a plain
 // word: what a load-time syntax check compiles.
 func (t Template) Placeholder() string {
-	s, _ := t.resolve(func(Ref) (string, error) { return "x", nil }, nil)
+	s, _ := t.resolve(placeholder, nil)
 	return s
 }
 

@@ -93,7 +93,7 @@ type ValueCheck struct {
 // templates; problems of a string are reported by c.Template, and the
 // error is what else is wrong.
 func (c *ValueCheck) Check(n *yaml.Node, file string) error {
-	w := jsonWriter{file: file, lookup: func(Ref) (string, error) { return "x", nil }, check: c}
+	w := jsonWriter{file: file, lookup: placeholder, check: c}
 	return w.write(n)
 }
 

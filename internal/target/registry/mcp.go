@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"net/http"
 	"path/filepath"
 	"time"
 
@@ -34,10 +33,7 @@ func openMCP(s *engine.Setup) target.Session {
 		if au := m.Auth; au != nil {
 			// A credential is a header like the others: sent with every
 			// request, never recorded, masked in errors.
-			o.Headers = header.Clone()
-			if o.Headers == nil {
-				o.Headers = http.Header{}
-			}
+			o.Headers = header.Clone() // Setup.Header is never nil
 			switch au.Scheme {
 			case spec.AuthBearer:
 				token := s.Str(au.Token)
