@@ -188,10 +188,10 @@ func (a *app) usage(w io.Writer) {
 }
 
 // flags makes a command's flag set. Its help, asked for with -h or
-// --help, goes to stdout; errors go to stderr (parse writes them).
+// --help, goes to stdout; parse returns its errors, for Main to print.
 func (a *app) flags(name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(a.Err)
+	fs.SetOutput(io.Discard) // the flag package prints nothing itself
 	fs.Usage = func() {
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })

@@ -24,17 +24,15 @@ func (a *app) parse(fs *flag.FlagSet, args []string) error {
 		a.probe(fs)
 		return exitWith(ExitPass)
 	}
-	usage, out := fs.Usage, fs.Output()
-	fs.Usage = func() {}
-	fs.SetOutput(io.Discard) // parse says what went wrong, once
-	defer func() { fs.Usage = usage; fs.SetOutput(out) }()
+	usage := fs.Usage
+	fs.Usage = func() {} // parse says what went wrong, once
+	defer func() { fs.Usage = usage }()
 
 	var operands []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(out)
 				usage()
 				return exitWith(ExitPass)
 			}
