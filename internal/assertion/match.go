@@ -93,6 +93,12 @@ func ResultText(r *trace.Result) string {
 	return r.Content
 }
 
+// ArgsMatch reports whether a call's arguments, JSON text, satisfy every
+// entry of an args_match list (as tools.require reads it).
+func ArgsMatch(args string, ms []ArgMatch) bool {
+	return argsMismatch(&trace.ToolCall{Args: args, ArgsJSON: json.Valid([]byte(args))}, ms) == ""
+}
+
 // argsMismatch returns why call fails an args_match list, or "".
 func argsMismatch(call *trace.ToolCall, ms []ArgMatch) string {
 	if len(ms) > 0 && !call.ArgsJSON {

@@ -71,22 +71,12 @@ func answer(a *engine.Setup, ct spec.ClientTool) func(args string) (string, bool
 	}
 	return func(args string) (string, bool) {
 		for _, e := range entries {
-			if argsMatch(args, e.args) {
+			if assertion.ArgsMatch(args, e.args) {
 				return e.result, true
 			}
 		}
 		return "", false
 	}
-}
-
-func argsMatch(args string, ms []assertion.ArgMatch) bool {
-	for _, m := range ms {
-		v, ok := assertion.ArgText(args, m.Path)
-		if !ok || !m.Regex.Compiled().MatchString(v) {
-			return false
-		}
-	}
-	return true
 }
 
 // mergeObjects returns base with the keys of over set over it, when both
