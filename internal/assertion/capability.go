@@ -43,7 +43,7 @@ func gate(c Check, s trace.Scope) (Result, bool) {
 			need = append(need, x)
 		}
 	}
-	missing := capability.Missing(need, s.Source.Caps())
+	missing := capability.Missing(need, s.Caps())
 	if len(missing) == 0 {
 		return Result{}, false
 	}

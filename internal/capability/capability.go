@@ -29,10 +29,14 @@ const (
 	LiveRun = "supports_live_run"
 	// Replay: the trace can be produced again without the agent.
 	Replay = "supports_replay"
+	// Usage: the tokens the agent's model calls used (docs/cost.md). A
+	// trace has it when its source reported usage for some turn, whatever
+	// its adapter: an AG-UI agent may or may not send usage.
+	Usage = "supports_usage"
 )
 
 // All lists every capability flag, in the order reports show them.
-var All = []string{ToolTrace, StreamingTiming, State, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay}
+var All = []string{ToolTrace, StreamingTiming, State, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Usage}
 
 // AGUI is what a run of an AG-UI agent observes, live or replayed.
 var AGUI = []string{ToolTrace, StreamingTiming, State, LiveRun, Replay}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ananke/action/internal/capability"
@@ -51,7 +52,7 @@ func Build(t *trace.Trace, m Meta) Trace {
 		TestRunID:     m.RunID,
 		Attempt:       Attempt{Run: m.Run, Retry: m.Retry, Status: m.Status},
 		Adapter:       adapter(t.Source, m.Version),
-		Capabilities:  capabilities(t.Source),
+		Capabilities:  capabilities(t.Caps()),
 		Scenario:      scenario(t.Source),
 		InputMessages: inputMessages(t),
 		Status:        outcome(m.Status, raw.ran || ranAny(t)),
@@ -131,10 +132,10 @@ func adapter(s *trace.Source, version string) Adapter {
 	return Adapter{Name: s.Adapter, Version: s.Version, Mode: s.Mode}
 }
 
-func capabilities(s *trace.Source) map[string]bool {
+func capabilities(have []string) map[string]bool {
 	caps := make(map[string]bool, len(capability.All))
 	for _, c := range capability.All {
-		caps[c] = s.Has(c)
+		caps[c] = slices.Contains(have, c)
 	}
 	return caps
 }

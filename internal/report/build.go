@@ -8,6 +8,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
@@ -120,6 +121,7 @@ func ConfigRedactor(values []string, c *spec.Config) *Redactor {
 
 func totals(tests []Test) Totals {
 	var t Totals
+	spends := make([]*cost.Spend, 0, len(tests))
 	for _, x := range tests {
 		t.Total++
 		switch x.Status {
@@ -140,7 +142,9 @@ func totals(tests []Test) Totals {
 		}
 		t.NotMade += len(x.NotMade())
 		t.Model.Add(x.Model)
+		spends = append(spends, x.Usage)
 	}
+	t.Usage = cost.Sum(spends...)
 	if judged := t.Total - t.Skipped; judged > 0 {
 		t.PassRate = float64(int(float64(t.Passed)*1000/float64(judged)+0.5)) / 10
 	}
@@ -202,6 +206,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	shown, shownAt := r.Shown(), -1
 	failedIn := map[string]int{}
 	var all []assertion.Result
+	var spends []*cost.Spend
 	for i, a := range r.Attempts {
 		all = append(all, a.Results...)
 		t.Model.Add(a.Usage)
@@ -209,12 +214,16 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 			shownAt = i
 		}
 		at := b.attempt(a)
+		spends = append(spends, at.Usage)
 		for _, f := range at.Failed {
 			failedIn[f.ID]++
 		}
 		t.Attempts = append(t.Attempts, at)
 	}
 	t.FailureCategories = assertion.FailureCategories(all)
+	if t.Usage = cost.Sum(spends...); t.Usage != nil {
+		t.PerAttempt = perAttempt(spends)
+	}
 	if shown == nil {
 		t.Trace = b.trace(&trace.Trace{})
 		t.Source = b.source(nil)
@@ -248,6 +257,9 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	}
 	t.Trace = t.Attempts[shownAt].Trace
 	t.Source = b.source(tr.Source)
+	if tr.UsageReported() {
+		t.Source.Capabilities = tr.Caps()
+	}
 	return t, shownAt
 }
 
@@ -269,7 +281,8 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 		tr = &trace.Trace{}
 	}
 	out := Attempt{Run: a.Run + 1, Retry: a.Retry, Status: a.Status, Reason: b.red.String(a.Reason),
-		StartedAt: a.Start.UTC(), DurationMs: a.End.Sub(a.Start).Milliseconds(), Failed: []Assertion{}, Trace: b.trace(tr)}
+		StartedAt: a.Start.UTC(), DurationMs: a.End.Sub(a.Start).Milliseconds(), Failed: []Assertion{}, Trace: b.trace(tr),
+		Usage: traceUsage(tr)}
 	for _, r := range a.Results {
 		if r.Status == status.Fail {
 			out.Failed = append(out.Failed, b.assertion(r, tr))
@@ -280,7 +293,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
-		ToolCalls: []Call{}, RunErrors: []string{}}
+		ToolCalls: []Call{}, RunErrors: []string{}, Usage: tt.Usage.Clone()}
 	t.Text, t.TextBytes = b.capText(tt.Text())
 	for i := range tt.ToolCalls {
 		t.ToolCalls = append(t.ToolCalls, *b.call(&tt.ToolCalls[i], base))

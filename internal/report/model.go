@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
@@ -106,6 +107,9 @@ type Totals struct {
 	NotMade int `json:"not_made"`
 	// Model is what the run's judges and simulated users cost.
 	Model Usage `json:"model"`
+	// Usage is what the agent under test used over every attempt of every
+	// test (docs/cost.md); nil when no test's trace reported usage.
+	Usage *cost.Spend `json:"usage,omitempty"`
 	// PassRate is passed / (total - skipped), in percent.
 	PassRate float64 `json:"pass_rate"`
 }
@@ -163,6 +167,11 @@ type Test struct {
 	// Model is what the test's judges and simulated user cost, over all
 	// its attempts.
 	Model Usage `json:"model"`
+	// Usage is what the agent used over all the test's attempts, and
+	// PerAttempt its mean and maximum per attempt; both nil when no
+	// attempt's trace reported usage (docs/cost.md).
+	Usage      *cost.Spend   `json:"usage,omitempty"`
+	PerAttempt *AttemptUsage `json:"usage_per_attempt,omitempty"`
 	// FailureCategories are the kinds of failure of the test's failing
 	// assertions, over all its attempts (process, outcome, format,
 	// groundedness, state, timing, protocol).
@@ -219,7 +228,9 @@ type Attempt struct {
 	StartedAt  time.Time     `json:"started_at"`
 	DurationMs int64         `json:"duration_ms"`
 	// Failed are the assertions that failed in this attempt, with evidence.
-	Failed    []Assertion `json:"failed_assertions"`
+	Failed []Assertion `json:"failed_assertions"`
+	// Usage is what the agent used in this attempt (nil: none reported).
+	Usage     *cost.Spend `json:"usage,omitempty"`
 	TraceFile string      `json:"trace_file"`
 	// Trace is this attempt's masked trace (its own file).
 	Trace *trace.Trace `json:"-"`
@@ -342,6 +353,8 @@ type Turn struct {
 	TextBytes int      `json:"text_bytes,omitempty"`
 	ToolCalls []Call   `json:"tool_calls"`
 	RunErrors []string `json:"run_errors"`
+	// Usage is what the agent used in the turn (nil: none reported).
+	Usage *cost.Spend `json:"usage,omitempty"`
 }
 
 // TextCap bounds a turn's text in the report: enough for any answer a

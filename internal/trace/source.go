@@ -38,6 +38,28 @@ func (s *Source) Caps() []string {
 	return s.Capabilities
 }
 
+// UsageReported reports whether some turn of the trace reported usage.
+func (t *Trace) UsageReported() bool {
+	for i := range t.Turns {
+		if t.Turns[i].Usage != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Caps returns the trace's capabilities: its source's, and
+// capability.Usage when some turn reported usage.
+func (t *Trace) Caps() []string { return withUsage(t.Source.Caps(), t.UsageReported()) }
+
+func withUsage(caps []string, reported bool) []string {
+	if !reported || slices.Contains(caps, capability.Usage) {
+		return caps
+	}
+	// In capability.All's order: Usage is last.
+	return append(slices.Clip(caps), capability.Usage)
+}
+
 // Has reports whether the source declares capability c.
 func (s *Source) Has(c string) bool { return slices.Contains(s.Caps(), c) }
 

@@ -3,6 +3,8 @@ package trace
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/ananke/action/internal/cost"
 )
 
 // ListToolsCall is the name of the call a tool listing (an MCP
@@ -93,6 +95,11 @@ type Turn struct {
 	// the messages it sent out, when the source observes them.
 	Memory   []MemoryEvent `json:"memory,omitempty"`
 	Outbound []Outbound    `json:"outbound,omitempty"`
+	// Usage is what the agent's model calls used in the turn, summed over
+	// its runs (or, in an imported trace, its assistant messages) per
+	// provider and model; nil when none of them reported usage — unknown,
+	// not zero (docs/cost.md).
+	Usage *cost.Spend `json:"usage,omitempty"`
 
 	// spooled, when set, holds the turn's events on disk; Events is then
 	// empty.
@@ -157,6 +164,9 @@ type Run struct {
 	Frames   int   `json:"frames"`
 	// FirstEventMs is when the run's first event arrived (0: none did).
 	FirstEventMs int64 `json:"first_event_ms,omitempty"`
+	// Usage is the usage the run reported (AG-UI's RUN_FINISHED or
+	// RUN_ERROR usage); nil when it reported none.
+	Usage *cost.Spend `json:"usage,omitempty"`
 }
 
 // Text is the turn's assistant text: every assistant message joined by "\n".

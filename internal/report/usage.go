@@ -1,0 +1,58 @@
+package report
+
+import (
+	"github.com/ananke/action/internal/cost"
+	"github.com/ananke/action/internal/trace"
+)
+
+// AttemptUsage is a test's usage per attempt: with runs > 1 a budget holds
+// per run, and reports show the mean and the maximum. A figure is absent
+// when some attempt's is unknown (it reported no usage, or a model has no
+// price).
+type AttemptUsage struct {
+	Attempts    int      `json:"attempts"`
+	MeanTokens  *float64 `json:"mean_tokens,omitempty"`
+	MaxTokens   *int64   `json:"max_tokens,omitempty"`
+	MeanCostUSD *float64 `json:"mean_cost_usd,omitempty"`
+	MaxCostUSD  *float64 `json:"max_cost_usd,omitempty"`
+}
+
+// traceUsage sums a trace's turns: nil when no turn reported usage.
+func traceUsage(tr *trace.Trace) *cost.Spend {
+	parts := make([]*cost.Spend, len(tr.Turns))
+	for i := range tr.Turns {
+		parts[i] = tr.Turns[i].Usage
+	}
+	return cost.Sum(parts...)
+}
+
+// perAttempt is the mean and maximum over attempts' usage.
+func perAttempt(spends []*cost.Spend) *AttemptUsage {
+	out := &AttemptUsage{Attempts: len(spends)}
+	if len(spends) == 0 {
+		return nil
+	}
+	var sumT, sumC float64
+	var maxT int64
+	var maxC float64
+	tokensKnown, costKnown := true, true
+	for _, s := range spends {
+		n, ok := s.TotalTokens()
+		tokensKnown = tokensKnown && ok && !s.Partial()
+		sumT += float64(n)
+		maxT = max(maxT, n)
+		c, ok := s.CostUSD()
+		costKnown = costKnown && ok
+		sumC += c
+		maxC = max(maxC, c)
+	}
+	if tokensKnown {
+		mean := sumT / float64(len(spends))
+		out.MeanTokens, out.MaxTokens = &mean, &maxT
+	}
+	if costKnown {
+		mean := sumC / float64(len(spends))
+		out.MeanCostUSD, out.MaxCostUSD = &mean, &maxC
+	}
+	return out
+}
