@@ -103,6 +103,21 @@ type Event struct {
 	Outcome         *Outcome `json:"outcome,omitempty"`
 	Message         string   `json:"message,omitempty"`
 	Code            string   `json:"code,omitempty"`
+	// Usage is what the run's model calls used, on RUN_FINISHED and
+	// RUN_ERROR (AG-UI 1.0 TokenUsage[]).
+	Usage []TokenUsage `json:"usage,omitempty"`
+}
+
+// TokenUsage is one model's token counts for a run. This agent has no
+// model: it counts about four bytes of text per token, so the numbers are
+// the same on every run of the same conversation and a test can put a
+// budget on them.
+type TokenUsage struct {
+	Provider     string `json:"provider"`
+	Model        string `json:"model"`
+	InputTokens  int    `json:"inputTokens"`
+	OutputTokens int    `json:"outputTokens"`
+	TotalTokens  int    `json:"totalTokens"`
 }
 
 // Outcome tells the client how a run ended. This agent sends it only when it

@@ -19,6 +19,9 @@ type stream struct {
 	toolTime time.Duration
 	// tosses are the agent's coin tosses so far.
 	tosses *tosses
+	// wrote counts the bytes of text and tool arguments the run produced,
+	// for its usage.
+	wrote int
 }
 
 func newStream(ew *eventWriter, in RunAgentInput, t *tosses) *stream {
@@ -53,7 +56,7 @@ func (s *stream) setState(path string, value any) {
 // finish closes the run. pending lists client tool calls the agent started
 // but expects the client to execute; AG-UI 1.0 asks the agent to name them.
 func (s *stream) finish(pending ...string) {
-	e := Event{Type: "RUN_FINISHED", ThreadID: s.in.ThreadID, RunID: s.in.RunID}
+	e := Event{Type: "RUN_FINISHED", ThreadID: s.in.ThreadID, RunID: s.in.RunID, Usage: s.usage()}
 	if len(pending) > 0 {
 		e.Outcome = &Outcome{Type: "success", PendingToolCallIDs: pending}
 	}
@@ -63,13 +66,31 @@ func (s *stream) finish(pending ...string) {
 // fail ends the run with RUN_ERROR instead of RUN_FINISHED. Nothing may follow
 // it, and everything opened before must already be closed.
 func (s *stream) fail(message, code string) {
-	s.write(Event{Type: "RUN_ERROR", Message: message, Code: code})
+	s.write(Event{Type: "RUN_ERROR", Message: message, Code: code, Usage: s.usage()})
 }
+
+// Model is the name the agent reports its usage under.
+const Model = "example-agent-1"
+
+// usage is the run's token counts: the conversation it was sent (and a
+// fixed instruction of 120 tokens) in, the text and arguments it wrote
+// out, at four bytes a token.
+func (s *stream) usage() []TokenUsage {
+	read := 0
+	for _, m := range s.in.Messages {
+		read += len(m.Text())
+	}
+	in, out := 120+tokens(read), tokens(s.wrote)
+	return []TokenUsage{{Provider: "example", Model: Model, InputTokens: in, OutputTokens: out, TotalTokens: in + out}}
+}
+
+func tokens(bytes int) int { return (bytes + 3) / 4 }
 
 // say streams one assistant text message as START, a few CONTENT deltas and
 // END, the way a model's tokens would arrive.
 func (s *stream) say(text string) {
 	id := s.newID("msg")
+	s.wrote += len(text)
 	s.write(Event{Type: "TEXT_MESSAGE_START", MessageID: id, Role: "assistant"})
 	for _, piece := range splitWords(text, 4) {
 		s.write(Event{Type: "TEXT_MESSAGE_CONTENT", MessageID: id, Delta: piece})
@@ -86,6 +107,7 @@ func (s *stream) startCall(parent, name string) string {
 }
 
 func (s *stream) callArgs(id, delta string) {
+	s.wrote += len(delta)
 	s.write(Event{Type: "TOOL_CALL_ARGS", ToolCallID: id, Delta: delta})
 }
 
