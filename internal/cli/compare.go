@@ -35,6 +35,9 @@ type comparison struct {
 	change *diff.Change
 	base   string // trusted markdown naming the base, for diff.Markdown
 	note   string // trusted markdown, when there is no change to show
+	// costLimit is fail-on-cost-increase, which the cost changes over it
+	// show; nil when unset.
+	costLimit *float64
 }
 
 // lead is the markdown put under the heading of a surface, at most budget
@@ -46,7 +49,7 @@ func (c *comparison) lead(budget int, linkBase string) string {
 	case c.change == nil:
 		return c.note
 	}
-	return diff.Markdown(c.change, diff.MarkdownOptions{Budget: budget, LinkBase: linkBase, Base: c.base})
+	return diff.Markdown(c.change, diff.MarkdownOptions{Budget: budget, LinkBase: linkBase, Base: c.base, CostGate: c.costLimit})
 }
 
 // readCompare reads the compare input: auto or off (in any case), else a
@@ -148,9 +151,10 @@ func (p *publisher) compareDir(dir string) {
 // compared compares the report with base, named by md (markdown) and text.
 func (p *publisher) compared(base *report.Report, md, text string) {
 	c := diff.Compare(base, p.rep)
-	p.cmp = &comparison{change: c, base: md}
+	limit := p.in.costLimit.limit()
+	p.cmp = &comparison{change: c, base: md, costLimit: limit}
 	fmt.Fprintln(p.app.Out)
-	if err := diff.WriteText(p.app.Out, c, diff.TextOptions{Base: strings.TrimSpace(text)}); err != nil {
+	if err := diff.WriteText(p.app.Out, c, diff.TextOptions{Base: strings.TrimSpace(text), CostGate: limit}); err != nil {
 		p.app.warn("", err)
 	}
 }
@@ -169,4 +173,19 @@ func noBaseWhy(err error) string {
 		return err.Error()
 	}
 	return why
+}
+
+// costGate is fail-on-cost-increase over the comparison: exit 1 with a
+// line per test whose cost per attempt rose more than the limit; nil when
+// none did, the input is unset, or nothing was compared (the log says so).
+func (p *publisher) costGate() error {
+	limit := p.in.costLimit.limit()
+	if limit == nil {
+		return nil
+	}
+	if p.cmp == nil || p.cmp.change == nil {
+		fmt.Fprintln(p.app.Out, "fail-on-cost-increase: no base report was compared, so no cost was either")
+		return nil
+	}
+	return costGate("", p.cmp.change, limit)
 }
