@@ -68,6 +68,9 @@ func runAction(ctx context.Context, a *app, args []string) error {
 			gha.Errorf("%v", err)
 			return exitWith(ExitInvalid)
 		}
+		if o.dryRun {
+			o.previous = a.actionPrevious(ctx, gha, in)
+		}
 		// Mask what the run will read from the environment before anything
 		// is printed; header values and the rest follow once the report is
 		// built.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/github/githubtest"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/vars"
 	"github.com/ananke/action/reporters/reportdir"
@@ -190,5 +192,95 @@ func TestActionCostRegression(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// previousReport writes a report directory holding only a summary.json:
+// the quickstart's weather test spent 1,500 tokens and $0.012 per attempt,
+// its memory test reported no usage, and the rest did not run.
+func previousReport(t *testing.T, dir string) string {
+	t.Helper()
+	tok, usd := 1500.0, 0.012
+	r := report.Report{Schema: report.Schema, Status: status.Pass, Tests: []report.Test{
+		{ID: "weather", Status: status.Pass, Runs: 1, PerAttempt: &report.AttemptUsage{Attempts: 1, MeanTokens: &tok, MeanCostUSD: &usd}},
+		{ID: "memory", Status: status.Pass, Runs: 1},
+	}}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, reportdir.SummaryFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestDryRunEstimate: --dry-run --estimate-from DIR estimates each test's
+// tokens and cost from the report in DIR times the runs planned, and
+// names the tests without an estimate; --estimate-from needs --dry-run
+// and a readable report.
+func TestDryRunEstimate(t *testing.T) {
+	dir := copySuite(t, "quickstart")
+	prev := previousReport(t, filepath.Join(t.TempDir(), "main-report"))
+	r := run(t, dir, nil, "run", "--dry-run", "--runs", "2", "--estimate-from", prev)
+	if r.code != ExitPass {
+		t.Fatalf("exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	for _, want := range []string{
+		"weather in Paris uses the weather tool  [weather]  weather.ananke.yaml\n  2 runs, min pass rate 100%, 0 retries\n  estimate: 3k tokens · $0.024 (2 runs × 1.5k tokens · $0.012)\n",
+		"  estimate: none (usage unknown in the previous report)\n",
+		"  estimate: none (not in the previous report)\n",
+		"\nEstimate from " + prev + ": ",
+		"  total: 3k tokens · $0.024, for 1 of 6 tests\n",
+		"  no estimate for 5 tests: ",
+		"the agent answers from the conversation history (usage unknown in the previous report)",
+	} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, r.out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--estimate-from", prev}, "ananke run: --estimate-from estimates a dry run's usage: add --dry-run\n"},
+		{[]string{"--dry-run", "--estimate-from", filepath.Join(dir, "nope")}, "ananke run: --estimate-from: read report " + filepath.Join(dir, "nope")},
+	} {
+		if r := run(t, dir, nil, append([]string{"run"}, tc.args...)...); r.code != ExitInvalid || !strings.HasPrefix(r.errOut, tc.want) || r.out != "" {
+			t.Errorf("run %q: exit %d, stderr %q; want 3 and %q", tc.args, r.code, r.errOut, tc.want)
+		}
+	}
+}
+
+// TestActionDryRunEstimate: the action's dry run on a pull request
+// estimates from the base branch's report artifact, the one compare
+// would use, and says when there is none.
+func TestActionDryRunEstimate(t *testing.T) {
+	gh, art := githubtest.New(t), artifacttest.New(t)
+	dir := copySuite(t, "quickstart")
+	baseZip, err := os.ReadFile(zipDir(t, previousReport(t, filepath.Join(t.TempDir(), "main")), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addCurrentRun(gh)
+	gh.AddArtifact(addBaseRun(gh, "success"), "ananke-report", baseZip, false)
+	env, _, _ := actionEnv(t, dir, "pull_request", prOnMain, gh, art)
+	env["GITHUB_BASE_REF"], env["INPUT_DRY-RUN"] = "main", "true"
+	r := run(t, dir, env, "action")
+	if r.code != ExitPass || len(gh.CheckRuns()) != 0 ||
+		!strings.Contains(r.out, "  estimate: 1.5k tokens · $0.012 (1 run × 1.5k tokens · $0.012)\n") ||
+		!strings.Contains(r.out, "\nEstimate from run #41 on main (abc1234) https://github.com/acme/shop/actions/runs/41: ") {
+		t.Errorf("dry run on a pull request: exit %d, %d check runs\n%s%s", r.code, len(gh.CheckRuns()), r.out, r.errOut)
+	}
+
+	env, _, _ = actionEnv(t, dir, "push", `{"ref": "refs/heads/main"}`, gh, art)
+	env["INPUT_DRY-RUN"] = "true"
+	r = run(t, dir, env, "action")
+	if r.code != ExitPass || !strings.Contains(r.out, "No estimate of the run's tokens and cost: there is no base report.\n") ||
+		strings.Contains(r.out, "estimate:") {
+		t.Errorf("dry run on a push: exit %d\n%s%s", r.code, r.out, r.errOut)
 	}
 }
