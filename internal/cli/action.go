@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -33,6 +34,10 @@ type actionInputs struct {
 	merge []string
 	// compare is auto, off or a base report directory (compare.go).
 	compare string
+	// costLimit is fail-on-cost-increase: the step fails when a test's
+	// cost per attempt rose more than this percentage over the compared
+	// base report (costgate.go).
+	costLimit increaseFlag
 	// run holds the run flags the inputs set: runs, selection, shard.
 	run runOptions
 }
@@ -63,6 +68,9 @@ func runAction(ctx context.Context, a *app, args []string) error {
 			gha.Errorf("%v", err)
 			return exitWith(ExitInvalid)
 		}
+		if o.dryRun {
+			o.previous = a.actionPrevious(ctx, gha, in)
+		}
 		// Mask what the run will read from the environment before anything
 		// is printed; header values and the rest follow once the report is
 		// built.
@@ -80,7 +88,9 @@ func runAction(ctx context.Context, a *app, args []string) error {
 	}
 	p := &publisher{app: a, gha: gha, in: in, rep: r}
 	p.publish(ctx)
-	return withCode(failOn(in.failOn, codeOf(err)), "", err)
+	// The cost gate fails the step apart from fail-on, which judges the
+	// tests: their verdicts, the check run and the outputs stay.
+	return errors.Join(withCode(failOn(in.failOn, codeOf(err)), "", err), p.costGate())
 }
 
 // actionMerge merges the report directories the merge input names (shard
@@ -147,6 +157,11 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	}
 	in.merge = lines(gha.GetInput("merge"))
 	in.compare = readCompare(gha.GetInput("compare"))
+	if s := gha.GetInput("fail-on-cost-increase"); s != "" {
+		if err := in.costLimit.Set(s); err != nil {
+			return in, fmt.Errorf("input fail-on-cost-increase: %v, got %q", err, s)
+		}
+	}
 	return in, readRunInputs(gha, &in.run)
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -16,7 +17,9 @@ import (
 //
 // It exits 0 once the change is printed, whatever changed: the runs were
 // judged when they ran. With --fail-on-new it exits 1 when a test newly
-// fails, so a job can gate on regressions alone. Directories that cannot
+// fails, so a job can gate on regressions alone; with
+// --fail-on-cost-increase PCT, when a test's cost per attempt rose more
+// than PCT percent (costgate.go). Directories that cannot
 // be read exit 3, as invalid input does.
 func runDiff(_ context.Context, a *app, args []string) error {
 	fs := a.flags("diff", "BASE_DIR HEAD_DIR")
@@ -24,6 +27,8 @@ func runDiff(_ context.Context, a *app, args []string) error {
 	label := fs.String("base-label", "", "describe the base as `label`, e.g. \"main (run 41)\" (markdown with --format markdown; default: BASE_DIR)")
 	linkBase := fs.String("link-base", "", "with --format markdown, link tests to their lines at `URL` + file + \"#L\" + line")
 	failOnNew := fs.Bool("fail-on-new", false, "exit 1 when a test fails in HEAD_DIR that passed, was skipped or did not exist in BASE_DIR")
+	var costLimit increaseFlag
+	fs.Var(&costLimit, "fail-on-cost-increase", "exit 1 when a test's cost (or tokens, unpriced) per attempt rose more than `PCT` percent")
 	if err := a.parse(fs, args); err != nil {
 		return err
 	}
@@ -42,28 +47,29 @@ func runDiff(_ context.Context, a *app, args []string) error {
 		return invalidf("diff", "head: %w", err)
 	}
 	c := diff.Compare(base, head)
-	if err := writeDiff(a.Out, c, *format, *label, *linkBase, fs.Arg(0)); err != nil {
+	if err := writeDiff(a.Out, c, *format, *label, *linkBase, fs.Arg(0), costLimit.limit()); err != nil {
 		return withCode(ExitError, "diff", err)
 	}
+	gate := costGate("diff", c, costLimit.limit())
 	if *failOnNew && len(c.NewFailures) > 0 {
-		return exitWith(ExitFail)
+		return errors.Join(exitWith(ExitFail), gate)
 	}
-	return nil
+	return gate
 }
 
 // writeDiff prints the change in format; the base is named by label, or
-// by its directory.
-func writeDiff(w io.Writer, c *diff.Change, format, label, linkBase, baseDir string) error {
+// by its directory. costLimit marks the cost changes over it.
+func writeDiff(w io.Writer, c *diff.Change, format, label, linkBase, baseDir string, costLimit *float64) error {
 	if format == "text" {
 		if label == "" {
 			label = baseDir
 		}
-		return diff.WriteText(w, c, diff.TextOptions{Base: label})
+		return diff.WriteText(w, c, diff.TextOptions{Base: label, CostGate: costLimit})
 	}
 	if label == "" {
 		label = markdown.Code(baseDir, false)
 	}
-	if _, err := io.WriteString(w, diff.Markdown(c, diff.MarkdownOptions{Base: label, LinkBase: linkBase})); err != nil {
+	if _, err := io.WriteString(w, diff.Markdown(c, diff.MarkdownOptions{Base: label, LinkBase: linkBase, CostGate: costLimit})); err != nil {
 		return fmt.Errorf("write change: %w", err)
 	}
 	return nil

@@ -46,6 +46,11 @@ type runOptions struct {
 	tags     listFlag
 	failFast bool
 	dryRun   bool
+	// estimateFrom is --estimate-from DIR: with --dry-run, the report the
+	// run's usage is estimated from; previous is that report once read
+	// (the action sets it to the base report).
+	estimateFrom string
+	previous     *dryrun.Previous
 	// noCache sends every model request, ignoring model.cache.
 	noCache bool
 	// input is -i: a message to send (message), or a dataset (a path);
@@ -81,6 +86,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(&o.shard, "shard", "run part `i/n` of the suite (merge the reports with ananke merge)")
 	fs.BoolVar(&o.failFast, "fail-fast", false, "start no new test after a test failed or errored; the rest are skipped")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan (tests, turns, assertions, runs) and exit; nothing is sent, no hook runs")
+	fs.StringVar(&o.estimateFrom, "estimate-from", "", "with --dry-run, estimate each test's tokens and cost from the report in `dir` (its usage per attempt × runs)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "send every language-model request, ignoring model.cache")
 	fs.StringVar(&o.input, "input", "", "send `input` to the agent and print its reply: a message, or a dataset file (*.jsonl) to run")
 	alias(fs, "i", "input")
@@ -103,6 +109,9 @@ func runRun(ctx context.Context, a *app, args []string) error {
 	}
 	o.paths = fs.Args()
 	if err := o.readInput(); err != nil {
+		return err
+	}
+	if err := o.readPrevious(); err != nil {
 		return err
 	}
 	stop := o.profiles.start(a)
@@ -129,6 +138,23 @@ func (o *runOptions) readInput() error {
 		return invalidf("run", "-i needs a message or a dataset file")
 	}
 	o.message = o.input
+	return nil
+}
+
+// readPrevious reads --estimate-from's report, which only a dry run
+// uses.
+func (o *runOptions) readPrevious() error {
+	switch {
+	case o.estimateFrom == "":
+		return nil
+	case !o.dryRun:
+		return invalidf("run", "--estimate-from estimates a dry run's usage: add --dry-run")
+	}
+	r, err := reportdir.ReadSummary(o.estimateFrom)
+	if err != nil {
+		return invalidf("run", "--estimate-from: %w", err)
+	}
+	o.previous = &dryrun.Previous{Report: r, From: o.estimateFrom}
 	return nil
 }
 
@@ -201,7 +227,8 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		return stability.Resolve(t.Stability, o.stability(), suite.Config.Stability)
 	}
 	if o.dryRun {
-		err := dryrun.Write(a.Out, suite, dryrun.Options{Policy: policy, Parallel: o.parallel, Selected: sel.describe, Of: sel.of})
+		err := dryrun.Write(a.Out, suite, dryrun.Options{Policy: policy, Parallel: o.parallel, Selected: sel.describe, Of: sel.of,
+			Previous: o.previous})
 		if err != nil {
 			return nil, errorf("", "write the plan: %v", err)
 		}

@@ -4,6 +4,8 @@
 // file position that declares it. Nothing is sent and no hook runs, so
 // values that hooks would set stay as the ${VAR} references written in the
 // files; ${ENV.*} references are printed as written too, so no secret is.
+// Given a previous report, it also estimates each test's tokens and cost,
+// and the run's.
 package dryrun
 
 import (
@@ -30,14 +32,28 @@ type Options struct {
 	// and Of how many tests the suite has; "" and 0 when all of them run.
 	Selected string
 	Of       int
+	// Previous, when set, is the report the run's tokens and cost are
+	// estimated from (estimate.go).
+	Previous *Previous
 }
 
 // Write prints the plan of suite s.
 func Write(w io.Writer, s *spec.Suite, o Options) error {
 	p := &printer{w: w}
 	p.header(s, o)
+	var est map[string]estimate
+	if o.Previous != nil {
+		est = o.Previous.estimates(s.Tests, func(t *spec.Test) int { return o.Policy(t).Runs })
+	}
 	for _, t := range s.Tests {
-		p.test(s.Config, t, o.Policy(t))
+		line := ""
+		if e, ok := est[t.ID]; ok {
+			line = e.line()
+		}
+		p.test(s.Config, t, o.Policy(t), line)
+	}
+	if o.Previous != nil {
+		p.estimateTotal(o.Previous, s.Tests, est)
 	}
 	return p.err
 }
@@ -124,7 +140,8 @@ func targetLine(tg spec.Target) string {
 	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.AgentID.Raw)
 }
 
-func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
+// test prints a test's plan; estimate, when set, is its estimated usage.
+func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy, estimate string) {
 	p.line(0, "")
 	where := t.Path
 	if spec.IsDataset(t.Path) {
@@ -136,6 +153,9 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy) {
 		return
 	}
 	p.line(1, "%s, min pass rate %s, %s", plural.Count(pol.Runs, "run"), stability.FormatPercent(pol.MinPassRate), plural.Count(pol.Retries, "retry"))
+	if estimate != "" {
+		p.line(1, "estimate: %s", estimate)
+	}
 	if len(t.Tags) > 0 {
 		var tags []string
 		for _, tag := range t.Tags {

@@ -24,6 +24,8 @@ type Change struct {
 	// the biggest first.
 	Slower []Entry
 	Faster []Entry
+	// Cost compares the agent's usage per attempt (cost.go).
+	Cost Cost
 }
 
 // Run is one side of the comparison as a whole.

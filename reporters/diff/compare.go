@@ -29,9 +29,11 @@ func Compare(base, head *report.Report) *Change {
 		b := &base.Tests[i]
 		if _, ok := inHead[b.ID]; !ok && inBase[b.ID] == i {
 			c.Removed = append(c.Removed, entry(b, nil))
+			c.Cost.seen(b)
 		}
 	}
 	sortDurations(c)
+	c.Cost.sort()
 	return c
 }
 
@@ -83,7 +85,11 @@ func (c *Change) add(b, h *report.Test) {
 		case d < 0:
 			c.Faster = append(c.Faster, e)
 		}
+		c.Cost.add(e, b, h)
+		return
 	}
+	c.Cost.seen(b)
+	c.Cost.seen(h)
 }
 
 // ran reports a test that was not skipped: only those have a duration

@@ -25,7 +25,13 @@
 //     duration changed by at least a second and by a factor of at least
 //     1.5 either way; the biggest changes first.
 //
-// Flakiness and duration are apart from status: a test that newly fails
+// Cost (cost.go) compares the agent's usage per attempt of each test
+// that ran in both: in USD when both runs priced it, else in tokens; a
+// test whose usage one run does not know is listed as not compared,
+// never as a change. Change.CostOver is the gate of
+// --fail-on-cost-increase.
+//
+// Flakiness, duration and cost are apart from status: a test that newly fails
 // and is newly flaky is in both lists. Entries keep the head's order
 // (removed tests the base's); durations are ordered by change.
 package diff

@@ -124,3 +124,48 @@ func slowdowns(n int) (base, head *report.Report) {
 	}
 	return rep(int64(1000*n), b...), rep(int64(3000*n), h...)
 }
+
+// used gives a test its usage per attempt: mean tokens, and mean cost
+// when usd is not negative.
+func used(tokens, usd float64) func(*report.Test) {
+	return func(t *report.Test) {
+		t.PerAttempt = &report.AttemptUsage{Attempts: t.Runs, MeanTokens: &tokens}
+		if usd >= 0 {
+			t.PerAttempt.MeanCostUSD = &usd
+		}
+	}
+}
+
+// costPair returns a base and a head run whose tests' usage changed in
+// every way a comparison tells apart.
+func costPair() (base, head *report.Report) {
+	base = rep(5000,
+		tc("checkout", status.Pass, 500, used(1200, 0.012)),
+		tc("search", status.Pass, 500, used(1000, -1)),
+		tc("weather", status.Pass, 500, used(800, 0.004)),
+		tc("refund", status.Pass, 500, used(500, 0.005)),
+		tc("memo", status.Pass, 500),
+		tc("coin", status.Pass, 500, used(300, 0.003)),
+		tc("legacy", status.Pass, 500),
+		tc("fresh", status.Pass, 500, used(0, 0)),
+		tc("repriced", status.Pass, 500, used(100, 0.001)),
+		tc("paused", status.Pass, 500, used(700, 0.007)),
+		tc("old", status.Pass, 500, used(100, 0.001)),
+		tc("hostile", status.Pass, 500, named(hostile), used(100, 0.001)),
+	)
+	head = rep(5000,
+		tc("checkout", status.Pass, 500, used(2400, 0.024)),
+		tc("search", status.Fail, 500, used(1380, -1), failed("turn[0].text.must_match[0]", "no shoes")),
+		tc("weather", status.Pass, 500, used(600, 0.003)),
+		tc("refund", status.Pass, 500, used(500, 0.005)),
+		tc("memo", status.Pass, 500, used(900, 0.009)),
+		tc("coin", status.Error, 500, reason("agent unreachable")),
+		tc("legacy", status.Pass, 500),
+		tc("fresh", status.Pass, 500, used(150, -1)),
+		tc("repriced", status.Pass, 500, used(200, -1)),
+		tc("paused", status.Skipped, 0, reason("paused")),
+		tc("extra", status.Pass, 500, used(5000, 0.05)),
+		tc("hostile", status.Pass, 500, named(hostile), used(130, 0.0013)),
+	)
+	return base, head
+}

@@ -22,6 +22,9 @@ type MarkdownOptions struct {
 	// e.g. "[run #41](https://…) on `main` (abc1234)"; shown under the
 	// headline when set.
 	Base string
+	// CostGate, when set, is --fail-on-cost-increase: the cost changes
+	// over it say so.
+	CostGate *float64
 }
 
 // Markdown renders the change as GitHub-flavoured markdown, never longer
@@ -42,8 +45,11 @@ func Markdown(c *Change, o MarkdownOptions) string {
 		top += "Compared with " + b + "\n\n"
 	}
 	top += "Tests: " + totalsLine(c) + "\n\n"
+	if l := costLine(&c.Cost); l != "" {
+		top += markdown.Text(l) + "\n\n"
+	}
 	var p plan
-	p.init(sections(c), o)
+	p.init(sections(c, o.CostGate), o)
 	if o.Budget > 0 && len(top)+p.size() > o.Budget {
 		return cut(top, o.Budget)
 	}

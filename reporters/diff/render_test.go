@@ -20,6 +20,7 @@ func cases() []struct {
 	b, h := pair()
 	sb, sh := slowdowns(14)
 	same := rep(900, tc("a", status.Pass, 400), tc("b", status.Fail, 500, failed("x", "y")))
+	cb, ch := costPair()
 	return []struct {
 		name       string
 		base, head *report.Report
@@ -27,6 +28,7 @@ func cases() []struct {
 		{"all", b, h},
 		{"slower", sb, sh},
 		{"same", same, same},
+		{"cost", cb, ch},
 	}
 }
 
@@ -81,7 +83,11 @@ func TestMarkdownEscapes(t *testing.T) {
 // over it, whole lines of the full output only, and what is left out
 // said.
 func TestMarkdownBudget(t *testing.T) {
-	c := diff.Compare(pair())
+	t.Run("all", func(t *testing.T) { markdownBudget(t, diff.Compare(pair())) })
+	t.Run("cost", func(t *testing.T) { markdownBudget(t, diff.Compare(costPair())) })
+}
+
+func markdownBudget(t *testing.T, c *diff.Change) {
 	full := diff.Markdown(c, diff.MarkdownOptions{})
 	lines := map[string]bool{}
 	for _, l := range strings.Split(full, "\n") {

@@ -27,8 +27,9 @@ type item struct {
 }
 
 // sections returns the change's non-empty categories in display order:
-// the failures first, durations last.
-func sections(c *Change) []section {
+// the failures first, then cost and durations, the tests whose cost was
+// not compared last. gate, when set, marks the cost changes over it.
+func sections(c *Change, gate *float64) []section {
 	var out []section
 	// capped adds a category of at most limit items (0: all of them).
 	capped := func(title string, entries []Entry, show func(Entry) item, limit int) {
@@ -76,9 +77,11 @@ func sections(c *Change) []section {
 	add("No longer skipped", c.NoLongerSkipped, transition)
 	add("Added", c.Added, transition)
 	add("Removed", c.Removed, transition)
+	costs, notCompared := costSections(&c.Cost, gate)
+	out = append(out, costs...)
 	capped("Slower", c.Slower, duration, MaxDurations)
 	capped("Faster", c.Faster, duration, MaxDurations)
-	return out
+	return append(out, notCompared...)
 }
 
 func transition(e Entry) item { return item{Entry: e, lead: e.Transition()} }

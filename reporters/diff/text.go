@@ -15,6 +15,9 @@ type TextOptions struct {
 	// Base says what the head was compared with, e.g. "main (run 41)";
 	// shown under the headline when set.
 	Base string
+	// CostGate, when set, is --fail-on-cost-increase: the cost changes
+	// over it say so.
+	CostGate *float64
 }
 
 // Lengths, in runes, at which the terminal rendering shortens untrusted
@@ -37,7 +40,10 @@ func WriteText(w io.Writer, c *Change, o TextOptions) error {
 		fmt.Fprintln(bw, "Compared with "+clean(o.Base, maxName))
 	}
 	fmt.Fprintln(bw, "Tests: "+totalsLine(c))
-	for _, s := range sections(c) {
+	if l := costLine(&c.Cost); l != "" {
+		fmt.Fprintln(bw, l)
+	}
+	for _, s := range sections(c, o.CostGate) {
 		fmt.Fprintf(bw, "\n%s:\n", s.title)
 		width := 0
 		for _, it := range s.items {
