@@ -70,3 +70,18 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestCostSumsRound: a sum of costs is written as its parts add up, not
+// with the float's noise.
+func TestCostSumsRound(t *testing.T) {
+	a, b := 0.0004815, 0.00285
+	s := &Spend{}
+	s.Add(Usage{Model: "m", CostUSD: &a, CostFrom: FromPrice}, Usage{Model: "n", CostUSD: &b, CostFrom: FromPrice})
+	s.Add(Usage{Model: "m", CostUSD: &b, CostFrom: FromPrice})
+	if c, ok := s.CostUSD(); !ok || c != 0.0061815 {
+		t.Errorf("cost %v, %v; want 0.0061815", c, ok)
+	}
+	if m := *s.Models[0].CostUSD; m != 0.0033315 {
+		t.Errorf("model m cost %v; want 0.0033315", m)
+	}
+}

@@ -70,7 +70,7 @@ func perAttempt(spends []*cost.Spend) *AttemptUsage {
 		out.MeanTokens, out.MaxTokens = &mean, &maxT
 	}
 	if costKnown {
-		mean := sumC / float64(len(spends))
+		mean := cost.RoundUSD(sumC / float64(len(spends)))
 		out.MeanCostUSD, out.MaxCostUSD = &mean, &maxC
 	}
 	return out
