@@ -2,7 +2,6 @@ package jsonreport_test
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 	"testing"
 
@@ -65,24 +64,6 @@ func TestSuiteMatchesSchema(t *testing.T) {
 	}
 }
 
-// withoutUsage is r as a run whose agent reported no usage: no usage at any
-// level, and no supports_usage.
-func withoutUsage(r *report.Report) *report.Report {
-	r.Totals.Usage = nil
-	for i := range r.Tests {
-		t := &r.Tests[i]
-		t.Usage, t.PerAttempt = nil, nil
-		t.Source.Capabilities = slices.DeleteFunc(slices.Clone(t.Source.Capabilities), func(c string) bool { return c == "supports_usage" })
-		for j := range t.Turns {
-			t.Turns[j].Usage = nil
-		}
-		for j := range t.Attempts {
-			t.Attempts[j].Usage = nil
-		}
-	}
-	return r
-}
-
 // TestSummaryMatchesSchema: summary.json and a result file validate against
 // the published schema, whose objects are closed, so a field added to the
 // model without the schema fails here — for a run whose agent reported
@@ -92,7 +73,7 @@ func TestSummaryMatchesSchema(t *testing.T) {
 	summary, result := compileSchema(t)
 	r := reporttest.Report()
 	var b bytes.Buffer
-	for _, rep := range []*report.Report{r, withoutUsage(reporttest.Report())} {
+	for _, rep := range []*report.Report{r, reporttest.ReportWithoutUsage()} {
 		b.Reset()
 		jsonreport.WriteSummary(&b, rep)
 		if has := strings.Contains(b.String(), `"usage"`); has != (rep == r) {

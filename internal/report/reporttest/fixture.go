@@ -250,6 +250,28 @@ func Report() *report.Report {
 	return report.Build(Outcome(), report.Meta{Version: "v1.2.3", Config: Config(), Parallel: 2})
 }
 
+// OutcomeWithoutUsage is Outcome as a run whose agent reported no usage.
+func OutcomeWithoutUsage() *engine.Outcome {
+	out := Outcome()
+	for _, t := range out.Tests {
+		for _, a := range t.Attempts {
+			if a.Trace == nil {
+				continue
+			}
+			for i := range a.Trace.Turns {
+				a.Trace.Turns[i].Usage = nil
+			}
+		}
+	}
+	return out
+}
+
+// ReportWithoutUsage builds the fixture report of a run whose agent
+// reported no usage: outputs show nothing about usage for it.
+func ReportWithoutUsage() *report.Report {
+	return report.Build(OutcomeWithoutUsage(), report.Meta{Version: "v1.2.3", Config: Config(), Parallel: 2})
+}
+
 // Positions of the fixture's tests in Outcome.
 const (
 	Failing = iota // fails two assertions in one run
