@@ -29,7 +29,9 @@ func spent(r *engine.TestResult, spends ...*cost.Spend) *engine.TestResult {
 // reported none says nothing of it, since the line cannot know yet
 // whether another test will.
 func TestLiveUsage(t *testing.T) {
-	mini := func(in, out int64) *cost.Spend { return reporttest.Spent(reporttest.Usage("openai", "gpt-4o-mini", in, out)) }
+	mini := func(in, out int64) *cost.Spend {
+		return reporttest.Spent(reporttest.Usage("openai", "gpt-4o-mini", in, out))
+	}
 	once := stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}
 	for _, tc := range []struct {
 		name string
