@@ -180,7 +180,7 @@
       oninput: (e) => { view.query = e.target.value.trim(); refreshList(); } });
     // With the agent's usage, the list sorts by what each test cost.
     const sortSel = data.usage ? h('select', { id: 'sort', 'aria-label': 'Sort tests', onchange: (e) => { view.sort = e.target.value; refreshList(); } },
-      h('option', { value: 'order' }, 'in order'), h('option', { value: 'cost' }, 'by cost'), h('option', { value: 'tokens' }, 'by tokens')) : null;
+      h('option', { value: 'order' }, 'sort: in order'), h('option', { value: 'cost' }, 'sort: by cost'), h('option', { value: 'tokens' }, 'sort: by tokens')) : null;
     nav.append(buttons, h('div', { class: 'find' }, search, tagSel, sortSel), h('p', { id: 'shown', class: 'sub' }), h('ul', { id: 'list' }));
     refreshList();
   }
