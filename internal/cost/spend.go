@@ -2,6 +2,7 @@ package cost
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 )
 
@@ -158,8 +159,13 @@ func (s *Spend) CostUSD() (float64, bool) {
 		}
 		sum += *m.CostUSD
 	}
-	return sum, true
+	return RoundUSD(sum), true
 }
+
+// RoundUSD rounds a sum of costs to 1e-10 USD, far below what one token
+// of any model costs, so that a sum reads as its parts add up (0.0033315,
+// not 0.0033315000000000003) in summary.json.
+func RoundUSD(v float64) float64 { return math.Round(v*1e10) / 1e10 }
 
 // Clone returns a deep copy.
 func (s *Spend) Clone() *Spend {
@@ -211,7 +217,7 @@ func sumCost(a *float64, af string, b *float64, bf string) (*float64, string) {
 	if a == nil || b == nil {
 		return nil, ""
 	}
-	v := *a + *b
+	v := RoundUSD(*a + *b)
 	from := af
 	if af != bf {
 		from = FromSource // a mix: some of it is as reported

@@ -142,7 +142,11 @@ func totals(tests []Test) Totals {
 		}
 		t.NotMade += len(x.NotMade())
 		t.Model.Add(x.Model)
-		spends = append(spends, x.Usage)
+		if x.Status != status.Skipped {
+			// A skipped test never ran: it spent nothing, and its lack of
+			// usage does not make the run's partial.
+			spends = append(spends, x.Usage)
+		}
 	}
 	t.Usage = cost.Sum(spends...)
 	if judged := t.Total - t.Skipped; judged > 0 {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/ananke/action/internal/cost"
+	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -15,6 +16,24 @@ type AttemptUsage struct {
 	MaxTokens   *int64   `json:"max_tokens,omitempty"`
 	MeanCostUSD *float64 `json:"mean_cost_usd,omitempty"`
 	MaxCostUSD  *float64 `json:"max_cost_usd,omitempty"`
+}
+
+// AttemptsUsage is what a test's attempts used, and its figures per
+// attempt, as Build reports them in Test.Usage and Test.PerAttempt: for a
+// reader of engine results before the report is built (the console's
+// line per finished test).
+func AttemptsUsage(attempts []*engine.Attempt) (*cost.Spend, *AttemptUsage) {
+	spends := make([]*cost.Spend, len(attempts))
+	for i, a := range attempts {
+		if a.Trace != nil {
+			spends[i] = traceUsage(a.Trace)
+		}
+	}
+	s := cost.Sum(spends...)
+	if s == nil {
+		return nil, nil
+	}
+	return s, perAttempt(spends)
 }
 
 // traceUsage sums a trace's turns: nil when no turn reported usage.
@@ -51,7 +70,7 @@ func perAttempt(spends []*cost.Spend) *AttemptUsage {
 		out.MeanTokens, out.MaxTokens = &mean, &maxT
 	}
 	if costKnown {
-		mean := sumC / float64(len(spends))
+		mean := cost.RoundUSD(sumC / float64(len(spends)))
 		out.MeanCostUSD, out.MaxCostUSD = &mean, &maxC
 	}
 	return out

@@ -5,6 +5,8 @@
 // its file:line:col with expected and observed values and the calls
 // involved, the kinds of failure, the attempts of a test run several times
 // — and a summary. With -v every test is printed as a tree of its turns.
+// When the agent reported usage, the lines, trees and summary say what it
+// used (usage.go).
 package console
 
 import "github.com/ananke/action/internal/status"

@@ -20,8 +20,8 @@ const eraseLine = "\r\x1b[K"
 
 // Live prints one line per test as it finishes and, with Options.Progress,
 // a progress line below them. It reads only the test's name, status,
-// duration, run counts and how many warnings failed, which hold no
-// secrets.
+// duration, run counts, how many warnings failed and the token counts and
+// cost its agent reported, which hold no secrets.
 type Live struct {
 	w    io.Writer
 	opts Options
@@ -111,8 +111,9 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 // line is a finished test's line: "✓ weather in Paris (420ms)", for a
 // test run several times "✓ search finds shoes (1.3s) · 2/3 runs (66.7%) ·
 // flaky", "· 1 warning" when warnings failed in the attempt the report
-// will show, and "· 1 check not made" when checks could not be made there:
-// the ✓ alone would hide them until the summary.
+// will show, "· 1 check not made" when checks could not be made there (the
+// ✓ alone would hide them until the summary), and what the agent used when
+// it reported usage: "· 5k tokens · $0.0036".
 func (l *Live) line(r *engine.TestResult) string {
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
 	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 {
@@ -127,6 +128,9 @@ func (l *Live) line(r *engine.TestResult) string {
 	if n := withStatus(r, status.Error); n > 0 {
 		// A check that could not be made must not hide behind a ✓.
 		parts = append(parts, l.opts.paint(string(status.Error), plural.Count(n, "check")+" not made"))
+	}
+	if u := liveUsage(r); u != "" {
+		parts = append(parts, u)
 	}
 	if a := r.Shown(); a != nil && len(a.Checkpoints) > 0 {
 		reached := 0

@@ -59,6 +59,7 @@ func TestFailedHooks(t *testing.T) {
 				"! ananke.config.yaml:9: after_all[0]: hook \"./cleanup.sh\" exited with status 1; stderr: boom\n" +
 				"  removing tmp/orders with key ***\n" +
 				"  boom\n" +
+				"Agent: 820 tokens · $0.0009\n" +
 				"Time:  2.1s\n",
 		}, []string{"PASS", "before_all", "--fail-on-flaky"}},
 		{"colour", suitetest.Pick(suitetest.Smoke), console.Options{Color: true}, []string{

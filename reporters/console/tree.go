@@ -81,10 +81,14 @@ func turnLabel(turn *report.Turn) string {
 func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	var calls []report.Call
 	var errs []string
+	usage := ""
 	if n.turn != nil {
-		calls, errs = n.turn.ToolCalls, n.turn.RunErrors
+		calls, errs, usage = n.turn.ToolCalls, n.turn.RunErrors, p.turnUsage(n.turn)
 	}
 	total, i := len(calls)+len(errs)+len(n.asserts), 0
+	if usage != "" {
+		total++
+	}
 	next := func() (lead, child string) {
 		i++
 		return branch(prefix, i == total)
@@ -96,6 +100,10 @@ func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	for _, e := range errs {
 		lead, _ := next()
 		p.out(lead + p.o.paint("error", "run error:") + " " + clean(e))
+	}
+	if usage != "" {
+		lead, _ := next()
+		p.out(lead + usage)
 	}
 	for _, a := range n.asserts {
 		lead, child := next()

@@ -15,7 +15,7 @@ import (
 // failing warnings and per test with a check that could not be made (every
 // test with -v), and the summary.
 func Write(w io.Writer, r *report.Report, opts Options) error {
-	p := &printer{w: w, o: opts, hookErrors: map[string]bool{}}
+	p := &printer{w: w, o: opts, hookErrors: map[string]bool{}, usage: format.ShowsUsage(r)}
 	for _, h := range r.FailedHooks() {
 		p.hookErrors[h.Message] = true
 	}
@@ -39,6 +39,9 @@ type printer struct {
 	// hookErrors are the messages of the failed suite hooks: the summary
 	// prints their stderr once, not under every test they errored.
 	hookErrors map[string]bool
+	// usage: some test's agent reported usage, so every test says what
+	// its agent used (usage.go).
+	usage bool
 }
 
 // out prints one line; the first write error is kept and ends the output.
@@ -118,6 +121,7 @@ func (p *printer) header(t *report.Test) {
 		}
 	}
 	p.runs(t)
+	p.testUsage(t)
 	if t.Status == status.Fail && len(t.FailureCategories) > 0 {
 		p.line(1, p.o.paint("dim", "what went wrong:")+" "+clean(whatWentWrong(t.FailureCategories)))
 	}
@@ -203,6 +207,9 @@ func (p *printer) summary(r *report.Report) {
 		// No test failed, yet the run did: say why, or the red exit code
 		// next to "0 failed" looks like a bug.
 		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
+	}
+	if a := agentLine(r); a != "" {
+		p.line(0, a)
 	}
 	if m := ModelLine(t.Model); m != "" {
 		p.line(0, m)

@@ -103,6 +103,7 @@ func TestWarnings(t *testing.T) {
 		{"passing test with a warning and a check not made", reporttest.Pick(false, reporttest.Passing), console.Options{},
 			[]string{
 				"\nWARN weather in Paris  tests/weather.ananke.yaml\n" +
+					"  usage: 10.2k tokens · cost unknown\n" +
 					"  turn[0] \"weather?\"\n" +
 					"    ! tests/weather.ananke.yaml:8:15: the judge gave no verdict: model gpt-4o-mini at https://models.example.com/v1: server error (500) after 3 attempts: upstream overloaded" +
 					" (not made; severity warning, which never fails the test)\n" +
@@ -120,7 +121,9 @@ func TestWarnings(t *testing.T) {
 		{"verbose", reporttest.Pick(false, reporttest.Passing), console.Options{Verbose: true},
 			[]string{
 				"WARN weather in Paris  tests/weather.ananke.yaml\n" +
+					"  usage: 10.2k tokens · cost unknown\n" +
 					"  └─ turn[0] \"weather?\" → \"Sunny, 23 °C.\"\n" +
+					"     ├─ usage: 10.2k tokens · cost unknown\n" +
 					"     ├─ ✓ tests/weather.ananke.yaml:6:21: assistant text matches `Sunny`\n" +
 					"     ├─ ⚠ tests/weather.ananke.yaml:7:17: 1 claim in turn[0]'s reply",
 				"     │    assertion: turn[0].grounded\n     │    expected:  every number",

@@ -80,6 +80,52 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	// What the agent used: the run's total, a cost column in the list that
+	// sorts the tests by cost or tokens (unknown ones last, in order), and
+	// a test's usage per run and per turn.
+	t.Run("cost", func(t *testing.T) {
+		p := p.For(t)
+		if s := p.Text("#run"); !strings.Contains(s, "Agent usage") || !strings.Contains(s, "≥ 30.3k tokens (usage unknown for 2 of 5 tests)") {
+			t.Errorf("the run's header lacks the agent's usage:\n%s", s)
+		}
+		var cells map[string]string
+		p.Eval(`Object.fromEntries([...document.querySelectorAll('#list .item')].map((a) => [a.dataset.id, a.querySelector('.cost').textContent]))`, &cells)
+		for id, want := range map[string]string{"tests/checkout": "$0.0036", "tests/weather": "10.2k tokens", "tests/refund": "—", "tests/legacy": "",
+			"tests/search": "$0.0017", "tests/flip": "≥ 4.5k tokens"} {
+			if cells[id] != want {
+				t.Errorf("%s's cost cell is %q; want %q", id, cells[id], want)
+			}
+		}
+		sortBy := func(by string) {
+			p.Eval(`(() => { const s = document.getElementById('sort'); s.value = '`+by+`'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
+		}
+		for _, tc := range []struct {
+			by   string
+			want []string
+		}{
+			{"cost", []string{"tests/checkout", "tests/search", "tests/weather", "tests/refund", "tests/legacy", "tests/flip"}},
+			{"tokens", []string{"tests/search", "tests/weather", "tests/checkout", "tests/flip", "tests/refund", "tests/legacy"}},
+			{"order", []string{"tests/checkout", "tests/weather", "tests/refund", "tests/legacy", "tests/search", "tests/flip"}},
+		} {
+			sortBy(tc.by)
+			if got := listed(p); !slices.Equal(got, tc.want) {
+				t.Errorf("sorted %s, the list is %q; want %q", tc.by, got, tc.want)
+			}
+		}
+		p.SetHash("test=" + url.QueryEscape("tests/search"))
+		p.WaitVisible(`#detail table.attempts`)
+		if s := p.Text("#detail dl.pairs"); !strings.Contains(s, "10.5k tokens · $0.0017 (per run: mean 3.5k tokens · $0.00056, max 4.3k tokens · $0.0007)") ||
+			!strings.Contains(s, "openai/gpt-4o-mini: 10.5k tokens · $0.0017") {
+			t.Errorf("the test's usage shows as:\n%s", s)
+		}
+		if s := p.Text("#detail table.attempts"); !strings.Contains(s, "Usage") || !strings.Contains(s, "3.2k tokens · $0.00052") {
+			t.Errorf("the runs table lacks each run's usage:\n%s", s)
+		}
+		if s := p.Text("#detail section.turn h3"); !strings.Contains(s, "4.3k tokens · $0.0007") {
+			t.Errorf("the turn's head lacks its usage: %q", s)
+		}
+	})
+
 	t.Run("failing test", func(t *testing.T) {
 		p := p.For(t)
 		p.Click(`#list .item[data-id="tests/checkout"]`)

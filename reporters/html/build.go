@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // build makes the page's data from the report, but for its tests, which
@@ -16,6 +17,11 @@ func build(r *report.Report) *page {
 		Version: r.Version, Status: r.Status, StartedAt: r.StartedAt.UTC().Format(time.RFC3339), DurationMs: r.DurationMs,
 		Config: r.Config, Target: r.Target, Parallel: r.Parallel, Shard: r.Shard, FailOnFlaky: r.FailOnFlaky, Totals: r.Totals,
 		Hooks: []hook{},
+	}
+	// The page says the total in words; the spend itself is summary.json's.
+	p.Totals.Usage = nil
+	if format.ShowsUsage(r) {
+		p.Usage = format.Total(r)
 	}
 	for _, h := range r.FailedHooks() {
 		detail, _ := cut(h.Detail, TextCap)
@@ -29,8 +35,9 @@ func build(r *report.Report) *page {
 var pageCaps = caps{Event: EventCap, Text: TextCap, Events: EventsCap}
 
 // buildTest makes a test's data; its turns' raw events are read when the
-// test is written. It returns the trace the turns are from.
-func buildTest(rt *report.Test) (test, *trace.Trace) {
+// test is written. It returns the trace the turns are from. withUsage:
+// the run shows what the agent used.
+func buildTest(rt *report.Test, withUsage bool) (test, *trace.Trace) {
 	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky,
 		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
@@ -52,7 +59,10 @@ func buildTest(rt *report.Test) (test, *trace.Trace) {
 		}
 	}
 	if rt.Repeated() {
-		t.Stability = buildStability(rt)
+		t.Stability = buildStability(rt, withUsage)
+	}
+	if withUsage {
+		t.Usage = testUsage(rt)
 	}
 	for _, m := range tr.History {
 		m.Content, _ = cut(m.Content, TextCap)
@@ -67,20 +77,23 @@ func buildTest(rt *report.Test) (test, *trace.Trace) {
 			rturn = &rt.Turns[i]
 		}
 		t.Turns = append(t.Turns, buildTurn(tr, &tr.Turns[i], rturn))
+		t.Turns[i].Usage = spendText(tr.Turns[i].Usage, withUsage)
 	}
 	if len(tr.Turns) == 0 { // a report without traces: its turns' summaries
 		for i := range rt.Turns {
 			t.Turns = append(t.Turns, summaryTurn(&rt.Turns[i]))
+			t.Turns[i].Usage = spendText(rt.Turns[i].Usage, withUsage)
 		}
 	}
 	return t, tr
 }
 
-func buildStability(rt *report.Test) *stability {
+func buildStability(rt *report.Test, withUsage bool) *stability {
 	s := &stability{Runs: rt.Runs, PassedRuns: rt.PassedRuns, PassRate: rt.PassRate, MinPassRate: rt.MinPassRate, Retries: rt.Retries,
 		Attempts: make([]attempt, 0, len(rt.Attempts))}
 	for i, a := range rt.Attempts {
-		at := attempt{Label: a.Label(), Status: a.Status, Reason: a.Reason, DurationMs: a.DurationMs, Shown: i+1 == rt.Shown, TraceFile: a.TraceFile}
+		at := attempt{Label: a.Label(), Status: a.Status, Reason: a.Reason, DurationMs: a.DurationMs, Shown: i+1 == rt.Shown, TraceFile: a.TraceFile,
+			Usage: spendText(a.Usage, withUsage)}
 		for _, f := range a.Failed {
 			at.Failed = append(at.Failed, buildAssertion(f, nil))
 		}

@@ -6,7 +6,9 @@
 // message, tool calls with their arguments and results, assistant text,
 // state, run errors — above the turn's raw events. Evidence links jump to
 // the events they rest on; the address (#test=<id>&event=<seq>) opens a
-// test, and an event, directly.
+// test, and an event, directly. In a run whose agent reported usage, the
+// header has the run's total, the list a cost column that sorts it, and a
+// test its usage per run, per model and per turn (usage.go).
 //
 // The page loads nothing: its style, script and data are inline, and its
 // Content-Security-Policy lets the browser fetch nothing else, so it works

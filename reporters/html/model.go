@@ -22,6 +22,9 @@ type page struct {
 	Shard       *report.Shard `json:"shard,omitempty"`
 	FailOnFlaky bool          `json:"fail_on_flaky,omitempty"`
 	Totals      report.Totals `json:"totals"`
+	// Usage is what the agent used over the run (usage.go), when some
+	// test's agent reported usage.
+	Usage string `json:"usage,omitempty"`
 	// Hooks are the suite hooks that failed.
 	Hooks []hook `json:"hooks"`
 	// Tests, then Caps (the page's size limits, for its notes), are
@@ -63,6 +66,8 @@ type test struct {
 	Source *report.Source `json:"source,omitempty"`
 	// Stability is the runs of a test run more than once.
 	Stability *stability `json:"stability,omitempty"`
+	// Usage is what the test's agent used (usage.go).
+	Usage *usage `json:"usage,omitempty"`
 	// TraceFile is the shown attempt's trace, which holds whatever the
 	// page cut.
 	TraceFile   string              `json:"trace_file"`
@@ -90,6 +95,7 @@ type attempt struct {
 	DurationMs int64         `json:"duration_ms"`
 	// Shown: this attempt's turns and assertions are the test's.
 	Shown     bool        `json:"shown,omitempty"`
+	Usage     string      `json:"usage,omitempty"`
 	Failed    []assertion `json:"failed,omitempty"`
 	TraceFile string      `json:"trace_file"`
 }
@@ -149,6 +155,8 @@ type turn struct {
 	StateBytes   int              `json:"state_bytes,omitempty"`
 	Memory       []memory         `json:"memory,omitempty"`
 	Outbound     []outbound       `json:"outbound,omitempty"`
+	// Usage is what the agent used in the turn (usage.go).
+	Usage string `json:"usage,omitempty"`
 	// Then the turn's raw events, read from its trace as they are
 	// written (write.go): "events", "event_count" (how many events the
 	// turn has) and "left_out" (the runs of them the page does not hold,

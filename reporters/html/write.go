@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // writeData writes the page's data, a test at a time: each test's data is
@@ -19,11 +20,12 @@ func writeData(bw *bufio.Writer, r *report.Report) error {
 	w := &jsonWriter{w: bw}
 	w.open(build(r))
 	w.raw(`,"tests":[`)
+	withUsage := format.ShowsUsage(r)
 	for i := range r.Tests {
 		if i > 0 {
 			w.byte(',')
 		}
-		if err := writeTest(w, &r.Tests[i]); err != nil {
+		if err := writeTest(w, &r.Tests[i], withUsage); err != nil {
 			return err
 		}
 	}
@@ -34,8 +36,8 @@ func writeData(bw *bufio.Writer, r *report.Report) error {
 }
 
 // writeTest writes one test, its turns' events within EventsCap.
-func writeTest(w *jsonWriter, rt *report.Test) error {
-	t, tr := buildTest(rt)
+func writeTest(w *jsonWriter, rt *report.Test, withUsage bool) error {
+	t, tr := buildTest(rt, withUsage)
 	pins := pinned(rt, tr)
 	budget := EventsCap
 	w.open(t)

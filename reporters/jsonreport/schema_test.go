@@ -66,22 +66,30 @@ func TestSuiteMatchesSchema(t *testing.T) {
 
 // TestSummaryMatchesSchema: summary.json and a result file validate against
 // the published schema, whose objects are closed, so a field added to the
-// model without the schema fails here.
+// model without the schema fails here — for a run whose agent reported
+// usage (priced, unpriced, partial, per run) and for one whose agent
+// reported none.
 func TestSummaryMatchesSchema(t *testing.T) {
 	summary, result := compileSchema(t)
 	r := reporttest.Report()
 	var b bytes.Buffer
-	jsonreport.WriteSummary(&b, r)
-	v, _ := jsonschema.UnmarshalJSON(&b)
-	if err := summary.Validate(v); err != nil {
-		t.Errorf("summary.json does not match the schema: %v", err)
-	}
-	for i := range r.Tests {
+	for _, rep := range []*report.Report{r, reporttest.ReportWithoutUsage()} {
 		b.Reset()
-		jsonreport.WriteResult(&b, &r.Tests[i])
+		jsonreport.WriteSummary(&b, rep)
+		if has := strings.Contains(b.String(), `"usage"`); has != (rep == r) {
+			t.Errorf("summary.json has usage: %v; want %v", has, rep == r)
+		}
 		v, _ := jsonschema.UnmarshalJSON(&b)
-		if err := result.Validate(v); err != nil {
-			t.Errorf("result of %s does not match the schema: %v", r.Tests[i].ID, err)
+		if err := summary.Validate(v); err != nil {
+			t.Errorf("summary.json does not match the schema: %v", err)
+		}
+		for i := range rep.Tests {
+			b.Reset()
+			jsonreport.WriteResult(&b, &rep.Tests[i])
+			v, _ := jsonschema.UnmarshalJSON(&b)
+			if err := result.Validate(v); err != nil {
+				t.Errorf("result of %s does not match the schema: %v", rep.Tests[i].ID, err)
+			}
 		}
 	}
 	// The schema must reject what it should: an unknown field, and values
@@ -91,9 +99,29 @@ func TestSummaryMatchesSchema(t *testing.T) {
 	b.Reset()
 	jsonreport.WriteSummary(&b, r)
 	bad := bytes.Replace(b.Bytes(), []byte(`"parallel"`), []byte(`"extra": 1, "parallel"`), 1)
-	v, _ = jsonschema.UnmarshalJSON(bytes.NewReader(bad))
+	v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(bad))
 	if summary.Validate(v) == nil {
 		t.Error("the schema accepts an unknown field")
+	}
+	// Usage must be what it says: counts that are counts, a partial flag
+	// that is only ever true, a known source of cost.
+	b.Reset()
+	jsonreport.WriteResult(&b, &r.Tests[reporttest.Flips])
+	flips := b.String()
+	for _, tc := range []struct{ name, old, new string }{
+		{"token count", `"input_tokens": 2000`, `"input_tokens": -2000`},
+		{"token field", `"input_tokens": 2000`, `"prompt_tokens": 2000`},
+		{"partial", `"partial": true`, `"partial": false`},
+		{"cost source", `"cost_from": "price"`, `"cost_from": "guess"`},
+		{"no models", `"reported": 2,`, `"reported": 2, "nothing": 0,`},
+	} {
+		if !strings.Contains(flips, tc.old) {
+			t.Fatalf("%s: the result has no %s", tc.name, tc.old)
+		}
+		v, _ := jsonschema.UnmarshalJSON(strings.NewReader(strings.Replace(flips, tc.old, tc.new, 1)))
+		if result.Validate(v) == nil {
+			t.Errorf("the schema accepts a bad %s: %s", tc.name, tc.new)
+		}
 	}
 	b.Reset()
 	jsonreport.WriteResult(&b, &r.Tests[reporttest.Passing])

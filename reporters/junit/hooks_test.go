@@ -77,10 +77,10 @@ func TestSuiteHooks(t *testing.T) {
 		t.Fatalf("second suite %s with %d cases; want the dataset's two tests", dataset.Name, len(dataset.Cases))
 	}
 	receipt, invoice := dataset.Cases[0], dataset.Cases[1]
-	if receipt.Out == nil || !strings.HasPrefix(*receipt.Out, "turn[0] user: What is the total on this receipt? + receipt.png (image/png, 2.1 KiB)\n") {
+	if receipt.Out == nil || !strings.HasPrefix(*receipt.Out, "usage: 5.5k tokens · $0.013\n\nturn[0] user: What is the total on this receipt? + receipt.png (image/png, 2.1 KiB)\n") {
 		t.Errorf("receipt transcript: %v", receipt.Out)
 	}
-	if invoice.Out == nil || !strings.HasPrefix(*invoice.Out, "turn[0] user: Book this invoice + invoice.pdf (application/pdf, 47.8 KiB), notes.txt (text/plain, 312 B)\n") {
+	if invoice.Out == nil || !strings.HasPrefix(*invoice.Out, "usage: 4.1k tokens · $0.012\n\nturn[0] user: Book this invoice + invoice.pdf (application/pdf, 47.8 KiB), notes.txt (text/plain, 312 B)\n") {
 		t.Errorf("invoice transcript: %v", invoice.Out)
 	}
 	if invoice.Error == nil || !strings.HasPrefix(invoice.Error.Text, "tests/receipts.ananke.jsonl:4: turn[0]: the agent sent nothing") {

@@ -15,7 +15,12 @@
 // several times also lists its other attempts that did not pass, in
 // Surefire's elements for reruns: <flakyFailure>/<flakyError> under a test
 // that passed, <rerunFailure>/<rerunError> under one that failed or
-// errored. The output validates against Jenkins' junit-10.xsd.
+// errored. In a run where the agent reported usage, each test file's
+// <testsuite> carries what its tests' agent used as <properties>
+// (ananke.tokens.total, ananke.tokens.input, ananke.tokens.output,
+// ananke.cost_usd, each only when known), and each testcase says it in
+// words first in its <system-out> (usage.go). The output validates
+// against Jenkins' junit-10.xsd.
 package junit
 
 import (
@@ -42,6 +47,8 @@ func Write(w io.Writer, r *report.Report) error {
 	}
 	var order []string
 	byFile := map[string]*testsuite{}
+	tests := map[string][]*report.Test{}
+	usage := format.ShowsUsage(r)
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		s := byFile[t.File]
@@ -51,10 +58,18 @@ func Write(w io.Writer, r *report.Report) error {
 			byFile[t.File] = s
 			order = append(order, t.File)
 		}
-		s.add(caseOf(t))
+		tc := caseOf(t)
+		if usage {
+			usageOut(&tc, t)
+		}
+		s.add(tc)
 		s.Time = seconds(msOf(s.Time) + t.DurationMs)
+		tests[t.File] = append(tests[t.File], t)
 	}
 	for _, f := range order {
+		if usage {
+			usageProperties(byFile[f], tests[f])
+		}
 		suites.add(*byFile[f])
 	}
 	// junit-10.xsd rejects `skipped` on <testsuites> and `disabled`

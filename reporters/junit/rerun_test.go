@@ -12,7 +12,8 @@ import (
 	"github.com/ananke/action/internal/status"
 )
 
-// parsed is the part of the output the rerun and hook tests read back.
+// parsed is the part of the output the rerun, hook and usage tests read
+// back.
 type parsed struct {
 	Tests    int `xml:"tests,attr"`
 	Failures int `xml:"failures,attr"`
@@ -25,6 +26,11 @@ type parsed struct {
 		Errors   int          `xml:"errors,attr"`
 		Skipped  int          `xml:"skipped,attr"`
 		Cases    []parsedCase `xml:"testcase"`
+		// Properties are what the suite's agent used.
+		Properties []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
 	} `xml:"testsuite"`
 }
 

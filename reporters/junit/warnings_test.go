@@ -40,7 +40,8 @@ func TestWarnings(t *testing.T) {
 	}{
 		{name: "passed with a warning", r: passed,
 			out: "turn[0] user: weather?\n  assistant: Sunny, 23 °C.\n\n" + warning},
-		{name: "passed without", r: steady},
+		// Only what its agent used.
+		{name: "passed without", r: steady, out: "usage: 10.2k tokens · cost unknown\n"},
 		// A warning judge whose model failed: no <failure>, no <error>, and
 		// not silent either.
 		{name: "passed with a check not made", r: notMade,

@@ -12,7 +12,8 @@
 // assertions that failed in some of them; a test that passed with failing
 // warnings gets a closed block listing them, as failures are listed.
 // Warnings never change a verdict: the heading only counts the tests that
-// have them.
+// have them. In a run whose agent reported usage, the totals and the table
+// of tests have a Cost column (usage.go).
 //
 // The same text is the sticky PR comment, the check run's summary, the job
 // summary and the file written by `ananke run --summary`, so it is rendered

@@ -145,12 +145,17 @@ func tableRows(out string) []string {
 // wantCells is the number of cells of each row of r's table: 7 with the
 // Runs and Flaky columns, which only a report with a repeated test has.
 func wantCells(r *report.Report) int {
+	n := 5
 	for i := range r.Tests {
 		if r.Tests[i].Repeated() {
-			return 7
+			n = 7
+			break
 		}
 	}
-	return 5
+	if r.Totals.Usage != nil { // the Cost column
+		n++
+	}
+	return n
 }
 
 // cells counts the pipes that split a table row into cells: those not

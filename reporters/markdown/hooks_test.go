@@ -66,7 +66,7 @@ func TestHooks(t *testing.T) {
 	}{
 		{"tests passed, after_all failed", suitetest.Pick(suitetest.Smoke), markdown.Options{}, []string{
 			"### ! Ananke: after_all\\[0\\] failed; 1 test passed\n",
-			"|--:|--:|--:|--:|--:|--:|--:|--:|\n| 1 | 1 | 0 | 0 | 0 | 0 | 100.0% | 2.1s |\n\n" +
+			"|--:|--:|--:|--:|--:|--:|--:|--:|---|\n| 1 | 1 | 0 | 0 | 0 | 0 | 100.0% | 2.1s | 820 tokens · \\$0.0009 |\n\n" +
 				"! `after_all[0]` at `ananke.config.yaml:9`: hook \"./cleanup.sh\" exited with status 1; stderr: boom\n\n" +
 				"<details>\n<summary>stderr of after_all&#91;0&#93;</summary>\n\n" +
 				"```text\nremoving tmp/orders with key ***\nboom\n```\n\n</details>\n\n" +
@@ -83,8 +83,8 @@ func TestHooks(t *testing.T) {
 			"_… 2 more failed hooks; see the report directory._\n",
 		}, []string{"! `after_all[5]`"}},
 		{"dataset", suitetest.Report(), markdown.Options{LinkBase: link}, []string{
-			"| ✗ | reads the receipt total | [`tests/receipts.ananke.jsonl:3`](" + link + "tests/receipts.ananke.jsonl#L3) | 1.2s | 2 |\n",
-			"| ! | reads a scanned invoice | [`tests/receipts.ananke.jsonl:4`](" + link + "tests/receipts.ananke.jsonl#L4) | 30.0s |  |\n",
+			"| ✗ | reads the receipt total | [`tests/receipts.ananke.jsonl:3`](" + link + "tests/receipts.ananke.jsonl#L3) | 1.2s | 2 | 5.5k tokens · \\$0.013 |\n",
+			"| ! | reads a scanned invoice | [`tests/receipts.ananke.jsonl:4`](" + link + "tests/receipts.ananke.jsonl#L4) | 30.0s |  | 4.1k tokens · \\$0.012 |\n",
 			// A test file's row links its first line, as before.
 			"| ✓ | says hello | [`tests/smoke.ananke.yaml`](" + link + "tests/smoke.ananke.yaml#L1) |",
 			// An errored dataset test without a cause's position is at its line.

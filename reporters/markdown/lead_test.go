@@ -23,8 +23,9 @@ func TestLead(t *testing.T) {
 	if got := markdown.Render(r, markdown.Options{Marker: "<!-- m -->", Lead: " \n"}); got != plain {
 		t.Errorf("a blank lead changed the output:\n%s", got)
 	}
-	withTotals := strings.Index(plain, "|--:|\n") + len("|--:|\n")
-	withTotals += strings.Index(plain[withTotals:], "\n") + 1
+	// The totals table ends at the first blank line after the heading.
+	withTotals := len(heading) + 2
+	withTotals += strings.Index(plain[withTotals:], "\n\n") + 1
 	for _, tc := range []struct {
 		name     string
 		budget   int

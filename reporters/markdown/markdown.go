@@ -8,6 +8,7 @@ import (
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // Options shape the rendering.
@@ -63,8 +64,11 @@ type unit struct {
 
 // render fills in the row and block; Render calls it only for the units it
 // considers, so a huge run costs only what fits.
-func (u *unit) render(o Options, wide bool) {
+func (u *unit) render(o Options, wide, cost bool) {
 	u.row = row(u.test, o, wide)
+	if cost {
+		u.row = withCost(u.row, u.test)
+	}
 	if bad(u.test) || u.test.Flaky || warned(u.test) || notMade(u.test) {
 		u.details = details(u.test, o, u.open, u.suite)
 	}
@@ -134,15 +138,15 @@ func render(r *report.Report, o Options) string {
 		return truncate(out, o.Budget)
 	}
 	out += fitHooks(r, o, len(out))
-	units, wide := plan(r), repeats(r)
+	units, wide, cost := plan(r), repeats(r), format.ShowsUsage(r)
 	left := leftOut(units)
 	used := len(out)
 	n := 0
 	for ; n < len(units); n++ {
-		units[n].render(o, wide)
+		units[n].render(o, wide, cost)
 		add := len(units[n].row) + len(units[n].details)
 		if n == 0 {
-			add += len(thead(wide)) + 1
+			add += len(thead(wide, cost)) + 1
 		}
 		need := used + add + len(note(left[n+1], o))
 		if n == len(units)-1 {
@@ -153,7 +157,7 @@ func render(r *report.Report, o Options) string {
 		}
 		used += add
 	}
-	return assemble(out, thead(wide), units[:n], note(left[n], o), o.Budget)
+	return assemble(out, thead(wide, cost), units[:n], note(left[n], o), o.Budget)
 }
 
 // tally counts the tests left out from some unit on.

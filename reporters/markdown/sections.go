@@ -97,14 +97,19 @@ func outcome(t report.Totals) string {
 	return plural.Count(t.Total, "test") + " skipped"
 }
 
-// totals is a one-row table of the counts, pass rate and run time. Flaky
-// is always there: a run without flaky tests says so.
+// totals is a one-row table of the counts, pass rate and run time, and
+// what the agent used when it reported usage. Flaky is always there: a run
+// without flaky tests says so.
 func totals(r *report.Report) string {
 	t := r.Totals
-	return "| Total | Passed | Failed | Errored | Skipped | Flaky | Pass rate | Duration |\n" +
+	out := "| Total | Passed | Failed | Errored | Skipped | Flaky | Pass rate | Duration |\n" +
 		"|--:|--:|--:|--:|--:|--:|--:|--:|\n" +
 		fmt.Sprintf("| %d | %d | %d | %d | %d | %d | %.1f%% | %s |\n\n",
 			t.Total, t.Passed, t.Failed, t.Errored, t.Skipped, t.Flaky, t.PassRate, format.Duration(r.DurationMs))
+	if format.ShowsUsage(r) {
+		out = totalCost(out, r)
+	}
+	return out
 }
 
 // The table of tests starts with one of these heads; the blank line after
@@ -127,12 +132,17 @@ func repeats(r *report.Report) bool {
 	return false
 }
 
-// thead is the table's head, wide or not.
-func thead(wide bool) string {
+// thead is the table's head, wide or not, with a Cost column when the
+// agent reported usage (usage.go).
+func thead(wide, cost bool) string {
+	head := tableHead
 	if wide {
-		return wideHead
+		head = wideHead
 	}
-	return tableHead
+	if cost {
+		head = costHead(head)
+	}
+	return head
 }
 
 // row is a test's line in the table; wide adds its runs and flaky mark.

@@ -33,18 +33,20 @@ func TestRunsColumns(t *testing.T) {
 		wantRows []string
 	}{
 		{"no test repeated", reporttest.Pick(false, reporttest.Failing, reporttest.Passing, reporttest.Errored, reporttest.Skipped), false, []string{
-			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |",
-			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 10.2k tokens · cost unknown |",
+			"| ! | refund needs a seeded order | `tests/refund.ananke.yaml` | 35ms |  | — |",
+			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |",
 		}},
 		{"flaky tests", reporttest.Pick(false, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips), true, []string{
-			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%) | ⚠ flaky |",
-			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%) | ⚠ flaky |",
-			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | - |  |",
-			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |  |",
+			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%) | ⚠ flaky | ≥ 4.5k tokens (1 of 3 unreported) |",
+			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%) | ⚠ flaky | " +
+				"10.5k tokens · \\$0.0017 (per run: mean 3.5k tokens · \\$0.00056, max 4.3k tokens · \\$0.0007) |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | - |  | 10.2k tokens · cost unknown |",
+			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |  |  |",
 		}},
 		{"repeated, steady", repeatedSteady, true, []string{
-			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 | - |  |",
-			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  |",
+			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 | - |  | 5k tokens · \\$0.0036 |",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 3/3 (100%) |  | 10.2k tokens · cost unknown |",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,7 +208,7 @@ func rank(row string) int {
 	switch {
 	case strings.HasPrefix(row, "| ✗ |"), strings.HasPrefix(row, "| ! |"):
 		return 0
-	case strings.HasSuffix(row, "| ⚠ flaky |"):
+	case strings.Contains(row, "| ⚠ flaky |"):
 		return 1
 	case strings.Contains(row, " (⚠ 1 check not made, 1 warning) |"):
 		return 2

@@ -31,7 +31,7 @@ func TestWarnings(t *testing.T) {
 		// leaves the test passing, and counted.
 		{"passing test with a warning and a check not made", reporttest.Pick(false, reporttest.Passing), []string{
 			"### ✓ Ananke: 1 test passed, 1 with warnings, 1 check not made\n",
-			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  |\n",
+			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | 10.2k tokens · cost unknown |\n",
 			"<details>\n<summary>✓ <b>weather in Paris</b> — 1 check not made, 1 warning</summary>\n\n" +
 				"**turn\\[0\\]** “weather?”\n\n" +
 				"- ! `tests/weather.ananke.yaml:8`: the judge gave no verdict: model gpt-4o-mini at https:\u2060//models.example.com/v1: server error (500) after 3 attempts: upstream overloaded\n" +
@@ -55,7 +55,7 @@ func TestWarnings(t *testing.T) {
 		// no warning mark.
 		{"failed test with a warning", failing, []string{
 			"### ✗ Ananke: 1 failed of 2 tests, 2 with warnings, 1 check not made\n",
-			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 |\n",
+			"| ✗ | checkout declines the card | `tests/checkout.ananke.yaml` | 1.6s | 2 | 5k tokens · \\$0.0036 |\n",
 			"<summary>✗ <b>checkout declines the card</b> — 2 failed assertions (process, outcome), 1 warning</summary>",
 			"  - observed: match \"declined\"\n\n```text\nforbidden match: \"Payment \\x1b[31mdeclined\\x1b[0m ]]> <b>&amp;</b> key ***\"\n```\n\n" +
 				"**turn\\[0\\]** “find shoes”\n\n- ⚠ `tests/weather.ananke.yaml:7`: 1 claim",

@@ -4,8 +4,12 @@
 // evidence of every shape, protocol warnings, a failing warning-severity
 // assertion and a warning judge that could not be made (its model failed)
 // on the passing test, event references, a planted secret and
-// agent text full of control characters, built through report.Build so
-// that masking is exercised too.
+// agent text full of control characters, and what the agent used — priced
+// usage of two models on the failing test, tokens without a price on the
+// passing one, priced usage per run on the flaky one, partial usage (a
+// retry that reported none) on the failing flaky one, none on the errored
+// and skipped ones — built through report.Build so that masking and sums
+// are exercised too.
 package reporttest
 
 import (
@@ -13,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
@@ -36,6 +41,36 @@ func pos(file string, line, col int) diag.Pos { return diag.Pos{File: file, Line
 
 func name(s string) vars.Name { return vars.Name{Value: s} }
 
+// prices are the fixture's own, so that its costs never move with the
+// built-in table.
+var prices = &cost.Table{Rules: []cost.Rule{
+	{Model: "gpt-4o-mini", Price: cost.Price{Input: 0.15, Output: 0.60}, Origin: "fixture"},
+	{Model: "gpt-4o", Price: cost.Price{Input: 2.50, Output: 10}, Origin: "fixture"},
+	{Model: "claude-sonnet-4-5", Price: cost.Price{Input: 3, Output: 15, CachedInput: f(0.30), CacheWrite: f(3.75)}, Origin: "fixture"},
+	{Model: "claude-haiku-4-5", Price: cost.Price{Input: 1, Output: 5, CachedInput: f(0.10), CacheWrite: f(1.25)}, Origin: "fixture"},
+}}
+
+func f(v float64) *float64 { return &v }
+
+// Usage is one run's report of what a provider's model used: input and
+// output tokens, priced from the fixture's prices when they have the model.
+func Usage(provider, model string, in, out int64) cost.Usage {
+	var t cost.Tokens
+	t.Set(cost.Input, in)
+	t.Set(cost.Output, out)
+	return cost.Usage{Provider: provider, Model: model, Tokens: t}
+}
+
+// Spent is a turn's usage: one run that reported us, priced from the
+// fixture's prices (gpt-4o-mini, gpt-4o, claude-sonnet-4-5 and
+// claude-haiku-4-5 have one).
+func Spent(us ...cost.Usage) *cost.Spend {
+	s := &cost.Spend{}
+	s.Add(us...)
+	prices.Apply(s)
+	return s
+}
+
 // Outcome is the engine outcome the fixture report is built from.
 func Outcome() *engine.Outcome {
 	base := Start.UnixMilli()
@@ -50,9 +85,11 @@ func Outcome() *engine.Outcome {
 		Start:  ms(0), End: ms(1600),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 1600, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "find shoes", StartMs: base, EndMs: base + 900, ToolCalls: []trace.ToolCall{search}, Texts: []string{"Found 2."},
+				Usage:  Spent(Usage("openai", "gpt-4o-mini", 1200, 80)),
 				Runs:   []trace.Run{{RunID: "run-1", Request: []byte(`{"threadId":"t","runId":"run-1","messages":[]}`), StartMs: base, EndMs: base + 900, FirstSeq: 1, Frames: 6}},
 				Events: []trace.Event{{Seq: 1, ReceivedMs: base + 50, Type: "RUN_STARTED", Raw: []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"run-1"}`)}}},
 			{Index: 1, Kind: "user", UserText: "pay with my card", StartMs: base + 1000, EndMs: base + 1600, ToolCalls: []trace.ToolCall{pay},
+				Usage: Spent(Usage("openai", "gpt-4o-mini", 2650, 140), Usage("openai", "gpt-4o", 900, 60)),
 				Texts: []string{"Payment \x1b[31mdeclined\x1b[0m ]]> <b>&amp;</b> key " + Secret},
 				Runs: []trace.Run{{RunID: "run-2", Request: []byte(`{"threadId":"t","runId":"run-2","messages":[{"id":"u","role":"user","content":"card ` + Secret + `"}]}`),
 					StartMs: base + 1000, EndMs: base + 1600, FirstSeq: 7, Frames: 8}},
@@ -87,7 +124,7 @@ func Outcome() *engine.Outcome {
 	passing := once(&spec.Test{Path: "tests/weather.ananke.yaml", ID: "tests/weather", Name: name("weather in Paris")}, &engine.Attempt{
 		Status: status.Pass, Start: ms(0), End: ms(420),
 		Trace: &trace.Trace{TestStartMs: base, TestEndMs: base + 420, Turns: []trace.Turn{{Index: 0, Kind: "user", UserText: "weather?", StartMs: base, EndMs: base + 420,
-			Texts: []string{"Sunny, 23 °C."}, FirstTextMs: base + 380, FirstTextSeq: 3,
+			Texts: []string{"Sunny, 23 °C."}, FirstTextMs: base + 380, FirstTextSeq: 3, Usage: Spent(Usage("acme", "acme-large-2", 9800, 420)),
 			Runs: []trace.Run{{RunID: "run-w", Request: []byte(`{"threadId":"t","runId":"run-w","messages":[]}`), StartMs: base, EndMs: base + 420, FirstSeq: 1, Frames: 5,
 				FirstEventMs: base + 40}},
 			Events: []trace.Event{{Seq: 1, ReceivedMs: base + 40, Type: "RUN_STARTED", Raw: []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"run-w"}`)},
@@ -179,8 +216,11 @@ func searchAttempt(base int64, run int, searched bool) *engine.Attempt {
 // runs pass, the second fails, so it passes and is flaky.
 func wobbly(base int64) *engine.TestResult {
 	t := &spec.Test{Path: "tests/search.ananke.yaml", ID: "tests/search", Name: name("search finds shoes")}
-	return judged(t, stability.Policy{Runs: 3, MinPassRate: 60}, status.Pass, "",
-		searchAttempt(base, 0, true), searchAttempt(base, 1, false), searchAttempt(base, 2, true))
+	runs := []*engine.Attempt{searchAttempt(base, 0, true), searchAttempt(base, 1, false), searchAttempt(base, 2, true)}
+	for i, u := range [][2]int64{{3100, 90}, {2900, 60}, {4200, 120}} {
+		runs[i].Trace.Turns[0].Usage = Spent(Usage("openai", "gpt-4o-mini", u[0], u[1]))
+	}
+	return judged(t, stability.Policy{Runs: 3, MinPassRate: 60}, status.Pass, "", runs...)
 }
 
 // flipping is a test run twice with one retry: its first run fails twice,
@@ -189,6 +229,9 @@ func flipping(base int64) *engine.TestResult {
 	t := &spec.Test{Path: "tests/flip.ananke.yaml", ID: "tests/flip", Name: name("search flips")}
 	first, retry, second := searchAttempt(base, 0, false), searchAttempt(base, 0, false), searchAttempt(base, 1, true)
 	retry.Retry = 1
+	// The retry's agent reported no usage: the test's is partial.
+	first.Trace.Turns[0].Usage = Spent(Usage("openai", "gpt-4o-mini", 2000, 50))
+	second.Trace.Turns[0].Usage = Spent(Usage("openai", "gpt-4o-mini", 2400, 100))
 	for _, a := range []*engine.Attempt{first, retry, second} {
 		a.Results[0].Source.File = t.Path
 	}
@@ -205,6 +248,28 @@ func Config() *spec.Config {
 // Report builds the fixture report.
 func Report() *report.Report {
 	return report.Build(Outcome(), report.Meta{Version: "v1.2.3", Config: Config(), Parallel: 2})
+}
+
+// OutcomeWithoutUsage is Outcome as a run whose agent reported no usage.
+func OutcomeWithoutUsage() *engine.Outcome {
+	out := Outcome()
+	for _, t := range out.Tests {
+		for _, a := range t.Attempts {
+			if a.Trace == nil {
+				continue
+			}
+			for i := range a.Trace.Turns {
+				a.Trace.Turns[i].Usage = nil
+			}
+		}
+	}
+	return out
+}
+
+// ReportWithoutUsage builds the fixture report of a run whose agent
+// reported no usage: outputs show nothing about usage for it.
+func ReportWithoutUsage() *report.Report {
+	return report.Build(OutcomeWithoutUsage(), report.Meta{Version: "v1.2.3", Config: Config(), Parallel: 2})
 }
 
 // Positions of the fixture's tests in Outcome.

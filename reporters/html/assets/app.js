@@ -7,7 +7,7 @@
   const LABEL = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skipped: 'SKIP', skip: 'SKIP', warn: 'WARN' };
   const FILTERS = ['all', 'pass', 'fail', 'error', 'skipped', 'flaky', 'warned', 'not made'];
   const FOLD_LINES = 12;
-  const view = { filter: 'all', tag: '', query: '' };
+  const view = { filter: 'all', tag: '', query: '', sort: 'order' };
   let cur = null; // the test shown
   let seqs = []; // the sorted sequence numbers of the events of the test shown
 
@@ -144,6 +144,7 @@
         ['Parallel', data.parallel > 1 && String(data.parallel)],
         ['Shard', data.shard && data.shard.index + ' of ' + data.shard.total],
         ['Fail on flaky', data.fail_on_flaky && 'yes'],
+        ['Agent usage', data.usage],
         ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' +
           t.model.prompt_tokens + ' + ' + t.model.completion_tokens + ' tokens']]),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
@@ -177,7 +178,10 @@
       h('option', { value: '' }, 'all tags'), [...tags.keys()].sort().map((g) => h('option', { value: g }, g + ' (' + tags.get(g) + ')'))) : null;
     const search = h('input', { id: 'search', type: 'search', placeholder: 'Search name or id', 'aria-label': 'Search tests by name or id',
       oninput: (e) => { view.query = e.target.value.trim(); refreshList(); } });
-    nav.append(buttons, h('div', { class: 'find' }, search, tagSel), h('p', { id: 'shown', class: 'sub' }), h('ul', { id: 'list' }));
+    // With the agent's usage, the list sorts by what each test cost.
+    const sortSel = data.usage ? h('select', { id: 'sort', 'aria-label': 'Sort tests', onchange: (e) => { view.sort = e.target.value; refreshList(); } },
+      h('option', { value: 'order' }, 'sort: in order'), h('option', { value: 'cost' }, 'sort: by cost'), h('option', { value: 'tokens' }, 'sort: by tokens')) : null;
+    nav.append(buttons, h('div', { class: 'find' }, search, tagSel, sortSel), h('p', { id: 'shown', class: 'sub' }), h('ul', { id: 'list' }));
     refreshList();
   }
 
@@ -188,12 +192,21 @@
       b.setAttribute('aria-pressed', String(f === view.filter));
       b.querySelector('.count').textContent = base.filter((t) => matches(t, f)).length;
     }
-    const shown = base.filter((t) => matches(t, view.filter));
+    const shown = sorted(base.filter((t) => matches(t, view.filter)));
     document.getElementById('shown').textContent = 'Showing ' + shown.length + ' of ' + data.tests.length + ' tests';
     document.getElementById('list').replaceChildren(...shown.map((t) => h('li', {},
       h('a', { href: '#test=' + enc(t.id), class: 'item', 'data-id': t.id, 'aria-current': cur === t ? 'true' : null },
         badge(t.status), h('span', { class: 'name' }, t.name || t.id),
+        data.usage && h('span', { class: 'cost', title: t.usage ? t.usage.text : 'skipped' }, t.usage ? t.usage.cell : ''),
         h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned', t.not_made && ' · ' + count(t.not_made, 'check') + ' not made')))));
+  }
+  // sorted orders the list: as the report does, or by cost or tokens, the
+  // highest first and the tests whose figure is unknown last, in order.
+  function sorted(tests) {
+    if (view.sort === 'order') return tests;
+    const key = (t) => (t.usage && t.usage[view.sort === 'cost' ? 'cost_usd' : 'tokens']);
+    return tests.map((t, i) => [t, key(t), i]).sort((a, b) =>
+      (a[1] == null) - (b[1] == null) || (b[1] ?? 0) - (a[1] ?? 0) || a[2] - b[2]).map((x) => x[0]);
   }
 
   // Event references: [seq, [first, last], …] as links that reveal them.
@@ -295,7 +308,8 @@
       h('div', { class: 'evlist' }));
     events.addEventListener('toggle', () => { if (events.open) fillEvents(events, tu); });
     return h('section', { class: 'turn', id: 'turn-' + tu.index },
-      h('h3', {}, 'Turn ' + tu.index, ' ', h('span', { class: 'sub' }, tu.type + ' · ' + at(tu.start_ms) + ' · ' + dur(tu.end_ms - tu.start_ms) + (tu.runs > 1 ? ' · ' + tu.runs + ' runs' : ''))),
+      h('h3', {}, 'Turn ' + tu.index, ' ', h('span', { class: 'sub' }, tu.type + ' · ' + at(tu.start_ms) + ' · ' + dur(tu.end_ms - tu.start_ms) + (tu.runs > 1 ? ' · ' + tu.runs + ' runs' : '') +
+        (tu.usage ? ' · ' + tu.usage : ''))),
       timeline(tu),
       tu.user !== undefined && h('div', { class: 'msg-box user' }, h('div', { class: 'who' }, tu.type === 'simulated' ? 'Simulated user' : 'User'),
         block(tu.user, { whole: tu.user_bytes }),
@@ -401,12 +415,18 @@
       h('h3', {}, 'Runs ', h('span', { class: 'sub' }, s.passed_runs + ' of ' + s.runs + ' passed (' + s.pass_rate + '%, at least ' + s.min_pass_rate + '% needed)' +
         (s.retries ? ' · up to ' + s.retries + (s.retries === 1 ? ' retry' : ' retries') : '') + (t.flaky ? ' · flaky' : ''))),
       h('table', { class: 'attempts' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), h('th', {}, 'Failed assertions'))),
+        h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), data.usage && h('th', {}, 'Usage'), h('th', {}, 'Failed assertions'))),
         h('tbody', {}, s.attempts.map((a) => h('tr', { class: a.shown ? 'shown' : '' },
           h('td', {}, a.label, a.shown && h('span', { class: 'sub' }, ' (shown below)')),
-          h('td', {}, badge(a.status)), h('td', {}, dur(a.duration_ms)),
+          h('td', {}, badge(a.status)), h('td', {}, dur(a.duration_ms)), data.usage && h('td', { class: 'usage' }, a.usage),
           h('td', {}, a.reason && h('p', { class: 'msg' }, clean(a.reason)),
             (a.failed || []).map((f) => renderAssertion(f, { linkable: a.shown, file: a.trace_file, fold: true }))))))));
+  }
+
+  // usageLine is what a test's agent used: in words, per run, per model.
+  function usageLine(u) {
+    return h('span', { class: 'usage' }, u.text, u.per_run && ' (' + u.per_run + ')',
+      u.models && h('span', { class: 'sub models' }, ' — ' + u.models.join('; ')));
   }
 
   function renderTest(t) {
@@ -419,7 +439,7 @@
       h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.warned && flag('warned', 'warn'),
         t.not_made > 0 && flag(count(t.not_made, 'check') + ' not made', 'warn')),
       dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
-        ['Duration', dur(t.duration_ms)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
+        ['Duration', dur(t.duration_ms)], ['Usage', t.usage && usageLine(t.usage)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
       t.reason && h('div', { class: 'callout st-' + t.status }, h('p', { class: 'msg' }, clean(t.reason)),
         t.reason_at && h('p', { class: 'sub' }, 'at ', h('code', {}, t.reason_at)), t.detail && block(t.detail)),
       !t.reason && t.detail && h('div', { class: 'callout' }, block(t.detail)),

@@ -3,17 +3,21 @@
 // after_all that failed), tests from a dataset (*.ananke.jsonl, one test
 // case per line, so several tests share a file), user messages carrying
 // attachments, a failing script assertion and an after hook that could not
-// clean up (an assertion with status error). It is built through
-// report.Build, so that statuses, totals and masking are real.
+// clean up (an assertion with status error), and usage every test
+// reported, priced, one with cached input and cache writes (so the run's
+// total cost is known). It is built through report.Build, so that
+// statuses, totals, sums and masking are real.
 package suitetest
 
 import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
@@ -64,7 +68,7 @@ func Outcome() *engine.Outcome {
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 1400, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "What is the total on this receipt?", StartMs: base + 200, EndMs: base + 1300,
 				Attachments: []trace.Attachment{{Name: "receipt.png", MIME: "image/png", Bytes: 2150}},
-				Texts:       []string{"The total is 12.00 EUR."}},
+				Texts:       []string{"The total is 12.00 EUR."}, Usage: reporttest.Spent(cached("claude-sonnet-4-5", 5200, 3000, 1200, 310))},
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
@@ -83,13 +87,15 @@ func Outcome() *engine.Outcome {
 		Status: status.Error, Start: ms(200), End: ms(30200), Reason: "turn[0]: the agent sent nothing for 30s",
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 30200, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "Book this invoice", StartMs: base + 200, EndMs: base + 30200,
-				Attachments: []trace.Attachment{{Name: "invoice.pdf", MIME: "application/pdf", Bytes: 48_900}, {Name: "notes.txt", MIME: "text/plain", Bytes: 312}}},
+				Attachments: []trace.Attachment{{Name: "invoice.pdf", MIME: "application/pdf", Bytes: 48_900}, {Name: "notes.txt", MIME: "text/plain", Bytes: 312}},
+				Usage:       reporttest.Spent(reporttest.Usage("anthropic", "claude-sonnet-4-5", 4100, 0))},
 		}},
 	})
 	smoke := once(&spec.Test{Path: "tests/smoke.ananke.yaml", Pos: pos("tests/smoke.ananke.yaml", 1, 1), ID: "tests/smoke", Name: vars.Name{Value: "says hello"}}, &engine.Attempt{
 		Status: status.Pass, Start: ms(200), End: ms(500),
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 500, Turns: []trace.Turn{
-			{Index: 0, Kind: "user", UserText: "hi", StartMs: base + 200, EndMs: base + 500, Texts: []string{"Hello!"}},
+			{Index: 0, Kind: "user", UserText: "hi", StartMs: base + 200, EndMs: base + 500, Texts: []string{"Hello!"},
+				Usage: reporttest.Spent(reporttest.Usage("anthropic", "claude-haiku-4-5", 800, 20))},
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos("tests/smoke.ananke.yaml", 5, 21),
@@ -97,6 +103,16 @@ func Outcome() *engine.Outcome {
 		},
 	})
 	return &engine.Outcome{Tests: []*engine.TestResult{receipt, invoice, smoke}, Hooks: Hooks(), Secrets: []string{Secret}, Start: Start, End: ms(2100)}
+}
+
+// cached is what one of Anthropic's models used: in input tokens, of
+// which read came from the prompt cache and write went into it, and out
+// output tokens.
+func cached(model string, in, read, write, out int64) cost.Usage {
+	u := reporttest.Usage("anthropic", model, in, out)
+	u.Tokens.Set(cost.CachedInput, read)
+	u.Tokens.Set(cost.CacheWrite, write)
+	return u
 }
 
 // once is a test run once, whose status, reason and position are its
