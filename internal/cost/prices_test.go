@@ -113,7 +113,7 @@ func TestApply(t *testing.T) {
 	s := &Spend{}
 	s.Add(Usage{Model: "m", Tokens: tok(in, 1_000_000, out, 1_000_000)},
 		Usage{Model: "unpriced", Tokens: tok(in, 1, out, 1), CostUSD: usd(5), CostFrom: FromPrice}, // a stale price goes
-		Usage{Model: "m", Provider: "p", Tokens: tok(in, 1)},                                      // output unknown
+		Usage{Model: "m", Provider: "p", Tokens: tok(in, 1)},                                       // output unknown
 		Usage{Model: "reported", Tokens: tok(in, 1, out, 1), CostUSD: usd(0.7), CostFrom: FromSource})
 	tbl.Apply(s)
 	want := []struct {
