@@ -174,7 +174,8 @@ type Test struct {
 	PerAttempt *AttemptUsage `json:"usage_per_attempt,omitempty"`
 	// FailureCategories are the kinds of failure of the test's failing
 	// assertions, over all its attempts (process, outcome, format,
-	// groundedness, state, timing, protocol).
+	// groundedness, state, memory, scheduler, timing, cost, protocol,
+	// judgment, script).
 	FailureCategories []string `json:"failure_categories"`
 	// ResultFile and TraceFile are the test's files in the report
 	// directory (slash-separated, relative to it); TraceFile is the shown
