@@ -133,6 +133,7 @@ func render(r *report.Report, o Options) string {
 	if o.Budget > 0 && len(out)-lastBlank > o.Budget {
 		return truncate(out, o.Budget)
 	}
+	out += runBudget(r)
 	out += fitHooks(r, o, len(out))
 	units, wide := plan(r), repeats(r)
 	left := leftOut(units)
