@@ -279,7 +279,11 @@ func (d *Decoder) Number(n *yaml.Node, what string) (float64, *yaml.Node, bool) 
 		d.Errorf(s, "%s must be a number, not %s", what, KindName(s))
 		return 0, nil, false
 	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(s.Value, "_", ""), 64)
+	text := strings.ReplaceAll(s.Value, "_", "")
+	v, err := strconv.ParseFloat(text, 64)
+	if i, ierr := strconv.ParseInt(text, 0, 64); ierr == nil && s.ShortTag() == "!!int" {
+		v, err = float64(i), nil // 0x10, 0o17 as YAML reads them
+	}
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		d.Errorf(s, "%s must be a finite number, got %s", what, s.Value)
 		return 0, nil, false
