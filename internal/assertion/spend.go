@@ -120,6 +120,11 @@ func scopeUsage(s trace.Scope) (*cost.Spend, []string) {
 	return sum, unreported
 }
 
+// costOnly reports an entry that carries a cost the source reported and
+// no token count (a session's total cost beside its per-model tokens):
+// it adds no tokens, and its cost counts.
+func costOnly(u cost.Usage) bool { return u.Tokens.Empty() && u.CostUSD != nil }
+
 func tokenCount(u cost.Usage, f cost.Field) (int64, bool) {
 	if f == cost.Total {
 		return u.Tokens.TotalTokens()
@@ -142,6 +147,9 @@ func tokenBudget(r *Result, f cost.Field, limit int64, s trace.Scope) {
 	var sum int64
 	var missing []string
 	for _, m := range sp.Models {
+		if costOnly(m) {
+			continue // the cost of tokens counted in the other entries
+		}
 		n, ok := tokenCount(m, f)
 		if !ok {
 			missing = append(missing, fmt.Sprintf("%s did not report its %s", m.Label(), noun))
@@ -321,7 +329,11 @@ func describeUsage(m cost.Usage) string {
 		return "?"
 	}
 	var b strings.Builder
-	b.WriteString(m.Label() + " " + count(cost.Input) + " in / " + count(cost.Output) + " out")
+	if m.Tokens.Empty() {
+		b.WriteString(m.Label() + " (no token counts)")
+	} else {
+		b.WriteString(m.Label() + " " + count(cost.Input) + " in / " + count(cost.Output) + " out")
+	}
 	if n, ok := m.Tokens.Get(cost.Total); ok && !(m.Tokens.Known(cost.Input) && m.Tokens.Known(cost.Output)) {
 		b.WriteString(" (" + cost.FormatCount(n) + " total)")
 	}

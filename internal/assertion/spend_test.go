@@ -70,6 +70,8 @@ func TestTokenBudgets(t *testing.T) {
 	mini := func(in, out int64) *cost.Spend { return spentBy(used("openai", "gpt-4o-mini", in, out, -1)) }
 	totalOnly := cost.Usage{Model: "m"}
 	totalOnly.Tokens.Set(cost.Total, 900)
+	sessionCost := 0.5
+	sessionOnly := cost.Usage{Model: "session", CostUSD: &sessionCost, CostFrom: cost.FromSource}
 	twoTurns := testScope(runsTurn(0, mini(1000, 200)), runsTurn(1, mini(600, 300)))
 	halfKnown := testScope(runsTurn(0, mini(1000, 200)), runsTurn(1))
 	runMissing := testScope(runsTurn(0, mini(1000, 200), nil))
@@ -104,6 +106,8 @@ func TestTokenBudgets(t *testing.T) {
 			"test used 900 total tokens (limit 1,000)", "≤ 1,000 total tokens", "900 total tokens"},
 		{"a count a model did not report", budgetCheck(KindMaxInputTokens, 1000), testScope(runsTurn(0, spentBy(totalOnly))), status.Skip,
 			"skipped: m did not report its input tokens; the 0 input tokens reported are within the limit of 1,000, the rest are unknown", "≤ 1,000 input tokens", "≥ 0 input tokens"},
+		{"a reported cost beside the tokens", budgetCheck(KindMaxTotalTokens, 1000), testScope(runsTurn(0, spentBy(totalOnly, sessionOnly))), status.Pass,
+			"test used 900 total tokens (limit 1,000)", "≤ 1,000 total tokens", "900 total tokens"},
 		{"nothing used", budgetCheck(KindMaxTotalTokens, 1), testScope(runsTurn(0, spentBy())), status.Pass,
 			"test used 0 total tokens (limit 1)", "≤ 1 total tokens", "0 total tokens"},
 	}

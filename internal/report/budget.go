@@ -154,6 +154,9 @@ func (l *BudgetLimit) measure(usage *cost.Spend) (float64, []string) {
 			used += *m.CostUSD
 			continue
 		}
+		if m.Tokens.Empty() && m.CostUSD != nil {
+			continue // a cost the source reported, beside the tokens it counted
+		}
 		n, ok := m.Tokens.TotalTokens()
 		if !ok {
 			missing = append(missing, m.Label()+" did not report its total tokens")
