@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,57 @@ func TestModelCost(t *testing.T) {
 	js, _ := json.Marshal(r.Totals)
 	if strings.Contains(string(js), "model_cost_usd") {
 		t.Errorf("an unknown model cost is written: %s", js)
+	}
+}
+
+// TestPerAttempt: a test run several times shows its mean and maximum
+// tokens and cost per attempt; a figure some attempt does not know is
+// absent, never a zero.
+func TestPerAttempt(t *testing.T) {
+	runs := func(spends ...*cost.Spend) *engine.TestResult {
+		r := usageTest("r", 0)
+		a := r.Attempts[0]
+		r.Attempts = nil
+		for i, s := range spends {
+			c := *a
+			c.Run = i
+			c.Trace = &trace.Trace{Turns: []trace.Turn{{Usage: s, ToolCalls: []trace.ToolCall{}, Runs: []trace.Run{}}}}
+			r.Attempts = append(r.Attempts, &c)
+		}
+		return r
+	}
+	f := func(p *float64) string {
+		if p == nil {
+			return "unknown"
+		}
+		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", *p), "0"), ".")
+	}
+	i := func(p *int64) string {
+		if p == nil {
+			return "unknown"
+		}
+		return fmt.Sprint(*p)
+	}
+	for _, tc := range []struct {
+		name   string
+		spends []*cost.Spend
+		want   string
+	}{
+		{"all known", []*cost.Spend{spend(900, 100, 0.1), spend(2700, 300, 0.3), spend(1800, 200, 0.2)}, "3 attempts: mean 2000 max 3000 tokens, mean 0.2 max 0.3 USD"},
+		{"one unreported", []*cost.Spend{spend(900, 100, 0.1), nil}, "2 attempts: mean unknown max unknown tokens, mean unknown max unknown USD"},
+		{"one unpriced", []*cost.Spend{spend(900, 100, 0.1), spend(900, 100, -1)}, "2 attempts: mean 1000 max 1000 tokens, mean unknown max unknown USD"},
+	} {
+		r := build(&spec.Config{Path: "ananke.config.yaml"}, runs(tc.spends...))
+		u := r.Tests[0].PerAttempt
+		if u == nil {
+			t.Fatalf("%s: no per-attempt usage", tc.name)
+		}
+		got := fmt.Sprintf("%d attempts: mean %s max %s tokens, mean %s max %s USD", u.Attempts, f(u.MeanTokens), i(u.MaxTokens), f(u.MeanCostUSD), f(u.MaxCostUSD))
+		if got != tc.want {
+			t.Errorf("%s: %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+	if r := build(&spec.Config{Path: "ananke.config.yaml"}, runs(nil, nil)); r.Tests[0].PerAttempt != nil || r.Tests[0].Usage != nil {
+		t.Error("a test none of whose attempts reported usage has per-attempt usage")
 	}
 }
