@@ -55,6 +55,11 @@ func gate(c Check, s trace.Scope) (Result, bool) {
 		adapter = s.Source.Adapter
 	}
 	why := fmt.Sprintf("needs %s, which the %s trace does not provide", capability.Join(missing), adapter)
+	if len(missing) == 1 && missing[0] == capability.Usage {
+		// Usage is not the adapter's to provide: the agent, or the
+		// recorded run, reports it or not (docs/cost.md).
+		why = fmt.Sprintf("needs %s, but no turn of this %s trace reported token usage: the %s reported none", capability.Usage, adapter, reporter(s))
+	}
 	if c.MissingError {
 		r.set(status.Error, "%s (on_missing_capability: error)", why)
 	} else {
@@ -62,4 +67,13 @@ func gate(c Check, s trace.Scope) (Result, bool) {
 	}
 	r.Finish() // no evidence: it rests on no event ([], as every result)
 	return r, true
+}
+
+// reporter names who reports a trace's usage: the agent for a live or
+// replayed run, the recorded run for an imported one.
+func reporter(s trace.Scope) string {
+	if s.Source != nil && s.Source.Mode == "import" {
+		return "recorded run"
+	}
+	return "agent"
 }

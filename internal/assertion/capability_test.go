@@ -23,6 +23,7 @@ func TestNeeds(t *testing.T) {
 		"state":     {capability.State},
 		"memory":    {capability.MemoryEvents},
 		"scheduler": {capability.SchedulerContext},
+		"budget":    {capability.Usage},
 		"text":      nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {

@@ -11,7 +11,7 @@ import (
 )
 
 // The catalog of named checks (docs/imports.md): tool use, output, memory
-// isolation, scheduler and retry checks, on the generic language. Each is
+// isolation, scheduler, retry and budget checks, on the generic language. Each is
 // rewritten into the assert block it means, as the dataset vocabulary is
 // (vocabulary.go), so its evidence and reports are those of the block. An
 // item may use the envelope {id, type, severity, params: {...},
@@ -173,6 +173,16 @@ func (l *reader) catalogBlock(typ string, f map[string]decode.Pair, s synth, wha
 			s.key("max"), val("max_attempts"))
 		entry := s.mapping(s.key("name"), val("tool"), s.key("count"), count)
 		return s.mapping(s.key("tools"), s.mapping(s.key("require"), s.seq(entry)))
+	case "budget":
+		// The bounds given, as written; none is the budget section's own
+		// error (it says what to add).
+		var bounds []*yaml.Node
+		for _, k := range vocabFields["budget"] {
+			if n := val(k); n != nil {
+				bounds = append(bounds, s.key(k), n)
+			}
+		}
+		return s.mapping(s.key("budget"), s.mapping(bounds...))
 	case "graceful_failure_output":
 		pattern := val("pattern")
 		if pattern == nil {

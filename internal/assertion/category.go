@@ -17,13 +17,14 @@ const (
 	CategoryMemory       = "memory"       // memory reads and writes, a group's isolation
 	CategoryScheduler    = "scheduler"    // a scheduled task's runs and messages
 	CategoryTiming       = "timing"       // durations and stream latency
+	CategoryCost         = "cost"         // tokens and money over a budget
 	CategoryProtocol     = "protocol"     // RUN_ERROR, broken streams
 	CategoryJudgment     = "judgment"     // criteria a judge model found unmet
 	CategoryScript       = "script"       // a script assertion the user wrote
 )
 
 // Categories lists every category, in the order reports show them.
-var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryMemory, CategoryScheduler, CategoryTiming, CategoryProtocol, CategoryJudgment, CategoryScript}
+var Categories = []string{CategoryProcess, CategoryOutcome, CategoryFormat, CategoryGroundedness, CategoryState, CategoryMemory, CategoryScheduler, CategoryTiming, CategoryCost, CategoryProtocol, CategoryJudgment, CategoryScript}
 
 // Category is the failure category of an assertion kind, the built-in
 // ones included ("" for a kind Ananke does not know).

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/trace"
 )
@@ -51,6 +52,10 @@ const (
 	KindToolsListInclude      Kind = "tools_list.include"
 	KindToolsListExclude      Kind = "tools_list.exclude"
 	KindToolsListValidSchemas Kind = "tools_list.valid_schemas"
+	KindMaxInputTokens        Kind = "budget.max_input_tokens"
+	KindMaxOutputTokens       Kind = "budget.max_output_tokens"
+	KindMaxTotalTokens        Kind = "budget.max_total_tokens"
+	KindMaxCostUSD            Kind = "budget.max_cost_usd"
 )
 
 // Builtins are the kinds of the results the engine makes itself, which no
@@ -80,6 +85,7 @@ const (
 	docMore     = "More checks: order, budgets, literal text, JSON, groundedness, state, latency"
 	docResults  = "Tool results and tool listings: `result`, `tools_list` (version 1.2)"
 	docMemory   = "Memory, scheduler and capabilities"
+	docBudget   = "Token and cost budgets: `budget`"
 	toolTrace   = capability.ToolTrace
 	timingTrace = capability.StreamingTiming
 )
@@ -112,6 +118,22 @@ var defs = []*Def{
 		Example: `{timing: {max_duration_ms: 30000}}`,
 		read:    readMs, schema: limitSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { maxDuration(r, p.(Limit).Ms, s) }},
+	{Kind: KindMaxInputTokens, Category: CategoryCost, Needs: needs(capability.Usage), Role: Duration, Single: true, Doc: docBudget,
+		Example: `{budget: {max_input_tokens: 20000}}`,
+		read:    readTokens, schema: tokensSchema("input tokens"),
+		eval: func(r *Result, p Payload, s trace.Scope) { tokenBudget(r, cost.Input, p.(Limit).Ms, s) }},
+	{Kind: KindMaxOutputTokens, Category: CategoryCost, Needs: needs(capability.Usage), Role: Duration, Single: true, Doc: docBudget,
+		Example: `{budget: {max_output_tokens: 2000}}`,
+		read:    readTokens, schema: tokensSchema("output tokens"),
+		eval: func(r *Result, p Payload, s trace.Scope) { tokenBudget(r, cost.Output, p.(Limit).Ms, s) }},
+	{Kind: KindMaxTotalTokens, Category: CategoryCost, Needs: needs(capability.Usage), Role: Duration, Single: true, Doc: docBudget,
+		Example: `{budget: {max_total_tokens: 22000}}`,
+		read:    readTokens, schema: tokensSchema("total tokens"),
+		eval: func(r *Result, p Payload, s trace.Scope) { tokenBudget(r, cost.Total, p.(Limit).Ms, s) }},
+	{Kind: KindMaxCostUSD, Category: CategoryCost, Needs: needs(capability.Usage), Role: Duration, Single: true, Doc: docBudget,
+		Example: `{budget: {max_cost_usd: 0.05}}`,
+		read:    readUSD, schema: usdSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { costBudget(r, p.(Dollars).USD, s) }},
 	{Kind: KindMaxIdle, Category: CategoryTiming, Needs: needs(timingTrace), Role: TurnLimit, Single: true, Doc: docAssert,
 		Example: `{timing: {max_idle_ms: 10000}}`,
 		read:    readMs, schema: limitSchema,
@@ -229,6 +251,9 @@ var defs = []*Def{
 var sections = []*section{
 	{name: "tools", fields: []string{"forbid", "require", "forbid_calls", "order", "max_calls", "stop_after_success"}},
 	{name: "timing", fields: []string{"max_duration_ms", "max_idle_ms", "max_first_event_ms", "max_first_text_ms"}},
+	{name: "budget", fields: []string{"max_input_tokens", "max_output_tokens", "max_total_tokens", "max_cost_usd"},
+		empty: "max_input_tokens, max_output_tokens, max_total_tokens or max_cost_usd",
+		desc:  "Bounds on the tokens the agent's model calls used in scope, and their cost (needs supports_usage; docs/cost.md)."},
 	{name: "text", fields: []string{"must_match", "must_not_match", "contains", "omits", "equals", "case_sensitive", "json_schema", "json_path"},
 		options: textOptions, optionSchemas: textOptionSchemas},
 	{name: "grounded"},

@@ -47,6 +47,7 @@ var vocabFields = map[string][]string{
 	"scheduler_outbound_count":  {"count", "match"},
 	"retry_policy_respected":    {"tool", "max_attempts"},
 	"graceful_failure_output":   {"pattern"},
+	"budget":                    {"max_input_tokens", "max_output_tokens", "max_total_tokens", "max_cost_usd"},
 }
 
 // VocabTypes lists the vocabulary's types, sorted.

@@ -14,6 +14,7 @@ import (
 	"github.com/ananke/action/internal/source"
 	"github.com/ananke/action/internal/status"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/dryrun"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
@@ -268,16 +269,17 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	} else {
 		defer os.RemoveAll(spool)
 	}
+	prices := cost.NewTable(suite.Config.Pricing)
 	out := engine.Run(ctx, engine.Options{
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
-		Protocols: registry.Lookup,
+		Protocols: registry.Lookup, Prices: prices,
 	})
 	live.Close()
 	root, _ := a.getwd()
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky,
-		Secrets: lm.secrets}
+		Secrets: lm.secrets, Prices: prices}
 	r := report.Build(out, meta)
 	err = a.finish(r, o.reportDir, copts)
 	if rerr := recorded(r); rerr != nil {

@@ -37,7 +37,9 @@ func Builtin() []Rule {
 		{Model: "claude-opus-4-1*", Price: p(15, 75, 1.50, 18.75)},
 		{Model: "claude-opus-4-2*", Price: p(15, 75, 1.50, 18.75)},
 		{Model: "claude-sonnet-4-5*", Price: p(3, 15, 0.30, 3.75)},
+		{Model: "claude-opus-4-0", Price: p(15, 75, 1.50, 18.75)},
 		{Model: "claude-sonnet-4-2*", Price: p(3, 15, 0.30, 3.75)},
+		{Model: "claude-sonnet-4-0", Price: p(3, 15, 0.30, 3.75)},
 		{Model: "claude-haiku-4-5*", Price: p(1, 5, 0.10, 1.25)},
 		{Model: "claude-3-7-sonnet*", Price: p(3, 15, 0.30, 3.75)},
 		{Model: "claude-3-5-haiku*", Price: p(0.80, 4, 0.08, 1)},
@@ -54,7 +56,8 @@ func Builtin() []Rule {
 	return rules
 }
 
-// NewTable is the config's rules followed by the built-in ones.
+// NewTable is the config's rules followed by the built-in ones: the
+// config's are looked up first (Table).
 func NewTable(config []Rule) *Table {
-	return &Table{Rules: append(append([]Rule(nil), config...), Builtin()...)}
+	return &Table{Rules: append(append([]Rule(nil), config...), Builtin()...), Overrides: len(config)}
 }

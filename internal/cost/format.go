@@ -88,3 +88,18 @@ func (s *Spend) Summary() string {
 	}
 	return b.String()
 }
+
+// FormatCount writes a count in full with thousands separators, for
+// evidence: 1,200.
+func FormatCount(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

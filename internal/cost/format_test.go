@@ -85,3 +85,15 @@ func TestCostSumsRound(t *testing.T) {
 		t.Errorf("model m cost %v; want 0.0033315", m)
 	}
 }
+func TestFormatCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {1200, "1,200"}, {1_234_567, "1,234,567"}, {-4210, "-4,210"},
+	} {
+		if got := FormatCount(tc.n); got != tc.want {
+			t.Errorf("FormatCount(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -28,21 +28,36 @@ type Rule struct {
 	Origin string
 }
 
-// Table prices models: the config's rules first, then the built-in ones.
-// An exact model name wins over a glob; among globs the first rule in the
-// table that matches wins.
+// Table prices models. Its first Overrides rules are the config's and
+// are looked up first, so that a config glob ("gpt-4o*") overrides the
+// built-in price of a name it matches ("gpt-4o"); the other rules (the
+// built-in table) are looked up when none of them matches. Within each
+// part an exact model name wins over a glob, and among globs the first
+// rule that matches wins.
 type Table struct {
-	Rules []Rule
+	Rules     []Rule
+	Overrides int
 }
 
-// Lookup returns the rule pricing a model, or nil.
+// Lookup returns the rule pricing a model, or nil. A rule that names a
+// provider prices only that provider's models (compared without regard
+// to case): a model whose provider is not known matches only rules that
+// name none.
 func (t *Table) Lookup(provider, model string) *Rule {
 	if t == nil || model == "" {
 		return nil
 	}
+	n := min(max(t.Overrides, 0), len(t.Rules))
+	if r := lookup(t.Rules[:n], provider, model); r != nil {
+		return r
+	}
+	return lookup(t.Rules[n:], provider, model)
+}
+
+func lookup(rules []Rule, provider, model string) *Rule {
 	var glob *Rule
-	for i := range t.Rules {
-		r := &t.Rules[i]
+	for i := range rules {
+		r := &rules[i]
 		if r.Provider != "" && !strings.EqualFold(r.Provider, provider) {
 			continue
 		}

@@ -210,6 +210,9 @@ func (s *Spend) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = Spend{Models: j.Models, Reported: j.Reported, Unreported: j.Unreported}
+	if len(s.Models) == 0 {
+		s.Models = nil // as a Spend that was never given a model
+	}
 	return nil
 }
 

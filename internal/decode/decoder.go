@@ -268,6 +268,29 @@ func (d *Decoder) Integer(n *yaml.Node, what string, lo, hi int64) (int64, bool)
 	return v, true
 }
 
+// Number reads a finite number, whole or not (1, 0.15, 2.5e-3), and
+// returns it with its node, for range messages at its place.
+func (d *Decoder) Number(n *yaml.Node, what string) (float64, *yaml.Node, bool) {
+	s, ok := d.Scalar(n, what, "a number")
+	if !ok {
+		return 0, nil, false
+	}
+	if tag := s.ShortTag(); tag != "!!int" && tag != "!!float" {
+		d.Errorf(s, "%s must be a number, not %s", what, KindName(s))
+		return 0, nil, false
+	}
+	text := strings.ReplaceAll(s.Value, "_", "")
+	v, err := strconv.ParseFloat(text, 64)
+	if i, ierr := strconv.ParseInt(text, 0, 64); ierr == nil && s.ShortTag() == "!!int" {
+		v, err = float64(i), nil // 0x10, 0o17 as YAML reads them
+	}
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		d.Errorf(s, "%s must be a finite number, got %s", what, s.Value)
+		return 0, nil, false
+	}
+	return v, s, true
+}
+
 // Boolean reads true or false.
 func (d *Decoder) Boolean(n *yaml.Node, what string) (bool, bool) {
 	s, ok := d.Scalar(n, what, "true or false")

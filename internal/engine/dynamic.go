@@ -58,7 +58,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 		}
 		turn := spec.Turn{Pos: t.Simulator.Pos, Index: i, Type: trace.KindSimulated}
 		out := e.playTurn(sctx, turn, target.Turn{Index: i, Type: target.TurnUser, Text: move.Message}, p, conv)
-		conv.rec.EndTurn(p.now(), p.session.State())
+		e.price(conv.rec.EndTurn(p.now(), p.session.State()))
 		r.Warnings = append(r.Warnings, out.warnings...)
 		r.Results = append(r.Results, out.builtins...)
 		if out.err != nil {

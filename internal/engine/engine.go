@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
@@ -59,6 +60,11 @@ type Options struct {
 	// Import reads the trace of a test with a source (a recorded run of
 	// another runtime; package source). nil: such tests error.
 	Import func(ctx context.Context, src *spec.Source) (*trace.Trace, error)
+	// Prices prices the usage every turn and run of a trace reported
+	// (docs/cost.md), as soon as the turn is complete and before its
+	// checks, so that budgets see costs; a cost the source reported is
+	// kept. nil: usage is left as the source reported it.
+	Prices *cost.Table
 	// Protocols gives the protocol of a type of target (the config's
 	// target.type): the sessions that play the turns. A test that plays
 	// turns errors when it gives none.

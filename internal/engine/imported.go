@@ -32,6 +32,7 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 		return r
 	}
 	r.Trace = tr
+	e.priceTrace(tr) // before any check: budgets see costs
 	for _, n := range tr.Notices {
 		// What the reader went past (a line it could not read) or must
 		// say (a subagent's transcript read alone): never a verdict.

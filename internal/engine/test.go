@@ -225,7 +225,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 // (when they pass) its judges. It reports whether the test goes on.
 func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p *plan, conv *conversation, r *Attempt) bool {
 	out := e.playTurn(ctx, turn, tp.in, p, conv)
-	conv.rec.EndTurn(p.now(), p.session.State())
+	e.price(conv.rec.EndTurn(p.now(), p.session.State()))
 	r.Warnings = append(r.Warnings, out.warnings...)
 	r.Results = append(r.Results, out.builtins...)
 	if out.err != nil {

@@ -32,6 +32,10 @@ type Meta struct {
 	// FailOnFlaky makes a flaky test fail the run (--fail-on-flaky, or the
 	// config's fail_on_flaky).
 	FailOnFlaky bool
+	// Prices prices what the judges and simulated users used, by the
+	// config's model name (the agent's usage is priced by the engine);
+	// nil: their cost is unknown.
+	Prices *cost.Table
 }
 
 // Build makes the report. Every string that can carry agent output, user
@@ -39,7 +43,10 @@ type Meta struct {
 // test's secrets and the config's redact patterns, so no reporter can
 // forget to mask.
 func Build(out *engine.Outcome, m Meta) *Report {
-	b := &builder{red: redactorFor(out, m), root: m.Root}
+	b := &builder{red: redactorFor(out, m), root: m.Root, prices: m.Prices}
+	if m.Config.Model != nil {
+		b.model = m.Config.Model.Name.Value
+	}
 	r := &Report{
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
@@ -67,16 +74,17 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	}
 	nameFiles(r.Tests, shown)
 	r.Totals = totals(r.Tests)
-	r.Status = runStatus(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0)
+	r.Budget = checkBudget(b.budgetLimits(m.Config.Budget), r.Tests, r.Totals.Usage)
+	r.Status = runStatus(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0, r.Budget.exceeded())
 	return r
 }
 
 // runStatus is the run's verdict: any failed test — or, with fail-on-flaky,
-// any flaky one — fails it; else any errored test, or a failed
-// before_all or after_all hook, makes it an error.
-func runStatus(t Totals, failOnFlaky, hookFailed bool) status.Status {
+// any flaky one — or a run over its budget fails it; else any errored
+// test, or a failed before_all or after_all hook, makes it an error.
+func runStatus(t Totals, failOnFlaky, hookFailed, overBudget bool) status.Status {
 	switch {
-	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0):
+	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0) || overBudget:
 		return status.Fail
 	case t.Errored > 0 || hookFailed:
 		return status.Error
@@ -142,13 +150,12 @@ func totals(tests []Test) Totals {
 		}
 		t.NotMade += len(x.NotMade())
 		t.Model.Add(x.Model)
-		if x.Status != status.Skipped {
-			// A skipped test never ran: it spent nothing, and its lack of
-			// usage does not make the run's partial.
+		if len(x.Attempts) > 0 { // a test that never ran used nothing
 			spends = append(spends, x.Usage)
 		}
 	}
 	t.Usage = cost.Sum(spends...)
+	t.ModelCostUSD = modelCosts(tests)
 	if judged := t.Total - t.Skipped; judged > 0 {
 		t.PassRate = float64(int(float64(t.Passed)*1000/float64(judged)+0.5)) / 10
 	}
@@ -158,6 +165,9 @@ func totals(tests []Test) Totals {
 type builder struct {
 	red  *Redactor
 	root string
+	// prices and model price the judges' and simulated users' tokens.
+	prices *cost.Table
+	model  string
 	// paths are the paths made relative so far: every assertion names its
 	// file, and a suite has a handful.
 	paths map[string]string
@@ -224,6 +234,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		}
 		t.Attempts = append(t.Attempts, at)
 	}
+	t.ModelCostUSD = b.modelCost(t.Model)
 	t.FailureCategories = assertion.FailureCategories(all)
 	if t.Usage = cost.Sum(spends...); t.Usage != nil {
 		t.PerAttempt = perAttempt(spends)

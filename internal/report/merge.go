@@ -52,7 +52,8 @@ func Merge(parts []*Report) (*Report, error) {
 	}
 	nameFiles(m.Tests, shown)
 	m.Totals = totals(m.Tests)
-	m.Status = runStatus(m.Totals, m.FailOnFlaky, len(m.FailedHooks()) > 0)
+	m.Budget = checkBudget(budgetOf(parts), m.Tests, m.Totals.Usage)
+	m.Status = runStatus(m.Totals, m.FailOnFlaky, len(m.FailedHooks()) > 0, m.Budget.exceeded())
 	return m, nil
 }
 
@@ -90,6 +91,17 @@ func checkShards(parts []*Report) error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("shard %s is missing; its tests would be lost", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// budgetOf is the bounds of the parts' budget (one config's: the first
+// part's that has one), to check the merged run against.
+func budgetOf(parts []*Report) []BudgetLimit {
+	for _, p := range parts {
+		if p.Budget != nil {
+			return p.Budget.Limits
+		}
 	}
 	return nil
 }

@@ -30,10 +30,13 @@ type Report struct {
 	// FailOnFlaky: a flaky test fails the run even when it passed.
 	FailOnFlaky bool `json:"fail_on_flaky"`
 	// Status is the run's verdict — pass, fail or error — from the tests'
-	// statuses and FailOnFlaky. The exit code and the check run's
-	// conclusion follow it.
+	// statuses, FailOnFlaky and the run's budget. The exit code and the
+	// check run's conclusion follow it.
 	Status status.Status `json:"status"`
 	Totals Totals        `json:"totals"`
+	// Budget is how the run kept to the config's budget: (nil: it has
+	// none); a run over it fails.
+	Budget *RunBudget `json:"budget,omitempty"`
 	// Hooks are the config's before_all and after_all hooks that ran;
 	// one that failed makes a passing run an error.
 	Hooks []Hook `json:"hooks"`
@@ -105,8 +108,12 @@ type Totals struct {
 	// failed) leaves its test passing, and is told by this count and its
 	// own status, never hidden.
 	NotMade int `json:"not_made"`
-	// Model is what the run's judges and simulated users cost.
-	Model Usage `json:"model"`
+	// Model is what the run's judges and simulated users cost, and
+	// ModelCostUSD its price, kept apart from the agent's: nil when they
+	// used no tokens, or when some test's cost is unknown (the model has
+	// no price).
+	Model        Usage    `json:"model"`
+	ModelCostUSD *float64 `json:"model_cost_usd,omitempty"`
 	// Usage is what the agent under test used over every attempt of every
 	// test (docs/cost.md); nil when no test's trace reported usage.
 	Usage *cost.Spend `json:"usage,omitempty"`
@@ -165,8 +172,10 @@ type Test struct {
 	// with the turn each was reached at.
 	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
 	// Model is what the test's judges and simulated user cost, over all
-	// its attempts.
-	Model Usage `json:"model"`
+	// its attempts, and ModelCostUSD its price at the config's model's
+	// price (nil: no tokens used, or the model has no price).
+	Model        Usage    `json:"model"`
+	ModelCostUSD *float64 `json:"model_cost_usd,omitempty"`
 	// Usage is what the agent used over all the test's attempts, and
 	// PerAttempt its mean and maximum per attempt; both nil when no
 	// attempt's trace reported usage (docs/cost.md).
@@ -174,7 +183,8 @@ type Test struct {
 	PerAttempt *AttemptUsage `json:"usage_per_attempt,omitempty"`
 	// FailureCategories are the kinds of failure of the test's failing
 	// assertions, over all its attempts (process, outcome, format,
-	// groundedness, state, timing, protocol).
+	// groundedness, state, memory, scheduler, timing, cost, protocol,
+	// judgment, script).
 	FailureCategories []string `json:"failure_categories"`
 	// ResultFile and TraceFile are the test's files in the report
 	// directory (slash-separated, relative to it); TraceFile is the shown

@@ -75,3 +75,42 @@ func perAttempt(spends []*cost.Spend) *AttemptUsage {
 	}
 	return out
 }
+
+// modelCost prices what judges and simulated users used at the price of
+// the config's model: nil when they used no tokens, or the model has no
+// price (its cost is unknown, never zero).
+func (b *builder) modelCost(u Usage) *float64 {
+	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
+		return nil
+	}
+	r := b.prices.Lookup("", b.model)
+	if r == nil {
+		return nil
+	}
+	var t cost.Tokens
+	t.Set(cost.Input, u.PromptTokens)
+	t.Set(cost.Output, u.CompletionTokens)
+	usd, _ := r.Price.Of(t)
+	return &usd
+}
+
+// modelCosts is what the tests' judges and simulated users cost together:
+// nil when none used tokens, or when the cost of one that did is unknown.
+func modelCosts(tests []Test) *float64 {
+	var sum float64
+	used := false
+	for _, t := range tests {
+		if t.Model.PromptTokens == 0 && t.Model.CompletionTokens == 0 {
+			continue
+		}
+		if t.ModelCostUSD == nil {
+			return nil
+		}
+		used = true
+		sum += *t.ModelCostUSD
+	}
+	if !used {
+		return nil
+	}
+	return &sum
+}

@@ -76,6 +76,8 @@ func TestCatalog(t *testing.T) {
 		{`{type: retry_policy_respected, tool: fetch, max_attempts: 1}`, "tools.require critical fetch exactly 1 time"},
 		{`{type: graceful_failure_output}`, "text.must_match critical " + `(?i)\b(couldn't|could not|can't|cannot|unable|failed|unavailable|timed out|try again|sorry)\b`},
 		{`{type: graceful_failure_output, pattern: '(?i)sorry'}`, "text.must_match critical (?i)sorry"},
+		{`{type: budget, max_total_tokens: 2000, max_cost_usd: 0.05}`, "budget.max_total_tokens critical 2000 | budget.max_cost_usd critical $0.05"},
+		{`{type: budget, params: {max_input_tokens: 10, max_output_tokens: 20}, severity: warning}`, "budget.max_input_tokens warning 10 | budget.max_output_tokens warning 20"},
 		// Severity, params and requires_capabilities: the envelope.
 		{`{type: max_tool_calls, max: 3, severity: warning}`, "tools.max_calls warning 3"},
 		{`{id: digest-once, type: scheduler_outbound_count, severity: warning, params: {count: 1}, requires_capabilities: [supports_scheduler_context]}`,
@@ -108,7 +110,7 @@ func TestCatalog(t *testing.T) {
 // TestCatalogDataset: a dataset case takes the catalog's checks, on its
 // turn.
 func TestCatalogDataset(t *testing.T) {
-	s, err := loadDataset(t, map[string]string{"d.ananke.jsonl": `{"id": "x", "input": "hi", "assertions": [{"id": "recall", "type": "memory_recall_same_group", "severity": "warning", "params": {"expect": "Biscuit", "fact": "bullet"}}, {"type": "scheduler_outbound_count", "count": 1}]}` + "\n"})
+	s, err := loadDataset(t, map[string]string{"d.ananke.jsonl": `{"id": "x", "input": "hi", "assertions": [{"id": "recall", "type": "memory_recall_same_group", "severity": "warning", "params": {"expect": "Biscuit", "fact": "bullet"}}, {"type": "scheduler_outbound_count", "count": 1}, {"type": "budget", "params": {"max_total_tokens": 5000}}]}` + "\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestCatalogDataset(t *testing.T) {
 	for _, c := range TurnChecks(s.Config, s.Tests[0], 0) {
 		got = append(got, c.ID+" "+describeNamed(c))
 	}
-	want := "turn[0].recall.text.must_match[0] text.must_match warning Biscuit | turn[0].recall.memory.reads[0] memory.reads warning own content=bullet | turn[0].scheduler.outbound scheduler.outbound critical exactly 1 time"
+	want := "turn[0].recall.text.must_match[0] text.must_match warning Biscuit | turn[0].recall.memory.reads[0] memory.reads warning own content=bullet | turn[0].scheduler.outbound scheduler.outbound critical exactly 1 time | turn[0].budget.max_total_tokens budget.max_total_tokens critical 5000"
 	if g := strings.Join(got, " | "); g != want {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
@@ -158,6 +160,8 @@ func TestCatalogErrors(t *testing.T) {
 		{"must_call_tool without tool", `{type: must_call_tool}`, []string{`t.ananke.yaml:4:14: assertions[0] is missing required field "tool"`}},
 		{"must_not_call_tool without tool", `{type: must_not_call_tool}`, []string{`t.ananke.yaml:4:14: assertions[0] is missing required field "tool"`}},
 		{"tool_call_order without tools", `{type: tool_call_order}`, []string{`t.ananke.yaml:4:14: assertions[0] is missing required field "tools"`}},
+		{"budget without a bound", `{type: budget}`, []string{`t.ananke.yaml:4:14: assertions[0].budget is empty: add max_input_tokens, max_output_tokens, max_total_tokens or max_cost_usd`}},
+		{"budget negative", `{type: budget, max_cost_usd: -1}`, []string{`t.ananke.yaml:4:43: assertions[0].budget.max_cost_usd must be more than 0 US dollars, got -1`}},
 		{"max_tool_calls without max", `{type: max_tool_calls}`, []string{`t.ananke.yaml:4:14: assertions[0] is missing required field "max"`}},
 		{"output_contains without value", `{type: output_contains}`, []string{`t.ananke.yaml:4:14: assertions[0] is missing required field "value"`}},
 		{"output_matches_format without pattern", `{type: output_matches_format}`, []string{`t.ananke.yaml:4:14: assertions[0] is missing required field "pattern"`}},

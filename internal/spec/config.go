@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
@@ -45,6 +46,12 @@ type Config struct {
 	// Model is the language model the simulator, judges and generation
 	// use; nil when the config has none.
 	Model *Model
+	// Pricing prices models (docs/cost.md), in the file's order, before
+	// the built-in table (cost.NewTable).
+	Pricing []cost.Rule
+	// Budget bounds what the whole run's agent used; nil when the config
+	// has none.
+	Budget *RunBudget
 	// BeforeAll hooks run once before any test; the variables their JSON
 	// output sets are every test's. AfterAll hooks run once after the
 	// last test, with the run's outcome as JSON on stdin.
@@ -115,7 +122,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all", "on_missing_capability"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -149,6 +156,12 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	if p, ok := f["model"]; ok {
 		c.Model = l.model(p.Val)
+	}
+	if p, ok := f["pricing"]; ok {
+		c.Pricing = l.pricing(p.Val)
+	}
+	if p, ok := f["budget"]; ok {
+		c.Budget = l.runBudget(p.Val)
 	}
 	if p, ok := f["before_all"]; ok {
 		c.BeforeAll = l.hooks(p.Val, "before_all")

@@ -152,6 +152,8 @@ func describeCheck(c assertion.Check) string {
 		s += fmt.Sprintf(" %s %d", strings.Join(p.Argv, " "), p.Script.TimeoutMs)
 	case assertion.Limit:
 		s += fmt.Sprint(" ", p.Ms)
+	case assertion.Dollars:
+		s += fmt.Sprint(" $", p.USD)
 	}
 	return s
 }

@@ -20,6 +20,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte("a: &a [*a]"))
 	f.Add([]byte("version: \"1.0\"\nname: x\nturns: [{user: \"${\"}]"))
+	f.Add([]byte("version: \"1.0\"\npricing: {\"a*\": [{provider: p, input: 1e308, output: -0}], \"[\": {input: .inf}}\nbudget: {max_cost_usd: 0x10, max_total_tokens: 9223372036854775808}\nname: x\nturns: [{user: hi, assert: {budget: {max_cost_usd: .nan, max_total_tokens: false}}}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, kind := range []string{"config", "test"} {
 			var diags diag.Diagnostics
@@ -57,6 +58,7 @@ func FuzzDataset(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"id": "a", "input": [{"role": "user", "content": [{"type": "text", "text": "x"}]}], "assertions": [{"type": "tool_called", "name": "t", "args": {"a": [1, {"b": null}]}}]}`))
+	f.Add([]byte(`{"id": "a", "input": "x", "assertions": [{"type": "budget", "params": {"max_cost_usd": 1e-320, "max_input_tokens": 1.5}}, {"type": "budget"}]}`))
 	f.Add([]byte(`{"id": "a", "simulator": {"goal": "g"}, "checkpoints": [{"id": "c", "assertions": [{"type": "ananke", "assert": {"extends": "x"}}]}]}`))
 	f.Add([]byte("{\"id\": \"\\ud83d\", \"input\": 1e999}\n[[[[[]]]]]\n\"x\""))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -211,3 +211,30 @@ turns:
 		t.Error("BindChecks without the variable succeeded")
 	}
 }
+
+// TestMergeBudgets: a budget is checked like timing.max_duration_ms — a
+// turn's on that turn, the nearest of the target's and the test's on the
+// whole test, and false disables an inherited one.
+func TestMergeBudgets(t *testing.T) {
+	cfg := minimalConfig + "  assert: {budget: {max_total_tokens: 5000, max_cost_usd: 0.5}}\n"
+	test := `version: "1.0"
+name: t
+assert: {budget: {max_total_tokens: 3000, max_cost_usd: false}}
+turns:
+  - user: a
+    assert: {budget: {max_output_tokens: 200}}
+  - user: b
+`
+	s, diags := loadSuite(t, map[string]string{"ananke.config.yaml": cfg, "t.ananke.yaml": test})
+	if diags != nil {
+		t.Fatal(diags)
+	}
+	c, tt := s.Config, s.Tests[0]
+	checkList(t, "turn 0", TurnChecks(c, tt, 0), []string{"turn[0].budget.max_output_tokens turn 200"})
+	checkList(t, "turn 1", TurnChecks(c, tt, 1), nil)
+	got := TestChecks(c, tt)
+	checkList(t, "test", got, []string{"test.budget.max_total_tokens test 3000"})
+	if got[0].Kind != assertion.KindMaxTotalTokens {
+		t.Errorf("kind %s", got[0].Kind)
+	}
+}

@@ -14,6 +14,7 @@ var categoryWords = map[string]string{
 	"memory":       "what it read or wrote of its memory",
 	"scheduler":    "its scheduled task's runs or messages",
 	"timing":       "timing",
+	"cost":         "tokens or money over a budget",
 	"protocol":     "a RUN_ERROR or a broken stream",
 	"judgment":     "a judge's criteria",
 	"script":       "a script's verdict",

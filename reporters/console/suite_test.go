@@ -161,3 +161,37 @@ func TestVerboseAttachments(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBudgetLines: each bound of the run's budget gets a line after
+// the counts and what the agent spent — exceeded, not checked, kept — and a run that failed on
+// its budget alone is not said to have failed on flaky tests.
+func TestRunBudgetLines(t *testing.T) {
+	r := suitetest.Pick(suitetest.Smoke)
+	r.Hooks = nil
+	r.Status = status.Fail
+	r.Budget = &report.RunBudget{Status: status.Fail, Exceeded: true, Limits: []report.BudgetLimit{
+		{Name: report.BudgetTokens, Status: status.Fail, Message: "run budget exceeded: 2.1M total tokens > max_total_tokens 2M (ananke.config.yaml:9:3)"},
+		{Name: report.BudgetCost, Status: status.Skip, Message: "run budget not checked: model m has no price (add it under pricing: in the config) — max_cost_usd $5.00 (ananke.config.yaml:8:3)"},
+	}}
+	var b strings.Builder
+	if err := console.Write(&b, r, console.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "(pass rate 100.0%)\n" +
+		"Agent: 820 tokens · $0.0009\n" +
+		"✗ run budget exceeded: 2.1M total tokens > max_total_tokens 2M (ananke.config.yaml:9:3)\n" +
+		"⚠ run budget not checked: model m has no price (add it under pricing: in the config) — max_cost_usd $5.00 (ananke.config.yaml:8:3)\n" +
+		"Time:"
+	if out := b.String(); !strings.Contains(out, want) || strings.Contains(out, "--fail-on-flaky") {
+		t.Errorf("output:\n%s\nwant it to hold:\n%s", out, want)
+	}
+	r.Status, r.Budget = status.Pass, &report.RunBudget{Status: status.Pass, Limits: []report.BudgetLimit{
+		{Name: report.BudgetCost, Status: status.Pass, Message: "run budget kept: $0.50 ≤ max_cost_usd $1.00 (ananke.config.yaml:8:3)"}}}
+	b.Reset()
+	if err := console.Write(&b, r, console.Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\x1b[2m✓ run budget kept: $0.50 ≤ max_cost_usd $1.00 (ananke.config.yaml:8:3)\x1b[0m\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("output:\n%q\nwant it to hold %q", b.String(), want)
+	}
+}

@@ -203,16 +203,19 @@ func (p *printer) summary(r *report.Report) {
 			p.line(1, p.o.paint("dim", clean(l)))
 		}
 	}
-	if r.Status == status.Fail && t.Failed == 0 {
-		// No test failed, yet the run did: say why, or the red exit code
-		// next to "0 failed" looks like a bug.
-		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
-	}
 	if a := agentLine(r); a != "" {
 		p.line(0, a)
 	}
 	if m := ModelLine(t.Model); m != "" {
 		p.line(0, m)
+	}
+	// The run's budget under what was spent: a bound exceeded fails the
+	// run with no test failed.
+	over := p.runBudget(r)
+	if r.Status == status.Fail && t.Failed == 0 && !over {
+		// No test failed, yet the run did: say why, or the red exit code
+		// next to "0 failed" looks like a bug.
+		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
 	}
 	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))
 }
@@ -229,3 +232,23 @@ func nonEmptyLines(s string) []string {
 
 // quote quotes s, shortened to n characters.
 func quote(s string, n int) string { return fmt.Sprintf("%q", format.Short(s, n)) }
+
+// runBudget prints a line for each bound of the config's budget — kept,
+// exceeded (the run fails) or not checked (usage or cost unknown: never
+// a pass) — and reports whether the run exceeded one.
+func (p *printer) runBudget(r *report.Report) bool {
+	if r.Budget == nil {
+		return false
+	}
+	for _, l := range r.Budget.Limits {
+		switch l.Status {
+		case status.Fail:
+			p.line(0, p.o.paint("fail", clean(status.Fail.Symbol()+" "+l.Message)))
+		case status.Skip:
+			p.line(0, p.o.paint(string(status.Warn), clean(status.Warn.Symbol()+" "+l.Message)))
+		default:
+			p.line(0, p.o.paint("dim", clean(status.Pass.Symbol()+" "+l.Message)))
+		}
+	}
+	return r.Budget.Exceeded
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/suitetest"
 	"github.com/ananke/action/reporters/jsonreport"
 	"github.com/ananke/action/schema"
@@ -145,5 +146,38 @@ func TestSummaryMatchesSchema(t *testing.T) {
 		if result.Validate(v) == nil {
 			t.Errorf("the schema accepts a bad %s: %s", tc.name, tc.new)
 		}
+	}
+}
+
+// TestBudgetMatchesSchema: a run's budget and the judges' cost validate
+// against the published schema.
+func TestBudgetMatchesSchema(t *testing.T) {
+	summary, result := compileSchema(t)
+	r := reporttest.Report()
+	usd := 0.21
+	r.Totals.ModelCostUSD, r.Tests[0].ModelCostUSD = &usd, &usd
+	r.Budget = &report.RunBudget{Status: status.Fail, Exceeded: true, Limits: []report.BudgetLimit{
+		{Name: report.BudgetTokens, Limit: 2e6, Source: report.Location{File: "ananke.config.yaml", Line: 9, Col: 3}, Used: &usd, AtLeast: true,
+			Status: status.Fail, Message: "run budget exceeded: …"},
+		{Name: report.BudgetCost, Limit: 5, Source: report.Location{File: "ananke.config.yaml", Line: 8, Col: 3}, Status: status.Skip, Message: "run budget not checked: …"},
+	}}
+	var b bytes.Buffer
+	if err := jsonreport.WriteSummary(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"budget"`) || !strings.Contains(b.String(), `"model_cost_usd"`) {
+		t.Fatalf("summary.json lacks the budget or the model cost:\n%s", b.String())
+	}
+	v, _ := jsonschema.UnmarshalJSON(&b)
+	if err := summary.Validate(v); err != nil {
+		t.Errorf("summary.json does not match the schema: %v", err)
+	}
+	b.Reset()
+	if err := jsonreport.WriteResult(&b, &r.Tests[0]); err != nil {
+		t.Fatal(err)
+	}
+	v, _ = jsonschema.UnmarshalJSON(&b)
+	if err := result.Validate(v); err != nil {
+		t.Errorf("a result file does not match the schema: %v", err)
 	}
 }

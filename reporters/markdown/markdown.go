@@ -137,6 +137,7 @@ func render(r *report.Report, o Options) string {
 	if o.Budget > 0 && len(out)-lastBlank > o.Budget {
 		return truncate(out, o.Budget)
 	}
+	out += runBudget(r)
 	out += fitHooks(r, o, len(out))
 	units, wide, cost := plan(r), repeats(r), format.ShowsUsage(r)
 	left := leftOut(units)

@@ -53,8 +53,9 @@ func heading(r *report.Report, title string) string {
 		sym = status.Skipped.Symbol()
 	}
 	what := outcome(t)
+	over := r.Budget != nil && r.Budget.Exceeded
 	switch {
-	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0:
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && !over:
 		what = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
 	case t.Flaky > 0:
 		what += fmt.Sprintf(", %d flaky", t.Flaky)
@@ -64,6 +65,10 @@ func heading(r *report.Report, title string) string {
 	}
 	if t.NotMade > 0 {
 		what += ", " + plural.Count(t.NotMade, "check") + " not made"
+	}
+	if over {
+		// First: it is why a run whose tests passed failed.
+		what = "run budget exceeded; " + what
 	}
 	if h := format.HooksFailed(r.FailedHooks()); h != "" {
 		// First: it is why a run whose tests passed is an error.
@@ -235,5 +240,24 @@ func href(base, file string, line int) string {
 		}
 	}
 	fmt.Fprintf(&b, "#L%d", line)
+	return b.String()
+}
+
+// runBudget is a line for each bound of the config's budget: the run
+// exceeded or could not check (usage or cost unknown), or "" when it
+// kept to every bound or has none. It ends with a blank line.
+func runBudget(r *report.Report) string {
+	if r.Budget == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range r.Budget.Limits {
+		switch l.Status {
+		case status.Fail:
+			b.WriteString(status.Fail.Symbol() + " " + text(l.Message) + "\n\n")
+		case status.Skip:
+			b.WriteString(status.Warn.Symbol() + " " + text(l.Message) + "\n\n")
+		}
+	}
 	return b.String()
 }

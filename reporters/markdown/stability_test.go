@@ -236,3 +236,30 @@ func TestNoSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBudgetLines: a run that failed on its budget says so first in
+// the heading (not as fail-on-flaky), and each bound exceeded or not
+// checked gets a line under the totals; a bound kept gets none.
+func TestRunBudgetLines(t *testing.T) {
+	r := reporttest.Pick(false, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly)
+	r.Status = status.Fail
+	r.Budget = &report.RunBudget{Status: status.Fail, Exceeded: true, Limits: []report.BudgetLimit{
+		{Name: report.BudgetTokens, Status: status.Fail, Message: "run budget exceeded: 2.1M total tokens > max_total_tokens 2M (ananke.config.yaml:9:3)"},
+		{Name: report.BudgetCost, Status: status.Skip, Message: "run budget not checked: model my_model has no price — max_cost_usd $5.00 (ananke.config.yaml:8:3)"},
+		{Name: report.BudgetCost, Status: status.Pass, Message: "run budget kept: 3 total tokens"},
+	}}
+	out := markdown.Render(r, markdown.Options{})
+	for _, want := range []string{
+		"### ✗ Ananke: run budget exceeded; 2 of 3 tests passed, 1 skipped, 1 flaky, 1 with warnings, 1 check not made\n",
+		"100.0% |",
+		"\n\n✗ run budget exceeded: 2.1M total tokens &gt; max_total_tokens 2M (ananke.config.yaml:9:3)\n\n" +
+			"⚠ run budget not checked: model my_model has no price — max_cost_usd \\$5.00 (ananke.config.yaml:8:3)\n\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "budget kept") || strings.Contains(out, "fail-on-flaky") {
+		t.Errorf("a kept bound or fail-on-flaky is shown:\n%s", out)
+	}
+}
