@@ -347,6 +347,8 @@ func setRaw(ev *Event, name string, raw json.RawMessage, ps *problems) {
 		ev.Replace = &b
 	case "outcome":
 		ev.Outcome = decodeOutcome(ev.Type, raw, ps)
+	case "usage":
+		ev.Usage, ev.has = decodeUsage(ev.Type, raw, ps), ev.has|hasUsage
 	}
 }
 

@@ -3,6 +3,8 @@ package agui
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/ananke/action/internal/cost"
 )
 
 // Event types of protocol 1.0.
@@ -77,6 +79,10 @@ type Event struct {
 	Result  json.RawMessage
 	Outcome *Outcome
 	Replace *bool // ACTIVITY_SNAPSHOT
+	// Usage is RUN_FINISHED's or RUN_ERROR's usage, one entry per
+	// TokenUsage, when the event carried it (HasUsage): an empty list is a
+	// run that reported using nothing.
+	Usage []cost.Usage
 
 	// borrowed is set when a field above is a slice of the frame (Raw
 	// aside): an event kept beyond its frame needs a copy (own).
@@ -118,10 +124,15 @@ const (
 	hasToolCallID
 	hasToolCallName
 	hasParentMessageID
+	hasUsage
 )
 
 // HasTimestamp reports whether the producer sent a timestamp.
 func (e *Event) HasTimestamp() bool { return e.has&hasTimestamp != 0 }
+
+// HasUsage reports whether the event carried usage (RUN_FINISHED and
+// RUN_ERROR only).
+func (e *Event) HasUsage() bool { return e.has&hasUsage != 0 }
 
 // Outcome is RUN_FINISHED's outcome: absent means success.
 type Outcome struct {

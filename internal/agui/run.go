@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/sse"
 )
 
@@ -50,6 +51,10 @@ type Result struct {
 	RunErrors []RunErrorInfo
 	// Outcome of the last RUN_FINISHED (nil: success or none).
 	Outcome *Outcome
+	// Usage is what the run reported using: the usage of its RUN_FINISHED
+	// and RUN_ERROR events, per provider and model, as one part; nil when
+	// none of them carried usage (unknown, not zero).
+	Usage *cost.Spend
 }
 
 // RunErrorInfo is a RUN_ERROR the agent sent.
@@ -198,6 +203,10 @@ type pipeline struct {
 	outcome   *Outcome
 	buf       []Event
 	ids       interner
+	// usage is the usage the run's terminal events reported; reported
+	// says whether one carried it.
+	usage    []cost.Usage
+	reported bool
 }
 
 func newPipeline(c *Client, in *RunAgentInput) *pipeline {
@@ -232,9 +241,18 @@ func (p *pipeline) apply(events []Event) {
 		switch ev.Type {
 		case RunError:
 			p.runErrors = append(p.runErrors, RunErrorInfo{Frame: p.frames, Message: ev.Message, Code: ev.Code})
+			p.addUsage(ev)
 		case RunFinished:
 			p.outcome = ev.Outcome
+			p.addUsage(ev)
 		}
+	}
+}
+
+// addUsage keeps the usage a terminal event carried.
+func (p *pipeline) addUsage(ev *Event) {
+	if ev.HasUsage() {
+		p.usage, p.reported = append(p.usage, ev.Usage...), true
 	}
 }
 
@@ -259,6 +277,10 @@ func (p *pipeline) finish(res *Result, sawCR bool, now time.Time, observe Observ
 	res.Pending = p.reducer.pending(p.outcome)
 	res.RunErrors = p.runErrors
 	res.Outcome = p.outcome
+	if p.reported {
+		res.Usage = &cost.Spend{}
+		res.Usage.Add(p.usage...)
+	}
 }
 
 // strictify returns the problems with Must warnings as errors in strict

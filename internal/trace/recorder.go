@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/ananke/action/internal/cost"
 )
 
 // Recorder builds a Trace from the events of a test's runs. Its methods
@@ -117,6 +119,12 @@ func (r *Recorder) StartRun(runID string, at time.Time) {
 func (r *Recorder) EndRun(frames int, request json.RawMessage, at time.Time) {
 	run := &r.turn.Runs[len(r.turn.Runs)-1]
 	run.EndMs, run.Frames, run.Request = at.UnixMilli(), frames, request
+}
+
+// RunUsage records what the current run reported using (nil: it
+// reported nothing). EndTurn sums the turn's runs.
+func (r *Recorder) RunUsage(s *cost.Spend) {
+	r.turn.Runs[len(r.turn.Runs)-1].Usage = s
 }
 
 // Seq maps a frame index of the current run to its sequence number (0 for
@@ -246,10 +254,12 @@ func (r *Recorder) ClientResult(callID, content string, at time.Time) {
 	tc.TimestampMs = at.UnixMilli()
 }
 
-// EndTurn closes the current turn: text and arguments are materialized.
+// EndTurn closes the current turn: text and arguments are materialized,
+// and its usage is the sum of its runs'.
 func (r *Recorder) EndTurn(at time.Time, state json.RawMessage) *Turn {
 	t := r.turn
 	t.EndMs, t.State = at.UnixMilli(), state
+	t.Usage = runsUsage(t.Runs)
 	r.t.TestEndMs = t.EndMs
 	for _, c := range r.calls {
 		tc := &t.ToolCalls[c.index]
@@ -268,6 +278,29 @@ func (r *Recorder) EndTurn(at time.Time, state json.RawMessage) *Turn {
 	}
 	r.calls, r.texts, r.order = nil, nil, nil
 	return t
+}
+
+// runsUsage is what runs used: each run that reported usage a part of
+// it, each that did not a part unreported; nil when none reported.
+func runsUsage(runs []Run) *cost.Spend {
+	var s *cost.Spend
+	for i := range runs {
+		if runs[i].Usage != nil {
+			s = &cost.Spend{}
+			break
+		}
+	}
+	if s == nil {
+		return nil
+	}
+	for i := range runs {
+		if u := runs[i].Usage; u != nil {
+			s.Merge(u, 0)
+		} else {
+			s.Missing()
+		}
+	}
+	return s
 }
 
 // Trace returns the trace recorded so far.
