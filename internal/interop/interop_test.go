@@ -527,6 +527,12 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 
 	validateReports(t, reports)
 	checkExport(t, bin, reports)
+	if s.producer != "a2a" && s.producer != "everything" { // AG-UI's
+		// The Mastra producer reports usage on every RUN_FINISHED.
+		if n := checkUsage(t, reports); n == 0 && s.producer == "mastra" {
+			t.Error("no test reported usage; the Mastra producer sends it on RUN_FINISHED")
+		}
+	}
 	if s.page {
 		t.Run("index.html", func(t *testing.T) { checkPage(t, reports) })
 	}

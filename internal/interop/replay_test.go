@@ -9,19 +9,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
 
 // replayMastra records the Mastra suites (passing and failing tests) and
 // replays them with no agent at the address: every test keeps its status,
-// every assertion its verdict, and every attempt and turn its recorded
-// duration, exactly (the replay reads the recorded clock; how long the
+// every assertion its verdict, its usage, and every attempt and turn its
+// recorded duration, exactly (the replay reads the recorded clock; how long the
 // replay itself took is only logged).
 func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 	tmp := t.TempDir()
 	rec := filepath.Join(tmp, "rec")
-	run := func(name string, env map[string]string, args ...string) (verdicts, durations map[string]string, took time.Duration) {
+	run := func(name string, env map[string]string, args ...string) (verdicts, durations, usage map[string]string, took time.Duration) {
 		reports := filepath.Join(tmp, name)
 		argv := append([]string{"run", "--config", filepath.Join(dir, "mastra", "ananke.config.yaml"), "--report-dir", reports}, args...)
 		argv = append(argv, filepath.Join(dir, "mastra", "pass"), filepath.Join(dir, "mastra", "fail"))
@@ -39,6 +40,7 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 		var sum struct {
 			Tests []struct {
 				ID, Status string
+				Usage      json.RawMessage
 				Assertions []struct{ ID, Status string }
 				Attempts   []struct {
 					DurationMs int64 `json:"duration_ms"`
@@ -52,9 +54,10 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 		if err := json.Unmarshal(b, &sum); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		verdicts, durations = map[string]string{}, map[string]string{}
+		verdicts, durations, usage = map[string]string{}, map[string]string{}, map[string]string{}
 		for _, x := range sum.Tests {
 			verdicts[x.ID] = x.Status
+			usage[x.ID] = string(x.Usage)
 			for _, a := range x.Assertions {
 				verdicts[x.ID+" "+a.ID] = a.Status
 			}
@@ -65,16 +68,23 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 				durations[fmt.Sprintf("%s turn %d", x.ID, i)] = fmt.Sprint(turn.DurationMs, " ms")
 			}
 		}
-		return verdicts, durations, took
+		return verdicts, durations, usage, took
 	}
-	recorded, recordedTimes, _ := run("record", nil, "--record", rec)
+	recorded, recordedTimes, recordedUsage, _ := run("record", nil, "--record", rec)
 	// No agent there: a refused connection would error every test.
-	replayed, replayedTimes, took := run("replay", map[string]string{"MASTRA_URL": "http://127.0.0.1:1"}, "--replay", rec)
+	replayed, replayedTimes, replayedUsage, took := run("replay", map[string]string{"MASTRA_URL": "http://127.0.0.1:1"}, "--replay", rec)
 	if !maps.Equal(recorded, replayed) {
 		t.Errorf("replayed verdicts differ:\nrecorded %v\nreplayed %v", recorded, replayed)
 	}
 	if !maps.Equal(recordedTimes, replayedTimes) {
 		t.Errorf("replayed durations differ:\nrecorded %v\nreplayed %v", recordedTimes, replayedTimes)
+	}
+	// The replayed streams are the recorded ones, usage and all.
+	if !maps.Equal(recordedUsage, replayedUsage) {
+		t.Errorf("replayed usage differs:\nrecorded %v\nreplayed %v", recordedUsage, replayedUsage)
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Values(replayedUsage)), func(u string) bool { return u != "" }) {
+		t.Errorf("no replayed test reported usage: %v", replayedUsage)
 	}
 	t.Logf("%d verdicts and %d durations recorded and replayed; the replay took %v", len(recorded), len(recordedTimes), took.Round(time.Millisecond))
 }

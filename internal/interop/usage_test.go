@@ -1,0 +1,190 @@
+//go:build unix
+
+package interop
+
+import (
+	"bufio"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// tokenCounts are the counts summary.json and a TokenUsage both name:
+// summary.json's key → TokenUsage's.
+var tokenCounts = map[string]string{
+	"input_tokens": "inputTokens", "output_tokens": "outputTokens", "total_tokens": "totalTokens",
+	"reasoning_tokens": "reasoningTokens", "cached_input_tokens": "cachedInputTokens", "cache_write_input_tokens": "cacheWriteInputTokens",
+}
+
+// streamUsage is the usage a test's streams reported, added up from the
+// raw events of its trace files without Ananke's reading of them: a count
+// is summed over every RUN_FINISHED and RUN_ERROR usage entry and known
+// when every entry carried it (a total, when not carried, is input +
+// output); reported counts the entries.
+type streamUsage struct {
+	tokens   map[string]int64
+	missing  map[string]bool
+	reported int
+}
+
+func newStreamUsage() *streamUsage {
+	return &streamUsage{tokens: map[string]int64{}, missing: map[string]bool{}}
+}
+
+// add adds one TokenUsage entry.
+func (u *streamUsage) add(entry map[string]json.RawMessage) {
+	u.reported++
+	counts := map[string]int64{}
+	for k, name := range tokenCounts {
+		var n int64
+		if v, ok := entry[name]; ok && json.Unmarshal(v, &n) == nil {
+			counts[k] = n
+		}
+	}
+	if _, ok := counts["total_tokens"]; !ok {
+		in, okIn := counts["input_tokens"]
+		out, okOut := counts["output_tokens"]
+		if okIn && okOut {
+			counts["total_tokens"] = in + out
+		}
+	}
+	for k := range tokenCounts {
+		n, ok := counts[k]
+		if !ok || u.missing[k] || (u.reported > 1 && !u.has(k)) {
+			u.missing[k] = true
+			delete(u.tokens, k)
+			continue
+		}
+		u.tokens[k] += n
+	}
+}
+
+func (u *streamUsage) has(k string) bool { _, ok := u.tokens[k]; return ok }
+
+// merge adds o's entries to u.
+func (u *streamUsage) merge(o *streamUsage) {
+	if o.reported == 0 {
+		return
+	}
+	first := u.reported == 0
+	u.reported += o.reported
+	for k := range tokenCounts {
+		n, ok := o.tokens[k]
+		if !ok || u.missing[k] || (!first && !u.has(k)) {
+			u.missing[k] = true
+			delete(u.tokens, k)
+			continue
+		}
+		u.tokens[k] += n
+	}
+}
+
+// checkUsage: every test's tokens in summary.json, and the totals', are
+// the sums of its streams' RUN_FINISHED and RUN_ERROR usage over all its
+// attempts, as its trace files hold them; a test none of whose streams
+// carried usage has no usage in summary.json. It returns how many tests
+// reported usage.
+func checkUsage(t *testing.T, reports string) int {
+	t.Helper()
+	var sum struct {
+		Tests []struct {
+			ID        string     `json:"id"`
+			TraceFile string     `json:"trace_file"`
+			Usage     *spendJSON `json:"usage"`
+			Attempts  []struct {
+				TraceFile string `json:"trace_file"`
+			} `json:"attempts"`
+		} `json:"tests"`
+		Totals struct {
+			Usage *spendJSON `json:"usage"`
+		} `json:"totals"`
+	}
+	b, err := os.ReadFile(filepath.Join(reports, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	all := newStreamUsage()
+	reported := 0
+	for _, x := range sum.Tests {
+		files := []string{x.TraceFile}
+		if len(x.Attempts) > 1 {
+			files = files[:0]
+			for _, a := range x.Attempts {
+				files = append(files, a.TraceFile)
+			}
+		}
+		want := newStreamUsage()
+		for _, f := range files {
+			readStreamUsage(t, filepath.Join(reports, filepath.FromSlash(f)), want)
+		}
+		if want.reported == 0 {
+			if x.Usage != nil {
+				t.Errorf("%s: usage %+v in summary.json; no stream reported any", x.ID, *x.Usage)
+			}
+			continue
+		}
+		reported++
+		if x.Usage == nil {
+			t.Errorf("%s: no usage in summary.json; its streams reported %v", x.ID, want.tokens)
+			continue
+		}
+		if !maps.Equal(x.Usage.Tokens, want.tokens) {
+			t.Errorf("%s: summary.json says %v; its streams' %d usage entries add up to %v", x.ID, x.Usage.Tokens, want.reported, want.tokens)
+		}
+		all.merge(want)
+	}
+	switch {
+	case all.reported == 0 && sum.Totals.Usage != nil:
+		t.Errorf("totals: usage %+v; no stream reported any", *sum.Totals.Usage)
+	case all.reported > 0 && (sum.Totals.Usage == nil || !maps.Equal(sum.Totals.Usage.Tokens, all.tokens)):
+		t.Errorf("totals: usage %+v; the streams say %v", sum.Totals.Usage, all.tokens)
+	}
+	return reported
+}
+
+// spendJSON is the part of a usage in summary.json the check reads.
+type spendJSON struct {
+	Tokens map[string]int64 `json:"tokens"`
+}
+
+// readStreamUsage adds the usage of the streams of one trace file to u.
+// Events are [seq, at_ms, run, event(, origin)], one per line; each run
+// of a turn is one stream.
+func readStreamUsage(t *testing.T, path string, u *streamUsage) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var file struct {
+		Turns []struct {
+			Events [][]json.RawMessage `json:"events"`
+		} `json:"turns"`
+	}
+	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&file); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, turn := range file.Turns {
+		for _, e := range turn.Events {
+			var ev struct {
+				Type  string                       `json:"type"`
+				Usage []map[string]json.RawMessage `json:"usage"`
+			}
+			if len(e) < 4 || json.Unmarshal(e[3], &ev) != nil {
+				continue // not an event this check reads
+			}
+			if ev.Type != "RUN_FINISHED" && ev.Type != "RUN_ERROR" {
+				continue
+			}
+			for _, entry := range ev.Usage {
+				u.add(entry)
+			}
+		}
+	}
+}
