@@ -45,6 +45,13 @@ type builder struct {
 	firstMs  int64
 	msgs     []*apiMessage // its assistant messages, in the order they started
 	byID     map[string]*apiMessage
+
+	// What the model calls used (usage.go): each turn's API messages and
+	// result lines; each message by its id, in any turn; the turns with
+	// messages since the last result line.
+	spend     []*turnSpend
+	byMessage map[string]*apiUsage
+	span      map[int]bool
 }
 
 // apiMessage is an assistant message merged from the lines that share its id.
@@ -56,7 +63,8 @@ type apiMessage struct {
 type callRef struct{ turn, i int }
 
 func newBuilder(display string, strict bool) *builder {
-	return &builder{display: display, strict: strict, cur: -1, calls: map[string]callRef{}, spawnedBy: map[string]string{}}
+	return &builder{display: display, strict: strict, cur: -1, calls: map[string]callRef{}, spawnedBy: map[string]string{},
+		byMessage: map[string]*apiUsage{}, span: map[int]bool{}}
 }
 
 // read reads each line for what it says: a line that is not what its type
@@ -153,8 +161,12 @@ func (b *builder) add(it *item) {
 		b.results(it.bs, it.ms)
 	case it.typ == "assistant" && !b.conversation(it):
 		b.subagentCalls(it, it.ms)
+		b.countUsage(b.subagentTurn(it), it)
 	case it.typ == "assistant":
 		b.assistant(&it.e, it.m.ID, it.bs, it.ms)
+		b.countUsage(b.cur, it)
+	case it.typ == "result":
+		b.result(it)
 	}
 }
 
@@ -256,19 +268,29 @@ func (b *builder) assistant(e *entry, id string, bs []block, ms int64) {
 // (else the current turn). Its texts are its reply to the main agent,
 // which the main agent's tool result holds, not the conversation's.
 func (b *builder) subagentCalls(it *item, ms int64) {
-	agent := it.agent
-	if agent == "" {
-		agent = "subagent" // a sidechain line of an older transcript names none
-	}
-	turn := b.cur
-	if ref, ok := b.calls[b.spawnedBy[agent]]; ok {
-		turn = ref.turn
-	}
+	agent, turn := subagentName(it), b.subagentTurn(it)
 	for i := range it.bs {
 		if bk := &it.bs[i]; bk.Type == "tool_use" {
 			b.call(turn, bk, ms, agent)
 		}
 	}
+}
+
+// subagentName is the subagent whose line it is.
+func subagentName(it *item) string {
+	if it.agent == "" {
+		return "subagent" // a sidechain line of an older transcript names none
+	}
+	return it.agent
+}
+
+// subagentTurn is the turn a subagent's line belongs to: the turn whose
+// call started the subagent, else the current turn.
+func (b *builder) subagentTurn(it *item) int {
+	if ref, ok := b.calls[b.spawnedBy[subagentName(it)]]; ok {
+		return ref.turn
+	}
+	return b.cur
 }
 
 // call adds a tool_use block as a call of turn (once: a resumed session
@@ -293,6 +315,9 @@ func (b *builder) finish() (*trace.Trace, error) {
 		return nil, fmt.Errorf("no user prompt in %s", b.display)
 	}
 	b.closeTurn()
+	for i := range b.tr.Turns {
+		b.tr.Turns[i].Usage = b.usage(i)
+	}
 	b.tr.TestStartMs, b.tr.TestEndMs = b.tr.Turns[0].StartMs, b.lastMs
 	b.tr.Source = &trace.Source{Adapter: Adapter, Version: Version, Mode: "import",
 		Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: b.display, SessionID: b.session, AgentID: b.agent}

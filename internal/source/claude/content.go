@@ -51,6 +51,7 @@ type message struct {
 	ID      string          `json:"id"`
 	Model   json.RawMessage `json:"model"`
 	Content json.RawMessage `json:"content"`
+	Usage   json.RawMessage `json:"usage"`
 }
 
 // synthetic reports whether Claude Code wrote the message itself rather

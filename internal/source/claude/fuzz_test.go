@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -45,6 +46,10 @@ func FuzzParse(f *testing.F) {
 		`{"type":"user","isSidechain":true,"agentId":"a1","message":{"content":"task"}}` + "\n" +
 			`{"type":"assistant","isSidechain":true,"agentId":"a1","message":{"content":[{"type":"tool_use","id":"t","name":"Grep","input":{}}]}}`,
 		prompt + "\n[1]\n{\n" + useA,
+		prompt + "\n" + `{"type":"assistant","message":{"id":"m","model":"a","content":[],"usage":{"input_tokens":1,"output_tokens":2,"cache_read_input_tokens":-3}}}` + "\n" +
+			`{"type":"assistant","message":{"id":"m","model":"b","content":[],"usage":{"output_tokens":9}}}` + "\n" +
+			`{"type":"result","total_cost_usd":0.5,"modelUsage":{"a":{"costUSD":0.2},"b":{}}}`,
+		prompt + "\n" + `{"type":"result","total_cost_usd":"x"}` + "\n" + `{"type":"result","usage":{"input_tokens":4},"modelUsage":{"a":{"inputTokens":1}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -79,7 +84,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// check holds what every trace read from data must be.
+// check holds what every trace read from data must be: its token counts
+// among it, none negative.
 func check(t *testing.T, data []byte, tr *trace.Trace) {
 	t.Helper()
 	if tr == nil || len(tr.Turns) == 0 || tr.Source == nil {
@@ -100,6 +106,15 @@ func check(t *testing.T, data []byte, tr *trace.Trace) {
 			}
 			if _, err := json.Marshal(e); err != nil {
 				t.Fatalf("event %s: %v", e.Origin, err)
+			}
+		}
+		if u := tu.Usage; u != nil {
+			for _, m := range u.Models {
+				for f := range cost.CacheWrite + 1 {
+					if n, ok := m.Tokens.Get(f); ok && n < 0 {
+						t.Fatalf("turn %d: %s %d", i, f, n)
+					}
+				}
 			}
 		}
 		for _, tc := range tu.ToolCalls {
