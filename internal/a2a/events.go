@@ -33,6 +33,8 @@ type run struct {
 	// The turn's calls in order, and their names.
 	open      []string
 	callNames map[string]string
+	// usage is what the exchange reported using (usage.go).
+	usage ledger
 }
 
 // record keeps one raw event and returns its time and sequence number.
@@ -92,20 +94,23 @@ func (r *run) apply(ev a2a.Event, at time.Time, seq int64) {
 	}
 	switch e := ev.(type) {
 	case *a2a.Message:
-		r.message(e, at, seq)
+		r.message(e, at, seq, true)
 		r.final = true // a message answers the turn
 	case *a2a.Task:
 		r.history(e.History, at, seq)
 		if e.Status.Message != nil {
-			r.message(e.Status.Message, at, seq)
+			r.message(e.Status.Message, at, seq, true)
 		}
 		for _, a := range e.Artifacts {
 			r.artifact(e.ID, a, false, at, seq)
 		}
+		r.report("task:"+string(e.ID), e.Metadata, true)
 		r.status(e.Status, seq)
 	case *a2a.TaskStatusUpdateEvent:
+		// The event's metadata or its message's: one report.
+		reported := r.report(fmt.Sprintf("status:%d", seq), e.Metadata, false)
 		if e.Status.Message != nil {
-			r.message(e.Status.Message, at, seq)
+			r.message(e.Status.Message, at, seq, !reported)
 		}
 		r.status(e.Status, seq)
 	case *a2a.TaskArtifactUpdateEvent:
@@ -124,14 +129,15 @@ func (r *run) history(h []*a2a.Message, at time.Time, seq int64) {
 	}
 	for _, m := range h[from:] {
 		if m != nil {
-			r.message(m, at, seq)
+			r.message(m, at, seq, true)
 		}
 	}
 }
 
 // message records an agent message once: its text parts as assistant text,
-// its ADK data parts as tool calls.
-func (r *run) message(m *a2a.Message, at time.Time, seq int64) {
+// its ADK data parts as tool calls, and, with usage set, the usage its
+// metadata reports.
+func (r *run) message(m *a2a.Message, at time.Time, seq int64, usage bool) {
 	if m.Role == a2a.MessageRoleUser {
 		return
 	}
@@ -142,6 +148,9 @@ func (r *run) message(m *a2a.Message, at time.Time, seq int64) {
 		return
 	}
 	r.s.seenMsgs[id] = true
+	if usage {
+		r.report("message:"+id, m.Metadata, false)
+	}
 	if text := textOf(m.Parts); text != "" {
 		r.rec.Text(id, text, at, seq)
 	}
@@ -158,8 +167,9 @@ func (r *run) artifact(task a2a.TaskID, a *a2a.Artifact, appended bool, at time.
 	if a == nil {
 		return
 	}
-	text := textOf(a.Parts)
 	key := string(task) + "/" + string(a.ID)
+	r.report("artifact:"+key, a.Metadata, false)
+	text := textOf(a.Parts)
 	before := r.s.artifacts[key]
 	delta := text
 	switch {

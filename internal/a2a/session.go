@@ -37,6 +37,9 @@ type Session struct {
 	seenMsgs  map[string]bool
 	artifacts map[string]string // task/artifact id → its text so far
 	seenCalls map[string]bool
+	// counted are the usage reports earlier turns counted
+	// (internal/a2a/usage.go).
+	counted map[string]bool
 	// asked is the status message of the input-required task the next
 	// turn answers.
 	asked   string

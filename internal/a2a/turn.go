@@ -55,6 +55,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 		err = s.explain(ctx, turnCtx, err, c, r)
 	}
 	rec.EndRun(r.frames, request, s.now())
+	rec.RunUsage(r.endUsage())
 
 	if r.contextID != "" {
 		s.contextID = r.contextID

@@ -527,6 +527,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 
 	validateReports(t, reports)
 	checkExport(t, bin, reports)
+	if s.producer == "a2a" {
+		checkA2AUsage(t, reports)
+	}
 	if s.producer != "a2a" && s.producer != "everything" { // AG-UI's
 		// The Mastra producer reports usage on every RUN_FINISHED.
 		if n := checkUsage(t, reports); n == 0 && s.producer == "mastra" {

@@ -188,3 +188,38 @@ func readStreamUsage(t *testing.T, path string, u *streamUsage) {
 		}
 	}
 }
+
+// checkA2AUsage: the A2A peer reports the usage of the two model calls
+// that answer "weather in Paris" (pass/weather, fail/wrong-city) the way
+// ADK does — adk_usage_metadata on the call's status message and on the
+// answer's artifact: 40+8 and 60+12 tokens — and summary.json has them
+// once per attempt, streamed, sent or polled, over A2A 1.0 or 0.3; every
+// other test reports none.
+func checkA2AUsage(t *testing.T, reports string) {
+	t.Helper()
+	var sum struct {
+		Tests []struct {
+			ID       string            `json:"id"`
+			Usage    *spendJSON        `json:"usage"`
+			Attempts []json.RawMessage `json:"attempts"`
+		} `json:"tests"`
+	}
+	b, err := os.ReadFile(filepath.Join(reports, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range sum.Tests {
+		weather := x.ID == "pass/weather" || x.ID == "fail/wrong-city"
+		n := int64(len(x.Attempts))
+		want := map[string]int64{"input_tokens": 100 * n, "output_tokens": 20 * n, "total_tokens": 120 * n}
+		switch {
+		case weather && (x.Usage == nil || !maps.Equal(x.Usage.Tokens, want)):
+			t.Errorf("%s: usage %+v over %d attempts; want %v", x.ID, x.Usage, n, want)
+		case !weather && x.Usage != nil:
+			t.Errorf("%s: usage %+v; its agent reported none", x.ID, *x.Usage)
+		}
+	}
+}

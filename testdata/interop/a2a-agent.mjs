@@ -50,10 +50,17 @@ const text = (value) => ({ content: { $case: "text", value }, metadata: undefine
 // ADK's convention: a data part holding the call, marked by metadata adk_type.
 const adkData = (type, value) => ({ content: { $case: "data", value }, metadata: { adk_type: type }, filename: "", mediaType: "" });
 
-function message(parts, ctx) {
+// What a model call used, as ADK's A2A converter reports it: Gemini's
+// usageMetadata under adk_usage_metadata, in the metadata of the message or
+// artifact the call produced.
+const adkUsage = (prompt, candidates) => ({
+  adk_usage_metadata: { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + candidates },
+});
+
+function message(parts, ctx, metadata) {
   return {
     messageId: randomUUID(), contextId: ctx.contextId, taskId: ctx.taskId ?? "", role: ROLE_AGENT,
-    parts, metadata: undefined, extensions: [], referenceTaskIds: [],
+    parts, metadata, extensions: [], referenceTaskIds: [],
   };
 }
 
@@ -110,7 +117,7 @@ const executor = {
         await sleep(STEP_MS);
         const id = "call-weather-1";
         bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.working, message(
-          [adkData("function_call", { id, name: "get_weather", args: { city: "Paris" } })], ctx))));
+          [adkData("function_call", { id, name: "get_weather", args: { city: "Paris" } })], ctx, adkUsage(40, 8)))));
         await sleep(STEP_MS);
         bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.working, message(
           [adkData("function_response", { id, name: "get_weather", response: { temp_c: 21 } })], ctx))));
@@ -118,7 +125,7 @@ const executor = {
         bus.publish(AgentEvent.artifactUpdate({
           taskId: ctx.taskId, contextId: ctx.contextId, append: false, lastChunk: true, metadata: undefined,
           artifact: {
-            artifactId: "forecast", name: "forecast", description: "", metadata: undefined, extensions: [],
+            artifactId: "forecast", name: "forecast", description: "", metadata: adkUsage(60, 12), extensions: [],
             parts: [text("It is 21°C and sunny in Paris")],
           },
         }));
