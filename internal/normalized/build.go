@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -75,7 +76,30 @@ func Build(t *trace.Trace, m Meta) Trace {
 	for i := range t.Turns {
 		out.Metrics.ToolCallCount += len(t.Turns[i].ToolCalls)
 	}
+	out.Metrics.TokenUsage = tokenUsage(t)
 	return out
+}
+
+// tokenUsage is what the trace's turns reported using, when every turn
+// that ran a model reported it and its input, output and total are known:
+// a partial or unknown count is left out, never given as a number.
+func tokenUsage(t *trace.Trace) *TokenUsage {
+	parts := make([]*cost.Spend, len(t.Turns))
+	for i := range t.Turns {
+		parts[i] = t.Turns[i].Usage
+	}
+	s := cost.Sum(parts...)
+	if s == nil || s.Partial() {
+		return nil
+	}
+	tok := s.Tokens()
+	in, okIn := tok.Get(cost.Input)
+	out, okOut := tok.Get(cost.Output)
+	total, okTotal := tok.TotalTokens()
+	if !okIn || !okOut || !okTotal {
+		return nil
+	}
+	return &TokenUsage{InputTokens: in, OutputTokens: out, TotalTokens: total}
 }
 
 // RunID derives a test run's identity from its report: when it started

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -233,5 +234,41 @@ func TestSubagentEvents(t *testing.T) {
 	want := "message_received andy|memory_read andy|tool_call andy|tool_call a7c21f9|tool_result andy|tool_result a7c21f9|error a7c21f9"
 	if g := strings.Join(agents, "|"); g != want {
 		t.Errorf("agents:\n %s\nwant %s", g, want)
+	}
+}
+
+// TestTokenUsage: metrics.token_usage is the turns' usage when every turn
+// reported it with input, output and total known; otherwise it is absent,
+// never a number that is not the agent's.
+func TestTokenUsage(t *testing.T) {
+	spend := func(in, out int64, known ...cost.Field) *cost.Spend {
+		var tok cost.Tokens
+		for _, f := range known {
+			tok.Set(f, map[cost.Field]int64{cost.Input: in, cost.Output: out}[f])
+		}
+		s := &cost.Spend{}
+		s.Add(cost.Usage{Model: "m", Tokens: tok})
+		return s
+	}
+	for _, c := range []struct {
+		name  string
+		turns []*cost.Spend
+		want  *TokenUsage
+	}{
+		{"summed over turns", []*cost.Spend{spend(10, 2, cost.Input, cost.Output), spend(5, 1, cost.Input, cost.Output)}, &TokenUsage{InputTokens: 15, OutputTokens: 3, TotalTokens: 18}},
+		{"no usage", []*cost.Spend{nil, nil}, nil},
+		{"a turn without usage", []*cost.Spend{spend(10, 2, cost.Input, cost.Output), nil}, nil},
+		{"input unknown", []*cost.Spend{spend(10, 2, cost.Output)}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &trace.Trace{}
+			for i, u := range c.turns {
+				tr.Turns = append(tr.Turns, trace.Turn{Index: i, Usage: u})
+			}
+			got := Build(tr, Meta{}).Metrics.TokenUsage
+			if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
+				t.Errorf("token usage %+v; want %+v", got, c.want)
+			}
+		})
 	}
 }
