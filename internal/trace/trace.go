@@ -165,7 +165,8 @@ type Run struct {
 	// FirstEventMs is when the run's first event arrived (0: none did).
 	FirstEventMs int64 `json:"first_event_ms,omitempty"`
 	// Usage is the usage the run reported (AG-UI's RUN_FINISHED or
-	// RUN_ERROR usage); nil when it reported none.
+	// RUN_ERROR usage, what an A2A exchange's metadata reported); nil when
+	// it reported none. The recorder sums a turn's runs into Turn.Usage.
 	Usage *cost.Spend `json:"usage,omitempty"`
 }
 
