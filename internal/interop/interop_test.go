@@ -483,6 +483,7 @@ func TestProducers(t *testing.T) {
 	t.Run("broken dataset", func(t *testing.T) { brokenDataset(t, bin, dir, urls) })
 	t.Run("ananke run -i", func(t *testing.T) { adHoc(t, bin, dir, urls) })
 	t.Run("replay mastra", func(t *testing.T) { replayMastra(t, bin, dir, urls) })
+	t.Run("budget mastra", func(t *testing.T) { budgetMastra(t, bin, dir, urls) })
 }
 
 // producerEnv is the environment every suite's config reads the

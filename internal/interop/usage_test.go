@@ -4,10 +4,16 @@ package interop
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -221,5 +227,89 @@ func checkA2AUsage(t *testing.T, reports string) {
 		case !weather && x.Usage != nil:
 			t.Errorf("%s: usage %+v; its agent reported none", x.ID, *x.Usage)
 		}
+	}
+}
+
+// budgetLimit is a `max_<count>_tokens: N` line of a test file.
+var budgetLimit = regexp.MustCompile(`^(\s*)max_(input|output|total)_tokens:\s*(\d+)\s*$`)
+
+// budgetMastra runs mastra-budget against the Mastra agent: over.ananke.yaml
+// sets a total below what the agent's streams reported, within.ananke.yaml
+// limits at it. With the streams' usage added up from the raw events of
+// the trace files (readStreamUsage, not Ananke's reading), every limit the
+// within test writes is met and it passes; the over test's limit is under
+// the streams' total and its budget fails at that limit's line and column.
+func budgetMastra(t *testing.T, bin, dir string, urls map[string]string) {
+	reports := t.TempDir()
+	suite := filepath.Join(dir, "mastra-budget")
+	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "run", "--config", filepath.Join(suite, "ananke.config.yaml"), "--report-dir", reports, suite)
+	cmd.Env = producerEnv(urls)
+	out, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d (%v), want 1 (the over test fails)\n%s", code, err, out)
+	}
+	if n := checkUsage(t, reports); n != 2 {
+		t.Errorf("%d tests reported usage; want both", n)
+	}
+	var sum struct {
+		Tests []struct {
+			ID, Status string
+			TraceFile  string `json:"trace_file"`
+			Assertions []struct {
+				ID, Status string
+				Source     struct{ Line, Col json.Number }
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(reports, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range sum.Tests {
+		streams := newStreamUsage()
+		readStreamUsage(t, filepath.Join(reports, filepath.FromSlash(x.TraceFile)), streams)
+		src, err := os.ReadFile(filepath.Join(suite, x.ID+".ananke.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		budgets := 0
+		for i, line := range strings.Split(string(src), "\n") {
+			m := budgetLimit.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			budgets++
+			limit, _ := strconv.ParseInt(m[3], 10, 64)
+			used, ok := streams.tokens[m[2]+"_tokens"]
+			if !ok {
+				t.Fatalf("%s: the streams reported no %s tokens", x.ID, m[2])
+			}
+			at := fmt.Sprintf("%d:%d", i+1, len(m[1])+len("max_"+m[2]+"_tokens: ")+1)
+			var verdicts []string
+			for _, a := range x.Assertions {
+				if strings.HasSuffix(a.ID, "budget.max_"+m[2]+"_tokens") && string(a.Source.Line)+":"+string(a.Source.Col) == at {
+					verdicts = append(verdicts, a.Status)
+				}
+			}
+			want := "pass"
+			if used > limit {
+				want = "fail"
+			}
+			if len(verdicts) != 1 || verdicts[0] != want {
+				t.Errorf("%s:%s: max_%s_tokens %d, the streams used %d: verdicts %v, want one %s", x.ID, at, m[2], limit, used, verdicts, want)
+			}
+		}
+		wantStatus := map[string]string{"over": "fail", "within": "pass"}[x.ID]
+		if x.Status != wantStatus || budgets == 0 {
+			t.Errorf("%s: %s with %d budgets; want %s", x.ID, x.Status, budgets, wantStatus)
+		}
+	}
+	if len(sum.Tests) != 2 {
+		t.Errorf("%d tests; want over and within", len(sum.Tests))
 	}
 }
