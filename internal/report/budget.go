@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ananke/action/internal/cost"
@@ -63,6 +65,10 @@ func (b *builder) budgetLimits(rb *spec.RunBudget) []BudgetLimit {
 	if rb.MaxTotalTokens != nil {
 		out = append(out, BudgetLimit{Name: BudgetTokens, Limit: float64(*rb.MaxTotalTokens), Source: b.loc(rb.MaxTokensPos)})
 	}
+	// In the file's order, as every other list of checks.
+	slices.SortStableFunc(out, func(x, y BudgetLimit) int {
+		return cmp.Or(cmp.Compare(x.Source.Line, y.Source.Line), cmp.Compare(x.Source.Col, y.Source.Col))
+	})
 	return out
 }
 
