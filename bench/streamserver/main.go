@@ -6,7 +6,8 @@
 //	text:N:S          N TEXT_MESSAGE_CONTENT deltas of S bytes
 //	tools:N:S:K       the same, then K tool calls (start, args, end, result)
 //
-// Every stream is RUN_STARTED, a text message, the tool calls, RUN_FINISHED,
+// Every stream is RUN_STARTED, a text message, the tool calls, RUN_FINISHED
+// (with the usage a model would report),
 // with the input's threadId and runId echoed. It prints "listening on
 // http://127.0.0.1:PORT" once it accepts connections.
 //
@@ -116,7 +117,8 @@ func Write(w *bufio.Writer, thread, run string, s Shape) {
 		frame(`{"type":"TOOL_CALL_END","toolCallId":"` + id + `"}`)
 		frame(`{"type":"TOOL_CALL_RESULT","messageId":"r` + id + `","toolCallId":"` + id + `","content":"{\"ok\":true,\"id\":` + strconv.Itoa(i+1) + `}"}`)
 	}
-	frame(`{"type":"RUN_FINISHED",` + ids + `}`)
+	// The usage a model's run reports, so the benchmark measures reading it.
+	frame(`{"type":"RUN_FINISHED",` + ids + `,"usage":[{"provider":"bench","model":"bench-1","inputTokens":1200,"outputTokens":` + strconv.Itoa(s.Deltas*s.Size/4) + `}]}`)
 }
 
 // payload is s bytes of plain text that needs no JSON escaping.
