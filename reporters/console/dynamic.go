@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
-	"github.com/ananke/action/reporters/internal/format"
 )
 
 // checkpoints prints a dynamic test as a tree: each turn's user
@@ -55,5 +55,5 @@ func ModelLine(u report.Usage) string {
 		return ""
 	}
 	return fmt.Sprintf("Model: %s, %s from the cache, %s prompt + %s completion tokens",
-		plural.Count(u.Requests, "request"), plural.Count(u.CacheHits, "answer"), format.Thousands(u.PromptTokens), format.Thousands(u.CompletionTokens))
+		plural.Count(u.Requests, "request"), plural.Count(u.CacheHits, "answer"), cost.FormatCount(u.PromptTokens), cost.FormatCount(u.CompletionTokens))
 }

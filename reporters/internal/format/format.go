@@ -48,20 +48,6 @@ func OneLine(s string, n int) string {
 	return Short(strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎").Replace(s), n)
 }
 
-// Thousands renders n with comma thousands separators: 4,210.
-func Thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
-
 // Bytes is a size for people: "512 B", "2.1 KiB", "3.0 MiB".
 func Bytes(n int64) string {
 	switch {
