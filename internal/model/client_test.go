@@ -160,6 +160,30 @@ func TestCompleteUsage(t *testing.T) {
 	}
 }
 
+// TestCompleteUsageUnreported: a reply without usage leaves its tokens
+// unknown — counted as unreported — never taken for zero.
+func TestCompleteUsageUnreported(t *testing.T) {
+	srv := modeltest.New(t,
+		modeltest.Respond(200, `{"choices":[{"message":{"role":"assistant","content":"no usage"}}]}`),
+		modeltest.Answer("with usage"),
+	)
+	c, _ := newClient(t, srv, nil)
+	first, err := c.Complete(context.Background(), user("a"))
+	if err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	if want := (model.Usage{Requests: 1, Unreported: 1}); first.Usage != want {
+		t.Errorf("Usage of a reply without usage = %+v, want %+v", first.Usage, want)
+	}
+	if _, err := c.Complete(context.Background(), user("b")); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	want := model.Usage{Requests: 2, PromptTokens: modeltest.PromptTokens, CompletionTokens: modeltest.CompletionTokens, Unreported: 1}
+	if got := c.Usage(); got != want {
+		t.Errorf("Client.Usage() = %+v, want %+v", got, want)
+	}
+}
+
 func TestUsageAdd(t *testing.T) {
 	var u model.Usage
 	if !u.IsZero() {

@@ -101,8 +101,12 @@ func (c *Client) attempt(ctx context.Context, body []byte) (*chatCompletion, *fa
 
 // reply checks the completion is what was asked for.
 func (c *Client) reply(comp *chatCompletion, structured bool, usage Usage) (Reply, error) {
-	usage.PromptTokens = comp.Usage.PromptTokens
-	usage.CompletionTokens = comp.Usage.CompletionTokens
+	if comp.Usage != nil {
+		usage.PromptTokens = comp.Usage.PromptTokens
+		usage.CompletionTokens = comp.Usage.CompletionTokens
+	} else {
+		usage.Unreported++
+	}
 	r := Reply{Usage: usage}
 	if len(comp.Choices) == 0 {
 		return r, c.newError(&failure{kind: KindMalformed, detail: "the reply has no choices"}, usage.Requests)

@@ -26,6 +26,9 @@ type Usage struct {
 	CacheHits        int   `json:"cache_hits"`
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
+	// Unreported counts the replies whose endpoint reported no usage:
+	// their tokens are unknown, so the counts above are lower bounds.
+	Unreported int `json:"unreported,omitempty"`
 }
 
 // Add adds o to u.
@@ -34,6 +37,7 @@ func (u *Usage) Add(o Usage) {
 	u.CacheHits += o.CacheHits
 	u.PromptTokens += o.PromptTokens
 	u.CompletionTokens += o.CompletionTokens
+	u.Unreported += o.Unreported
 }
 
 // IsZero reports whether nothing was used, so reports can leave usage out.

@@ -56,7 +56,9 @@ type chatCompletion struct {
 			Refusal string `json:"refusal"`
 		} `json:"message"`
 	} `json:"choices"`
-	Usage struct {
+	// Usage is nil when the endpoint reported none: its tokens are
+	// unknown, not zero.
+	Usage *struct {
 		PromptTokens     int64 `json:"prompt_tokens"`
 		CompletionTokens int64 `json:"completion_tokens"`
 	} `json:"usage"`

@@ -80,8 +80,8 @@ func perAttempt(spends []*cost.Spend) *AttemptUsage {
 // the config's model: nil when they used no tokens, or the model has no
 // price (its cost is unknown, never zero).
 func (b *builder) modelCost(u Usage) *float64 {
-	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
-		return nil
+	if (u.PromptTokens == 0 && u.CompletionTokens == 0) || u.Unreported > 0 {
+		return nil // no tokens, or some of them unknown
 	}
 	r := b.prices.Lookup("", b.model)
 	if r == nil {
@@ -100,7 +100,7 @@ func modelCosts(tests []Test) *float64 {
 	var sum float64
 	used := false
 	for _, t := range tests {
-		if t.Model.PromptTokens == 0 && t.Model.CompletionTokens == 0 {
+		if t.Model.PromptTokens == 0 && t.Model.CompletionTokens == 0 && t.Model.Unreported == 0 {
 			continue
 		}
 		if t.ModelCostUSD == nil {

@@ -54,6 +54,14 @@ func ModelLine(u report.Usage) string {
 	if u.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf("Model: %s, %s from the cache, %s prompt + %s completion tokens",
-		plural.Count(u.Requests, "request"), plural.Count(u.CacheHits, "answer"), cost.FormatCount(u.PromptTokens), cost.FormatCount(u.CompletionTokens))
+	tokens := cost.FormatCount(u.PromptTokens) + " prompt + " + cost.FormatCount(u.CompletionTokens) + " completion tokens"
+	switch {
+	case u.Unreported > 0 && u.PromptTokens == 0 && u.CompletionTokens == 0:
+		// Tokens the endpoint did not report are unknown, not zero.
+		tokens = "tokens unknown (no reply reported usage)"
+	case u.Unreported > 0:
+		tokens = "≥ " + cost.FormatCount(u.PromptTokens) + " prompt + ≥ " + cost.FormatCount(u.CompletionTokens) +
+			" completion tokens (" + plural.Count(u.Unreported, "reply") + " reported no usage)"
+	}
+	return fmt.Sprintf("Model: %s, %s from the cache, %s", plural.Count(u.Requests, "request"), plural.Count(u.CacheHits, "answer"), tokens)
 }
