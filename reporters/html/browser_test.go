@@ -10,6 +10,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/html/htmltest"
 	"github.com/ananke/action/reporters/internal/suitetest"
 	"github.com/ananke/action/reporters/reportdir"
@@ -345,5 +346,37 @@ func TestBrowserTarget(t *testing.T) {
 				t.Errorf("the run's header %q lacks %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestBrowserRunBudget: the run's header shows each bound of the config's
+// budget — a run that failed on its budget alone says why — and tokens the
+// judges' endpoint did not report read as unknown, never 0.
+func TestBrowserRunBudget(t *testing.T) {
+	rep := extras()
+	rep.Status = status.Fail
+	rep.Budget = &report.RunBudget{Status: status.Fail, Exceeded: true, Limits: []report.BudgetLimit{
+		{Name: report.BudgetTokens, Status: status.Fail, Message: "run budget exceeded: 2.1M total tokens > max_total_tokens 2M (ananke.config.yaml:9:3)"},
+		{Name: report.BudgetCost, Status: status.Skip, Message: "run budget not checked: model m has no price (add it under pricing: in the config) — max_cost_usd $5.00 (ananke.config.yaml:8:3)"},
+	}}
+	rep.Totals.Model = report.Usage{Requests: 2, Unreported: 2}
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#run")
+	got := p.Text("#run")
+	for _, w := range []string{"FAIL run budget exceeded: 2.1M total tokens > max_total_tokens 2M", "SKIP run budget not checked: model m has no price",
+		"2 requests, 0 cached, tokens unknown"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("the run's header lacks %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "0 + 0 tokens") {
+		t.Errorf("the run's header says 0 tokens for tokens never reported:\n%s", got)
+	}
+	if n := p.Count("#run .callout.budget"); n != 2 {
+		t.Errorf("%d budget lines, want 2", n)
 	}
 }

@@ -23,6 +23,11 @@ func build(r *report.Report) *page {
 	if format.ShowsUsage(r) {
 		p.Usage = format.Total(r)
 	}
+	if r.Budget != nil {
+		for _, l := range r.Budget.Limits {
+			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})
+		}
+	}
 	for _, h := range r.FailedHooks() {
 		detail, _ := cut(h.Detail, TextCap)
 		p.Hooks = append(p.Hooks, hook{Name: fmt.Sprintf("%s[%d]", h.Phase, h.Index), Source: h.Source.String(),

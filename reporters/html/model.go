@@ -27,6 +27,9 @@ type page struct {
 	Usage string `json:"usage,omitempty"`
 	// Hooks are the suite hooks that failed.
 	Hooks []hook `json:"hooks"`
+	// Budget are the lines of the config's run budget (docs/cost.md):
+	// each bound, exceeded, not checked or kept.
+	Budget []budgetLine `json:"budget,omitempty"`
 	// Tests, then Caps (the page's size limits, for its notes), are
 	// written after the fields above, a test at a time (write.go).
 }
@@ -35,6 +38,11 @@ type caps struct {
 	Event  int `json:"event"`
 	Text   int `json:"text"`
 	Events int `json:"events"`
+}
+
+type budgetLine struct {
+	Status  status.Status `json:"status"` // fail (exceeded), skip (not checked), pass (kept)
+	Message string        `json:"message"`
 }
 
 type hook struct {

@@ -123,7 +123,15 @@
       .map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
   }
 
-  // The run: status, totals, where it ran, failed suite hooks.
+  // modelTokens says what judges and simulated users used; tokens their
+  // endpoint did not report are unknown, never zero.
+  function modelTokens(m) {
+    if (m.unreported && !m.prompt_tokens && !m.completion_tokens) return 'tokens unknown';
+    const at = m.unreported ? '≥ ' : '';
+    return at + m.prompt_tokens + ' + ' + at + m.completion_tokens + ' tokens' + (m.unreported ? ' (' + m.unreported + ' unreported)' : '');
+  }
+
+  // The run: status, totals, where it ran, failed suite hooks, its budget.
   function renderRun() {
     const t = data.totals;
     document.title = 'Ananke report: ' + data.status + ', ' + t.passed + ' of ' + t.total + ' passed';
@@ -145,8 +153,9 @@
         ['Shard', data.shard && data.shard.index + ' of ' + data.shard.total],
         ['Fail on flaky', data.fail_on_flaky && 'yes'],
         ['Agent usage', data.usage],
-        ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' +
-          t.model.prompt_tokens + ' + ' + t.model.completion_tokens + ' tokens']]),
+        ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' + modelTokens(t.model)]]),
+      ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
+        h('p', {}, badge(b.status), ' ', clean(b.message)))),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
         h('p', {}, badge('error'), ' ', h('strong', {}, hk.name + ' failed'), ' at ', h('code', {}, hk.source), ' after ' + dur(hk.duration_ms)),
         h('p', { class: 'msg' }, clean(hk.message)), hk.detail && block(hk.detail)))]);
