@@ -107,8 +107,9 @@ func Title(r *report.Report) string {
 	return s
 }
 
-// Annotations returns a failure annotation per failed suite hook (at its
-// line in the config, first), per failing assertion and critical check
+// Annotations returns a failure annotation per failed suite hook and per
+// bound of the run's budget exceeded (at its line in the config, first; a
+// warning for a bound not checked), per failing assertion and critical check
 // that could not be made (at its YAML position) and per errored test, or
 // failed test without a failing assertion to show (at its cause, or where
 // the test is declared: its file, or its line in a dataset); a warning per
@@ -121,6 +122,7 @@ func Title(r *report.Report) string {
 // annotated and are left out.
 func Annotations(r *report.Report) []github.Annotation {
 	out, byHook := hooks(nil, r)
+	out = budget(out, r)
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		switch {
