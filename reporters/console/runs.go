@@ -22,6 +22,7 @@ func (p *printer) runs(t *report.Test) {
 		p.line(1, fmt.Sprintf("%d of %s passed (%s); min_pass_rate %s",
 			t.PassedRuns, plural.Count(t.Runs, "run"), stability.FormatPercent(t.PassRate), stability.FormatPercent(t.MinPassRate)))
 	}
+	p.adaptive(t)
 	marks := make([]string, len(t.Attempts))
 	for i, a := range t.Attempts {
 		marks[i] = a.Label() + " " + p.o.mark(a.Status)
