@@ -258,9 +258,9 @@ type Attempt struct {
 	Trace *trace.Trace `json:"-"`
 }
 
-// Repeated reports whether the test ran more than once, so that reports
-// show its runs and pass rate.
-func (t *Test) Repeated() bool { return len(t.Attempts) > 1 || t.Runs > 1 }
+// Repeated reports whether the test ran more than once, or adaptively, so
+// that reports show its runs and pass rate.
+func (t *Test) Repeated() bool { return len(t.Attempts) > 1 || t.Runs > 1 || t.Adaptive != nil }
 
 // Wobbly returns the assertions that failed in some attempt but not in all
 // of them: what makes a test flaky.

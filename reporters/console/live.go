@@ -117,7 +117,7 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 // it reported usage: "· 5k tokens · $0.0036".
 func (l *Live) line(r *engine.TestResult) string {
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
-	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 {
+	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 || v.Stop != "" {
 		parts = append(parts, fmt.Sprintf("%d/%s (%s)", v.PassedRuns, plural.Count(v.Runs, "run"), stability.FormatPercent(v.PassRate)))
 		if v.Flaky {
 			parts = append(parts, l.opts.paint("flaky", "flaky"))
