@@ -11,6 +11,9 @@ import (
 // changes.
 func tc(id string, st status.Status, ms int64, opts ...func(*report.Test)) report.Test {
 	t := report.Test{ID: id, Name: id, File: id + ".ananke.yaml", Line: 1, Status: st, DurationMs: ms, Runs: 1}
+	if st == status.Pass {
+		t.PassedRuns = 1
+	}
 	for _, o := range opts {
 		o(&t)
 	}
@@ -19,7 +22,9 @@ func tc(id string, st status.Status, ms int64, opts ...func(*report.Test)) repor
 
 func named(name string) func(*report.Test) { return func(t *report.Test) { t.Name = name } }
 
-func flaky(t *report.Test) { t.Flaky, t.Runs, t.PassedRuns = true, 3, 2 }
+// flaky makes a test flaky in a single run: an attempt failed, and a
+// retry passed (or failed again).
+func flaky(t *report.Test) { t.Flaky, t.Retries = true, 1 }
 
 func reason(r string) func(*report.Test) { return func(t *report.Test) { t.Reason = r } }
 
