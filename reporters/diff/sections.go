@@ -51,10 +51,17 @@ func sections(c *Change, gate *float64) []section {
 		out = append(out, s)
 	}
 	add := func(title string, entries []Entry, show func(Entry) item) { capped(title, entries, show, 0) }
+	noisy := map[string]RateEntry{}
+	for _, e := range c.Rates.WithinNoise {
+		noisy[e.ID] = e
+	}
 	add("New failures", c.NewFailures, func(e Entry) item {
 		it := item{Entry: e, lead: e.Transition(), detail: true}
-		if e.New() {
+		switch r, ok := noisy[e.ID]; {
+		case e.New():
 			it.note = "new test"
+		case ok:
+			it.note = r.Lead(c.Rates.Significance) + ": within noise"
 		}
 		return it
 	})
