@@ -62,12 +62,14 @@ type CheckChange struct {
 // Lower reports a pass rate lower in the head than in the base.
 func (e RateEntry) Lower() bool { return e.HeadPassed*e.BaseRuns < e.BasePassed*e.HeadRuns }
 
-// significant reports a p-value at or below the level.
-func (r *Rates) significant(p float64) bool { return p <= r.Significance }
+// significant reports a p-value at or below the level alpha. The p-value
+// is a sum of floating-point terms: one that is exactly alpha (3/3 → 0/3
+// is 1/20) may come out a hair above it, so a relative 1e-9 is allowed.
+func significant(p, alpha float64) bool { return p <= alpha*(1+1e-9) }
 
 // RateRegressed reports that the test's pass rate itself, not only one of
 // its assertions, is significantly lower at level alpha.
-func (e RateEntry) RateRegressed(alpha float64) bool { return e.Lower() && e.P <= alpha }
+func (e RateEntry) RateRegressed(alpha float64) bool { return e.Lower() && significant(e.P, alpha) }
 
 // add compares a test that ran in both runs, when one of them ran it more
 // than once.
@@ -85,7 +87,7 @@ func (r *Rates) add(en Entry, b, h *report.Test) {
 	e.Checks = checkChanges(b, h)
 	regressed := e.RateRegressed(r.Significance)
 	for _, c := range e.Checks {
-		regressed = regressed || r.significant(c.P)
+		regressed = regressed || significant(c.P, r.Significance)
 	}
 	switch {
 	case regressed:

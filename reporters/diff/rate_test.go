@@ -152,3 +152,12 @@ func TestGateLine(t *testing.T) {
 		t.Errorf("gate lines\n%q\nwant\n%q", lines, want)
 	}
 }
+
+// TestRatesTie: a p-value exactly at the level is a regression, however
+// its floating-point sum comes out: 3/3 → 0/3 is p = 1/20.
+func TestRatesTie(t *testing.T) {
+	c := diff.CompareAt(rep(1, x("t", status.Pass, runs(3, 3))), rep(1, x("t", status.Fail, runs(0, 3))), 0.05)
+	if len(c.Rates.Regressed) != 1 || c.Rates.Regressed[0].Lead(0.05) != "pass rate 3/3 → 0/3, p = 0.05" {
+		t.Errorf("3/3 → 0/3 at 0.05: regressed %+v, within noise %+v", c.Rates.Regressed, c.Rates.WithinNoise)
+	}
+}

@@ -57,7 +57,7 @@ func (e RateEntry) Lead(alpha float64) string {
 // level alpha: "failed in 0/10 → 4/10 attempts, p = 0.043: regressed".
 func (c CheckChange) Text(alpha float64) string {
 	verdict := "within noise"
-	if c.P <= alpha {
+	if significant(c.P, alpha) {
 		verdict = "regressed"
 	}
 	return fmt.Sprintf("failed in %d/%d → %d/%d attempts, %s: %s", c.BaseFailed, c.BaseAttempts, c.HeadFailed, c.HeadAttempts, pValue(c.P, alpha), verdict)
@@ -75,7 +75,7 @@ func (e RateEntry) GateLine(alpha float64) string {
 		return name + ": " + e.Lead(alpha) + ", " + at
 	}
 	for _, c := range e.Checks {
-		if c.P <= alpha {
+		if significant(c.P, alpha) {
 			return fmt.Sprintf("%s: %s failed in %d/%d → %d/%d attempts, %s, %s", name, clean(c.ID, maxName),
 				c.BaseFailed, c.BaseAttempts, c.HeadFailed, c.HeadAttempts, pValue(c.P, alpha), at)
 		}
@@ -115,7 +115,7 @@ func pValue(p, alpha float64) string {
 	}
 	for digits := 2; digits < 17; digits++ {
 		s := strconv.FormatFloat(p, 'g', digits, 64)
-		if v, err := strconv.ParseFloat(s, 64); err == nil && (v <= alpha) == (p <= alpha) {
+		if v, err := strconv.ParseFloat(s, 64); err == nil && significant(v, alpha) == significant(p, alpha) {
 			return "p = " + s
 		}
 	}
