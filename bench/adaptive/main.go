@@ -22,6 +22,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ananke/action/internal/stats"
 )
@@ -52,14 +53,18 @@ func (o options) judge(rule stats.Sequential, threshold, rate int) cell {
 	return simulate(rule, threshold, rate, o.trials, o.seed)
 }
 
-// grid judges every cell of the grid under rule.
+// grid judges every cell of the grid under rule, the cells side by side:
+// each has its own seeded generator, so the order they finish in changes
+// nothing.
 func (o options) grid(rule stats.Sequential) []cell {
-	var cells []cell
-	for _, th := range o.thresholds {
-		for _, rate := range o.rates {
-			cells = append(cells, o.judge(rule, th, rate))
+	cells := make([]cell, len(o.thresholds)*len(o.rates))
+	var wg sync.WaitGroup
+	for i, th := range o.thresholds {
+		for j, rate := range o.rates {
+			wg.Go(func() { cells[i*len(o.rates)+j] = o.judge(rule, th, rate) })
 		}
 	}
+	wg.Wait()
 	return cells
 }
 
