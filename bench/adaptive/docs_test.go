@@ -11,7 +11,7 @@ import (
 // TestDocsTable: the simulated table in docs/statistics.md is the
 // defaults' — each row's right verdict is the rule's, and each number is
 // within five standard errors (of 20,000 trials) of the exact value, plus
-// rounding — so the page cannot keep a table the code no longer gives.
+// rounding and, for rare events, a few trials — so the page cannot keep a table the code no longer gives.
 // go run ./bench/adaptive prints it anew.
 func TestDocsTable(t *testing.T) {
 	const trials = 20000
@@ -22,7 +22,7 @@ func TestDocsTable(t *testing.T) {
 	rows := 0
 	for line := range strings.SplitSeq(string(doc), "\n") {
 		f := strings.Split(strings.Trim(line, "| "), " | ")
-		if len(f) != 9 || !strings.HasSuffix(f[0], "%") || !strings.HasSuffix(f[1], "%") {
+		if len(f) != 10 || !strings.HasSuffix(f[0], "%") || !strings.HasSuffix(f[1], "%") {
 			continue
 		}
 		th, rate := atoi(t, strings.TrimSuffix(f[0], "%")), atoi(t, strings.TrimSuffix(f[1], "%"))
@@ -35,8 +35,9 @@ func TestDocsTable(t *testing.T) {
 			t.Errorf("%s: %v runs, exactly %.2f", line, runs, c.Runs)
 		}
 		wa, _ := c.wrong(c.PassA)
+		ws, _ := c.settledWrong()
 		wf, _ := c.wrong(c.PassF)
-		for i, want := range []float64{c.Inconclusive, wa, wf, c.offSide(c.PassA), c.offSide(c.PassF)} {
+		for i, want := range []float64{c.Inconclusive, wa, ws, wf, c.offSide(c.PassA), c.offSide(c.PassF)} {
 			cell := f[4+i]
 			if cell == "—" {
 				if c.Should != shouldEither {
@@ -45,7 +46,9 @@ func TestDocsTable(t *testing.T) {
 				continue
 			}
 			got := atof(t, strings.TrimSuffix(cell, "%")) / 100
-			if se := math.Sqrt(want * (1 - want) / trials); math.Abs(got-want) > 5*se+0.00005 {
+			// Rare events get a few trials of slack: their normal
+			// approximation understates the error.
+			if se := math.Sqrt(want * (1 - want) / trials); math.Abs(got-want) > 5*se+3.0/trials+0.00005 {
 				t.Errorf("%s: column %d is %v, exactly %.4f", line, 5+i, got, want)
 			}
 		}

@@ -38,6 +38,8 @@ type summary struct {
 	worst          float64 // the largest difference (a fraction), 0 if it is never wrong more often
 	worstAt        cell
 	offA, offF     float64 // mean off-side rates over all cells
+	settled        float64 // the largest chance of a wrong settled verdict in a cell
+	settledAt      cell
 }
 
 func summarize(cells []cell) summary {
@@ -52,6 +54,9 @@ func summarize(cells []cell) summary {
 			continue
 		}
 		f, _ := c.wrong(c.PassF)
+		if w, _ := c.settledWrong(); w > s.settled {
+			s.settled, s.settledAt = w, c
+		}
 		s.judged++
 		s.wrongA += a
 		s.wrongF += f
@@ -82,17 +87,18 @@ func write(w io.Writer, o options) error {
 	r := o.rule
 	fmt.Fprintf(&b, "Adaptive runs %d..%d (zone %s points, alpha %s, beta %s) against fixed runs: %d; %s.\n\n",
 		r.Min, r.Max, num(r.Zone), num(r.Alpha), num(r.Beta), r.Max, how)
-	b.WriteString("| min pass rate | agent's rate | right verdict | runs, adaptive | inconclusive | wrong, adaptive | wrong, fixed | off side, adaptive | off side, fixed |\n")
-	b.WriteString("|---:|---:|:---|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| min pass rate | agent's rate | right verdict | runs, adaptive | inconclusive | wrong, adaptive | of them settled | wrong, fixed | off side, adaptive | off side, fixed |\n")
+	b.WriteString("|---:|---:|:---|---:|---:|---:|---:|---:|---:|---:|\n")
 	cells := o.grid(r)
 	for _, c := range cells {
-		wa, wf := "—", "—"
+		wa, ws, wf := "—", "—", "—"
 		if a, ok := c.wrong(c.PassA); ok {
 			f, _ := c.wrong(c.PassF)
-			wa, wf = pct(a), pct(f)
+			settled, _ := c.settledWrong()
+			wa, ws, wf = pct(a), pct(settled), pct(f)
 		}
-		fmt.Fprintf(&b, "| %d%% | %d%% | %s | %.1f | %s | %s | %s | %s | %s |\n",
-			c.Threshold, c.Rate, c.Should, c.Runs, pct(c.Inconclusive), wa, wf, pct(c.offSide(c.PassA)), pct(c.offSide(c.PassF)))
+		fmt.Fprintf(&b, "| %d%% | %d%% | %s | %.1f | %s | %s | %s | %s | %s | %s |\n",
+			c.Threshold, c.Rate, c.Should, c.Runs, pct(c.Inconclusive), wa, ws, wf, pct(c.offSide(c.PassA)), pct(c.offSide(c.PassF)))
 	}
 	s := summarize(cells)
 	fmt.Fprintf(&b, "\nOver the %d cells the adaptive rule takes %.1f runs on average against %d: %.1f%% fewer.\n",
@@ -104,6 +110,8 @@ func write(w io.Writer, o options) error {
 		fmt.Fprintf(&b, "the adaptive rule is wrong more often than the fixed one by more than 0.1 point in %d of them, by %.2f points at most (min pass rate %d%%, agent's rate %d%%).\n",
 			s.worse, 100*s.worst, s.worstAt.Threshold, s.worstAt.Rate)
 	}
+	fmt.Fprintf(&b, "Settled verdicts, the ones alpha and beta are about, were wrong %s of the time at most (min pass rate %d%%, agent's rate %d%%); the adaptive rule's other wrong verdicts came at max, inconclusive.\n",
+		pct(s.settled), s.settledAt.Threshold, s.settledAt.Rate)
 	fmt.Fprintf(&b, "Verdicts off the side of the threshold the agent's rate is on, over all cells: %s adaptive, %s fixed.\n", pct(s.offA), pct(s.offF))
 	if o.others {
 		b.WriteString("\nOther settings, over the same grid:\n\n")

@@ -29,6 +29,9 @@ type cell struct {
 	// fixed; Inconclusive the chance the adaptive rule reached Max
 	// unsettled.
 	PassA, PassF, Inconclusive float64
+	// SettledPass and SettledFail are the chances the adaptive rule
+	// settled on a pass or a failure before Max.
+	SettledPass, SettledFail float64
 }
 
 // wrong is the chance of a wrong verdict — a fail for an agent that
@@ -40,6 +43,19 @@ func (c cell) wrong(pass float64) (rate float64, ok bool) {
 		return 1 - pass, true
 	case shouldFail:
 		return pass, true
+	}
+	return 0, false
+}
+
+// settledWrong is the chance of a wrong verdict the adaptive rule
+// settled on — the verdicts its alpha and beta are about; ok is false
+// inside the zone.
+func (c cell) settledWrong() (rate float64, ok bool) {
+	switch c.Should {
+	case shouldPass:
+		return c.SettledFail, true
+	case shouldFail:
+		return c.SettledPass, true
 	}
 	return 0, false
 }
@@ -88,7 +104,7 @@ func simulate(rule stats.Sequential, threshold, rate, trials int, seed uint64) c
 	rng := rand.New(rand.NewPCG(seed, uint64(threshold)<<32|uint64(rate)))
 	fixed := stats.Sequential{Min: rule.Max, Max: rule.Max, MinPassRate: r.MinPassRate}
 	draws := make([]bool, rule.Max)
-	var runs, passA, passF, inconclusive int
+	var runs, passA, passF, inconclusive, settledPass, settledFail int
 	c.MinRuns = math.MaxInt
 	for range trials {
 		all := 0
@@ -108,8 +124,13 @@ func simulate(rule stats.Sequential, threshold, rate, trials int, seed uint64) c
 				if st.Pass {
 					passA++
 				}
-				if st.Inconclusive {
+				switch {
+				case st.Inconclusive:
 					inconclusive++
+				case st.Pass:
+					settledPass++
+				default:
+					settledFail++
 				}
 				break
 			}
@@ -124,6 +145,7 @@ func simulate(rule stats.Sequential, threshold, rate, trials int, seed uint64) c
 	t := float64(trials)
 	c.Runs = float64(runs) / t
 	c.PassA, c.PassF, c.Inconclusive = float64(passA)/t, float64(passF)/t, float64(inconclusive)/t
+	c.SettledPass, c.SettledFail = float64(settledPass)/t, float64(settledFail)/t
 	return c
 }
 
@@ -146,8 +168,13 @@ func exact(rule stats.Sequential, threshold, rate int) cell {
 				if st.Pass {
 					c.PassA += m
 				}
-				if st.Inconclusive {
+				switch {
+				case st.Inconclusive:
 					c.Inconclusive += m
+				case st.Pass:
+					c.SettledPass += m
+				default:
+					c.SettledFail += m
 				}
 				continue
 			}
