@@ -52,7 +52,8 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestSimulationSane: the adaptive rule takes between min and max runs; a
+// TestSimulationSane: every trial ends settled or inconclusive; the
+// adaptive rule takes between min and max runs; a
 // perfect agent takes exactly the SPRT's passes to accept and passes,
 // or, where those are more than max, reaches max and is inconclusive; the
 // fixed rule takes max.
@@ -61,6 +62,9 @@ func TestSimulationSane(t *testing.T) {
 	for _, th := range []int{80, 90, 95} {
 		for _, rate := range []int{50, 75, 90, 100} {
 			c := simulate(rule, th, rate, 200, 1)
+			if sum := c.SettledPass + c.SettledFail + c.Inconclusive; math.Abs(sum-1) > 1e-12 || c.PassA < c.SettledPass || c.PassA > c.SettledPass+c.Inconclusive {
+				t.Errorf("%d%% at %d%%: settled pass %v, settled fail %v, inconclusive %v, pass %v: do not add up", rate, th, c.SettledPass, c.SettledFail, c.Inconclusive, c.PassA)
+			}
 			if c.MinRuns < rule.Min || c.MaxRuns > rule.Max || c.Runs < float64(c.MinRuns) || c.Runs > float64(c.MaxRuns) || c.Fixed != rule.Max {
 				t.Errorf("%d%% at %d%%: runs %v in [%d, %d], fixed %d; want within [%d, %d], fixed %d",
 					rate, th, c.Runs, c.MinRuns, c.MaxRuns, c.Fixed, rule.Min, rule.Max, rule.Max)
@@ -120,6 +124,9 @@ func TestExactTotals(t *testing.T) {
 	}
 	if math.Abs(total-1) > 1e-9 {
 		t.Errorf("the stopping paths' chances sum to %v", total)
+	}
+	if c := exact(rule, 90, 90); math.Abs(c.SettledPass+c.SettledFail+c.Inconclusive-1) > 1e-9 {
+		t.Errorf("exactly, at 90%%: settled pass %v, settled fail %v, inconclusive %v do not add up to 1", c.SettledPass, c.SettledFail, c.Inconclusive)
 	}
 	if c := exact(rule, 80, 100); c.Runs != 24 || c.PassA != 1 || c.Inconclusive != 0 {
 		t.Errorf("a perfect agent at 80%%: %+v", c)
