@@ -11,8 +11,8 @@ import (
 // TestDocsTable: the simulated table in docs/statistics.md is the
 // defaults' — each row's right verdict is the rule's, and each number is
 // within five standard errors (of 20,000 trials) of the exact value, plus
-// rounding and, for rare events, a few trials — so the page cannot keep a table the code no longer gives.
-// go run ./bench/adaptive prints it anew.
+// rounding and, for rare events, a few trials — so the page cannot keep a
+// table the code no longer gives. go run ./bench/adaptive prints it anew.
 func TestDocsTable(t *testing.T) {
 	const trials = 20000
 	doc, err := os.ReadFile("../../docs/statistics.md")
