@@ -118,7 +118,7 @@ func (l *Live) line(r *engine.TestResult) string {
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
 	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 {
 		parts = append(parts, fmt.Sprintf("%d/%s (%s)", v.PassedRuns, plural.Count(v.Runs, "run"),
-			withInterval(v.PassRate, report.RateInterval(v.PassedRuns, v.Runs, l.opts.level()))))
+			format.Rate(v.PassRate, report.RateInterval(v.PassedRuns, v.Runs, l.opts.level()))))
 		if v.Flaky {
 			parts = append(parts, l.opts.paint("flaky", "flaky"))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // runs prints, for a test run several times, its pass rate with its
@@ -22,10 +23,10 @@ func (p *printer) runs(t *report.Test) {
 	switch {
 	case t.Status == status.Pass:
 		p.line(1, fmt.Sprintf("%d of %s passed (%s); min_pass_rate %s",
-			t.PassedRuns, plural.Count(t.Runs, "run"), withInterval(t.PassRate, t.PassRateCI), stability.FormatPercent(t.MinPassRate)))
+			t.PassedRuns, plural.Count(t.Runs, "run"), format.Rate(t.PassRate, t.PassRateCI), stability.FormatPercent(t.MinPassRate)))
 	case t.PassRateCI != nil:
 		// The reason above gives the rate; the interval says how sure it is.
-		p.line(1, "pass rate "+withInterval(t.PassRate, t.PassRateCI))
+		p.line(1, "pass rate "+format.Rate(t.PassRate, t.PassRateCI))
 	}
 	if p.o.Verbose && t.PassK != nil && t.PassRateCI != nil {
 		p.line(1, p.o.paint("dim", fmt.Sprintf("%s: the chance that %d runs in a row all pass", t.PassK.String(t.PassRateCI.Level), t.PassK.K)))
@@ -54,15 +55,6 @@ func failedIn(t *report.Test, a report.Assertion) string {
 		return " (" + t.FailedIn(a.FailedRuns) + ", " + ci.String() + ")"
 	}
 	return " (" + t.FailedIn(a.FailedRuns) + ")"
-}
-
-// withInterval is a rate with its interval, "66.7%, 95% CI 21–94%", or
-// the rate alone when it has none.
-func withInterval(rate float64, ci *report.Interval) string {
-	if ci == nil {
-		return stability.FormatPercent(rate)
-	}
-	return stability.FormatPercent(rate) + ", " + ci.String()
 }
 
 // level is the confidence level of the live lines' intervals.
