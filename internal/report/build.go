@@ -51,7 +51,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: b.target(m.Config.Target),
-		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
+		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky, Confidence: m.Config.ConfidenceLevel(),
 		Tests: make([]Test, 0, len(out.Tests)), Hooks: []Hook{},
 		masked: b.red.Secrets(),
 	}
@@ -73,6 +73,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		r.Tests[i].Shown = shown[i] + 1
 	}
 	nameFiles(r.Tests, shown)
+	setConfidence(r.Tests, r.Confidence)
 	r.Totals = totals(r.Tests)
 	r.Budget = checkBudget(b.budgetLimits(m.Config.Budget), r.Tests, r.Totals.Usage)
 	r.Status = runStatus(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0, r.Budget.exceeded())

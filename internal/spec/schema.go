@@ -112,6 +112,7 @@ func configSchema() decode.Obj {
 		"runs":          decode.Ref("runs"),
 		"min_pass_rate": decode.Ref("min_pass_rate"),
 		"retries":       decode.Ref("retries"),
+		"confidence":    confidenceSchema(),
 		"pricing":       pricingSchema(),
 		"budget":        runBudgetSchema(),
 		"before_all":    decode.List(decode.Ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),

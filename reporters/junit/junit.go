@@ -19,8 +19,9 @@
 // <testsuite> carries what its tests' agent used as <properties>
 // (ananke.tokens.total, ananke.tokens.input, ananke.tokens.output,
 // ananke.cost_usd, each only when known), and each testcase says it in
-// words first in its <system-out> (usage.go). The output validates
-// against Jenkins' junit-10.xsd.
+// words first in its <system-out> (usage.go); a test run more than once
+// puts its pass rate, the rate's interval and pass^k there too
+// (confidence.go). The output validates against Jenkins' junit-10.xsd.
 package junit
 
 import (
@@ -70,6 +71,7 @@ func Write(w io.Writer, r *report.Report) error {
 		if usage {
 			usageProperties(byFile[f], tests[f])
 		}
+		confidenceProperties(byFile[f], tests[f])
 		suites.add(*byFile[f])
 	}
 	// The run's budget last: it holds the tests together.
