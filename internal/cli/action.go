@@ -38,6 +38,11 @@ type actionInputs struct {
 	// cost per attempt rose more than this percentage over the compared
 	// base report (costgate.go).
 	costLimit increaseFlag
+	// failOnRegression is fail-on-regression: the step fails when a test
+	// run more than once regressed significantly, at significance, over
+	// the compared base report (regressiongate.go).
+	failOnRegression bool
+	significance     significanceFlag
 	// run holds the run flags the inputs set: runs, selection, shard.
 	run runOptions
 }
@@ -88,9 +93,10 @@ func runAction(ctx context.Context, a *app, args []string) error {
 	}
 	p := &publisher{app: a, gha: gha, in: in, rep: r}
 	p.publish(ctx)
-	// The cost gate fails the step apart from fail-on, which judges the
-	// tests: their verdicts, the check run and the outputs stay.
-	return errors.Join(withCode(failOn(in.failOn, codeOf(err)), "", err), p.costGate())
+	// The regression and cost gates fail the step apart from fail-on,
+	// which judges the tests: their verdicts, the check run and the
+	// outputs stay.
+	return errors.Join(withCode(failOn(in.failOn, codeOf(err)), "", err), p.regressionGate(), p.costGate())
 }
 
 // actionMerge merges the report directories the merge input names (shard
@@ -160,6 +166,14 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if s := gha.GetInput("fail-on-cost-increase"); s != "" {
 		if err := in.costLimit.Set(s); err != nil {
 			return in, fmt.Errorf("input fail-on-cost-increase: %v, got %q", err, s)
+		}
+	}
+	if in.failOnRegression, err = boolInput(gha, "fail-on-regression", false); err != nil {
+		return in, err
+	}
+	if s := gha.GetInput("significance"); s != "" {
+		if err := in.significance.Set(s); err != nil {
+			return in, fmt.Errorf("input significance: %v, got %q", err, s)
 		}
 	}
 	return in, readRunInputs(gha, &in.run)

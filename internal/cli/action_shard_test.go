@@ -92,7 +92,7 @@ func TestActionRunInputs(t *testing.T) {
 	env, _, _ := actionEnv(t, dir, "push", `{}`, gh, art)
 	env["INPUT_RUNS"], env["INPUT_MIN-PASS-RATE"], env["INPUT_FAIL-ON-FLAKY"] = "2", "50", "true"
 	r := run(t, dir, env, "action")
-	if r.code != ExitFail || !strings.Contains(plain(r.out), "1/2 runs (50%) · flaky") {
+	if r.code != ExitFail || !strings.Contains(plain(r.out), "1/2 runs (50%, 95% CI 10–91%) · flaky") {
 		t.Errorf("exit %d; want 1 (passed at 50%%, but flaky fails the run)\n%s%s", r.code, r.out, r.errOut)
 	}
 	for input, want := range map[string]string{

@@ -64,8 +64,8 @@ func TestRunAdaptive(t *testing.T) {
 		inconclusive bool
 		line         string
 	}{
-		{"settles a failure", []string{"--runs", "1..10"}, ExitFail, "fail", 1, "settled_fail", false, "· 0/1 run (0%) · settled: fail"},
-		{"inconclusive pass", []string{"--runs", "1..4", "--min-pass-rate", "50"}, ExitPass, "pass", 4, "max_runs", true, "· 2/4 runs (50%) · flaky · ? inconclusive"},
+		{"settles a failure", []string{"--runs", "1..10"}, ExitFail, "fail", 1, "settled_fail", false, "· 0/1 run (0%, 95% CI 0–79%) · settled: fail"},
+		{"inconclusive pass", []string{"--runs", "1..4", "--min-pass-rate", "50"}, ExitPass, "pass", 4, "max_runs", true, "· 2/4 runs (50%, 95% CI 15–85%) · flaky · ? inconclusive"},
 		{"fail on inconclusive", []string{"--runs", "1..4", "--min-pass-rate", "50", "--fail-on-inconclusive"}, ExitFail, "pass", 4, "max_runs", true,
 			"Inconclusive tests fail the run (--fail-on-inconclusive)."},
 	} {
@@ -118,7 +118,7 @@ func TestActionAdaptiveInputs(t *testing.T) {
 	env, _, _ := actionEnv(t, dir, "push", `{}`, gh, art)
 	env["INPUT_RUNS"], env["INPUT_MIN-PASS-RATE"], env["INPUT_FAIL-ON-INCONCLUSIVE"] = "1..4", "50", "true"
 	r := run(t, dir, env, "action")
-	if r.code != ExitFail || !strings.Contains(plain(r.out), "2/4 runs (50%) · flaky · ? inconclusive") {
+	if r.code != ExitFail || !strings.Contains(plain(r.out), "2/4 runs (50%, 95% CI 15–85%) · flaky · ? inconclusive") {
 		t.Errorf("exit %d; want 1 (passed at 50%%, but inconclusive fails the run)\n%s%s", r.code, r.out, r.errOut)
 	}
 	env, _, _ = actionEnv(t, dir, "push", `{}`, gh, art)

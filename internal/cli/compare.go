@@ -187,7 +187,7 @@ func (a *app) actionPrevious(ctx context.Context, gha *githubactions.Action, in 
 
 // compared compares the report with base, named by md (markdown) and text.
 func (p *publisher) compared(base *report.Report, md, text string) {
-	c := diff.Compare(base, p.rep)
+	c := diff.CompareAt(base, p.rep, p.in.significance.level())
 	limit := p.in.costLimit.limit()
 	p.cmp = &comparison{change: c, base: md, costLimit: limit}
 	fmt.Fprintln(p.app.Out)
@@ -225,4 +225,19 @@ func (p *publisher) costGate() error {
 		return nil
 	}
 	return costGate("", p.cmp.change, limit)
+}
+
+// regressionGate is fail-on-regression over the comparison: exit 1 with
+// a line per test run more than once that regressed significantly; nil
+// when none did, the input is false, or nothing was compared (the log
+// says so).
+func (p *publisher) regressionGate() error {
+	if !p.in.failOnRegression {
+		return nil
+	}
+	if p.cmp == nil || p.cmp.change == nil {
+		fmt.Fprintln(p.app.Out, "fail-on-regression: no base report was compared, so no pass rate was either")
+		return nil
+	}
+	return regressionGate("", p.cmp.change, true)
 }

@@ -12,21 +12,27 @@ import (
 )
 
 // runDiff is `ananke diff`: what changed between two report directories —
-// new failures, fixed tests, flaky ones, added and removed tests, notable
-// duration changes — read from their summary.json files.
+// new failures, regressed pass rates, fixed tests, flaky ones, added and
+// removed tests, notable duration changes — read from their summary.json
+// files.
 //
 // It exits 0 once the change is printed, whatever changed: the runs were
 // judged when they ran. With --fail-on-new it exits 1 when a test newly
 // fails, so a job can gate on regressions alone; with
-// --fail-on-cost-increase PCT, when a test's cost per attempt rose more
-// than PCT percent (costgate.go). Directories that cannot
-// be read exit 3, as invalid input does.
+// --fail-on-regression, when a test run more than once regressed
+// significantly (regressiongate.go); with --fail-on-cost-increase PCT,
+// when a test's cost per attempt rose more than PCT percent
+// (costgate.go). Directories that cannot be read exit 3, as invalid input
+// does.
 func runDiff(_ context.Context, a *app, args []string) error {
 	fs := a.flags("diff", "BASE_DIR HEAD_DIR")
 	format := fs.String("format", "text", "print as `text` or markdown")
 	label := fs.String("base-label", "", "describe the base as `label`, e.g. \"main (run 41)\" (markdown with --format markdown; default: BASE_DIR)")
 	linkBase := fs.String("link-base", "", "with --format markdown, link tests to their lines at `URL` + file + \"#L\" + line")
 	failOnNew := fs.Bool("fail-on-new", false, "exit 1 when a test fails in HEAD_DIR that passed, was skipped or did not exist in BASE_DIR")
+	failOnRegression := fs.Bool("fail-on-regression", false, "exit 1 when a test run more than once passes significantly less often than in BASE_DIR, or one of its assertions fails significantly more often")
+	var significance significanceFlag
+	fs.Var(&significance, "significance", "judge lower pass rates at significance level `ALPHA`, between 0 and 1: a p-value at most ALPHA is a regression, above it within noise")
 	var costLimit increaseFlag
 	fs.Var(&costLimit, "fail-on-cost-increase", "exit 1 when a test's cost (or tokens, unpriced) per attempt rose more than `PCT` percent")
 	if err := a.parse(fs, args); err != nil {
@@ -46,11 +52,11 @@ func runDiff(_ context.Context, a *app, args []string) error {
 	if err != nil {
 		return invalidf("diff", "head: %w", err)
 	}
-	c := diff.Compare(base, head)
+	c := diff.CompareAt(base, head, significance.level())
 	if err := writeDiff(a.Out, c, *format, *label, *linkBase, fs.Arg(0), costLimit.limit()); err != nil {
 		return withCode(ExitError, "diff", err)
 	}
-	gate := costGate("diff", c, costLimit.limit())
+	gate := errors.Join(regressionGate("diff", c, *failOnRegression), costGate("diff", c, costLimit.limit()))
 	if *failOnNew && len(c.NewFailures) > 0 {
 		return errors.Join(exitWith(ExitFail), gate)
 	}

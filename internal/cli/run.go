@@ -256,7 +256,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if a.onSignal != nil {
 		defer a.onSignal(cancel)()
 	}
-	copts := console.Options{Color: a.colored(o.color), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests),
+	copts := console.Options{Color: a.colored(o.color), Verbose: o.verbose, Progress: a.OutIsTerminal, Total: len(suite.Tests), Confidence: suite.Config.ConfidenceLevel(),
 		Transcript: o.message != ""}
 	var serverLog io.Writer // target.server's output, shown with -v
 	if o.verbose {

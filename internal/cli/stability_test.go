@@ -72,7 +72,7 @@ func TestRunFlaky(t *testing.T) {
 	}{
 		{"runs from the config", nil, ExitFail, "fail", 4, 2, 50, []string{"fail", "pass", "fail", "pass"},
 			"✗ the agent tosses the coin with its tool ("},
-		{"min pass rate", []string{"--min-pass-rate", "50"}, ExitPass, "pass", 4, 2, 50, nil, "· 2/4 runs (50%) · flaky"},
+		{"min pass rate", []string{"--min-pass-rate", "50"}, ExitPass, "pass", 4, 2, 50, nil, "· 2/4 runs (50%, 95% CI 15–85%) · flaky"},
 		{"retries", []string{"--runs", "1", "--retries", "2"}, ExitPass, "pass", 1, 1, 100, []string{"fail", "pass"}, "✓ the agent tosses the coin with its tool ("},
 		{"fail on flaky", []string{"--min-pass-rate", "50", "--fail-on-flaky"}, ExitFail, "pass", 4, 2, 50, nil, "Flaky tests fail the run"},
 	} {
@@ -112,6 +112,44 @@ func TestRunFlaky(t *testing.T) {
 			validateReportFiles(t, out)
 		})
 	}
+}
+
+// TestRunConfidence: the config's confidence sets the level of the
+// intervals the console and summary.json give, and summary.json records it.
+func TestRunConfidence(t *testing.T) {
+	dir := copySuite(t, "flaky")
+	cfg := filepath.Join(dir, "ananke.config.yaml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, append(b, "confidence: 90\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "report")
+	r := run(t, dir, nil, "run", "--report-dir", out, "--min-pass-rate", "50")
+	for _, want := range []string{"· 2/4 runs (50%, 90% CI 18–82%) · flaky", "2 of 4 runs passed (50%, 90% CI 18–82%); min_pass_rate 50%"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("stdout lacks %q:\n%s%s", want, r.out, r.errOut)
+		}
+	}
+	var s struct {
+		Confidence float64 `json:"confidence"`
+		Tests      []struct {
+			PassRateCI struct{ Level, Lo, Hi float64 } `json:"pass_rate_ci"`
+		} `json:"tests"`
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	if ci := s.Tests[0].PassRateCI; s.Confidence != 90 || ci.Level != 90 || ci.Lo != 18.2 || ci.Hi != 81.8 {
+		t.Errorf("confidence %v, pass_rate_ci %+v; want 90 and 18.2–81.8 at 90", s.Confidence, ci)
+	}
+	validateReportFiles(t, out)
 }
 
 // TestRunShardsMerge: the quickstart split in three shards runs every test

@@ -54,7 +54,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		Schema: Schema, Version: m.Version, StartedAt: out.Start.UTC(), EndedAt: out.End.UTC(),
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: b.target(m.Config.Target),
-		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky,
+		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky, Confidence: m.Config.ConfidenceLevel(),
 		FailOnInconclusive: m.FailOnInconclusive || m.Config.FailOnInconclusive,
 		Tests:              make([]Test, 0, len(out.Tests)), Hooks: []Hook{},
 		masked: b.red.Secrets(),
@@ -77,6 +77,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		r.Tests[i].Shown = shown[i] + 1
 	}
 	nameFiles(r.Tests, shown)
+	setConfidence(r.Tests, r.Confidence)
 	r.Totals = totals(r.Tests)
 	r.Budget = checkBudget(b.budgetLimits(m.Config.Budget), r.Tests, r.Totals.Usage)
 	r.Status = runStatus(r.Totals, r.FailOnFlaky, r.FailOnInconclusive, len(r.FailedHooks()) > 0, r.Budget.exceeded())

@@ -52,6 +52,8 @@ func Merge(parts []*Report) (*Report, error) {
 		shown[i] = t.Shown - 1
 	}
 	nameFiles(m.Tests, shown)
+	m.Confidence = mergedConfidence(parts)
+	setConfidence(m.Tests, m.Confidence)
 	m.Totals = totals(m.Tests)
 	m.Budget = checkBudget(budgetOf(parts), m.Tests, m.Totals.Usage)
 	m.Status = runStatus(m.Totals, m.FailOnFlaky, m.FailOnInconclusive, len(m.FailedHooks()) > 0, m.Budget.exceeded())

@@ -32,6 +32,9 @@ type Report struct {
 	// FailOnInconclusive: an inconclusive test fails the run whatever its
 	// status (absent: false).
 	FailOnInconclusive bool `json:"fail_on_inconclusive,omitempty"`
+	// Confidence is the level, in percent, of the report's intervals
+	// (the config's confidence).
+	Confidence float64 `json:"confidence"`
 	// Status is the run's verdict — pass, fail or error — from the tests'
 	// statuses, FailOnFlaky, FailOnInconclusive and the run's budget. The exit code and the
 	// check run's conclusion follow it.
@@ -163,6 +166,10 @@ type Test struct {
 	MinPassRate float64 `json:"min_pass_rate"`
 	Retries     int     `json:"retries"`
 	Flaky       bool    `json:"flaky"`
+	// PassRateCI is the pass rate's confidence interval and PassK is
+	// pass^k for k = Runs, for a test run more than once (nil otherwise).
+	PassRateCI *Interval `json:"pass_rate_ci,omitempty"`
+	PassK      *PassK    `json:"pass_k,omitempty"`
 	// Turns, Assertions and Warnings are those of the shown attempt: the
 	// first failing one of a failed test, the last passing one of a passed
 	// test, the first of an errored test. Each assertion says in how many
@@ -428,6 +435,10 @@ type Assertion struct {
 	// in (absent: none): the assertion that wobbles is the one to look at.
 	// Set on a test's assertions, not on an attempt's.
 	FailedRuns int `json:"failed_runs,omitempty"`
+	// FailureRateCI is the interval of the rate it fails at, FailedRuns of
+	// the test's attempts, on the evaluated assertions of a test run more
+	// than once (nil otherwise).
+	FailureRateCI *Interval `json:"failure_rate_ci,omitempty"`
 }
 
 // Evidence supports an assertion's result.

@@ -40,6 +40,9 @@ type Config struct {
 	// FailOnInconclusive makes a test whose adaptive runs reached their
 	// maximum unsettled fail the run, whatever its status.
 	FailOnInconclusive bool
+	// Confidence is the level, in percent, of the intervals reports give
+	// for pass rates (0: unset; ConfidenceLevel gives the default).
+	Confidence float64
 	// OnMissingCapability is what becomes of an assertion whose trace
 	// lacks a capability it needs (default MissingSkip); a test may
 	// override it.
@@ -125,7 +128,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -154,6 +157,7 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	c.Redact = l.Regexes(f, "redact", "")
 	c.Stability = l.stability(f, "")
+	c.Confidence = l.confidence(f)
 	if p, ok := f["assertions"]; ok {
 		c.Assertions = assertion.ReadNamedBlocks(l.Decoder, p.Val)
 	}

@@ -124,6 +124,7 @@ func configSchema() decode.Obj {
 		"min_pass_rate": decode.Ref("min_pass_rate"),
 		"retries":       decode.Ref("retries"),
 		"adaptive":      decode.Ref("adaptive"),
+		"confidence":    confidenceSchema(),
 		"pricing":       pricingSchema(),
 		"budget":        runBudgetSchema(),
 		"before_all":    decode.List(decode.Ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),

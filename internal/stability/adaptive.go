@@ -27,39 +27,36 @@ const (
 // Rule is adaptive runs' stopping rule: Wald's sequential probability
 // ratio test of the pass rate against min_pass_rate, with an
 // indifference zone of Zone percentage points either side of it, and
-// error rates Alpha and Beta.
+// error rates Alpha and Beta (stats.Sequential).
 type Rule struct {
 	Zone, Alpha, Beta float64
 }
 
-// Why a test's adaptive runs stopped (Verdict.Stop).
+// Why a test's adaptive runs stopped (Verdict.Stop): stats.Sequential's
+// reasons, and a run cancelled before the verdict settled.
 const (
-	// StopSettledPass: the runs showed the pass rate above min_pass_rate.
-	StopSettledPass = "settled_pass"
-	// StopSettledFail: the runs showed the pass rate below min_pass_rate.
-	StopSettledFail = "settled_fail"
-	// StopMaxRuns: the maximum was reached unsettled; the verdict is the
-	// observed rate's, and inconclusive.
-	StopMaxRuns = "max_runs"
-	// StopCancelled: the run was cancelled before the verdict settled.
-	StopCancelled = "cancelled"
+	StopSettledPass = stats.StopSettledPass
+	StopSettledFail = stats.StopSettledFail
+	StopMaxRuns     = stats.StopMaxRuns
+	StopFixed       = stats.StopFixed // runs: {min: N, max: N}
+	StopCancelled   = "cancelled"
 )
 
 // Adaptive reports whether the test runs adaptively: between MinRuns and
 // Runs times, until its verdict is settled.
 func (p Policy) Adaptive() bool { return p.MinRuns > 0 }
 
-// SPRT is the sequential test adaptive runs stop by.
-func (p Policy) SPRT() stats.SPRT {
-	return stats.SPRT{Threshold: p.MinPassRate / 100, Zone: p.Rule.Zone / 100, Alpha: p.Rule.Alpha, Beta: p.Rule.Beta}
+// Sequential is the rule adaptive runs stop by.
+func (p Policy) Sequential() stats.Sequential {
+	return stats.Sequential{Min: p.MinRuns, Max: p.Runs, MinPassRate: p.MinPassRate, Zone: p.Rule.Zone, Alpha: p.Rule.Alpha, Beta: p.Rule.Beta}
 }
 
 // Settled reports whether, after passed and failed finished runs, an
-// adaptive test needs no more: it has had its MinRuns and the sequential
-// test has decided. A run counts as passed when its last attempt passed,
-// as in Judge; any other finished run counts as failed.
+// adaptive test needs no more: the rule settled its verdict, or it has had
+// its maximum. A run counts as passed when its last attempt passed, as in
+// Judge; any other finished run counts as failed.
 func (p Policy) Settled(passed, failed int) bool {
-	return p.Adaptive() && passed+failed >= p.MinRuns && p.SPRT().Decide(passed, failed) != stats.Continue
+	return p.Adaptive() && p.Sequential().Next(passed, failed).Done
 }
 
 // RunsText says how often the policy runs a test: "5 runs", "3–30 runs
@@ -90,36 +87,22 @@ func resolveRule(levels []spec.Stability) Rule {
 	return r
 }
 
-// judgeAdaptive settles the verdict of an adaptive test over its finished
-// runs: the sequential test's decision when it has one (a pass above
-// min_pass_rate, a failure below it), else — the maximum reached — the
-// observed rate's verdict Judge made, marked inconclusive. A test whose
-// every run errored stays an error.
+// judgeAdaptive says why an adaptive test's runs stopped, by the rule
+// over its finished runs. Its status is Judge's — the observed rate's,
+// with which a settled verdict always agrees — and when the rule did not
+// settle it by the maximum, it is inconclusive. A test whose every run
+// errored stays an error, and is not inconclusive.
 func (p Policy) judgeAdaptive(v *Verdict) {
-	failed := v.Runs - v.PassedRuns
-	d := p.SPRT().Decide(v.PassedRuns, failed)
-	switch {
-	case v.Runs < p.MinRuns || d == stats.Continue && v.Runs < p.Runs:
+	st := p.Sequential().Next(v.PassedRuns, v.Runs-v.PassedRuns)
+	if !st.Done {
 		v.Stop = StopCancelled
 		return
-	case d == stats.Accept:
-		v.Stop = StopSettledPass
-	case d == stats.Reject:
-		v.Stop = StopSettledFail
-	default:
-		v.Stop, v.Inconclusive = StopMaxRuns, v.Status != status.Error
+	}
+	v.Stop = st.Reason
+	if st.Inconclusive && v.Status != status.Error {
+		v.Inconclusive = true
 		if v.Status == status.Fail {
 			v.Reason += fmt.Sprintf("; inconclusive: not settled within the maximum of %s", plural.Count(p.Runs, "run"))
 		}
-		return
-	}
-	if v.Status == status.Error {
-		return
-	}
-	v.Status, v.Reason = status.Pass, ""
-	if d == stats.Reject {
-		v.Status = status.Fail
-		v.Reason = fmt.Sprintf("%d of %s passed (%s): settled below min_pass_rate %s",
-			v.PassedRuns, plural.Count(v.Runs, "run"), FormatPercent(v.PassRate), FormatPercent(p.MinPassRate))
 	}
 }

@@ -40,7 +40,7 @@ func TestResolveAdaptive(t *testing.T) {
 // not before; not before the minimum either; fixed runs never settle.
 func TestSettled(t *testing.T) {
 	p := Policy{Runs: 30, MinRuns: 3, MinPassRate: 80, Rule: Rule{Zone: DefaultZone, Alpha: DefaultAlpha, Beta: DefaultBeta}}
-	need := p.SPRT().PassesToAccept()
+	need := p.Sequential().SPRT().PassesToAccept()
 	if p.Settled(need-1, 0) || !p.Settled(need, 0) {
 		t.Errorf("settled after %d passes: %v; after %d: %v", need-1, p.Settled(need-1, 0), need, p.Settled(need, 0))
 	}
@@ -87,7 +87,7 @@ func TestJudgeAdaptive(t *testing.T) {
 			Verdict{Status: P, Runs: 24, PassedRuns: 24, PassRate: 100, Stop: StopSettledPass}},
 		{"settled fail", 3, 30, 80, runs(F, F, P, F, F, F, F, F),
 			Verdict{Status: F, Runs: 8, PassedRuns: 1, PassRate: 12.5, Flaky: true, Stop: StopSettledFail,
-				Reason: "1 of 8 runs passed (12.5%): settled below min_pass_rate 80%"}},
+				Reason: "1 of 8 runs passed (12.5%), below min_pass_rate 80%"}},
 		{"inconclusive pass", 2, 3, 95, runs(P, P, P),
 			Verdict{Status: P, Runs: 3, PassedRuns: 3, PassRate: 100, Stop: StopMaxRuns, Inconclusive: true}},
 		{"inconclusive fail", 1, 3, 80, runs(P, F, P),
@@ -97,6 +97,9 @@ func TestJudgeAdaptive(t *testing.T) {
 			Verdict{Status: E, Runs: 6, Stop: StopSettledFail, Reason: "all 6 runs errored"}},
 		{"retries count by their last attempt", 3, 30, 80, append(runs(slices.Repeat([]status.Status{P}, 23)...), []status.Status{F, P}),
 			Verdict{Status: P, Runs: 24, PassedRuns: 24, PassRate: 100, Flaky: true, Stop: StopSettledPass}},
+		{"min equals max", 3, 3, 80, runs(P, F, P),
+			Verdict{Status: F, Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true, Stop: StopFixed,
+				Reason: "2 of 3 runs passed (66.7%), below min_pass_rate 80%"}},
 		{"cut short", 3, 30, 80, runs(P, P),
 			Verdict{Status: P, Runs: 2, PassedRuns: 2, PassRate: 100, Stop: StopCancelled}},
 	} {

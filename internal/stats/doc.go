@@ -1,7 +1,8 @@
 // Package stats is the statistics behind verdicts over repeated runs
 // (docs/statistics.md): a confidence interval for a pass rate (Wilson's
 // score interval), pass^k, Wald's sequential probability ratio test for
-// stopping runs once a verdict is settled, and a one-sided exact test
-// (Fisher's) for telling a regression from noise. It is pure: no clock, no
-// randomness, no I/O.
+// stopping runs once a verdict is settled and the adaptive-runs rule
+// around it (Sequential: min and max runs, the stop reasons), and a
+// one-sided exact test (Fisher's) for telling a regression from noise. It
+// is pure: no clock, no randomness, no I/O.
 package stats

@@ -121,10 +121,10 @@ func TestFlakyAnnotations(t *testing.T) {
 				"observed: 1 ungrounded claim: \"23\"",
 			RawDetails: "ungrounded claim: \"Sunny, 23 °C.\""},
 		{Path: "tests/search.ananke.yaml", Line: 9, Level: github.LevelWarning, Title: "search finds shoes: turn[0].tools.require[0]",
-			Message: "flaky: failed in 1 of 3 runs, first in run 2: `search` was never called (no tool calls in turn[0])\n" +
+			Message: "flaky: failed in 1 of 3 runs (95% CI 6–79%), first in run 2: `search` was never called (no tool calls in turn[0])\n" +
 				"expected: `search` at least 1 time\nobserved: 0 calls"},
 		{Path: "tests/flip.ananke.yaml", Line: 9, Level: github.LevelFailure, Title: "search flips: turn[0].tools.require[0]",
-			Message: "failed in 2 of 3 attempts: `search` was never called (no tool calls in turn[0])\n" +
+			Message: "failed in 2 of 3 attempts (95% CI 21–94%): `search` was never called (no tool calls in turn[0])\n" +
 				"expected: `search` at least 1 time\nobserved: 0 calls"},
 	}
 	if !reflect.DeepEqual(got, want) {

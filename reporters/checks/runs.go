@@ -26,7 +26,7 @@ func failed(out []github.Annotation, t *report.Test) []github.Annotation {
 		msg := assertionText(a)
 		if t.Repeated() {
 			// It failed here at least, whatever a hand-made report says.
-			msg = t.FailedIn(max(a.FailedRuns, 1)) + ": " + msg
+			msg = format.FailedIn(t, a, max(a.FailedRuns, 1)) + ": " + msg
 		}
 		out = appendIn(out, github.Annotation{Path: a.Source.File, Line: a.Source.Line, Level: github.LevelFailure,
 			Title: t.Name + ": " + a.ID, Message: msg, RawDetails: evidenceText(a)})
@@ -115,7 +115,7 @@ func flaky(out []github.Annotation, t *report.Test) []github.Annotation {
 		if a.Status == status.Fail {
 			continue // a failure of the shown attempt, annotated as such
 		}
-		prefix, shown := "flaky: "+t.FailedIn(a.FailedRuns), a
+		prefix, shown := "flaky: "+format.FailedIn(t, a, a.FailedRuns), a
 		if at, f, ok := t.FirstFailure(a.ID); ok {
 			prefix += ", first in " + at.Label()
 			shown = f

@@ -39,10 +39,10 @@ func TestWriteAdaptive(t *testing.T) {
 func TestLiveAdaptive(t *testing.T) {
 	out := reporttest.AdaptiveOutcome()
 	for i, want := range []string{
-		"· 24/24 runs (100%) · settled: pass",
-		"· 0/6 runs (0%) · settled: fail",
-		"· 3/3 runs (100%) · ? inconclusive",
-		"· 3/3 runs (100%)\n",
+		"· 24/24 runs (100%, 95% CI 86–100%) · settled: pass",
+		"· 0/6 runs (0%, 95% CI 0–39%) · settled: fail",
+		"· 3/3 runs (100%, 95% CI 44–100%) · ? inconclusive",
+		"· 3/3 runs (100%, 95% CI 44–100%)\n",
 	} {
 		var b bytes.Buffer
 		console.NewLive(&b, console.Options{}).TestFinished(out.Tests[i])

@@ -31,6 +31,10 @@ type Options struct {
 	// attachments, tool calls, whole replies — above its tree (ananke run
 	// -i).
 	Transcript bool
+	// Confidence is the level, in percent, of the pass rates' intervals on
+	// the line per finished test (0: spec.DefaultConfidence); the report's
+	// own intervals carry theirs.
+	Confidence float64
 }
 
 // styles are the console's own colours, beside each status's

@@ -56,11 +56,11 @@ func TestLiveLine(t *testing.T) {
 		{"once", finished(newTest("weather"), status.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
 			"✓ weather (420ms)\n"},
 		{"flaky pass", finished(newTest("search"), status.Pass, 1300, stability.Verdict{Runs: 3, PassedRuns: 2, PassRate: 66.7, Flaky: true}, 3),
-			"✓ search (1.3s) · 2/3 runs (66.7%) · flaky\n"},
+			"✓ search (1.3s) · 2/3 runs (66.7%, 95% CI 21–94%) · flaky\n"},
 		{"steady fail", finished(newTest("search"), status.Fail, 900, stability.Verdict{Runs: 3, PassRate: 0}, 3),
-			"✗ search (900ms) · 0/3 runs (0%)\n"},
+			"✗ search (900ms) · 0/3 runs (0%, 95% CI 0–56%)\n"},
 		{"one run, retried", finished(newTest("flip"), status.Pass, 800, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}, 2),
-			"✓ flip (800ms) · 1/1 run (100%) · flaky\n"},
+			"✓ flip (800ms) · 1/1 run (100%, 95% CI 21–100%) · flaky\n"},
 		// A warning that failed is counted on the line; it leaves the ✓.
 		{"warned", withResults(finished(newTest("weather"), status.Pass, 420, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100}, 1),
 			status.Pass, status.Warn), "✓ weather (420ms) · 1 warning\n"},
@@ -76,6 +76,17 @@ func TestLiveLine(t *testing.T) {
 				t.Errorf("TestFinished printed %q; want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestLiveLineConfidence: the line's interval is at the run's level, as
+// the report's will be.
+func TestLiveLineConfidence(t *testing.T) {
+	var b strings.Builder
+	r := finished(newTest("search"), status.Fail, 900, stability.Verdict{Runs: 10, PassedRuns: 7, PassRate: 70}, 10)
+	console.NewLive(&b, console.Options{Confidence: 90}).TestFinished(r)
+	if got, want := b.String(), "✗ search (900ms) · 7/10 runs (70%, 90% CI 44–87%)\n"; got != want {
+		t.Errorf("TestFinished printed %q; want %q", got, want)
 	}
 }
 

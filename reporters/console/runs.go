@@ -6,21 +6,30 @@ import (
 
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
-// runs prints, for a test run several times, its pass rate (when it
-// passed: a failed test's reason already says it), its attempts, and why
-// the attempts not shown errored — an error leaves no failed assertion to
-// show.
+// runs prints, for a test run several times, its pass rate with its
+// interval (when it failed, the reason above gives the rate, and the line
+// the interval), with -v its pass^k, its attempts, and why the attempts not
+// shown errored — an error leaves no failed assertion to show.
 func (p *printer) runs(t *report.Test) {
 	if !t.Repeated() {
 		return
 	}
-	if t.Status == status.Pass {
+	switch {
+	case t.Status == status.Pass:
 		p.line(1, fmt.Sprintf("%d of %s passed (%s); min_pass_rate %s",
-			t.PassedRuns, plural.Count(t.Runs, "run"), stability.FormatPercent(t.PassRate), stability.FormatPercent(t.MinPassRate)))
+			t.PassedRuns, plural.Count(t.Runs, "run"), format.Rate(t.PassRate, t.PassRateCI), stability.FormatPercent(t.MinPassRate)))
+	case t.PassRateCI != nil:
+		// The reason above gives the rate; the interval says how sure it is.
+		p.line(1, "pass rate "+format.Rate(t.PassRate, t.PassRateCI))
+	}
+	if p.o.Verbose && t.PassK != nil && t.PassRateCI != nil {
+		p.line(1, p.o.paint("dim", fmt.Sprintf("%s: the chance that %d runs in a row all pass", t.PassK.String(t.PassRateCI.Level), t.PassK.K)))
 	}
 	p.adaptive(t)
 	marks := make([]string, len(t.Attempts))
@@ -35,7 +44,7 @@ func (p *printer) runs(t *report.Test) {
 	}
 }
 
-// failedIn is " (failed in 2 of 3 runs)" for an assertion of a test run
+// failedIn is " (failed in 2 of 3 runs, 95% CI 21–94%)" for an assertion of a test run
 // several times, so the assertion that wobbles stands out; empty for a
 // test run once. With retries there are more attempts than runs, and the
 // count is of attempts.
@@ -43,7 +52,18 @@ func failedIn(t *report.Test, a report.Assertion) string {
 	if !t.Repeated() || a.FailedRuns == 0 {
 		return ""
 	}
+	if ci := a.FailureRateCI; ci != nil {
+		return " (" + t.FailedIn(a.FailedRuns) + ", " + ci.String() + ")"
+	}
 	return " (" + t.FailedIn(a.FailedRuns) + ")"
+}
+
+// level is the confidence level of the live lines' intervals.
+func (o Options) level() float64 {
+	if o.Confidence == 0 {
+		return spec.DefaultConfidence
+	}
+	return o.Confidence
 }
 
 // wobbly prints, for a flaky test that passed, each assertion that failed

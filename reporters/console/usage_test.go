@@ -44,9 +44,9 @@ func TestLiveUsage(t *testing.T) {
 			"✓ weather (420ms) · 950 tokens · cost unknown\n"},
 		{"none reported", spent(finished(newTest("weather"), status.Pass, 420, once, 1), nil), "✓ weather (420ms)\n"},
 		{"runs", spent(finished(newTest("search"), status.Pass, 900, stability.Verdict{Runs: 2, PassedRuns: 2, PassRate: 100}, 2), mini(1000, 100), mini(3000, 100)),
-			"✓ search (900ms) · 2/2 runs (100%) · 4.2k tokens · $0.00072 (per run: mean 2.1k tokens · $0.00036, max 3.1k tokens · $0.00051)\n"},
+			"✓ search (900ms) · 2/2 runs (100%, 95% CI 34–100%) · 4.2k tokens · $0.00072 (per run: mean 2.1k tokens · $0.00036, max 3.1k tokens · $0.00051)\n"},
 		{"retried, partly reported", spent(finished(newTest("flip"), status.Pass, 800, stability.Verdict{Runs: 1, PassedRuns: 1, PassRate: 100, Flaky: true}, 2), mini(1000, 100), nil),
-			"✓ flip (800ms) · 1/1 run (100%) · flaky · ≥ 1.1k tokens (1 of 2 unreported)\n"},
+			"✓ flip (800ms) · 1/1 run (100%, 95% CI 21–100%) · flaky · ≥ 1.1k tokens (1 of 2 unreported)\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder

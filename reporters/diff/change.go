@@ -26,6 +26,9 @@ type Change struct {
 	Faster []Entry
 	// Cost compares the agent's usage per attempt (cost.go).
 	Cost Cost
+	// Rates compares the pass rates of tests run more than once, and
+	// their assertions' failures (rate.go).
+	Rates Rates
 }
 
 // Run is one side of the comparison as a whole.
@@ -98,10 +101,11 @@ func (e Entry) place() string {
 }
 
 // Empty reports that no test changed status (fail ↔ error included),
-// flakiness or presence: the results are the same, whatever the durations.
+// flakiness or presence, and none regressed: the results are the same,
+// whatever the durations (and pass rates lower within noise).
 func (c *Change) Empty() bool {
 	for _, l := range c.statusLists() {
-		if len(l.entries) > 0 {
+		if l.n > 0 {
 			return false
 		}
 	}
@@ -113,9 +117,9 @@ func (c *Change) Empty() bool {
 	return true
 }
 
-// list is a category with its noun phrase for the headline.
+// list is a category's count with its noun phrase for the headline.
 type list struct {
-	entries   []Entry
+	n         int
 	one, many string
 }
 
@@ -123,13 +127,14 @@ type list struct {
 // order.
 func (c *Change) statusLists() []list {
 	return []list{
-		{c.NewFailures, "new failure", "new failures"},
-		{c.Fixed, "fixed", "fixed"},
-		{c.NewlyFlaky, "newly flaky", "newly flaky"},
-		{c.NoLongerFlaky, "no longer flaky", "no longer flaky"},
-		{c.NowSkipped, "now skipped", "now skipped"},
-		{c.NoLongerSkipped, "no longer skipped", "no longer skipped"},
-		{c.Added, "test added", "tests added"},
-		{c.Removed, "test removed", "tests removed"},
+		{len(c.NewFailures), "new failure", "new failures"},
+		{len(c.Rates.Regressed), "regressed", "regressed"},
+		{len(c.Fixed), "fixed", "fixed"},
+		{len(c.NewlyFlaky), "newly flaky", "newly flaky"},
+		{len(c.NoLongerFlaky), "no longer flaky", "no longer flaky"},
+		{len(c.NowSkipped), "now skipped", "now skipped"},
+		{len(c.NoLongerSkipped), "no longer skipped", "no longer skipped"},
+		{len(c.Added), "test added", "tests added"},
+		{len(c.Removed), "test removed", "tests removed"},
 	}
 }

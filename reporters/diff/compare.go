@@ -7,11 +7,18 @@ import (
 	"github.com/ananke/action/internal/status"
 )
 
-// Compare returns what changed from base to head. Tests are matched by id
-// (the first of a report's tests with an id, should one repeat); neither
-// report is modified.
+// Compare returns what changed from base to head, pass rates judged at
+// DefaultSignificance. Tests are matched by id (the first of a report's
+// tests with an id, should one repeat); neither report is modified.
 func Compare(base, head *report.Report) *Change {
-	c := &Change{Base: run(base), Head: run(head)}
+	return CompareAt(base, head, DefaultSignificance)
+}
+
+// CompareAt is Compare with the pass rates of tests run more than once
+// judged at significance level alpha, in (0, 1): a lower pass rate whose
+// p-value is at most alpha is a regression, one above it is within noise.
+func CompareAt(base, head *report.Report, alpha float64) *Change {
+	c := &Change{Base: run(base), Head: run(head), Rates: Rates{Significance: alpha}}
 	inBase := index(base)
 	inHead := index(head)
 	for i := range head.Tests {
@@ -86,6 +93,7 @@ func (c *Change) add(b, h *report.Test) {
 			c.Faster = append(c.Faster, e)
 		}
 		c.Cost.add(e, b, h)
+		c.Rates.add(e, b, h)
 		return
 	}
 	c.Cost.seen(b)

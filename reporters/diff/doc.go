@@ -25,13 +25,25 @@
 //     duration changed by at least a second and by a factor of at least
 //     1.5 either way; the biggest changes first.
 //
+// Rates (rate.go) compares the pass rates of the tests run more than once
+// in either run, by a one-sided Fisher exact test at a significance level
+// (CompareAt; DefaultSignificance for Compare):
+//
+//   - Regressed: the head passes significantly fewer of its runs, or one
+//     of its assertions fails in a significantly larger share of its
+//     attempts (those assertions are listed under it);
+//   - WithinNoise: the head passes fewer, but not significantly.
+//
+// Tests run once in both runs are judged by their status alone. Their
+// gate is --fail-on-regression.
+//
 // Cost (cost.go) compares the agent's usage per attempt of each test
 // that ran in both: in USD when both runs priced it, else in tokens; a
 // test whose usage one run does not know is listed as not compared,
 // never as a change. Change.CostOver is the gate of
 // --fail-on-cost-increase.
 //
-// Flakiness, duration and cost are apart from status: a test that newly fails
-// and is newly flaky is in both lists. Entries keep the head's order
+// Flakiness, pass rates, duration and cost are apart from status: a test
+// that newly fails and is newly flaky (or regressed) is in both lists. Entries keep the head's order
 // (removed tests the base's); durations are ordered by change.
 package diff

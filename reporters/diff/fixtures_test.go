@@ -11,6 +11,9 @@ import (
 // changes.
 func tc(id string, st status.Status, ms int64, opts ...func(*report.Test)) report.Test {
 	t := report.Test{ID: id, Name: id, File: id + ".ananke.yaml", Line: 1, Status: st, DurationMs: ms, Runs: 1}
+	if st == status.Pass {
+		t.PassedRuns = 1
+	}
 	for _, o := range opts {
 		o(&t)
 	}
@@ -19,7 +22,9 @@ func tc(id string, st status.Status, ms int64, opts ...func(*report.Test)) repor
 
 func named(name string) func(*report.Test) { return func(t *report.Test) { t.Name = name } }
 
-func flaky(t *report.Test) { t.Flaky, t.Runs, t.PassedRuns = true, 3, 2 }
+// flaky makes a test flaky in a single run: an attempt failed, and a
+// retry passed (or failed again).
+func flaky(t *report.Test) { t.Flaky, t.Retries = true, 1 }
 
 func reason(r string) func(*report.Test) { return func(t *report.Test) { t.Reason = r } }
 
@@ -166,6 +171,70 @@ func costPair() (base, head *report.Report) {
 		tc("paused", status.Skipped, 0, reason("paused")),
 		tc("extra", status.Pass, 500, used(5000, 0.05)),
 		tc("hostile", status.Pass, 500, named(hostile), used(130, 0.0013)),
+	)
+	return base, head
+}
+
+// runs gives a test n runs, passed of them passing, one attempt each.
+func runs(passed, n int) func(*report.Test) {
+	return func(t *report.Test) {
+		t.Runs, t.PassedRuns, t.Flaky = n, passed, passed > 0 && passed < n
+		t.Attempts = make([]report.Attempt, n)
+		for i := range t.Attempts {
+			t.Attempts[i] = report.Attempt{Run: i + 1, Status: status.Fail}
+			if i < passed {
+				t.Attempts[i].Status = status.Pass
+			}
+		}
+	}
+}
+
+// retried adds k retries to a test's attempts (after runs).
+func retried(k int) func(*report.Test) {
+	return func(t *report.Test) {
+		for range k {
+			t.Attempts = append(t.Attempts, report.Attempt{Run: 1, Retry: 1, Status: status.Fail})
+		}
+		t.Flaky = true
+	}
+}
+
+// check adds an assertion that failed in k of the test's attempts, at
+// line 10 + its position of the test's file.
+func check(id string, k int) func(*report.Test) {
+	return func(t *report.Test) {
+		st, msg := status.Pass, ""
+		if k > 0 {
+			st, msg = status.Fail, "not met"
+		}
+		t.Assertions = append(t.Assertions, report.Assertion{ID: id, Status: st, Message: msg, FailedRuns: k,
+			Source: report.Location{File: t.File, Line: 10 + len(t.Assertions), Col: 7}})
+	}
+}
+
+// ratePair returns a base and a head run of tests run ten times whose
+// pass rates changed in every way a comparison tells apart, beside a
+// single-run test that newly fails.
+func ratePair() (base, head *report.Report) {
+	base = rep(9000,
+		tc("checkout", status.Pass, 500, runs(10, 10), check("turn[0].tools.require[0]", 0), check("turn[0].text.must_match[0]", 0), check("judge[0]", 0)),
+		tc("search", status.Pass, 500, runs(10, 10), check("turn[0].text.must_match[0]", 0)),
+		tc("refund", status.Pass, 500, runs(6, 10), check("turn[0].tools.require[0]", 4)),
+		tc("coin", status.Pass, 500, runs(10, 10), check("turn[0].tools.require[0]", 0)),
+		tc("weather", status.Pass, 500, runs(1, 1)),
+		tc("dice", status.Pass, 500, runs(1, 1)),
+		tc("hostile", status.Pass, 500, named(hostile), runs(10, 10), check("a[0]", 0)),
+	)
+	head = rep(9000,
+		tc("checkout", status.Fail, 500, runs(6, 10), check("turn[0].tools.require[0]", 4), check("turn[0].text.must_match[0]", 1), check("judge[0]", 0),
+			reason("6 of 10 runs passed (60%), below min_pass_rate 100%")),
+		tc("search", status.Fail, 500, runs(9, 10), check("turn[0].text.must_match[0]", 1), reason("9 of 10 runs passed (90%), below min_pass_rate 100%")),
+		tc("refund", status.Pass, 500, runs(10, 10), check("turn[0].tools.require[0]", 0)),
+		// Every run passed, but only on a retry in half of them.
+		tc("coin", status.Pass, 500, runs(10, 10), retried(10), check("turn[0].tools.require[0]", 10)),
+		tc("weather", status.Fail, 500, runs(0, 1), failed("turn[0].text.must_match[0]", "no sun")),
+		tc("dice", status.Pass, 500, runs(6, 10)),
+		tc("hostile", status.Pass, 500, named(hostile), runs(5, 10), check("a[0]", 5)),
 	)
 	return base, head
 }

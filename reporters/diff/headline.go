@@ -7,14 +7,15 @@ import (
 
 // Headline sums the change up in one line: "2 new failures, 1 fixed,
 // 1 newly flaky", the counts of the non-empty categories in a fixed order
-// (new failures, fixed, newly flaky, no longer flaky, now skipped, no
+// (new failures, regressed, fixed, newly flaky, no longer flaky, now skipped, no
 // longer skipped, tests added, tests removed, still failing), or "no change
 // in test results" — "; 3 still failing" added when tests still fail.
-// Durations are left out: they are measured, not results.
+// Durations are left out: they are measured, not results; so are pass
+// rates lower within noise.
 func (c *Change) Headline() string {
 	var parts []string
 	for _, l := range c.statusLists() {
-		if n := len(l.entries); n > 0 {
+		if n := l.n; n > 0 {
 			parts = append(parts, phrase(n, l.one, l.many))
 		}
 	}

@@ -45,8 +45,10 @@ func Markdown(c *Change, o MarkdownOptions) string {
 		top += "Compared with " + b + "\n\n"
 	}
 	top += "Tests: " + totalsLine(c) + "\n\n"
-	if l := costLine(&c.Cost); l != "" {
-		top += markdown.Text(l) + "\n\n"
+	for _, l := range []string{costLine(&c.Cost), ratesLine(&c.Rates)} {
+		if l != "" {
+			top += markdown.Text(l) + "\n\n"
+		}
 	}
 	var p plan
 	p.init(sections(c, o.CostGate), o)
@@ -186,6 +188,16 @@ func mdItem(it item, o MarkdownOptions) string {
 		b.WriteString(" · " + markdown.Inline(format.Short(it.note, maxMessage)))
 	}
 	b.WriteString("\n")
+	for _, f := range it.checks {
+		b.WriteString("  - " + markdown.Code(f.ID, false))
+		if at := link(f.Source, o); at != "" {
+			b.WriteString(" at " + at)
+		}
+		b.WriteString(": " + markdown.Text(f.Message) + "\n")
+	}
+	if it.moreChecks > 0 {
+		fmt.Fprintf(&b, "  - … and %s that fail more often\n", plural.Count(it.moreChecks, "more assertion"))
+	}
 	if !it.detail {
 		return b.String()
 	}

@@ -21,6 +21,7 @@ func cases() []struct {
 	sb, sh := slowdowns(14)
 	same := rep(900, tc("a", status.Pass, 400), tc("b", status.Fail, 500, failed("x", "y")))
 	cb, ch := costPair()
+	rb, rh := ratePair()
 	return []struct {
 		name       string
 		base, head *report.Report
@@ -29,6 +30,7 @@ func cases() []struct {
 		{"slower", sb, sh},
 		{"same", same, same},
 		{"cost", cb, ch},
+		{"rates", rb, rh},
 	}
 }
 
@@ -85,6 +87,7 @@ func TestMarkdownEscapes(t *testing.T) {
 func TestMarkdownBudget(t *testing.T) {
 	t.Run("all", func(t *testing.T) { markdownBudget(t, diff.Compare(pair())) })
 	t.Run("cost", func(t *testing.T) { markdownBudget(t, diff.Compare(costPair())) })
+	t.Run("rates", func(t *testing.T) { markdownBudget(t, diff.Compare(ratePair())) })
 }
 
 func markdownBudget(t *testing.T, c *diff.Change) {

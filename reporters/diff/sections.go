@@ -19,16 +19,21 @@ type section struct {
 
 // item is an entry as shown: lead is its status transition or duration
 // change, note a remark after its location ("new test"), and detail says
-// that its failing assertions (or reason) are shown under it.
+// that its failing assertions (or reason) are shown under it. checks are
+// the assertions that fail more often, shown under a regressed test, and
+// moreChecks counts those left out.
 type item struct {
 	Entry
 	lead, note string
 	detail     bool
+	checks     []Failure
+	moreChecks int
 }
 
 // sections returns the change's non-empty categories in display order:
-// the failures first, then cost and durations, the tests whose cost was
-// not compared last. gate, when set, marks the cost changes over it.
+// the failures and regressions first, the tests within noise after the
+// other changes of results, then cost and durations, the tests whose cost
+// was not compared last. gate, when set, marks the cost changes over it.
 func sections(c *Change, gate *float64) []section {
 	var out []section
 	// capped adds a category of at most limit items (0: all of them).
@@ -46,13 +51,22 @@ func sections(c *Change, gate *float64) []section {
 		out = append(out, s)
 	}
 	add := func(title string, entries []Entry, show func(Entry) item) { capped(title, entries, show, 0) }
+	noisy := map[string]RateEntry{}
+	for _, e := range c.Rates.WithinNoise {
+		noisy[e.ID] = e
+	}
 	add("New failures", c.NewFailures, func(e Entry) item {
 		it := item{Entry: e, lead: e.Transition(), detail: true}
-		if e.New() {
+		switch r, ok := noisy[e.ID]; {
+		case e.New():
 			it.note = "new test"
+		case ok:
+			it.note = r.Lead(c.Rates.Significance) + ": within noise"
 		}
 		return it
 	})
+	regressed, noise := rateSections(&c.Rates)
+	out = append(out, regressed...)
 	add("Fixed", c.Fixed, transition)
 	add("Still failing", c.StillFailing, func(e Entry) item {
 		it := item{Entry: e, lead: e.Transition(), detail: e.FailuresChanged || e.Base != e.Head}
@@ -77,6 +91,7 @@ func sections(c *Change, gate *float64) []section {
 	add("No longer skipped", c.NoLongerSkipped, transition)
 	add("Added", c.Added, transition)
 	add("Removed", c.Removed, transition)
+	out = append(out, noise...)
 	costs, notCompared := costSections(&c.Cost, gate)
 	out = append(out, costs...)
 	capped("Slower", c.Slower, duration, MaxDurations)

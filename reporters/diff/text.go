@@ -29,9 +29,10 @@ const (
 
 // WriteText writes the change as plain text for a terminal: the headline,
 // the totals of both runs, then a section per non-empty category with a
-// line per test — its status transition (or duration change), name and
-// file:line — and, for new failures, its failing assertions indented under
-// it at their file:line:col. Untrusted text is shown with control
+// line per test — its status transition (or duration change, or pass
+// rates), name and file:line — and, for new failures, its failing
+// assertions indented under it at their file:line:col (for regressed
+// tests, the assertions that fail more often). Untrusted text is shown with control
 // characters escaped, never as colour or cursor movement.
 func WriteText(w io.Writer, c *Change, o TextOptions) error {
 	bw := bufio.NewWriter(w)
@@ -40,8 +41,10 @@ func WriteText(w io.Writer, c *Change, o TextOptions) error {
 		fmt.Fprintln(bw, "Compared with "+clean(o.Base, maxName))
 	}
 	fmt.Fprintln(bw, "Tests: "+totalsLine(c))
-	if l := costLine(&c.Cost); l != "" {
-		fmt.Fprintln(bw, l)
+	for _, l := range []string{costLine(&c.Cost), ratesLine(&c.Rates)} {
+		if l != "" {
+			fmt.Fprintln(bw, l)
+		}
 	}
 	for _, s := range sections(c, o.CostGate) {
 		fmt.Fprintf(bw, "\n%s:\n", s.title)
@@ -69,6 +72,12 @@ func textItem(w io.Writer, it item, width int) {
 		note = "  (" + clean(it.note, maxMessage) + ")"
 	}
 	fmt.Fprintf(w, "  %-*s  %s  %s%s\n", width, it.lead, clean(it.Name, maxName), clean(it.place(), maxName), note)
+	for _, f := range it.checks {
+		fmt.Fprintf(w, "      %s: %s: %s\n", clean(f.Source.String(), maxName), clean(f.ID, maxName), f.Message)
+	}
+	if it.moreChecks > 0 {
+		fmt.Fprintf(w, "      … and %s that fail more often\n", plural.Count(it.moreChecks, "more assertion"))
+	}
 	if !it.detail {
 		return
 	}

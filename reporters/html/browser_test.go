@@ -184,6 +184,17 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("the runs table lacks %q:\n%s", want, s)
 			}
 		}
+		// How sure the pass rate is: its interval and pass^k, and the
+		// interval of the rate the wobbling assertion fails at.
+		if s := p.Text(`#detail section.stability`); !strings.Contains(s, "2 of 3 passed (66.7%, 95% CI 21–94%, at least 60% needed)") ||
+			!strings.Contains(s, "pass^3 29.6% (95% CI 1–83%): the chance that 3 runs in a row all pass") {
+			t.Errorf("the runs lack the pass rate's interval or pass^k:\n%s", s)
+		}
+		var failedIn string
+		p.Eval(`document.querySelector('#detail .assertions details.assertion[data-id="turn[0].tools.require[0]"] dl').textContent`, &failedIn)
+		if !strings.Contains(failedIn, "1 of 3 attempts (95% CI 6–79%)") {
+			t.Errorf("the wobbling assertion's failure count lacks its interval:\n%s", failedIn)
+		}
 		p.SetHash("test=" + url.QueryEscape("tests/weather"))
 		p.WaitVisible(`#detail details.assertion.st-warn[open]`)
 		p.SetHash("test=" + url.QueryEscape("tests/refund"))

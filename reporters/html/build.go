@@ -96,6 +96,7 @@ func buildTest(rt *report.Test, withUsage bool) (test, *trace.Trace) {
 func buildStability(rt *report.Test, withUsage bool) *stability {
 	s := &stability{Runs: rt.Runs, PassedRuns: rt.PassedRuns, PassRate: rt.PassRate, MinPassRate: rt.MinPassRate, Retries: rt.Retries,
 		Attempts: make([]attempt, 0, len(rt.Attempts))}
+	s.CI, s.PassK = intervalText(rt.PassRateCI), passKText(rt)
 	for i, a := range rt.Attempts {
 		at := attempt{Label: a.Label(), Status: a.Status, Reason: a.Reason, DurationMs: a.DurationMs, Shown: i+1 == rt.Shown, TraceFile: a.TraceFile,
 			Usage: spendText(a.Usage, withUsage)}
@@ -112,7 +113,7 @@ func buildStability(rt *report.Test, withUsage bool) *stability {
 func buildAssertion(a report.Assertion, calls map[callRef]bool) assertion {
 	out := assertion{ID: a.ID, Level: a.Level, Kind: a.Kind, Scope: a.Scope, Source: a.Source.String(), Severity: a.Severity,
 		Status: a.Status, Message: a.Message, Expected: a.Expected, Observed: a.Observed, Refs: a.EventRefs, Origins: a.Origins,
-		FailedRuns: a.FailedRuns}
+		FailedRuns: a.FailedRuns, FailureCI: intervalText(a.FailureRateCI)}
 	for _, e := range a.Evidence {
 		ev := evidence{Note: e.Note, Gap: e.Gap, Refs: e.EventRefs}
 		ev.Text, ev.TextBytes = cut(e.Text, TextCap)

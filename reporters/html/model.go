@@ -94,6 +94,10 @@ type stability struct {
 	MinPassRate float64   `json:"min_pass_rate"`
 	Retries     int       `json:"retries"`
 	Attempts    []attempt `json:"attempts"`
+	// CI is the pass rate's interval, "95% CI 21–94%", and PassK pass^k
+	// for k = runs, "pass^3 29.6% (95% CI 1–83%)" (confidence.go).
+	CI    string `json:"ci,omitempty"`
+	PassK string `json:"pass_k,omitempty"`
 }
 
 type attempt struct {
@@ -123,6 +127,9 @@ type assertion struct {
 	Refs       report.Refs   `json:"event_refs,omitempty"`
 	Origins    []string      `json:"origins,omitempty"`
 	FailedRuns int           `json:"failed_runs,omitempty"`
+	// FailureCI is the interval of the rate it fails at, "95% CI 6–79%",
+	// on a repeated test's assertions.
+	FailureCI string `json:"failure_ci,omitempty"`
 }
 
 type evidence struct {

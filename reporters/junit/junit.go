@@ -19,10 +19,10 @@
 // <testsuite> carries what its tests' agent used as <properties>
 // (ananke.tokens.total, ananke.tokens.input, ananke.tokens.output,
 // ananke.cost_usd, each only when known), and each testcase says it in
-// words first in its <system-out> (usage.go). A test run adaptively says
-// why its runs stopped in a property of its suite (adaptive.go). The
-// output validates
-// against Jenkins' junit-10.xsd.
+// words first in its <system-out> (usage.go); a test run more than once
+// puts its pass rate, the rate's interval and pass^k there too
+// (confidence.go), and a test run adaptively why its runs stopped
+// (adaptive.go). The output validates against Jenkins' junit-10.xsd.
 package junit
 
 import (
@@ -72,6 +72,7 @@ func Write(w io.Writer, r *report.Report) error {
 		if usage {
 			usageProperties(byFile[f], tests[f])
 		}
+		confidenceProperties(byFile[f], tests[f])
 		adaptiveProperties(byFile[f], tests[f])
 		suites.add(*byFile[f])
 	}

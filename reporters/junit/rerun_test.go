@@ -26,7 +26,8 @@ type parsed struct {
 		Errors   int          `xml:"errors,attr"`
 		Skipped  int          `xml:"skipped,attr"`
 		Cases    []parsedCase `xml:"testcase"`
-		// Properties are what the suite's agent used.
+		// Properties are what the suite's agent used and how its repeated
+		// tests passed.
 		Properties []struct {
 			Name  string `xml:"name,attr"`
 			Value string `xml:"value,attr"`

@@ -17,10 +17,10 @@ func TestAdaptiveMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"### ✗ Ananke: 1 failed of 4 tests, 1 inconclusive\n",
 		"Adaptive runs: 33 of at most 63 runs (30 saved by stopping once settled), 1 inconclusive.\n",
-		"| 24/24 (100%), settled |",
-		"| 0/6 (0%), settled |",
-		"| 3/3 (100%), ? inconclusive |",
-		"| 3/3 (100%) |",
+		"| 24/24 (100%, 95% CI 86–100%), settled |",
+		"| 0/6 (0%, 95% CI 0–39%), settled |",
+		"| 3/3 (100%, 95% CI 44–100%), ? inconclusive |",
+		"| 3/3 (100%, 95% CI 44–100%) |",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, all)

@@ -21,8 +21,9 @@ const (
 
 // attempts writes a repeated test's attempts and their outcomes on one
 // line, "Attempts: run 1 ✗ · run 1 retry 1 ✗ · run 2 ✓", naming the one
-// whose assertions are listed; then each attempt that did not pass with a
-// reason of its own: of a test that failed because its runs errored, those
+// whose assertions are listed; its pass^k, "pass^2 25% (95% CI 1–82%): the
+// chance that 2 runs in a row all pass"; then each attempt that did not
+// pass with a reason of its own: of a test that failed because its runs errored, those
 // errors are the whole story.
 func attempts(b *strings.Builder, t *report.Test, o Options) {
 	parts := make([]string, 0, min(len(t.Attempts), maxAttempts+1))
@@ -38,6 +39,9 @@ func attempts(b *strings.Builder, t *report.Test, o Options) {
 		line += " (failed assertions below: " + t.Attempts[t.Shown-1].Label() + ")"
 	}
 	b.WriteString(line + "\n\n")
+	if t.PassK != nil && t.PassRateCI != nil {
+		fmt.Fprintf(b, "%s: the chance that %d runs in a row all pass\n\n", t.PassK.String(t.PassRateCI.Level), t.PassK.K)
+	}
 	var why []report.Attempt
 	for _, a := range t.Attempts {
 		if a.Status != status.Pass && a.Reason != "" && a.Reason != t.Reason {
@@ -67,7 +71,7 @@ func wobbles(b *strings.Builder, t *report.Test, o Options) {
 		}
 	}
 	grouped(b, t, wobbly, "flaky assertions", o, func(a report.Assertion) {
-		runs, shown := t.FailedIn(a.FailedRuns), a
+		runs, shown := format.FailedIn(t, a, a.FailedRuns), a
 		if at, f, ok := t.FirstFailure(a.ID); ok {
 			runs += ", first in " + at.Label()
 			shown = f

@@ -72,8 +72,8 @@ func details(t *report.Test, o Options, open, suite bool) string {
 // markdown escapes would show. A failed test names its kinds of failure, a
 // repeated test adds its runs, a flaky one says so, and the checks not
 // made (of a test that did not error) and failing warnings are counted:
-// "✗ <b>search</b> — 1 failed assertion (process), 1/2 runs passed, flaky,
-// 1 check not made, 1 warning".
+// "✗ <b>search</b> — 1 failed assertion (process), 1/2 runs passed (95% CI
+// 10–91%), flaky, 1 check not made, 1 warning".
 func summary(t *report.Test) string {
 	var parts []string
 	switch n := len(t.Failed()); {
@@ -85,7 +85,11 @@ func summary(t *report.Test) string {
 		parts = append(parts, plural.Count(n, "failed assertion")+categories(t))
 	}
 	if t.Repeated() {
-		parts = append(parts, fmt.Sprintf("%d/%d runs passed", t.PassedRuns, t.Runs))
+		runs := fmt.Sprintf("%d/%d runs passed", t.PassedRuns, t.Runs)
+		if ci := t.PassRateCI; ci != nil {
+			runs += " (" + ci.String() + ")"
+		}
+		parts = append(parts, runs)
 	}
 	if t.Flaky {
 		parts = append(parts, "flaky")
@@ -149,7 +153,7 @@ func failures(b *strings.Builder, t *report.Test, o Options) {
 		runs := ""
 		if t.Repeated() {
 			// It failed here at least, whatever a hand-made report says.
-			runs = t.FailedIn(max(a.FailedRuns, 1))
+			runs = format.FailedIn(t, a, max(a.FailedRuns, 1))
 		}
 		assertion(b, a, o, "✗", runs)
 	})

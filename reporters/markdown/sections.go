@@ -8,7 +8,6 @@ import (
 
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
-	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
 )
 
@@ -200,7 +199,8 @@ func row(t *report.Test, o Options, wide bool) string {
 	return line + "\n"
 }
 
-// runsCell is a test's passed runs, runs and pass rate, "2/3 (66.7%)";
+// runsCell is a test's passed runs, runs and pass rate with its interval,
+// "2/3 (66.7%, 95% CI 21–94%)";
 // "-" for a test that ran once and "" for one that never ran.
 func runsCell(t *report.Test) string {
 	switch {
@@ -212,9 +212,9 @@ func runsCell(t *report.Test) string {
 	return "-"
 }
 
-// passedRuns is "2/3 (66.7%)".
+// passedRuns is "2/3 (66.7%, 95% CI 21–94%)".
 func passedRuns(t *report.Test) string {
-	return fmt.Sprintf("%d/%d (%s)", t.PassedRuns, t.Runs, stability.FormatPercent(t.PassRate))
+	return fmt.Sprintf("%d/%d (%s)", t.PassedRuns, t.Runs, format.Rate(t.PassRate, t.PassRateCI))
 }
 
 // location renders a position as `file:line`, linked to the line when

@@ -38,8 +38,8 @@ func TestRunsColumns(t *testing.T) {
 			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |",
 		}},
 		{"flaky tests", reporttest.Pick(false, reporttest.Passing, reporttest.Skipped, reporttest.Wobbly, reporttest.Flips), true, []string{
-			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%) | ⚠ flaky | ≥ 4.5k tokens (1 of 3 unreported) |",
-			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%) | ⚠ flaky | " +
+			"| ✗ | search flips | `tests/flip.ananke.yaml` | 800ms | 1 | 1/2 (50%, 95% CI 10–91%) | ⚠ flaky | ≥ 4.5k tokens (1 of 3 unreported) |",
+			"| ✓ | search finds shoes | `tests/search.ananke.yaml` | 1.3s |  | 2/3 (66.7%, 95% CI 21–94%) | ⚠ flaky | " +
 				"10.5k tokens · \\$0.0017 (per run: mean 3.5k tokens · \\$0.00056, max 4.3k tokens · \\$0.0007) |",
 			"| ✓ | weather in Paris (⚠ 1 check not made, 1 warning) | `tests/weather.ananke.yaml` | 420ms |  | - |  | 10.2k tokens · cost unknown |",
 			"| - | legacy flow — skipped: waiting for agent v2 | `tests/legacy.ananke.yaml` | 0ms |  |  |  |  |",
@@ -103,14 +103,14 @@ func TestFlakyBlocks(t *testing.T) {
 	out := markdown.Render(r, markdown.Options{})
 	checkStructure(t, out)
 	for _, want := range []string{
-		"<details>\n<summary>✓ <b>search finds shoes</b> — 2/3 runs passed, flaky</summary>\n",
-		"Attempts: run 1 ✓ · run 2 ✗ · run 3 ✓\n",
+		"<details>\n<summary>✓ <b>search finds shoes</b> — 2/3 runs passed (95% CI 21–94%), flaky</summary>\n",
+		"Attempts: run 1 ✓ · run 2 ✗ · run 3 ✓\n\npass^3 29.6% (95% CI 1–83%): the chance that 3 runs in a row all pass\n",
 		"- ⚠ `tests/search.ananke.yaml:9`: `search` was never called (no tool calls in turn\\[0\\])\n" +
-			"  - assertion: `turn[0].tools.require[0]`\n  - failed in 1 of 3 runs, first in run 2\n",
-		"<details open>\n<summary>✗ <b>search flips</b> — 1 failed assertion (process), 1/2 runs passed, flaky</summary>\n",
+			"  - assertion: `turn[0].tools.require[0]`\n  - failed in 1 of 3 runs (95% CI 6–79%), first in run 2\n",
+		"<details open>\n<summary>✗ <b>search flips</b> — 1 failed assertion (process), 1/2 runs passed (95% CI 10–91%), flaky</summary>\n",
 		"✗ 1 of 2 runs passed (50%), below min_pass_rate 100%\n",
 		"Attempts: run 1 ✗ · run 1 retry 1 ✗ · run 2 ✓ (failed assertions below: run 1)\n",
-		"  - failed in 2 of 3 attempts\n",
+		"  - failed in 2 of 3 attempts (95% CI 21–94%)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -141,8 +141,8 @@ func TestErroredRuns(t *testing.T) {
 	out := markdown.Render(r, markdown.Options{})
 	checkStructure(t, out)
 	for _, want := range []string{
-		"<summary>✗ <b>search flips</b> — 1/2 runs passed, flaky</summary>",
-		"Attempts: run 1 ! · run 1 retry 1 ! · run 2 ✓\n\n- ! run 1: agent unreachable (0)\n- ! run 1 retry 1: agent unreachable (1)\n\n",
+		"<summary>✗ <b>search flips</b> — 1/2 runs passed (95% CI 10–91%), flaky</summary>",
+		"Attempts: run 1 ! · run 1 retry 1 ! · run 2 ✓\n\npass^2 25% (95% CI 1–82%): the chance that 2 runs in a row all pass\n\n- ! run 1: agent unreachable (0)\n- ! run 1 retry 1: agent unreachable (1)\n\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

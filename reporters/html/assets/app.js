@@ -252,7 +252,7 @@
       h('div', { class: 'body' },
         h('p', { class: 'msg full' }, clean(a.message)),
         dl([['ID', h('code', {}, a.id)], ['Source', h('code', {}, a.source)], ['Severity', a.severity], ['Scope', a.scope],
-          ['Failed in', a.failed_runs && cur.stability && a.failed_runs + ' of ' + cur.stability.attempts.length + ' attempts']]),
+          ['Failed in', a.failed_runs && cur.stability && a.failed_runs + ' of ' + cur.stability.attempts.length + ' attempts' + (a.failure_ci ? ' (' + a.failure_ci + ')' : '')]]),
         (a.expected || a.observed) && h('div', { class: 'eo' },
           h('div', {}, h('div', { class: 'label' }, 'Expected'), h('pre', { class: 'code expected' }, clean(a.expected || ''))),
           h('div', {}, h('div', { class: 'label' }, 'Observed'), h('pre', { class: 'code observed' }, clean(a.observed || '')))),
@@ -421,8 +421,9 @@
   function renderStability(t) {
     const s = t.stability;
     return h('section', { class: 'stability' },
-      h('h3', {}, 'Runs ', h('span', { class: 'sub' }, s.passed_runs + ' of ' + s.runs + ' passed (' + s.pass_rate + '%, at least ' + s.min_pass_rate + '% needed)' +
+      h('h3', {}, 'Runs ', h('span', { class: 'sub' }, s.passed_runs + ' of ' + s.runs + ' passed (' + s.pass_rate + '%' + (s.ci ? ', ' + s.ci : '') + ', at least ' + s.min_pass_rate + '% needed)' +
         (s.retries ? ' · up to ' + s.retries + (s.retries === 1 ? ' retry' : ' retries') : '') + (t.flaky ? ' · flaky' : ''))),
+      s.pass_k && h('p', { class: 'sub pass-k' }, s.pass_k + ': the chance that ' + s.runs + ' runs in a row all pass'),
       h('table', { class: 'attempts' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), data.usage && h('th', {}, 'Usage'), h('th', {}, 'Failed assertions'))),
         h('tbody', {}, s.attempts.map((a) => h('tr', { class: a.shown ? 'shown' : '' },
