@@ -61,6 +61,8 @@ type want struct {
 	stamps stamps
 	// stability, when set, is what the repeated runs must add up to.
 	stability *stability
+	// adaptive, when set, is how the test's adaptive runs must have gone.
+	adaptive *adaptive
 	// warns lists exactly the assertions that are failing warnings.
 	warns []failure
 	// categories, when set, are the test's failure categories.
@@ -85,6 +87,16 @@ type stability struct {
 	statuses []string
 }
 
+// adaptive is how a test's adaptive runs went: the runs taken and passed,
+// why they stopped, the runs saved against the maximum, and whether the
+// verdict is inconclusive.
+type adaptive struct {
+	runs, passed int
+	stop         string
+	saved        int
+	inconclusive bool
+}
+
 // suite is one `ananke run` over some of the tests of a config.
 type suite struct {
 	name     string
@@ -97,6 +109,18 @@ type suite struct {
 	// page: open the report's index.html in a browser and check that
 	// every failing assertion shows with its evidence (checkPage).
 	page bool
+	// adaptiveTotals, when set, is what summary.json's totals.adaptive
+	// must say.
+	adaptiveTotals *adaptiveTotals
+}
+
+// adaptiveTotals is the run's sum of adaptive runs.
+type adaptiveTotals struct {
+	Tests        int `json:"tests"`
+	Runs         int `json:"runs"`
+	MaxRuns      int `json:"max_runs"`
+	RunsSaved    int `json:"runs_saved"`
+	Inconclusive int `json:"inconclusive"`
 }
 
 var suites = []suite{
@@ -192,6 +216,39 @@ var suites = []suite{
 		tests: map[string]want{
 			"retry": {status: "pass", stability: &stability{runs: 1, passedRuns: 1, attempts: 2, passRate: 100, flaky: true, statuses: []string{"fail", "pass"}}},
 		},
+	},
+	// Adaptive runs against a Bernoulli agent: the scripted model succeeds
+	// with a stated probability from a seeded generator, each message's
+	// n-th run taking its n-th draw. One run at a time, each test's
+	// outcomes come in its seed's order: a certain success settles a pass
+	// after 24 runs at 80% (before max 30), a 30% one settles a failure
+	// after 8, and three certain successes cannot show 95%.
+	{
+		name: "mastra-adaptive", config: "mastra-adaptive/ananke.config.yaml", producer: "mastra", args: []string{"--parallel", "1"}, wantExit: 1,
+		tests: map[string]want{
+			"certain": {status: "pass", adaptive: &adaptive{runs: 24, passed: 24, stop: "settled_pass", saved: 6}},
+			"unlikely": {status: "fail", fails: []failure{{"turn[0].text.must_match[0]", "does not match `^Success`: \"Failure.\""}},
+				adaptive: &adaptive{runs: 8, passed: 1, stop: "settled_fail", saved: 22}},
+			"strict": {status: "pass", adaptive: &adaptive{runs: 3, passed: 3, stop: "max_runs", inconclusive: true}},
+		},
+		adaptiveTotals: &adaptiveTotals{Tests: 3, Runs: 35, MaxRuns: 63, RunsSaved: 28, Inconclusive: 1},
+	},
+	// With four workers, the three runs in flight when the 24th pass
+	// settles the verdict are counted, and no new run starts.
+	{
+		name: "mastra-adaptive/parallel", config: "mastra-adaptive/ananke.config.yaml", paths: []string{"mastra-adaptive/certain.ananke.yaml"},
+		producer: "mastra", wantExit: 0,
+		tests: map[string]want{
+			"certain": {status: "pass", adaptive: &adaptive{runs: 27, passed: 27, stop: "settled_pass", saved: 3}},
+		},
+	},
+	{
+		name: "mastra-adaptive/fail-on-inconclusive", config: "mastra-adaptive/ananke.config.yaml", paths: []string{"mastra-adaptive/strict.ananke.yaml"},
+		producer: "mastra", args: []string{"--fail-on-inconclusive"}, wantExit: 1,
+		tests: map[string]want{
+			"strict": {status: "pass", adaptive: &adaptive{runs: 3, passed: 3, stop: "max_runs", inconclusive: true}},
+		},
+		adaptiveTotals: &adaptiveTotals{Tests: 1, Runs: 3, MaxRuns: 3, Inconclusive: 1},
 	},
 	// The assertion language against Mastra's /agent-state (working memory
 	// streamed as the AG-UI shared state).
@@ -541,6 +598,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 		t.Run("index.html", func(t *testing.T) { checkPage(t, reports) })
 	}
 	sum := readSummary(t, filepath.Join(reports, "summary.json"))
+	if w := s.adaptiveTotals; w != nil && (sum.Totals.Adaptive == nil || *sum.Totals.Adaptive != *w) {
+		t.Errorf("totals.adaptive %+v, want %+v", sum.Totals.Adaptive, *w)
+	}
 	seen := map[string]bool{}
 	for _, got := range sum.Tests {
 		seen[got.ID] = true
@@ -565,6 +625,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 
 // summary is the part of summary.json the checks read.
 type summary struct {
+	Totals struct {
+		Adaptive *adaptiveTotals `json:"adaptive"`
+	} `json:"totals"`
 	Tests []testResult `json:"tests"`
 }
 
@@ -603,6 +666,17 @@ type testResult struct {
 	Attempts          []struct {
 		Status string `json:"status"`
 	} `json:"attempts"`
+	PassRateCI *struct {
+		Lo float64 `json:"lo"`
+		Hi float64 `json:"hi"`
+	} `json:"pass_rate_ci"`
+	Adaptive *struct {
+		MinRuns    int    `json:"min_runs"`
+		MaxRuns    int    `json:"max_runs"`
+		StopReason string `json:"stop_reason"`
+		RunsSaved  int    `json:"runs_saved"`
+	} `json:"adaptive"`
+	Inconclusive bool `json:"inconclusive"`
 }
 
 func readSummary(t *testing.T, path string) summary {
@@ -686,6 +760,9 @@ func checkTest(t *testing.T, got testResult, w want) {
 			t.Errorf("attempts %q, want %q", statuses, st.statuses)
 		}
 	}
+	if a := w.adaptive; a != nil {
+		checkAdaptive(t, got, *a)
+	}
 	if w.runs != nil {
 		var runs []int
 		for _, turn := range got.Turns {
@@ -766,3 +843,21 @@ var unsafeRun = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // fileID is a test id as report file names spell it.
 func fileID(id string) string { return unsafeRun.ReplaceAllString(id, "_") }
+
+// checkAdaptive checks a test's adaptive runs: the runs it took and
+// passed, why they stopped, what they saved, whether it is inconclusive,
+// and that its pass rate carries an interval that holds the observed rate.
+func checkAdaptive(t *testing.T, got testResult, w adaptive) {
+	t.Helper()
+	if got.Adaptive == nil {
+		t.Fatalf("no adaptive runs in summary.json; want %+v", w)
+	}
+	a := got.Adaptive
+	if got.Runs != w.runs || got.PassedRuns != w.passed || len(got.Attempts) != w.runs || a.StopReason != w.stop || a.RunsSaved != w.saved || got.Inconclusive != w.inconclusive {
+		t.Errorf("runs %d, passed %d, attempts %d, stop %s, saved %d, inconclusive %v; want %d, %d, %d, %s, %d, %v",
+			got.Runs, got.PassedRuns, len(got.Attempts), a.StopReason, a.RunsSaved, got.Inconclusive, w.runs, w.passed, w.runs, w.stop, w.saved, w.inconclusive)
+	}
+	if ci := got.PassRateCI; ci == nil || ci.Lo > got.PassRate || ci.Hi < got.PassRate {
+		t.Errorf("pass rate %v%% with interval %+v; want one around it", got.PassRate, ci)
+	}
+}
