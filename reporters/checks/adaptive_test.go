@@ -1,30 +1,32 @@
 package checks_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/checks"
 )
 
-// TestAdaptiveTitle: the check run's title counts inconclusive tests, or
-// says they failed the run under fail-on-inconclusive.
-func TestAdaptiveTitle(t *testing.T) {
-	for _, tc := range []struct {
-		fail  bool
-		tests []int
-		want  string
-	}{
-		{false, []int{reporttest.SettledPass, reporttest.Inconclusive}, "2 of 2 tests passed, 1 inconclusive"},
-		{true, []int{reporttest.SettledPass, reporttest.Inconclusive}, "1 inconclusive test failed the run (fail-on-inconclusive); 2 of 2 tests passed"},
-		{true, []int{reporttest.SettledFail, reporttest.Inconclusive}, "1 failed of 2 tests, 1 inconclusive"},
-	} {
-		r := reporttest.AdaptiveReport(tc.fail, tc.tests...)
-		if got := checks.Title(r); got != tc.want {
-			t.Errorf("Title = %q, want %q", got, tc.want)
+// TestInconclusiveAnnotation: a test whose adaptive runs never settled is
+// a warning where it is declared, saying what was observed; settled and
+// fixed-run tests get none.
+func TestInconclusiveAnnotation(t *testing.T) {
+	r := reporttest.AdaptiveReport(false, reporttest.SettledPass, reporttest.Inconclusive, reporttest.Fixed)
+	var got []github.Annotation
+	for _, a := range checks.Annotations(r) {
+		if strings.HasSuffix(a.Title, ": inconclusive") {
+			got = append(got, a)
 		}
-		if got, want := checks.Conclusion(r), map[bool]string{true: "failure", false: "success"}[tc.fail || tc.tests[0] == reporttest.SettledFail]; got != want {
-			t.Errorf("Conclusion = %q, want %q", got, want)
-		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("inconclusive annotations = %+v, want one", got)
+	}
+	a := got[0]
+	if a.Path != "tests/strict.ananke.yaml" || a.Level != github.LevelWarning ||
+		!strings.Contains(a.Message, "not settled within the maximum of 3 runs: 3 of 3 passed (100%, 95% CI") ||
+		!strings.Contains(a.Message, "min_pass_rate 95%") {
+		t.Errorf("annotation = %+v", a)
 	}
 }

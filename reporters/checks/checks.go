@@ -134,6 +134,7 @@ func Annotations(r *report.Report) []github.Annotation {
 		}
 		out = errored(out, t)
 		out = flaky(out, t)
+		out = inconclusive(out, t)
 		out = warned(out, t)
 		if n := len(t.Warnings); n > 0 {
 			var msgs []string
