@@ -15,8 +15,7 @@
 //   POST /agent-legacy  AG-UI with LangGraphAgent's defaults: interrupts only
 //                       as a CUSTOM "on_interrupt" event
 // The LangGraph API itself listens on another free loopback port, printed as
-// "langgraph api on http://127.0.0.1:PORT". Its state (threads, checkpoints)
-// lives in a fresh temporary directory, removed at exit.
+// "langgraph api on http://127.0.0.1:PORT".
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,16 +27,23 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = process.argv.indexOf("--port");
 const port = Number(arg > 0 ? process.argv[arg + 1] : process.env.PORT ?? 0);
 
+// The API server keeps threads and checkpoints in files under its cwd:
+// LANGGRAPH_STATE_DIR (internal/interop passes a directory it removes), or
+// a fresh temporary directory removed at exit. Signal handlers go first, so
+// the directory is gone before the API server's own exit hooks run.
+let state = process.env.LANGGRAPH_STATE_DIR;
+if (!state) {
+  state = mkdtempSync(path.join(tmpdir(), "langgraph-interop-"));
+  const cleanup = () => rmSync(state, { recursive: true, force: true });
+  process.on("exit", cleanup);
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { cleanup(); process.exit(0); });
+}
+
 // The API server logs every request at debug level unless told otherwise;
 // its logger reads LOG_LEVEL when it is first imported.
 process.env.LOG_LEVEL ??= process.env.LANGGRAPH_DEBUG ? "debug" : "warn";
 const { startServer } = await import("@langchain/langgraph-api/server");
 const { LangGraphAgent } = await import("@ag-ui/langgraph");
-
-const state = mkdtempSync(path.join(tmpdir(), "langgraph-interop-"));
-const cleanup = () => rmSync(state, { recursive: true, force: true });
-process.on("exit", cleanup);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(0));
 
 const { host } = await startServer({
   port: 0, nWorkers: 8, host: "127.0.0.1", cwd: state,
