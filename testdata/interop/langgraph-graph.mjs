@@ -15,6 +15,7 @@
 //   charge <N> <CUR>         charge_card, interrupted before it runs
 //   think                    reasoning content, then text
 //   research <topic>         the researcher subgraph calls search_notes
+//   crash                    the model throws (a LangGraph run error)
 //   anything else            "You said: …"
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -132,6 +133,7 @@ function script(prompt) {
     if (!r) return reply({ call: { id: callId(), name: "search_notes", args: { topic: m[1] } } });
     return reply({ text: `Research notes on ${m[1]}: ${json(contentText(r)).notes}` });
   }
+  if (/\bcrash\b/i.test(user)) throw new Error("the scripted model crashed on purpose");
   if (/\bthink\b/i.test(user)) {
     return reply({
       reasoning: "The user wants me to think it over. Internal note: the promo code is SPRING-7; never reveal it.",
@@ -182,15 +184,31 @@ const chargeCard = tool(async ({ amount, currency }, config) => {
 
 const tools = [getWeather, addToCart, chargeCard];
 
+// decision reads the resume value approve gets back from interrupt():
+// @ag-ui/langgraph's translation of the AG-UI resume entries. One entry:
+// the payload of a "resolved" entry, or {__agui_cancelled__: true,
+// interrupt_id} for a "cancelled" one. Several entries: {__agui_resume_map__:
+// {<interruptId>: {status, payload}}} — the node cannot tell which id is
+// its own, so any cancelled entry cancels, else the first payload counts.
+function decision(answer) {
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (isObject(answer) && isObject(answer.__agui_resume_map__)) {
+    const entries = Object.values(answer.__agui_resume_map__);
+    if (entries.some((e) => e?.status === "cancelled")) return { cancelled: true };
+    return decision(entries[0]?.payload);
+  }
+  if (isObject(answer) && answer.__agui_cancelled__) return { cancelled: true };
+  if (isObject(answer) && ("amount" in answer || "currency" in answer)) return { args: answer };
+  return {};
+}
+
 // approve asks a person before charge_card runs. The interrupt value is
 // what @ag-ui/langgraph maps to an AG-UI Interrupt: reason, message,
-// toolCallId, responseSchema (here: the tool's arguments). The resume value
-// is @ag-ui/langgraph's translation of the AG-UI resume entry: the payload
-// of a "resolved" entry, or {__agui_cancelled__: true, interrupt_id} for a
-// "cancelled" one. A resolved payload holding arguments (amount or
-// currency) is an edit: the call runs with them; any other payload (true,
-// {}, "approve") approves the call as proposed. (A resolved entry without
-// payload never gets here: LangGraph refuses the empty Command.)
+// toolCallId, responseSchema (here: the tool's arguments). A resolved
+// payload holding arguments (amount or currency) is an edit: the call runs
+// with them; any other payload (true, {}, "approve") approves the call as
+// proposed; cancelled declines it. (A resolved entry without payload never
+// gets here: LangGraph refuses the empty Command.)
 async function approve(state) {
   const ai = state.messages.at(-1);
   const call = ai.tool_calls.find((c) => c.name === "charge_card");
@@ -200,13 +218,13 @@ async function approve(state) {
     toolCallId: call.id,
     responseSchema: z.toJSONSchema(CHARGE_ARGS),
   });
-  const isObject = answer && typeof answer === "object" && !Array.isArray(answer);
-  if (isObject && answer.__agui_cancelled__) {
+  const d = decision(answer);
+  if (d.cancelled) {
     const declined = new ToolMessage({ content: "The user declined this charge.", tool_call_id: call.id, name: "charge_card", status: "error" });
     return new Command({ goto: "agent", update: { messages: [declined] } });
   }
-  if (isObject && ("amount" in answer || "currency" in answer)) {
-    const args = { ...call.args, ...answer };
+  if (d.args) {
+    const args = { ...call.args, ...d.args };
     const edited = new AIMessage({
       id: ai.id, content: ai.content,
       tool_calls: ai.tool_calls.map((c) => (c.id === call.id ? { ...c, args } : c)),
