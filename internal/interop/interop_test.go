@@ -30,6 +30,8 @@ const (
 	// The text shorthand mints its own threadId.
 	noThreadEcho = "every run carries the input's threadId 'aimock-thread'"
 	floatStamp   = "RUN_STARTED.timestamp 1762374498.96 is not an integer"
+	// @ag-ui/langgraph ends every run with LangGraph's own run id.
+	runIDDisagree = "RUN_STARTED and RUN_FINISHED must agree on their runId"
 )
 
 // stamps says whether a test's raw events carry producer timestamps.
@@ -102,7 +104,7 @@ type suite struct {
 	name     string
 	config   string   // relative to testdata/interop
 	paths    []string // relative to testdata/interop; none: the config's discovery
-	producer string   // "mastra", "aimock" or "agent" (the example agent); suites see every URL
+	producer string   // "mastra", "langgraph", "aimock" or "agent" (the example agent); suites see every URL
 	args     []string // more flags for ananke run
 	wantExit int
 	tests    map[string]want
@@ -334,6 +336,29 @@ var suites = []suite{
 				{"turn[0].judge", `"mentions the humidity" (false:`}}},
 		},
 	},
+	// A LangGraph JS agent in LangGraph's API server, over AG-UI through
+	// @ag-ui/langgraph: what Ananke can test of it without answering its
+	// interrupts (docs/compatibility.md).
+	{
+		name: "langgraph/pass", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/pass"}, producer: "langgraph", wantExit: 0,
+		tests: map[string]want{
+			"pass/weather":  {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}, stamps: stampsNone},
+			"pass/cart":     {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}},
+			"pass/think":    {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+			"pass/research": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+		},
+	},
+	{
+		name: "langgraph/fail", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/fail"}, producer: "langgraph", wantExit: 1,
+		tests: map[string]want{
+			// A producer bug: @ag-ui/langgraph 0.0.43 goes on after RUN_ERROR
+			// (docs/compatibility.md).
+			"fail/crash": {status: "fail", fails: []failure{
+				{"turn[0].run_error", "the agent sent RUN_ERROR: the scripted model crashed on purpose"},
+				{"turn[0].protocol", "Cannot send event type 'STEP_FINISHED': The run has already errored with 'RUN_ERROR'. No further events can be sent. [order] (and 3 more)"}},
+				skips: []string{"turn[1].target.text.must_not_match[0]", "test.target.text.must_not_match[0]"}},
+		},
+	},
 	{
 		name: "aimock/pass", config: "aimock/ananke.config.yaml", paths: []string{"aimock/pass"}, producer: "aimock", wantExit: 0,
 		tests: map[string]want{
@@ -484,6 +509,7 @@ func TestProducers(t *testing.T) {
 	}
 	dir := peer.Dir()
 	node := peer.Node(t, filepath.Join("@ag-ui", "mastra"))
+	peer.Node(t, filepath.Join("@ag-ui", "langgraph"))
 
 	bin := filepath.Join(t.TempDir(), "ananke")
 	agent := filepath.Join(t.TempDir(), "agent")
@@ -495,14 +521,18 @@ func TestProducers(t *testing.T) {
 		}
 	}
 
+	// LangGraph's API server keeps its threads in files; this directory is
+	// removed after the peers are killed (cleanups run last first).
+	langgraphState := t.TempDir()
 	urls := map[string]string{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for name, argv := range map[string][]string{
-		"mastra": {node, "mastra-server.mjs", "--port", "0"},
-		"aimock": {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
-		"agent":  {agent, "-addr", "127.0.0.1:0"},
-		"a2a":    {node, "a2a-agent.mjs", "--port", "0"},
+		"mastra":    {node, "mastra-server.mjs", "--port", "0"},
+		"langgraph": {node, "langgraph-server.mjs", "--port", "0"},
+		"aimock":    {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
+		"agent":     {agent, "-addr", "127.0.0.1:0"},
+		"a2a":       {node, "a2a-agent.mjs", "--port", "0"},
 		// server-everything listens on every interface: the preload binds
 		// it to loopback and prints the port it got.
 		"everything": {node, "--import", filepath.Join(root, "internal", "mcp", "testdata", "loopback.mjs"),
@@ -514,7 +544,7 @@ func TestProducers(t *testing.T) {
 			// aimock serves a simulated user's turns by turnIndex: strictly,
 			// or a later turn could get an earlier turn's fixture. PORT is
 			// server-everything's.
-			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0"}, argv...)
+			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "LANGGRAPH_STATE_DIR=" + langgraphState}, argv...)
 			if err != nil {
 				t.Errorf("start %s: %v", name, err)
 				return
@@ -546,7 +576,7 @@ func TestProducers(t *testing.T) {
 // producerEnv is the environment every suite's config reads the
 // producers from.
 func producerEnv(urls map[string]string) []string {
-	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
+	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "LANGGRAPH_URL="+urls["langgraph"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
 		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke")
 }
 
@@ -589,9 +619,10 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 		checkA2AUsage(t, reports)
 	}
 	if s.producer != "a2a" && s.producer != "everything" { // AG-UI's
-		// The Mastra producer reports usage on every RUN_FINISHED.
-		if n := checkUsage(t, reports); n == 0 && s.producer == "mastra" {
-			t.Error("no test reported usage; the Mastra producer sends it on RUN_FINISHED")
+		// The Mastra and LangGraph producers report usage on every RUN_FINISHED
+		// (langgraph/fail's only run ends in RUN_ERROR before any model output).
+		if n := checkUsage(t, reports); n == 0 && (s.producer == "mastra" || s.name == "langgraph/pass") {
+			t.Errorf("no test reported usage; the %s producer sends it on RUN_FINISHED", s.producer)
 		}
 	}
 	if s.page {
