@@ -367,7 +367,11 @@ func decodeOutcome(typ string, raw json.RawMessage, ps *problems) *Outcome {
 			ps.errorf(RuleOutcome, "%s.outcome of type interrupt carries no interrupts", typ)
 		}
 		seen := map[string]bool{}
-		for _, in := range o.Interrupts {
+		for i, in := range o.Interrupts {
+			if in.ID == "" || in.Reason == "" {
+				ps.errorf(RuleOutcome, "%s.outcome.interrupts[%d] needs an id and a reason (an interrupt is {id, reason, message?, toolCallId?, responseSchema?, expiresAt?})", typ, i)
+				continue
+			}
 			if seen[in.ID] {
 				ps.errorf(RuleOutcome, "%s.outcome carries two interrupts carrying the id '%s'", typ, in.ID)
 			}

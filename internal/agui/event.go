@@ -143,8 +143,10 @@ type Outcome struct {
 
 // Interrupt asks the client to resume the run later.
 type Interrupt struct {
-	ID         string `json:"id"`
-	Reason     string `json:"reason"`
-	Message    string `json:"message,omitempty"`
-	ToolCallID string `json:"toolCallId,omitempty"`
+	ID             string          `json:"id"`
+	Reason         string          `json:"reason"`
+	Message        string          `json:"message,omitempty"`
+	ToolCallID     string          `json:"toolCallId,omitempty"`
+	ResponseSchema json.RawMessage `json:"responseSchema,omitempty"`
+	ExpiresAt      string          `json:"expiresAt,omitempty"`
 }

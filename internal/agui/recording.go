@@ -58,6 +58,12 @@ func (w *Recording) apply(ev *Event, at time.Time, seq int64) {
 		}
 	case RunError:
 		w.rec.RunError(ev.Message, ev.Code, seq)
+	case RunFinished:
+		if o := ev.Outcome; o != nil && o.Type == "interrupt" {
+			for _, in := range o.Interrupts {
+				w.rec.Interrupt(traceInterrupt(in, seq))
+			}
+		}
 	}
 }
 
@@ -78,6 +84,7 @@ func resultOf(content json.RawMessage) *trace.Result {
 // its whole text.
 func (w *Recording) EndRun(frames int, request json.RawMessage, msgs []Message, at time.Time) {
 	w.rec.EndRun(frames, request, at)
+	w.rec.NameInterruptCalls(func(id string) string { c, _ := findCall(msgs, id); return c.Function.Name })
 	for i := range msgs {
 		if m := &msgs[i]; w.rec.TextStarted(m.ID) && m.Role == RoleAssistant {
 			if s, ok := m.TextContent(); ok {

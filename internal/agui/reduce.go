@@ -224,6 +224,11 @@ func (r *reducer) messages() []Message {
 // answers, in start order: the client tools the caller must now run.
 // outcome.pendingToolCallIds wins when the producer sent it.
 func (r *reducer) pending(o *Outcome) []ToolCall {
+	if o != nil && o.Type == "interrupt" {
+		// A suspended run waits for its interrupts' answers: its open calls
+		// are the interrupts' business, not client tools.
+		return nil
+	}
 	ids := r.order
 	if o != nil && len(o.PendingToolCallIDs) > 0 {
 		ids = o.PendingToolCallIDs

@@ -49,6 +49,8 @@ type Session struct {
 	threadID string
 	messages []Message
 	state    json.RawMessage
+	// pending are the interrupts the last run ended with (interrupts.go).
+	pending []trace.Interrupt
 	// rec writes into the trace of the turn being played.
 	rec *Recording
 }
@@ -69,7 +71,11 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	if s.rec == nil || s.rec.rec != rec {
 		s.rec = NewRecording(rec)
 	}
-	if in.Type != target.TurnConnect {
+	resumes, err := s.resumes(in)
+	if err != nil {
+		return target.Outcome{Pending: s.pending}, err
+	}
+	if in.Type != target.TurnConnect && in.Type != target.TurnResume {
 		if in.Parts != nil {
 			rec.Attach(in.Attachments)
 		}
@@ -78,7 +84,8 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	out := target.Outcome{Conformance: true}
 	agentErrors := false
 	for followups := 0; ; followups++ {
-		res, err := s.run(ctx, rec)
+		res, err := s.run(ctx, rec, resumes)
+		resumes = nil // the first run carries them
 		for _, pr := range res.Problems {
 			p := target.Problem{Seq: rec.Seq(pr.Frame), Rule: pr.Rule, Message: pr.Message}
 			if pr.Severity == Error {
@@ -91,7 +98,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 		if err != nil {
 			return out, err
 		}
-		s.messages, s.state = res.Messages, res.State
+		s.messages, s.state, s.pending = res.Messages, res.State, interrupted(res)
 		if len(out.Violations) > 0 || agentErrors || len(res.Pending) == 0 {
 			break
 		}
@@ -104,6 +111,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 		}
 	}
 	out.ClientTools = len(s.o.Tools) > 0 || out.ClientFailure != ""
+	out.Pending = s.pending
 	return out, nil
 }
 
@@ -120,11 +128,15 @@ func Content(text string, ps []target.Part, protocolVersion string) json.RawMess
 	return PartsContent(parts, protocolVersion)
 }
 
-// run posts one run of the conversation.
-func (s *Session) run(ctx context.Context, rec *trace.Recorder) (*Result, error) {
+// run posts one run of the conversation, answering pending interrupts
+// with resumes.
+func (s *Session) run(ctx context.Context, rec *trace.Recorder, resumes []trace.Resume) (*Result, error) {
 	in := RunAgentInput{ThreadID: s.threadID, RunID: s.o.NewID(), ProtocolVersion: s.o.ProtocolVersion, State: s.state,
-		Messages: ForInput(s.messages), Tools: s.o.Tools, ForwardedProps: s.o.ForwardedProps}
+		Messages: ForInput(s.messages), Tools: s.o.Tools, ForwardedProps: s.o.ForwardedProps, Resume: entries(resumes)}
 	rec.StartRun(in.RunID, s.o.Now())
+	for _, r := range resumes {
+		rec.Resume(r)
+	}
 	runCtx, cancel := context.WithTimeoutCause(ctx, s.o.RunTimeout, target.ErrRunTimeout)
 	defer cancel()
 	res, err := s.o.Client.Run(runCtx, in, s.rec.Observe)

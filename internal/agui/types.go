@@ -15,6 +15,16 @@ type RunAgentInput struct {
 	Tools           []Tool          `json:"tools"`
 	Context         []Context       `json:"context"`
 	ForwardedProps  json.RawMessage `json:"forwardedProps"`
+	// Resume answers the interrupts the thread's last run ended with.
+	Resume []ResumeEntry `json:"resume,omitempty"`
+}
+
+// ResumeEntry answers one pending interrupt: status "resolved" (with a
+// payload) or "cancelled".
+type ResumeEntry struct {
+	InterruptID string          `json:"interruptId"`
+	Status      string          `json:"status"`
+	Payload     json.RawMessage `json:"payload,omitempty"`
 }
 
 // Roles of messages.

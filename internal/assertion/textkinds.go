@@ -51,6 +51,13 @@ type JSONPathCheck struct {
 	Want json.RawMessage
 }
 
+// ReadJSONSchema reads a JSON Schema written as text.json_schema is: a
+// schema file's path (relative to the file) or an inline schema, compiled
+// now (nil when it is invalid, which is reported).
+func ReadJSONSchema(d *decode.Decoder, n *yaml.Node, what string) *JSONSchema {
+	return (&reader{Decoder: d}).jsonSchema(n, what)
+}
+
 // jsonSchema reads a schema file's path (relative to this file) or an
 // inline schema, and compiles it now, so a broken schema is a load error.
 func (l *reader) jsonSchema(n *yaml.Node, what string) *JSONSchema {

@@ -29,6 +29,10 @@ const (
 	LiveRun = "supports_live_run"
 	// Replay: the trace can be produced again without the agent.
 	Replay = "supports_replay"
+	// Interrupts: the interrupts a run ended with to ask the client
+	// something, and the resumes that answered them (AG-UI's interrupt
+	// outcome and RunAgentInput.resume).
+	Interrupts = "supports_interrupts"
 	// Usage: the tokens the agent's model calls used (docs/cost.md). A
 	// trace has it when its source reported usage for some turn, whatever
 	// its adapter: an AG-UI agent may or may not send usage.
@@ -36,10 +40,10 @@ const (
 )
 
 // All lists every capability flag, in the order reports show them.
-var All = []string{ToolTrace, StreamingTiming, State, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Usage}
+var All = []string{ToolTrace, StreamingTiming, State, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Interrupts, Usage}
 
 // AGUI is what a run of an AG-UI agent observes, live or replayed.
-var AGUI = []string{ToolTrace, StreamingTiming, State, LiveRun, Replay}
+var AGUI = []string{ToolTrace, StreamingTiming, State, LiveRun, Replay, Interrupts}
 
 // Known reports whether name is a capability flag.
 func Known(name string) bool { return slices.Contains(All, name) }

@@ -100,6 +100,7 @@ func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO) (*plan, e
 		if !turn.Arguments.IsZero() {
 			in.Arguments = r.JSON(turn.Arguments, "{}")
 		}
+		in.Resume = r.answers(turn.Resume)
 		p.turns = append(p.turns, turnPlan{in: in, checks: newCheckSet(r.checks(spec.TurnChecks(cfg, t, i)))})
 	}
 	p.checks = newCheckSet(r.checks(spec.TestChecks(cfg, t)))

@@ -104,3 +104,19 @@ func (r *Resolver) checks(cs []assertion.Check) []assertion.Check {
 	r.err = err
 	return out
 }
+
+// answers resolves a resume turn's answers: their payloads and edits.
+func (r *Resolver) answers(es []spec.ResumeEntry) []target.Answer {
+	var out []target.Answer
+	for _, e := range es {
+		a := target.Answer{What: e.What, ID: e.ID, Reason: e.Reason, Tool: e.Tool, Action: e.Answer}
+		if !e.Payload.IsZero() {
+			a.Payload = r.JSON(e.Payload, "null")
+		}
+		if !e.Edit.IsZero() {
+			a.Edit = r.JSON(e.Edit, "{}")
+		}
+		out = append(out, a)
+	}
+	return out
+}

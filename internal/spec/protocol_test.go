@@ -219,7 +219,7 @@ func TestProtocolTurnErrors(t *testing.T) {
 		{"mcp:list_tools in 1.0", "  - type: mcp:list_tools\n", "1.0",
 			[]string{`4:11: turn type mcp:list_tools needs version "1.2" or later; this file says "1.0"`}},
 		{"unknown type", "  - type: mcp:ping\n", "1.2",
-			[]string{`4:11: turns[0].type "mcp:ping" is not supported (supported: "user", "agui:connect", "a2a:send", "mcp:call", "mcp:list_tools")`}},
+			[]string{`4:11: turns[0].type "mcp:ping" is not supported (supported: "user", "agui:connect", "a2a:send", "mcp:call", "mcp:list_tools", "resume")`}},
 		{"a2a:send needs user", "  - type: a2a:send\n", "1.2",
 			[]string{`4:5: turns[0] is missing required field "user" (the message to send)`}},
 		{"mcp:call needs tool", "  - type: mcp:call\n    user: hi\n    arguments: [1]\n", "1.2",

@@ -198,6 +198,10 @@ func (t *Test) refs() []vars.Ref {
 		refs = append(refs, turn.User.Refs()...)
 		refs = append(refs, turn.Tool.Refs()...)
 		refs = append(refs, turn.Arguments.Refs()...)
+		for _, e := range turn.Resume {
+			refs = append(refs, e.Payload.Refs()...)
+			refs = append(refs, e.Edit.Refs()...)
+		}
 		refs = append(refs, turn.Assert.Refs()...)
 	}
 	if s := t.Simulator; s != nil {

@@ -81,19 +81,22 @@ func authSchema() decode.Obj {
 
 func turnSchema() decode.Obj {
 	t := decode.Object("One scripted turn; type says which fields apply.", turnFields, decode.Obj{
-		"type": decode.Obj{"enum": TurnTypes, "description": "user (default) sends a message; agui:connect runs without one; a2a:send sends a message to an A2A agent; mcp:call calls a tool; mcp:list_tools lists the tools."},
+		"type": decode.Obj{"enum": TurnTypes, "description": "user (default) sends a message; resume (the default with resume:) answers the pending interrupts; agui:connect runs without one; a2a:send sends a message to an A2A agent; mcp:call calls a tool; mcp:list_tools lists the tools."},
 		"user": decode.Obj{"oneOf": []any{decode.Obj{"type": "string"}, decode.Ref("parts")}, "description": "The user message: text, or a list of parts with attachments."},
 		"tool": decode.Str("mcp:call: the tool to call."),
 		"arguments": decode.Obj{"type": "object",
 			"description": "mcp:call: the tool's arguments; strings may reference ${VARS}."},
+		"resume": resumeSchema(),
 		"assert": decode.Ref("assert"),
 	})
 	message := []string{"type", "user", "assert"}
 	bare := []string{"type", "assert"}
 	t["allOf"] = []any{
-		// A turn without a type is a user turn: "properties" holds when
-		// type is absent.
-		defaultCase(typeCase("type", TurnUser, message, decode.Obj{"required": []string{"user"}})),
+		// A turn without a type is a user turn, or a resume turn when it
+		// has resume: "properties" holds when type is absent.
+		defaultCase(typeCase("type", TurnUser, []string{"type", "user", "resume", "assert"},
+			decode.Obj{"oneOf": []any{decode.Obj{"required": []string{"user"}}, decode.Obj{"required": []string{"resume"}}}})),
+		typeCase("type", TurnResume, []string{"type", "resume", "assert"}, decode.Obj{"required": []string{"resume"}}),
 		typeCase("type", TurnA2ASend, message, decode.Obj{"required": []string{"user"}}),
 		typeCase("type", TurnConnect, bare, nil),
 		typeCase("type", TurnMCPList, bare, nil),
@@ -128,4 +131,27 @@ func defaultCase(c decode.Obj) decode.Obj {
 
 func without(list []string, drop ...string) []string {
 	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
+}
+
+// resumeSchema is a resume turn's answers: approve or reject (every
+// pending interrupt), one answer, or a list of answers.
+func resumeSchema() decode.Obj {
+	entry := decode.Object("An answer to the pending interrupts it selects (all of them when it names no id, reason or tool).", resumeFields, decode.Obj{
+		"id":           decode.Str("The interrupt's id."),
+		"reason":       decode.Str("The interrupt's reason (tool_approval)."),
+		"tool":         decode.Str("The name of the tool call the interrupt is about."),
+		"answer":       decode.Obj{"enum": answers, "description": "approve (resolved), reject (cancelled) or edit (resolved with changed arguments; the default with edit)."},
+		"payload":      decode.Obj{"description": "Sent with the answer: any value; strings may reference ${VARS}. Default: true for approve, none for reject."},
+		"payload_file": decode.Str("A fixture file holding the payload, relative to this file: a .json file is sent as its JSON value, any other as its text."),
+		"edit": decode.Obj{"type": "object",
+			"description": "The arguments to change: the payload is the call's arguments with these set, validated against the interrupt's responseSchema before it is sent."},
+		"schema": decode.Obj{"type": []string{"object", "string"},
+			"description": "The arguments' JSON Schema (inline, or a file relative to this file): the edit is checked against it when the suite loads."},
+	})
+	return decode.Obj{"description": "Answer the interrupts the agent's last run ended with, instead of sending a message (docs/files.md, Interrupts).",
+		"oneOf": []any{
+			decode.Obj{"enum": []string{AnswerApprove, AnswerReject}},
+			entry,
+			decode.Obj{"type": "array", "minItems": 1, "items": entry},
+		}}
 }

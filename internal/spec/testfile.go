@@ -22,14 +22,15 @@ const (
 	TurnA2ASend = "a2a:send"       // version 1.1; a user message, named for A2A
 	TurnMCPCall = "mcp:call"       // version 1.2; call one tool
 	TurnMCPList = "mcp:list_tools" // version 1.2; list the server's tools
+	TurnResume  = "resume"         // answer the pending interrupts (resume.go)
 )
 
 // TurnTypes lists the turn types, user (the default) first.
-var TurnTypes = []string{TurnUser, TurnConnect, TurnA2ASend, TurnMCPCall, TurnMCPList}
+var TurnTypes = []string{TurnUser, TurnConnect, TurnA2ASend, TurnMCPCall, TurnMCPList, TurnResume}
 
 // TurnTargets maps each target type to the turn types it plays.
 var TurnTargets = map[string][]string{
-	TargetAGUI: {TurnUser, TurnConnect},
+	TargetAGUI: {TurnUser, TurnConnect, TurnResume},
 	TargetA2A:  {TurnUser, TurnA2ASend},
 	TargetMCP:  {TurnMCPCall, TurnMCPList},
 }
@@ -113,7 +114,9 @@ type Turn struct {
 	// mapping whose strings may hold ${...}; zero: none).
 	Tool      vars.Template
 	Arguments vars.Value
-	Assert    *assertion.Block
+	// Resume is a resume turn's answers to the pending interrupts.
+	Resume []ResumeEntry
+	Assert *assertion.Block
 	// typePos is where the type is written (zero: the default).
 	typePos diag.Pos
 }
@@ -142,7 +145,7 @@ var (
 		"simulator", "max_turns", "timeout_ms", "checkpoints", "source", "assertions", "on_missing_capability"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
-	turnFields    = []string{"type", "user", "tool", "arguments", "assert"}
+	turnFields    = []string{"type", "user", "tool", "arguments", "resume", "assert"}
 	toolFields    = []string{"name", "description", "parameters", "result", "result_file", "results"}
 	resultFields  = []string{"args_match", "result", "result_file"}
 	historyRoles  = []string{"user", "assistant", "system", "developer"}
@@ -318,14 +321,28 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 		t.typePos = l.Pos(l.DerefQuiet(p.Val))
 	}
 	p, hasUser := f["user"]
+	rs, hasResume := f["resume"]
+	if hasResume && !t.typePos.IsValid() {
+		t.Type = TurnResume
+	}
 	switch {
 	case t.Type == "":
+	case t.Type == TurnResume && hasUser:
+		l.Errorf(p.Key, "%s: a resume turn answers the pending interrupts and sends no message; remove \"user\" (or send it in a turn of its own)", what)
 	case (t.Type == TurnUser || t.Type == TurnA2ASend) && !hasUser:
 		l.Errorf(l.DerefQuiet(n), "%s is missing required field \"user\" (the message to send)", what)
 	case t.Type != TurnUser && t.Type != TurnA2ASend && hasUser:
 		l.Errorf(p.Key, "%s: an %s turn sends no message; remove \"user\"", what, t.Type)
 	case hasUser:
 		t.User, t.Parts = l.userMessage(p.Val, what+".user")
+	}
+	switch {
+	case t.Type == TurnResume && !hasResume:
+		l.Errorf(l.DerefQuiet(n), "%s is missing required field \"resume\" (the answers to the pending interrupts)", what)
+	case t.Type != TurnResume && hasResume && t.Type != "":
+		l.Errorf(rs.Key, "%s: resume is for resume turns; this turn is %s (leave type out)", what, t.Type)
+	case hasResume:
+		t.Resume = l.resume(rs.Val, what+".resume")
 	}
 	l.mcpCall(n, f, what, &t)
 	if p, ok := f["assert"]; ok {
@@ -342,7 +359,7 @@ func (l *loader) turnType(n *yaml.Node, what string) string {
 		return ""
 	}
 	switch s {
-	case TurnUser, TurnConnect:
+	case TurnUser, TurnConnect, TurnResume:
 	case TurnA2ASend:
 		l.Since(node, decode.MinorA2A, "turn type "+s)
 	case TurnMCPCall, TurnMCPList:

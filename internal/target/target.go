@@ -21,6 +21,7 @@ const (
 	TurnA2ASend = "a2a:send"       // a user message, named for A2A
 	TurnMCPCall = "mcp:call"       // call one tool
 	TurnMCPList = "mcp:list_tools" // list the server's tools (recorded as a trace.ListToolsCall call)
+	TurnResume  = "resume"         // answer the interrupts pending on the thread (resume.go)
 )
 
 // Turn is one resolved turn of a test: variables substituted. A simulated
@@ -38,6 +39,8 @@ type Turn struct {
 	// JSON object; null or empty: none).
 	Tool      string
 	Arguments json.RawMessage
+	// Resume is a resume turn's answers to the pending interrupts.
+	Resume []Answer
 }
 
 // Shown is the turn as the trace shows its user message: the message, or
@@ -48,6 +51,8 @@ func (t Turn) Shown() string {
 		return t.Tool + " " + string(t.Arguments)
 	case TurnMCPList:
 		return trace.ListToolsCall
+	case TurnResume:
+		return shownResume(t.Resume)
 	}
 	return t.Text
 }
@@ -117,6 +122,9 @@ type Outcome struct {
 	// answered.
 	ClientTools   bool
 	ClientFailure string
+	// Pending are the interrupts the turn's last run ended with: the
+	// next turn must answer them (a resume turn).
+	Pending []trace.Interrupt
 }
 
 // Problem is a deviation from the protocol, at the event Seq (0: the

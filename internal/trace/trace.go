@@ -80,6 +80,11 @@ type Turn struct {
 	Texts     []string        `json:"-"`
 	RunErrors []RunError      `json:"run_errors,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`
+	// Interrupts are what the turn's runs ended with to ask the client
+	// something, and Resumes the answers the turn sent to the interrupts
+	// pending before it (interrupt.go).
+	Interrupts []Interrupt `json:"interrupts,omitempty"`
+	Resumes    []Resume    `json:"resumes,omitempty"`
 	// Runs are the AG-UI runs the turn took: one, plus one per follow-up
 	// run that answered client tools.
 	Runs []Run `json:"runs"`

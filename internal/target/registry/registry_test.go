@@ -6,6 +6,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/target/registry"
+	"github.com/ananke/action/internal/trace"
 )
 
 // TestEveryTargetTypeHasAProtocol: every target type a config may name is
@@ -32,7 +33,7 @@ func TestEveryTargetTypeHasAProtocol(t *testing.T) {
 }
 
 // TestTurnTypesAgree: the turn types a test file names are those the
-// sessions play.
+// sessions play, and the answers of its resume turns the trace's.
 func TestTurnTypesAgree(t *testing.T) {
 	for _, c := range [][2]string{
 		{spec.TurnUser, target.TurnUser},
@@ -40,12 +41,17 @@ func TestTurnTypesAgree(t *testing.T) {
 		{spec.TurnA2ASend, target.TurnA2ASend},
 		{spec.TurnMCPCall, target.TurnMCPCall},
 		{spec.TurnMCPList, target.TurnMCPList},
+		{spec.TurnResume, target.TurnResume},
+		// and the answers a resume turn gives are the trace's
+		{spec.AnswerApprove, trace.AnswerApprove},
+		{spec.AnswerReject, trace.AnswerReject},
+		{spec.AnswerEdit, trace.AnswerEdit},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("a test file's turn type %q is %q to the sessions", c[0], c[1])
 		}
 	}
-	if n := len(spec.TurnTypes); n != 5 {
-		t.Errorf("spec has %d turn types; this test compares 5", n)
+	if n := len(spec.TurnTypes); n != 6 {
+		t.Errorf("spec has %d turn types; this test compares 6", n)
 	}
 }
