@@ -63,6 +63,16 @@ func faultCases(pidFile string) map[string]faultCase {
 `, "pass", "", false},
 		"invalid-args": {user("invalid-args") + "assert: {tools: {require: [{name: search, args_match: {q: shoes}}]}}\n", "fail",
 			"args_match: the arguments are not valid JSON", false},
+		// Malformed interrupt outcomes fail the protocol check; a resume
+		// the agent does not know fails with its RUN_ERROR; a message sent
+		// while an interrupt is pending errors, naming it.
+		"interrupt-empty":     {user("interrupt-empty"), "fail", "RUN_FINISHED.outcome of type interrupt carries no interrupts", false},
+		"interrupt-duplicate": {user("interrupt-duplicate"), "fail", "RUN_FINISHED.outcome carries two interrupts carrying the id 'i-1'", false},
+		"interrupt-no-id":     {user("interrupt-no-id"), "fail", "RUN_FINISHED.outcome.interrupts[0] needs an id and a reason", false},
+		"interrupt-amnesia": {"turns: [{user: \"fault: interrupt-amnesia\"}, {resume: approve}]\n", "fail",
+			"the agent sent RUN_ERROR: no pending interrupt 'i-1' on this thread (code unknown_interrupt)", false},
+		"interrupt-ignored": {"turns: [{user: \"fault: interrupt-amnesia\"}, {user: \"hello?\"}]\n", "error",
+			"turn[1]: an interrupt is pending: i-1 (tool_approval); answer it with a resume turn", false},
 		"hook-exit": {"hooks: [{cmd: [sh, -c, 'echo \"cannot reach the db with ${ENV.ANANKE_FAULT_SECRET}\" >&2; exit 4']}]\n" + user("none"),
 			"error", `exited with status 4; stderr: cannot reach the db with ***`, false},
 		"hook-not-json": {"hooks: [{cmd: [echo, hello]}]\n" + user("none"), "error", "printed unusable output", false},

@@ -324,6 +324,7 @@ func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 	for _, e := range tt.RunErrors {
 		t.RunErrors = append(t.RunErrors, b.red.String(e.Message))
 	}
+	b.interrupts(&t, tt)
 	return t
 }
 

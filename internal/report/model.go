@@ -384,6 +384,10 @@ type Turn struct {
 	RunErrors []string `json:"run_errors"`
 	// Usage is what the agent used in the turn (nil: none reported).
 	Usage *cost.Spend `json:"usage,omitempty"`
+	// Interrupts are what the turn's runs ended with to ask the client,
+	// and Resumes the answers the turn sent (interrupts.go).
+	Interrupts []Interrupt `json:"interrupts,omitempty"`
+	Resumes    []Resume    `json:"resumes,omitempty"`
 }
 
 // TextCap bounds a turn's text in the report: enough for any answer a

@@ -48,7 +48,7 @@ func TestCheck(t *testing.T) {
 
 func TestCompileRefuses(t *testing.T) {
 	for doc, want := range map[string]string{
-		`{"type":`:       "not JSON",
+		`{"type":`:        "not JSON",
 		`{"type":"blob"}`: "not a valid JSON Schema",
 	} {
 		if _, err := Compile([]byte(doc), "mem://s.json"); err == nil || !strings.Contains(err.Error(), want) {

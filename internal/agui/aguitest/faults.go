@@ -17,6 +17,7 @@ var Faults = []string{
 	"invalid-json", "not-object", "missing-type", "malformed-field", "unknown-event", "out-of-order",
 	"stop-mid-event", "no-finish", "reset", "stall", "drip", "huge-event", "many-events",
 	"run-error", "after-finish", "parallel-args", "invalid-args",
+	"interrupt-empty", "interrupt-duplicate", "interrupt-no-id", "interrupt-amnesia",
 }
 
 // HugeEventSize is the size of the huge-event fault's one event.
@@ -118,10 +119,29 @@ func Fault(name string, in agui.RunAgentInput) Response {
 			`{"type":"TOOL_CALL_END","toolCallId":"b"}`, `{"type":"TOOL_CALL_END","toolCallId":"a"}`,
 			`{"type":"TOOL_CALL_RESULT","messageId":"ra","toolCallId":"a","content":"{\"price\":1}"}`,
 			`{"type":"TOOL_CALL_RESULT","messageId":"rb","toolCallId":"b","content":"{\"price\":2}"}`)}
+	case "interrupt-empty":
+		return Response{Raw: frames(started, interrupted(in, ``))}
+	case "interrupt-duplicate":
+		return Response{Raw: frames(started, interrupted(in, `{"id":"i-1","reason":"tool_approval"},{"id":"i-1","reason":"confirm"}`))}
+	case "interrupt-no-id":
+		return Response{Raw: frames(started, interrupted(in, `{"reason":"tool_approval","message":"Charge 42 EUR?"}`))}
+	case "interrupt-amnesia":
+		// A valid interrupt, then an agent that lost it: the resume names
+		// an interrupt it does not know.
+		if len(in.Resume) == 0 {
+			return Response{Raw: frames(started, interrupted(in, `{"id":"i-1","reason":"tool_approval","message":"Charge 42 EUR?"}`))}
+		}
+		return Response{Raw: frames(started, fmt.Sprintf(`{"type":"RUN_ERROR","message":"no pending interrupt '%s' on this thread","code":"unknown_interrupt"}`, in.Resume[0].InterruptID))}
 	case "invalid-args":
 		return Response{Raw: run(`{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"search"}`,
 			`{"type":"TOOL_CALL_ARGS","toolCallId":"a","delta":"{\"q\": \"shoes"}`, `{"type":"TOOL_CALL_END","toolCallId":"a"}`,
 			`{"type":"TOOL_CALL_RESULT","messageId":"ra","toolCallId":"a","content":"[]"}`)}
 	}
 	return Response{Raw: run(text("ok")...)}
+}
+
+// interrupted is a RUN_FINISHED of in ending with an interrupt outcome
+// holding interrupts (JSON objects, comma-separated).
+func interrupted(in agui.RunAgentInput, interrupts string) string {
+	return fmt.Sprintf(`{"type":"RUN_FINISHED","threadId":%q,"runId":%q,"outcome":{"type":"interrupt","interrupts":[%s]}}`, in.ThreadID, in.RunID, interrupts)
 }
