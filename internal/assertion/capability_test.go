@@ -24,7 +24,9 @@ func TestNeeds(t *testing.T) {
 		"memory":    {capability.MemoryEvents},
 		"scheduler": {capability.SchedulerContext},
 		"budget":    {capability.Usage},
-		"text":      nil, "judge": nil, "script": nil,
+		// a trace that records interrupts records the calls they are about
+		"interrupts": {capability.Interrupts},
+		"text":       nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {
 		w, ok := bySection[d.Section()]

@@ -56,6 +56,9 @@ const (
 	KindMaxOutputTokens       Kind = "budget.max_output_tokens"
 	KindMaxTotalTokens        Kind = "budget.max_total_tokens"
 	KindMaxCostUSD            Kind = "budget.max_cost_usd"
+	KindInterruptsRequire     Kind = "interrupts.require"
+	KindInterruptsForbid      Kind = "interrupts.forbid"
+	KindBeforeTool            Kind = "interrupts.before_tool"
 )
 
 // Builtins are the kinds of the results the engine makes itself, which no
@@ -86,6 +89,7 @@ const (
 	docResults  = "Tool results and tool listings: `result`, `tools_list` (version 1.2)"
 	docMemory   = "Memory, scheduler and capabilities"
 	docBudget   = "Token and cost budgets: `budget`"
+	docHITL     = "Interrupts: `resume`, `interrupts`, `on_interrupt`"
 	toolTrace   = capability.ToolTrace
 	timingTrace = capability.StreamingTiming
 )
@@ -186,6 +190,18 @@ var defs = []*Def{
 		Example: `{state: {/order/id: {equals: "${ORDER}"}, /order/status: {match: "^${STATUS}$"}}}`,
 		read:    readState, schema: stateSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { c := p.(*StateCheck); state(r, c, c.Want, s) }},
+	{Kind: KindInterruptsRequire, Category: CategoryProcess, Needs: needs(capability.Interrupts), Role: Requirement, Doc: docHITL,
+		Example: `{interrupts: {require: [{reason: tool_approval, tool: charge_card, message_match: "${AMOUNT} EUR"}]}}`,
+		read:    readInterrupts, schema: interruptsRequireSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { interruptsRequire(r, p.(*InterruptEntry), s) }},
+	{Kind: KindInterruptsForbid, Category: CategoryProcess, Needs: needs(capability.Interrupts), Role: Prohibition, Doc: docHITL,
+		Example: `{interrupts: {forbid: [{tool: get_weather, message_match: "${CITY}"}]}}`,
+		read:    readInterrupts, schema: interruptsForbidSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { interruptsForbid(r, p.(*InterruptEntry), s) }},
+	{Kind: KindBeforeTool, Category: CategoryProcess, Needs: needs(capability.Interrupts), Role: Prohibition, Doc: docHITL,
+		Example: `{interrupts: {before_tool: [charge_card, refund]}}`,
+		read:    readNames, schema: beforeToolSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { beforeTool(r, p.(Tool).Name.Value, s) }},
 	{Kind: KindMemoryReads, Category: CategoryMemory, Needs: needs(capability.MemoryEvents), Role: Requirement, Doc: docMemory,
 		Example: `{memory: {reads: [{path_match: "${FILE}", content_match: "${FACT}"}]}}`,
 		read:    readMemory, schema: memoryReadsSchema,
@@ -258,6 +274,8 @@ var sections = []*section{
 		options: textOptions, optionSchemas: textOptionSchemas},
 	{name: "grounded"},
 	{name: "state"},
+	{name: "interrupts", fields: []string{"require", "forbid", "before_tool"}, empty: "require, forbid or before_tool",
+		desc: "The interrupts the agent's runs ended with and the resumes that answered them (needs supports_interrupts)."},
 	{name: "memory", fields: []string{"reads", "writes", "forbid"},
 		desc: "Memory reads and writes (needs supports_memory_events)."},
 	{name: "scheduler", fields: []string{"task_runs", "outbound"},

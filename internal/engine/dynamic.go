@@ -39,25 +39,33 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 	}
 	for k := 0; k < t.MaxTurns && end == ""; k++ {
 		i := len(t.Turns) + k
-		if e.opts.Model == nil {
-			r.Status, r.Reason, r.ReasonPos = status.Error, "no language model is configured for the simulator", t.Simulator.Pos
-			return false
+		turn := spec.Turn{Pos: t.Simulator.Pos, Index: i, Type: trace.KindSimulated}
+		var in target.Turn
+		var move simulator.Move
+		var err error
+		if len(conv.pending) > 0 {
+			// The agent waits for answers: the turn resumes it.
+			turn.Type = spec.TurnResume
+			in = target.Turn{Index: i, Type: target.TurnResume}
+			if in.Resume, err = e.onInterrupt(sctx, t, p, conv, r, k); err != nil {
+				err = fmt.Errorf("turn[%d]: %w", i, err)
+			}
+		} else {
+			move, err = e.nextMove(sctx, t, p, conv, r, k)
+			in = target.Turn{Index: i, Type: target.TurnUser, Text: move.Message}
 		}
-		move, usage, err := simulator.Next(sctx, e.opts.Model, e.opts.Prompts.Simulator, p.persona, exchanges(conv.rec.Trace()), k+1, t.MaxTurns)
-		r.Usage.Add(usage)
 		switch {
 		case errors.Is(context.Cause(sctx), errSimTimeout):
 			end = "timeout after " + timeout.String()
 			continue
 		case err != nil:
-			r.Status, r.Reason, r.ReasonPos = status.Error, "simulator: "+err.Error(), t.Simulator.Pos
+			r.Status, r.Reason, r.ReasonPos = status.Error, err.Error(), t.Simulator.Pos
 			return false
 		case move.GoalAchieved && move.Message == "":
 			end = fmt.Sprintf("the simulated user declared its goal achieved before turn[%d]", i)
 			continue
 		}
-		turn := spec.Turn{Pos: t.Simulator.Pos, Index: i, Type: trace.KindSimulated}
-		out := e.playTurn(sctx, turn, target.Turn{Index: i, Type: target.TurnUser, Text: move.Message}, p, conv)
+		out := e.playTurn(sctx, turn, in, p, conv)
 		e.price(conv.rec.EndTurn(p.now(), p.session.State()))
 		r.Warnings = append(r.Warnings, out.warnings...)
 		r.Results = append(r.Results, out.builtins...)
@@ -99,6 +107,65 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 	}
 	r.Results = append(r.Results, cp.result(t, end))
 	return true
+}
+
+// nextMove asks the simulated user for the message of its turn k (from
+// 0).
+func (e *engine) nextMove(ctx context.Context, t *spec.Test, p *plan, conv *conversation, r *Attempt, k int) (simulator.Move, error) {
+	if e.opts.Model == nil {
+		return simulator.Move{}, errors.New("no language model is configured for the simulator")
+	}
+	move, usage, err := simulator.Next(ctx, e.opts.Model, e.opts.Prompts.Simulator, p.persona, exchanges(conv.rec.Trace()), k+1, t.MaxTurns)
+	r.Usage.Add(usage)
+	if err != nil {
+		return move, fmt.Errorf("simulator: %w", err)
+	}
+	return move, nil
+}
+
+// onInterrupt answers the interrupts pending before a dynamic test's
+// simulated turn k as its on_interrupt says: approve or reject them all,
+// or let the simulated user decide each; by default (error) the test
+// errors, naming them.
+func (e *engine) onInterrupt(ctx context.Context, t *spec.Test, p *plan, conv *conversation, r *Attempt, k int) ([]target.Answer, error) {
+	switch t.OnInterrupt {
+	case spec.OnInterruptApprove, spec.OnInterruptReject:
+		return []target.Answer{{What: "on_interrupt", Action: t.OnInterrupt}}, nil
+	case spec.OnInterruptSimulator:
+		if e.opts.Model == nil {
+			return nil, errors.New("no language model is configured for the simulator (on_interrupt: simulator)")
+		}
+		tr := conv.rec.Trace()
+		var out []target.Answer
+		for _, in := range conv.pending {
+			ask := simulator.Request{Message: in.Message, Tool: in.Tool, Args: callArgs(tr, in.ToolCallID)}
+			d, usage, err := simulator.Decide(ctx, e.opts.Model, e.opts.Prompts.Simulator, p.persona, exchanges(tr), k+1, t.MaxTurns, ask)
+			r.Usage.Add(usage)
+			if err != nil {
+				return nil, fmt.Errorf("simulator (on_interrupt): %w", err)
+			}
+			a := target.Answer{What: "on_interrupt", ID: in.ID, Action: trace.AnswerReject}
+			if d.Approve {
+				a.Action = trace.AnswerApprove
+			}
+			out = append(out, a)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w (on_interrupt: error; a dynamic test answers them with on_interrupt: approve, reject or simulator)", target.PendingError(conv.pending))
+}
+
+// callArgs are the arguments of call id as the trace holds them ("": not
+// found).
+func callArgs(tr *trace.Trace, id string) string {
+	for i := len(tr.Turns) - 1; i >= 0 && id != ""; i-- {
+		for _, c := range tr.Turns[i].ToolCalls {
+			if c.ID == id {
+				return c.Args
+			}
+		}
+	}
+	return ""
 }
 
 // reach marks the checkpoints turn i reaches: each not reached yet whose

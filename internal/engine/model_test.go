@@ -24,6 +24,8 @@ type fakeModel struct {
 	lines   []string
 	calls   map[string]int
 	delay   time.Duration
+	// approve is the simulated user's decision when asked to approve.
+	approve bool
 }
 
 func (f *fakeModel) Complete(ctx context.Context, req model.Request) (model.Reply, error) {
@@ -41,6 +43,9 @@ func (f *fakeModel) Complete(ctx context.Context, req model.Request) (model.Repl
 		}
 	}
 	usage := model.Usage{Requests: 1, PromptTokens: 50, CompletionTokens: 10}
+	if req.SchemaName == "approval" {
+		return model.Reply{Content: fmt.Sprintf(`{"approve": %v, "reason": "as asked"}`, f.approve), Usage: usage}, nil
+	}
 	if req.SchemaName == "verdicts" {
 		return model.Reply{Content: fmt.Sprintf(`{"verdicts": {"c1": {"verdict": %q, "reasoning": "because"}}}`, f.verdict), Usage: usage}, nil
 	}

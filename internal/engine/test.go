@@ -171,6 +171,8 @@ type conversation struct {
 	rec *trace.Recorder
 	// checkpoints, in a dynamic test, follows its checkpoints.
 	checkpoints *checkpoints
+	// pending are the interrupts the last turn's last run ended with.
+	pending []trace.Interrupt
 }
 
 // playTurns plays every scripted turn, evaluating each one's checks right
@@ -302,6 +304,7 @@ func (e *engine) playTurn(ctx context.Context, turn spec.Turn, in target.Turn, p
 	i := in.Index
 	conv.rec.StartTurn(i, turn.Type, in.Shown(), p.now())
 	res, err := p.session.Turn(ctx, in, conv.rec)
+	conv.pending = res.Pending
 	var out turnOutcome
 	for _, w := range res.Warnings {
 		out.warnings = append(out.warnings, Warning{Turn: i, Seq: w.Seq, Rule: w.Rule, Message: w.Message})

@@ -79,3 +79,40 @@ func TestRoleSwap(t *testing.T) {
 		t.Errorf("schema %q %v", m.reqs[0].SchemaName, m.reqs[0].Schema)
 	}
 }
+
+// TestDecide: the simulated user is asked to approve what the interrupt
+// says, after the conversation so far; its decision is read, a malformed
+// one asked for once more.
+func TestDecide(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replies []string
+		want    Decision
+		err     string
+	}{
+		{"approve", []string{`{"approve": true, "reason": "that is my expense"}`}, Decision{Approve: true, Reason: "that is my expense"}, ""},
+		{"reject, re-asked once", []string{"no", `{"approve": false, "reason": "wrong amount"}`}, Decision{Reason: "wrong amount"}, ""},
+		{"no decision", []string{`{"reason": "x"}`}, Decision{}, `it needs "approve"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &scripted{replies: tc.replies}
+			past := []Exchange{{User: "Submit my $3500 expense", Tools: []string{`submit {"amount":3500} -> (no result)`}}}
+			got, usage, err := Decide(context.Background(), m, "", persona, past, 2, 5, Request{Message: "Submit $3500?", Tool: "submit", Args: `{"amount":3500}`})
+			switch {
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Errorf("err = %v; want %q", err, tc.err)
+			case tc.err == "" && (err != nil || got != tc.want):
+				t.Errorf("Decide = %+v, %v; want %+v", got, err, tc.want)
+			}
+			if usage.Requests != len(m.reqs) {
+				t.Errorf("usage %+v for %d requests", usage, len(m.reqs))
+			}
+			msgs := m.reqs[0].Messages
+			last := msgs[len(msgs)-1].Content
+			if !strings.Contains(msgs[0].Content, "Your goal: submit a $3500 travel expense") || !strings.Contains(msgs[0].Content, "approve an action") ||
+				!strings.Contains(last, "Submit $3500?") || !strings.Contains(last, `(it would call submit {"amount":3500})`) || m.reqs[0].SchemaName != "approval" {
+				t.Errorf("request: system %q, last %q", msgs[0].Content, last)
+			}
+		})
+	}
+}

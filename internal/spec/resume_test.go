@@ -136,3 +136,24 @@ func TestResumeEditWithinSchema(t *testing.T) {
 	mustTest(t, "version: \"1.0\"\nname: n\nturns:\n  - resume: {tool: charge_card, schema: "+chargeSchema+", edit: {amount: 30}}\n"+
 		"  - resume: {tool: charge_card, schema: "+chargeSchema+", edit: {amount: \"${AMOUNT}\"}}\n")
 }
+
+// TestOnInterrupt: on_interrupt belongs to a dynamic test and takes one
+// of its four values; error is the default.
+func TestOnInterrupt(t *testing.T) {
+	const dynamic = "version: \"1.0\"\nname: d\nsimulator: {goal: pay}\ncheckpoints: [{id: paid, assert: {text: {contains: [paid]}}}]\n"
+	if tt := mustTest(t, dynamic); tt.OnInterrupt != OnInterruptError {
+		t.Errorf("default %q", tt.OnInterrupt)
+	}
+	if tt := mustTest(t, dynamic+"on_interrupt: simulator\n"); tt.OnInterrupt != OnInterruptSimulator {
+		t.Errorf("read %q", tt.OnInterrupt)
+	}
+	for src, want := range map[string]string{
+		dynamic + "on_interrupt: maybe\n": `t.ananke.yaml:5:15: on_interrupt "maybe" is not one of error, approve, reject, simulator`,
+		"version: \"1.0\"\nname: s\nturns: [{user: hi}]\non_interrupt: approve\n": "t.ananke.yaml:4:1: on_interrupt belongs to a dynamic test: add a simulator, or remove it",
+	} {
+		_, diags := parseTest(t, src)
+		if got := diags.Error(); got != want {
+			t.Errorf("%s\nwant %s", got, want)
+		}
+	}
+}

@@ -174,6 +174,8 @@ func testSchema() decode.Obj {
 		}, "goal"),
 		"max_turns":  decode.Obj{"type": "integer", "minimum": 1, "maximum": MaxSimulatedTurns, "description": "Simulated turns at most (default 10)."},
 		"timeout_ms": decode.Positive("Bound on the simulated turns (default 120000)."),
+		"on_interrupt": decode.Obj{"enum": OnInterrupts,
+			"description": "How a dynamic test answers the interrupts the agent ends a run with: error (default), approve or reject them all, or simulator (the simulated user decides)."},
 		"checkpoints": decode.List(decode.Object("", checkpointFields, decode.Obj{
 			"id":          decode.Str("Checkpoint id."),
 			"description": decode.Str("What the checkpoint stands for."),

@@ -43,6 +43,18 @@ type Checkpoint struct {
 	Assert      *assertion.Block
 }
 
+// How a dynamic test answers the interrupts its agent ends a run with
+// (on_interrupt; docs/files.md, "Interrupts").
+const (
+	OnInterruptError     = "error"     // the test errors, naming them
+	OnInterruptApprove   = "approve"   // approve them all
+	OnInterruptReject    = "reject"    // reject them all
+	OnInterruptSimulator = "simulator" // the simulated user decides, one by one
+)
+
+// OnInterrupts lists on_interrupt's values, the default first.
+var OnInterrupts = []string{OnInterruptError, OnInterruptApprove, OnInterruptReject, OnInterruptSimulator}
+
 var (
 	simulatorFields  = []string{"persona", "goal", "instructions"}
 	checkpointFields = []string{"id", "description", "after", "assert"}
@@ -71,7 +83,7 @@ func (l *loader) dynamic(f map[string]decode.Pair, doc *yaml.Node, t *Test) {
 	if hasSim {
 		t.Simulator = l.simulator(p.Val)
 	}
-	for _, key := range []string{"max_turns", "timeout_ms", "checkpoints"} {
+	for _, key := range []string{"max_turns", "timeout_ms", "checkpoints", "on_interrupt"} {
 		if p, ok := f[key]; ok && !hasSim {
 			l.Errorf(p.Key, "%s belongs to a dynamic test: add a simulator, or remove it", key)
 		}
@@ -85,6 +97,15 @@ func (l *loader) dynamic(f map[string]decode.Pair, doc *yaml.Node, t *Test) {
 	}
 	if p, ok := f["checkpoints"]; ok {
 		t.Checkpoints = l.checkpoints(p.Val)
+	}
+	t.OnInterrupt = OnInterruptError
+	if p, ok := f["on_interrupt"]; ok {
+		if s, node, ok := l.Text(p.Val, "on_interrupt"); ok {
+			if !slices.Contains(OnInterrupts, s) {
+				l.Errorf(node, "on_interrupt %q is not one of %s", s, strings.Join(OnInterrupts, ", "))
+			}
+			t.OnInterrupt = s
+		}
 	}
 	if hasSim && t.Simulator != nil && len(t.Checkpoints) == 0 {
 		l.Errorf(p.Key, "a simulator needs checkpoints: the test passes when every checkpoint is reached")

@@ -66,6 +66,11 @@ type Test struct {
 	MaxTurns           int
 	SimulatorTimeoutMs int64
 	Checkpoints        []Checkpoint
+	// OnInterrupt is how a dynamic test answers the interrupts its agent
+	// ends a run with before the next simulated turn: OnInterruptError
+	// (the default), OnInterruptApprove, OnInterruptReject or
+	// OnInterruptSimulator.
+	OnInterrupt string
 	// Source, when set, is a recorded run of another runtime the test
 	// asserts on instead of talking to the target (no turns).
 	Source *Source
@@ -142,7 +147,7 @@ type ToolResult struct {
 
 var (
 	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
-		"simulator", "max_turns", "timeout_ms", "checkpoints", "source", "assertions", "on_missing_capability"}, stabilityFields...)
+		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "tool", "arguments", "resume", "assert"}
