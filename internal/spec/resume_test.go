@@ -148,7 +148,7 @@ func TestOnInterrupt(t *testing.T) {
 		t.Errorf("read %q", tt.OnInterrupt)
 	}
 	for src, want := range map[string]string{
-		dynamic + "on_interrupt: maybe\n": `t.ananke.yaml:5:15: on_interrupt "maybe" is not one of error, approve, reject, simulator`,
+		dynamic + "on_interrupt: maybe\n":                                         `t.ananke.yaml:5:15: on_interrupt "maybe" is not one of error, approve, reject, simulator`,
 		"version: \"1.0\"\nname: s\nturns: [{user: hi}]\non_interrupt: approve\n": "t.ananke.yaml:4:1: on_interrupt belongs to a dynamic test: add a simulator, or remove it",
 	} {
 		_, diags := parseTest(t, src)
