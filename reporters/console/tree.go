@@ -67,7 +67,11 @@ func nodes(t *report.Test) []*node {
 // turnLabel is `turn[1] "pay with my card" → "Payment declined"`.
 func turnLabel(turn *report.Turn) string {
 	user := "(agui:connect)"
-	if turn.Type != "agui:connect" {
+	switch turn.Type {
+	case "resume":
+		user = "(" + turn.User + ")"
+	case "agui:connect":
+	default:
 		user = quote(turn.User, 60) + attachments(turn)
 	}
 	reply := "(no text)"
@@ -81,11 +85,14 @@ func turnLabel(turn *report.Turn) string {
 func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	var calls []report.Call
 	var errs []string
+	var resumes []report.Resume
+	var interrupts []report.Interrupt
 	usage := ""
 	if n.turn != nil {
 		calls, errs, usage = n.turn.ToolCalls, n.turn.RunErrors, p.turnUsage(n.turn)
+		resumes, interrupts = n.turn.Resumes, n.turn.Interrupts
 	}
-	total, i := len(calls)+len(errs)+len(n.asserts), 0
+	total, i := len(resumes)+len(calls)+len(interrupts)+len(errs)+len(n.asserts), 0
 	if usage != "" {
 		total++
 	}
@@ -93,9 +100,17 @@ func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 		i++
 		return branch(prefix, i == total)
 	}
+	for _, r := range resumes {
+		lead, _ := next()
+		p.out(lead + clean(resumeLine(&r)))
+	}
 	for _, c := range calls {
 		lead, _ := next()
 		p.out(lead + "tool " + clean(callLine(&c)))
+	}
+	for _, in := range interrupts {
+		lead, _ := next()
+		p.out(lead + clean(interruptLine(&in)))
 	}
 	for _, e := range errs {
 		lead, _ := next()
