@@ -91,8 +91,9 @@ func beforeTool(r *Result, tool string, s trace.Scope) {
 			r.Evidence = append(r.Evidence, Evidence{Note: "ran with no approval before it", Call: c})
 		default:
 			ok = append(ok, callRef(c))
-			e := Evidence{Note: fmt.Sprintf("ran after interrupt %s was approved (%s)", grant.InterruptID, grant.Answer), Call: c}
+			e := Evidence{Note: fmt.Sprintf("ran after interrupt %s was answered %s", grant.InterruptID, grant.Answer), Call: c}
 			if in := interrupts[grant.InterruptID]; in != nil {
+				e.Note = fmt.Sprintf("ran after interrupt %s (event #%d) was answered %s", in.Describe(), in.Seq, grant.Answer)
 				e.EventRefs = seqRef(in.Seq)
 			}
 			r.Evidence = append(r.Evidence, e)

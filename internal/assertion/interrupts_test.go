@@ -76,6 +76,10 @@ func TestBeforeTool(t *testing.T) {
 			status.Fail, "`refund` ran without an approval in test: call r1 in turn[0] ran with no approval before it"},
 	})
 	// The evidence names the interrupt (its RUN_FINISHED) and the call.
+	ok := evalOne(t, beforeCheck("charge_card"), hitlTest(askCharge(), resumed(1, trace.AnswerApprove, 6, ran("c1", 1, 7))))
+	if !hasRefs(ok, 5, 7) || notes(ok) != "ran after interrupt i-1 (tool_approval, charge_card call c1) (event #5) was answered approve" {
+		t.Errorf("evidence %s, refs %v", notes(ok), ok.EventRefs)
+	}
 	r := evalOne(t, beforeCheck("charge_card"), hitlTest(askCharge(), resumed(1, trace.AnswerReject, 6, ran("c1", 1, 7))))
 	if !hasRefs(r, 5, 7) || !strings.Contains(notes(r), "rejected: interrupt i-1 (tool_approval, charge_card call c1) at event #5") {
 		t.Errorf("evidence %s, refs %v", notes(r), r.EventRefs)

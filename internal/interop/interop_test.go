@@ -77,6 +77,10 @@ type want struct {
 	// source, when set, is the trace's adapter and protocol version
 	// ("a2a 0.3").
 	source string
+	// hitl, when set, is per turn what it answered and asked: its resumes
+	// ("approve charge_card resolved") and interrupts ("tool_approval
+	// charge_card"), joined by "; ".
+	hitl []string
 }
 
 // stability is a test's verdict over repeated runs.
@@ -337,8 +341,10 @@ var suites = []suite{
 		},
 	},
 	// A LangGraph JS agent in LangGraph's API server, over AG-UI through
-	// @ag-ui/langgraph: what Ananke can test of it without answering its
-	// interrupts (docs/compatibility.md).
+	// @ag-ui/langgraph (docs/compatibility.md): text, tools, state, and
+	// its interrupt before charge_card answered by resume turns — approved,
+	// the call runs once after the approval; rejected, never; edited, with
+	// the edited arguments.
 	{
 		name: "langgraph/pass", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/pass"}, producer: "langgraph", wantExit: 0,
 		tests: map[string]want{
@@ -346,6 +352,12 @@ var suites = []suite{
 			"pass/cart":     {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}},
 			"pass/think":    {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
 			"pass/research": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+			"pass/approve": {status: "pass", runs: []int{1, 1}, warnings: []string{runIDDisagree},
+				hitl: []string{"tool_approval charge_card", "approve charge_card resolved"}},
+			"pass/reject": {status: "pass", runs: []int{1, 1}, warnings: []string{runIDDisagree},
+				hitl: []string{"tool_approval charge_card", "reject charge_card cancelled"}},
+			"pass/edit": {status: "pass", runs: []int{1, 1}, warnings: []string{runIDDisagree},
+				hitl: []string{"tool_approval charge_card", "edit charge_card resolved"}},
 		},
 	},
 	{
@@ -357,6 +369,17 @@ var suites = []suite{
 				{"turn[0].run_error", "the agent sent RUN_ERROR: the scripted model crashed on purpose"},
 				{"turn[0].protocol", "Cannot send event type 'STEP_FINISHED': The run has already errored with 'RUN_ERROR'. No further events can be sent. [order] (and 3 more)"}},
 				skips: []string{"turn[1].target.text.must_not_match[0]", "test.target.text.must_not_match[0]"}},
+			"fail/interrupt-forbidden": {status: "fail", warnings: []string{runIDDisagree}, categories: []string{"process"}, fails: []failure{
+				{"turn[0].interrupts.forbid[0]", "turn[0] has 1 interrupt it must not: "}}},
+		},
+	},
+	{
+		// A message sent while the interrupt is pending: the test errors,
+		// naming it, and nothing is sent.
+		name: "langgraph/error", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/error"}, producer: "langgraph", wantExit: 2,
+		tests: map[string]want{
+			"error/ignored": {status: "error", runs: []int{1, 0}, warnings: []string{runIDDisagree},
+				reason: "turn[1]: an interrupt is pending: ", hitl: []string{"tool_approval charge_card", ""}},
 		},
 	},
 	{
@@ -570,6 +593,8 @@ func TestProducers(t *testing.T) {
 	t.Run("broken dataset", func(t *testing.T) { brokenDataset(t, bin, dir, urls) })
 	t.Run("ananke run -i", func(t *testing.T) { adHoc(t, bin, dir, urls) })
 	t.Run("replay mastra", func(t *testing.T) { replayMastra(t, bin, dir, urls) })
+	t.Run("replay langgraph", func(t *testing.T) { replayLangGraph(t, bin, dir, urls) })
+	t.Run("langgraph edit outside the schema", func(t *testing.T) { invalidEdit(t, bin, dir, urls) })
 	t.Run("budget mastra", func(t *testing.T) { budgetMastra(t, bin, dir, urls) })
 }
 
@@ -679,9 +704,15 @@ type testResult struct {
 		Message string `json:"message"`
 	} `json:"warnings"`
 	Turns []struct {
-		Runs      int    `json:"runs"`
-		Text      string `json:"text"`
-		TextBytes int    `json:"text_bytes"`
+		Runs       int    `json:"runs"`
+		Text       string `json:"text"`
+		TextBytes  int    `json:"text_bytes"`
+		Interrupts []struct {
+			Reason, Tool string
+		} `json:"interrupts"`
+		Resumes []struct {
+			Answer, Status, Tool string
+		} `json:"resumes"`
 	} `json:"turns"`
 	Runs        int `json:"runs"`
 	Checkpoints []struct {
@@ -793,6 +824,22 @@ func checkTest(t *testing.T, got testResult, w want) {
 	}
 	if a := w.adaptive; a != nil {
 		checkAdaptive(t, got, *a)
+	}
+	if w.hitl != nil {
+		var hitl []string
+		for _, turn := range got.Turns {
+			var parts []string
+			for _, r := range turn.Resumes {
+				parts = append(parts, r.Answer+" "+r.Tool+" "+r.Status)
+			}
+			for _, in := range turn.Interrupts {
+				parts = append(parts, in.Reason+" "+in.Tool)
+			}
+			hitl = append(hitl, strings.Join(parts, "; "))
+		}
+		if !slices.Equal(hitl, w.hitl) {
+			t.Errorf("interrupts and resumes per turn %q, want %q", hitl, w.hitl)
+		}
 	}
 	if w.runs != nil {
 		var runs []int

@@ -20,12 +20,27 @@ import (
 // recorded duration, exactly (the replay reads the recorded clock; how long the
 // replay itself took is only logged).
 func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
+	replaySuite(t, bin, dir, urls, "mastra", "MASTRA_URL", 1, "pass", "fail")
+}
+
+// replayLangGraph does the same for the LangGraph suites, whose tests
+// answer interrupts: the resumed runs replay as recorded, and the test
+// that sends a message while one is pending errors again.
+func replayLangGraph(t *testing.T, bin, dir string, urls map[string]string) {
+	replaySuite(t, bin, dir, urls, "langgraph", "LANGGRAPH_URL", 1, "pass", "fail", "error")
+}
+
+// replaySuite records the tests of producer's folders (exiting with
+// wantExit) and replays them with urlVar pointing nowhere.
+func replaySuite(t *testing.T, bin, dir string, urls map[string]string, producer, urlVar string, wantExit int, folders ...string) {
 	tmp := t.TempDir()
 	rec := filepath.Join(tmp, "rec")
 	run := func(name string, env map[string]string, args ...string) (verdicts, durations, usage map[string]string, took time.Duration) {
 		reports := filepath.Join(tmp, name)
-		argv := append([]string{"run", "--config", filepath.Join(dir, "mastra", "ananke.config.yaml"), "--report-dir", reports}, args...)
-		argv = append(argv, filepath.Join(dir, "mastra", "pass"), filepath.Join(dir, "mastra", "fail"))
+		argv := append([]string{"run", "--config", filepath.Join(dir, producer, "ananke.config.yaml"), "--report-dir", reports}, args...)
+		for _, f := range folders {
+			argv = append(argv, filepath.Join(dir, producer, f))
+		}
 		cmd := exec.CommandContext(t.Context(), bin, argv...)
 		cmd.Env = producerEnv(urls)
 		for k, v := range env {
@@ -34,8 +49,8 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		took = time.Since(start)
-		if code := cmd.ProcessState.ExitCode(); code != 1 {
-			t.Fatalf("%s: exit %d (%v), want 1 (the failing suite fails)\n%s", name, code, err, out)
+		if code := cmd.ProcessState.ExitCode(); code != wantExit {
+			t.Fatalf("%s: exit %d (%v), want %d (the failing suite fails)\n%s", name, code, err, wantExit, out)
 		}
 		var sum struct {
 			Tests []struct {
@@ -72,7 +87,7 @@ func replayMastra(t *testing.T, bin, dir string, urls map[string]string) {
 	}
 	recorded, recordedTimes, recordedUsage, _ := run("record", nil, "--record", rec)
 	// No agent there: a refused connection would error every test.
-	replayed, replayedTimes, replayedUsage, took := run("replay", map[string]string{"MASTRA_URL": "http://127.0.0.1:1"}, "--replay", rec)
+	replayed, replayedTimes, replayedUsage, took := run("replay", map[string]string{urlVar: "http://127.0.0.1:1"}, "--replay", rec)
 	if !maps.Equal(recorded, replayed) {
 		t.Errorf("replayed verdicts differ:\nrecorded %v\nreplayed %v", recorded, replayed)
 	}
