@@ -460,6 +460,7 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 		for j := range tt.Outbound {
 			tt.Outbound[j].Text = b.red.String(tt.Outbound[j].Text)
 		}
+		b.maskInterrupts(&tt)
 		c.Turns[i] = tt
 	}
 	if s := t.Source; s != nil {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/ananke/action/internal/trace"
 )
@@ -50,5 +51,26 @@ func (b *builder) interrupts(t *Turn, tt *trace.Turn) {
 		}
 		t.Resumes = append(t.Resumes, Resume{InterruptID: r.InterruptID, Answer: r.Answer, Status: r.Status, Payload: payload,
 			Reason: b.red.String(r.Reason), ToolCallID: r.ToolCallID, Tool: r.Tool, Seq: r.Seq})
+	}
+}
+
+// maskInterrupts masks a turn's interrupts and resumes in the masked copy
+// of its trace: their messages, schemas and payloads.
+func (b *builder) maskInterrupts(tt *trace.Turn) {
+	tt.Interrupts = slices.Clone(tt.Interrupts)
+	for j := range tt.Interrupts {
+		in := &tt.Interrupts[j]
+		in.Reason, in.Message = b.red.String(in.Reason), b.red.String(in.Message)
+		if in.ResponseSchema != nil {
+			in.ResponseSchema = b.red.JSON(in.ResponseSchema)
+		}
+	}
+	tt.Resumes = slices.Clone(tt.Resumes)
+	for j := range tt.Resumes {
+		r := &tt.Resumes[j]
+		r.Reason = b.red.String(r.Reason)
+		if r.Payload != nil {
+			r.Payload = b.red.JSON(r.Payload)
+		}
 	}
 }

@@ -153,6 +153,7 @@ func summaryTurn(rt *report.Turn) turn {
 	for _, e := range rt.RunErrors {
 		t.RunErrors = append(t.RunErrors, trace.RunError{Message: e})
 	}
+	summaryInterrupts(&t, rt)
 	return t
 }
 
@@ -190,6 +191,7 @@ func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn) turn {
 		ob.Text, ob.Bytes = cut(o.Text, TextCap)
 		t.Outbound = append(t.Outbound, ob)
 	}
+	traceInterrupts(&t, tt, base)
 	return t
 }
 

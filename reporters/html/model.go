@@ -178,6 +178,10 @@ type turn struct {
 	Outbound     []outbound       `json:"outbound,omitempty"`
 	// Usage is what the agent used in the turn (usage.go).
 	Usage string `json:"usage,omitempty"`
+	// Interrupts are what its runs ended with to ask the client, and
+	// Resumes the answers it sent (interrupts.go).
+	Interrupts []interrupt `json:"interrupts,omitempty"`
+	Resumes    []resume    `json:"resumes,omitempty"`
 	// Then the turn's raw events, read from its trace as they are
 	// written (write.go): "events", "event_count" (how many events the
 	// turn has) and "left_out" (the runs of them the page does not hold,

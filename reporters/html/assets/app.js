@@ -291,7 +291,29 @@
         : h('div', { class: 'label' }, 'No result'));
   }
 
-  // timeline draws a turn's calls and first text on its time axis.
+  // aboutCall names the interrupt a card is about: its id, and the call.
+  function aboutCall(id, tool, callID) {
+    return id + (tool ? ' · ' + tool + (callID ? ' call ' + callID : '') : callID ? ' · call ' + callID : '');
+  }
+
+  // interruptCard is an interrupt a turn's run ended with: the agent asks.
+  function interruptCard(i) {
+    return h('div', { class: 'hitl interrupt' },
+      h('div', { class: 'call-head' }, h('strong', {}, 'Interrupt'), h('code', { class: 'tool' }, clean(i.reason)),
+        h('span', { class: 'sub' }, aboutCall(i.id, i.tool, i.tool_call_id) + ' · ' + at(i.at_ms)), ' ', seqLink(i.seq)),
+      i.message && block(i.message));
+  }
+
+  // resumeCard is the answer a turn sent to a pending interrupt.
+  function resumeCard(r) {
+    return h('div', { class: 'hitl resume ' + r.status },
+      h('div', { class: 'call-head' }, h('strong', {}, 'Resume'), h('code', { class: 'tool' }, r.answer + ' → ' + r.status),
+        h('span', { class: 'sub' }, 'interrupt ' + aboutCall(r.interrupt_id, r.tool, r.tool_call_id) + (r.reason ? ' · ' + clean(r.reason) : '') + ' · ' + at(r.at_ms)), ' ', seqLink(r.seq)),
+      r.payload && [h('div', { class: 'label' }, 'Payload'), block(r.payload, { json: true })]);
+  }
+
+  // timeline draws a turn's resumes, calls, first text and interrupts on
+  // its time axis.
   function timeline(tu) {
     const span = Math.max(1, tu.end_ms - tu.start_ms);
     const pos = (ms) => Math.min(100, Math.max(0, ((ms - tu.start_ms) / span) * 100));
@@ -300,10 +322,12 @@
       h('span', { class: 'track' }, h('span', { class: 'bar ' + cls, style: 'left:' + pos(from).toFixed(2) + '%;width:' + Math.max(pos(to) - pos(from), 0.4).toFixed(2) + '%' })),
       h('span', { class: 'lane-note' }, note));
     const rows = [];
+    for (const r of tu.resumes || []) rows.push(lane('resume: ' + r.answer + (r.tool ? ' ' + r.tool : ''), r.at_ms, r.at_ms, at(r.at_ms) + ', ' + r.status, 'resume'));
     if (tu.first_text_ms != null) rows.push(lane('first text', tu.first_text_ms, tu.first_text_ms, at(tu.first_text_ms), 'text'));
     for (const c of tu.calls || []) {
       rows.push(lane(c.name + (c.client ? ' (client)' : ''), c.start_ms, c.done_ms, at(c.start_ms) + ', ' + dur(Math.max(0, c.done_ms - c.start_ms)), c.client ? 'client' : 'call'));
     }
+    for (const i of tu.interrupts || []) rows.push(lane('interrupt: ' + (i.tool || i.reason), i.at_ms, i.at_ms, at(i.at_ms) + ', ' + i.reason, 'interrupt'));
     if (!rows.length) return null;
     return h('div', { class: 'timeline' },
       h('div', { class: 'lane axis' }, h('span', { class: 'lane-label' }, 'time'),
@@ -321,13 +345,15 @@
       h('h3', {}, 'Turn ' + tu.index, ' ', h('span', { class: 'sub' }, tu.type + ' · ' + at(tu.start_ms) + ' · ' + dur(tu.end_ms - tu.start_ms) + (tu.runs > 1 ? ' · ' + tu.runs + ' runs' : '') +
         (tu.usage ? ' · ' + tu.usage : ''))),
       timeline(tu),
-      tu.user !== undefined && h('div', { class: 'msg-box user' }, h('div', { class: 'who' }, tu.type === 'simulated' ? 'Simulated user' : 'User'),
+      tu.user !== undefined && h('div', { class: 'msg-box user' }, h('div', { class: 'who' }, tu.type === 'simulated' ? 'Simulated user' : tu.type === 'resume' ? 'Resume' : 'User'),
         block(tu.user, { whole: tu.user_bytes }),
         tu.attachments && h('ul', { class: 'attachments' }, tu.attachments.map((a) => h('li', {}, '📎 ' + a.name + ' (' + a.mime_type + ', ' + size(a.bytes) + ')')))),
+      (tu.resumes || []).map(resumeCard),
       (tu.calls || []).map(callCard),
       tu.text !== undefined && h('div', { class: 'msg-box assistant' },
         h('div', { class: 'who' }, 'Assistant', tu.first_text_ms != null && h('span', { class: 'sub' }, ' first text ' + at(tu.first_text_ms)), ' ', seqLink(tu.first_text_seq)),
         block(tu.text, { whole: tu.text_bytes })),
+      (tu.interrupts || []).map(interruptCard),
       (tu.run_errors || []).map((e) => h('div', { class: 'callout st-error' }, badge('error'), ' RUN_ERROR' + (e.code ? ' ' + e.code : '') + ': ' + clean(e.message) + ' ', seqLink(e.seq))),
       stateEvents.length > 0 && h('div', { class: 'state' }, h('div', { class: 'label' }, 'State events'),
         stateEvents.map((e) => h('div', {}, h('span', { class: 'sub' }, typeOf(e) + ' ' + at(e[1]) + ' '), seqLink(e[0]),
