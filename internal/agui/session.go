@@ -41,9 +41,10 @@ type SessionOptions struct {
 }
 
 // Session is one attempt's conversation with an AG-UI agent: each turn
-// sends its message (if any) in a run on the session's thread, then runs
-// again with the answers to the client tools the agent called, until it
-// calls none.
+// sends its message (if any) in a run on the session's thread — or, a
+// resume turn, the answers to the interrupts the last run ended with
+// (interrupts.go) — then runs again with the answers to the client tools
+// the agent called, until it calls none.
 type Session struct {
 	o        SessionOptions
 	threadID string
@@ -63,7 +64,9 @@ func NewSession(o SessionOptions) *Session {
 }
 
 // Turn plays one turn: see target.Session. Its outcome's protocol check
-// fails on every protocol error of the turn's runs.
+// fails on every protocol error of the turn's runs, and its Pending are
+// the interrupts the turn's last run ended with; a turn that does not
+// answer those the last turn left pending is an error.
 func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder) (target.Outcome, error) {
 	if s.threadID == "" {
 		s.threadID = s.o.NewID()

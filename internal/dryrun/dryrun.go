@@ -186,6 +186,8 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy, est
 			}
 		case spec.TurnMCPList:
 			msg = "mcp:list_tools"
+		case spec.TurnResume:
+			msg = "resume: " + spec.ShownResume(turn.Resume)
 		default:
 			msg = "(agui:connect: a run without a new message)"
 		}

@@ -123,3 +123,24 @@ func TestPlanImportsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanResume: the plan of the LangGraph suite names what each resume
+// turn answers, and the interrupt checks.
+func TestPlanResume(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	s, err := spec.Load(spec.Options{ConfigPath: "testdata/interop/langgraph/ananke.config.yaml", Paths: []string{"testdata/interop/langgraph/pass"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"turn[1] resume: approve tool charge_card", "turn[1] resume: reject every interrupt", "turn[1] resume: edit tool charge_card",
+		"`charge_card` runs only after an approval for it resumed the run, and never after a rejection  (test.interrupts.before_tool[0])",
+		"an interrupt with reason tool_approval about a `charge_card` call whose message matches"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("the plan has no %q:\n%s", w, b.String())
+		}
+	}
+}

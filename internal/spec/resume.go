@@ -2,6 +2,7 @@ package spec
 
 import (
 	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -216,4 +217,23 @@ func keyNode(m *yaml.Node, name string, key bool) *yaml.Node {
 		}
 	}
 	return m
+}
+
+// ShownResume says what a resume turn answers, for plans: "approve tool
+// charge_card; reject every interrupt".
+func ShownResume(es []ResumeEntry) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		var sel []string
+		for _, kv := range [][2]string{{"id", e.ID}, {"reason", e.Reason}, {"tool", e.Tool}} {
+			if kv[1] != "" {
+				sel = append(sel, kv[0]+" "+kv[1])
+			}
+		}
+		if len(sel) == 0 {
+			sel = []string{"every interrupt"}
+		}
+		parts[i] = e.Answer + " " + strings.Join(sel, ", ")
+	}
+	return strings.Join(parts, "; ")
 }
