@@ -16,7 +16,7 @@ import (
 func TestVerboseInterrupts(t *testing.T) {
 	tt := report.Test{ID: "approve", Name: "approve", File: "approve.ananke.yaml", Status: status.Pass, Turns: []report.Turn{
 		{Index: 0, Type: "user", User: "Charge my card 42 EUR", Runs: 1, RunErrors: []string{},
-			ToolCalls: []report.Call{{ID: "call_c7", Name: "charge_card", Turn: 0, Args: `{"amount":42}`, AtMs: 40}},
+			ToolCalls:  []report.Call{{ID: "call_c7", Name: "charge_card", Turn: 0, Args: `{"amount":42}`, AtMs: 40}},
 			Interrupts: []report.Interrupt{{ID: "0309f9", Reason: "tool_approval", Message: "Charge 42 EUR to the card ending 4242?", ToolCallID: "call_c7", Tool: "charge_card", Seq: 34}}},
 		{Index: 1, Type: "resume", User: "resume: approve tool charge_card", Runs: 1, Text: "Charged 42 EUR.", RunErrors: []string{}, ToolCalls: []report.Call{},
 			Resumes: []report.Resume{{InterruptID: "0309f9", Answer: "approve", Status: "resolved", Payload: json.RawMessage("true"), Reason: "tool_approval", ToolCallID: "call_c7", Tool: "charge_card", Seq: 35}}},
