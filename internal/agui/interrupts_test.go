@@ -15,8 +15,8 @@ import (
 
 // playTurns plays turns on a fresh session against an Approvals agent,
 // stopping at the first error, and returns the trace, the outcomes, the
-// error and the requests sent.
-func playTurns(t *testing.T, turns ...target.Turn) (*trace.Trace, []target.Outcome, error, []aguitest.Request) {
+// requests sent and the error.
+func playTurns(t *testing.T, turns ...target.Turn) (*trace.Trace, []target.Outcome, []aguitest.Request, error) {
 	t.Helper()
 	srv := aguitest.New(t, aguitest.Approvals())
 	s := sessionFor(srv, agui.SessionOptions{})
@@ -29,10 +29,10 @@ func playTurns(t *testing.T, turns ...target.Turn) (*trace.Trace, []target.Outco
 		outs = append(outs, out)
 		rec.EndTurn(time.UnixMilli(0), s.State())
 		if err != nil {
-			return rec.Trace(), outs, err, srv.Requests()
+			return rec.Trace(), outs, srv.Requests(), err
 		}
 	}
-	return rec.Trace(), outs, nil, srv.Requests()
+	return rec.Trace(), outs, srv.Requests(), nil
 }
 
 var (
@@ -59,7 +59,7 @@ func TestSessionInterrupts(t *testing.T) {
 		{"reject", reject, `[{"interruptId":"int-1","status":"cancelled"}]`, "", "Understood: I did not charge your card."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tr, outs, err, reqs := playTurns(t, chargeTurn, c.resume)
+			tr, outs, reqs, err := playTurns(t, chargeTurn, c.resume)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +118,7 @@ func TestSessionInterruptErrors(t *testing.T) {
 			`resume.edit: the edited arguments {"amount":5000,"currency":"EUR"} do not validate against the responseSchema of interrupt int-1 (tool_approval, charge_card call call-1): at /amount: maximum: got 5,000, want 1,000`, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tr, outs, err, reqs := playTurns(t, c.turns...)
+			tr, outs, reqs, err := playTurns(t, c.turns...)
 			if err == nil || !strings.Contains(err.Error(), c.want) || len(reqs) != c.sent {
 				t.Fatalf("%v after %d requests; want %q after %d", err, len(reqs), c.want, c.sent)
 			}
