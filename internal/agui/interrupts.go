@@ -1,6 +1,9 @@
 package agui
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
@@ -32,6 +35,28 @@ func (s *Session) resumes(in target.Turn) ([]trace.Resume, error) {
 		return nil, target.PendingError(s.pending)
 	}
 	return nil, nil
+}
+
+// notTaken warns of each interrupt a run that answered it ended with
+// again: the agent did not take the answer (LangGraph does so after
+// refusing a resume with RUN_ERROR), at the event it came in.
+func notTaken(answered []trace.Resume, pending []trace.Interrupt, rec *trace.Recorder) []target.Problem {
+	var out []target.Problem
+	for _, r := range answered {
+		if !slices.ContainsFunc(pending, func(in trace.Interrupt) bool { return in.ID == r.InterruptID }) {
+			continue
+		}
+		var seq int64
+		tr := rec.Trace()
+		for _, in := range tr.Turns[len(tr.Turns)-1].Interrupts {
+			if in.ID == r.InterruptID {
+				seq = in.Seq
+			}
+		}
+		out = append(out, target.Problem{Seq: seq, Rule: RuleOutcome,
+			Message: fmt.Sprintf("the run that answered interrupt %s (%s) ended with it again: the agent did not take the answer", r.InterruptID, r.Answer)})
+	}
+	return out
 }
 
 // entries are resumes as RunAgentInput.resume holds them.

@@ -131,3 +131,35 @@ func TestSessionInterruptErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionAnswerNotTaken: an agent that ends the run answering an
+// interrupt with the same interrupt again did not take the answer: a
+// warning at that event, the interrupt still pending.
+func TestSessionAnswerNotTaken(t *testing.T) {
+	srv := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		in := r.Input
+		return aguitest.Response{Events: []any{aguitest.E{"type": agui.RunStarted, "threadId": in.ThreadID, "runId": in.RunID},
+			aguitest.E{"type": agui.RunFinished, "threadId": in.ThreadID, "runId": in.RunID,
+				"outcome": aguitest.E{"type": "interrupt", "interrupts": []aguitest.E{{"id": "i-1", "reason": "confirm"}}}}}}
+	})
+	s := sessionFor(srv, agui.SessionOptions{})
+	rec := trace.NewRecorder()
+	var outs []target.Outcome
+	for i, in := range []target.Turn{{Type: target.TurnUser, Text: "send it"}, reject} {
+		rec.StartTurn(i, in.Type, in.Shown(), time.UnixMilli(0))
+		out, err := s.Turn(context.Background(), in, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+		rec.EndTurn(time.UnixMilli(0), s.State())
+	}
+	if len(outs[0].Warnings) != 0 {
+		t.Errorf("turn 0 warnings %+v", outs[0].Warnings)
+	}
+	w := outs[1].Warnings
+	if len(w) != 1 || w[0].Seq != 4 || w[0].Message != "the run that answered interrupt i-1 (reject) ended with it again: the agent did not take the answer" ||
+		len(outs[1].Pending) != 1 {
+		t.Errorf("turn 1 warnings %+v, pending %+v", w, outs[1].Pending)
+	}
+}

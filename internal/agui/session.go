@@ -85,7 +85,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 		s.messages = append(s.messages, Message{ID: s.o.NewID(), Role: RoleUser, Content: Content(in.Text, in.Parts, s.o.ProtocolVersion)})
 	}
 	out := target.Outcome{Conformance: true}
-	agentErrors := false
+	agentErrors, answered := false, resumes
 	for followups := 0; ; followups++ {
 		res, err := s.run(ctx, rec, resumes)
 		resumes = nil // the first run carries them
@@ -102,6 +102,8 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 			return out, err
 		}
 		s.messages, s.state, s.pending = res.Messages, res.State, interrupted(res)
+		out.Warnings = append(out.Warnings, notTaken(answered, s.pending, rec)...)
+		answered = nil
 		if len(out.Violations) > 0 || agentErrors || len(res.Pending) == 0 {
 			break
 		}
