@@ -229,6 +229,11 @@ func exchanges(tr *trace.Trace) []simulator.Exchange {
 			}
 			x.Tools = append(x.Tools, fmt.Sprintf("%s %s -> %s", c.Name, c.Args, res))
 		}
+		for _, in := range t.Interrupts {
+			// The run stopped to ask: the user answers in the next turn.
+			ask := "[the assistant stopped to ask for your approval: " + in.Message + "]"
+			x.Reply = strings.TrimSpace(x.Reply + "\n" + ask)
+		}
 		out = append(out, x)
 	}
 	return out

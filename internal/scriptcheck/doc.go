@@ -25,7 +25,7 @@
 //	  "history": [{"role": "user", "content": "..."}],
 //	  "turns": [{
 //	    "index": 0,
-//	    "type": "user",              // "user", "simulated" or "agui:connect"
+//	    "type": "user",              // "user", "simulated", "agui:connect" or "resume"
 //	    "user": "Refund order 42",   // the user's message ("" for agui:connect)
 //	    "attachments": [{"name": "receipt.png", "mime_type": "image/png", "bytes": 2150}],
 //	    "text": "Done: refunded.",   // the agent's text messages joined by "\n"
