@@ -24,6 +24,7 @@ func TestNeeds(t *testing.T) {
 		"memory":    {capability.MemoryEvents},
 		"scheduler": {capability.SchedulerContext},
 		"budget":    {capability.Usage},
+		"reasoning": {capability.Reasoning},
 		"text":      nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {
