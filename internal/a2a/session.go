@@ -35,7 +35,7 @@ type Session struct {
 	// What earlier turns recorded, so that a task snapshot repeating it
 	// (its history, an artifact) is not recorded twice.
 	seenMsgs  map[string]bool
-	artifacts map[string]string // task/artifact id → its text so far
+	artifacts map[string]artifactSoFar // task/artifact id → what it said so far
 	seenCalls map[string]bool
 	// counted are the usage reports earlier turns counted
 	// (internal/a2a/usage.go).
@@ -54,7 +54,7 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: o, now: o.Now, secrets: o.secrets(), contextID: o.ContextID,
-		seenMsgs: map[string]bool{}, artifacts: map[string]string{}, seenCalls: map[string]bool{}, results: map[string]bool{}}
+		seenMsgs: map[string]bool{}, artifacts: map[string]artifactSoFar{}, seenCalls: map[string]bool{}, results: map[string]bool{}}
 	if s.now == nil {
 		s.now = time.Now
 	}

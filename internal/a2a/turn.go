@@ -32,7 +32,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	c := &capture{}
 	turnCtx = withCapture(turnCtx, c)
 
-	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(in.Text))
+	msg := a2a.NewMessage(a2a.MessageRoleUser, userParts(in)...)
 	msg.ContextID, msg.TaskID = s.contextID, s.taskID
 	req := &a2a.SendMessageRequest{Message: msg}
 	if b, modes := s.opts.Blocking, s.opts.AcceptedOutputModes; b != nil && !s.streaming || len(modes) > 0 {
@@ -42,6 +42,10 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 		}
 	}
 	request, _ := json.Marshal(req)
+	if in.Parts != nil {
+		rec.Attach(in.Attachments)
+		request = elideRaw(request)
+	}
 
 	r := &run{s: s, rec: rec, sent: msg.ID, asked: s.asked}
 	rec.StartRun(msg.ID, s.now())
