@@ -55,6 +55,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	} else {
 		err = s.send(turnCtx, req, r)
 	}
+	s.learn()
 	if err != nil {
 		err = s.explain(ctx, turnCtx, err, c, r)
 	}
@@ -130,11 +131,14 @@ func (s *Session) explain(ctx, turnCtx context.Context, err error, c *capture, r
 	if rpc != nil {
 		r.record("a2a:error", raw)
 	}
+	var te *TokenError
 	switch {
 	case timedOut(turnCtx) && ctx.Err() == nil:
 		err = fmt.Errorf("no final state after %v%s", s.opts.Timeout, r.lastState())
 	case ctx.Err() != nil:
 		err = fmt.Errorf("a2a turn: %w", ctx.Err())
+	case errors.As(err, &te):
+		err = te
 	case errors.Is(err, errNoFinal):
 		detail := r.lastState()
 		if r.frames == 0 || rpc != nil && r.frames == 1 {
