@@ -323,9 +323,9 @@ type v03OutFilePart struct {
 }
 
 type v03OutFile struct {
-	Bytes    string `json:"bytes"`
 	MimeType string `json:"mimeType,omitempty"`
 	Name     string `json:"name,omitempty"`
+	Bytes    string `json:"bytes"`
 }
 
 // v03Send writes a 1.0 send request in 0.3's shape. Its configuration
