@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -261,7 +262,8 @@ func (t *tokens) explain(ctx, tctx context.Context, err error) error {
 				msg += " (" + re.ErrorDescription + ")"
 			}
 		case len(re.Body) > 0:
-			msg += " " + excerpt(re.Body)
+			// Masked before it is cut: a cut secret is no longer found.
+			msg += " " + excerpt(bytes.ReplaceAll(re.Body, []byte(t.cfg.ClientSecret), []byte("***")))
 		}
 		return &TokenError{msg}
 	case strings.Contains(err.Error(), "missing access_token"):

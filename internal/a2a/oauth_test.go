@@ -312,6 +312,9 @@ func TestOAuth2Errors(t *testing.T) {
 		{"an error echoing the secret", func(w http.ResponseWriter, _ int) {
 			http.Error(w, "unknown client secret "+clientSecret, http.StatusBadGateway)
 		}, `oauth2 token from TOKEN: the token endpoint answered HTTP 502 Bad Gateway "unknown client secret ***"`},
+		{"an error echoing the secret where the excerpt ends", func(w http.ResponseWriter, _ int) {
+			http.Error(w, strings.Repeat("x", 50)+clientSecret, http.StatusBadGateway)
+		}, `oauth2 token from TOKEN: the token endpoint answered HTTP 502 Bad Gateway "` + strings.Repeat("x", 50) + `***"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newIDP(t, tc.answer)
