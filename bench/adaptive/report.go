@@ -5,11 +5,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/stats"
 )
 
-// defaultRule is the adaptive rule docs/statistics.md recommends.
-var defaultRule = stats.Sequential{Min: 3, Max: 50, Zone: 5, Alpha: 0.05, Beta: 0.05}
+// defaultRule is the adaptive rule docs/statistics.md recommends: the
+// rule's defaults (internal/stability), between 3 and 50 runs.
+var defaultRule = stats.Sequential{Min: 3, Max: 50, Zone: stability.DefaultZone, Alpha: stability.DefaultAlpha, Beta: stability.DefaultBeta}
 
 // otherRules are the settings the second table compares.
 var otherRules = []stats.Sequential{

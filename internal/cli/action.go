@@ -181,7 +181,6 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 
 // readRunInputs reads the inputs that mirror `ananke run` flags.
 func readRunInputs(gha *githubactions.Action, o *runOptions) error {
-	o.runs = intFlag{lo: 1, hi: spec.MaxRuns}
 	o.retries = intFlag{lo: 0, hi: spec.MaxRetries}
 	for name, f := range map[string]flag.Value{"runs": &o.runs, "retries": &o.retries, "min-pass-rate": &o.minPassRate, "shard": &o.shard} {
 		if s := gha.GetInput(name); s != "" {
@@ -191,7 +190,7 @@ func readRunInputs(gha *githubactions.Action, o *runOptions) error {
 		}
 	}
 	var err error
-	for name, b := range map[string]*bool{"fail-on-flaky": &o.failOnFlaky, "fail-fast": &o.failFast, "dry-run": &o.dryRun} {
+	for name, b := range map[string]*bool{"fail-on-flaky": &o.failOnFlaky, "fail-on-inconclusive": &o.failOnInconclusive, "fail-fast": &o.failFast, "dry-run": &o.dryRun} {
 		if *b, err = boolInput(gha, name, false); err != nil {
 			return err
 		}

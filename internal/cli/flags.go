@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/selection"
+	"github.com/ananke/action/internal/spec"
 )
 
 // durationFlag is a time.Duration flag that must not be negative.
@@ -116,4 +117,49 @@ func (f *shardFlag) Set(s string) error {
 	}
 	f.shard = &sh
 	return nil
+}
+
+// runsFlag is --runs: N, a fixed number of runs, or MIN..MAX, adaptive
+// runs (docs/runs.md); each from 1 to spec.MaxRuns. Unset, the test files
+// and the config decide.
+type runsFlag struct {
+	n   int
+	rng *spec.RunRange
+	set bool
+}
+
+func (f *runsFlag) String() string {
+	switch {
+	case f == nil || !f.set:
+		return ""
+	case f.rng != nil:
+		return fmt.Sprintf("%d..%d", f.rng.Min, f.rng.Max)
+	}
+	return strconv.Itoa(f.n)
+}
+
+func (f *runsFlag) Set(s string) error {
+	lo, hi, ranged := strings.Cut(s, "..")
+	if !ranged {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 || v > spec.MaxRuns {
+			return fmt.Errorf("want a whole number from 1 to %d", spec.MaxRuns)
+		}
+		f.n, f.rng, f.set = v, nil, true
+		return nil
+	}
+	a, err1 := strconv.Atoi(lo)
+	b, err2 := strconv.Atoi(hi)
+	if err1 != nil || err2 != nil || a < 1 || b < a || b > spec.MaxRuns {
+		return fmt.Errorf("want MIN..MAX with 1 <= MIN <= MAX <= %d, e.g. 3..30", spec.MaxRuns)
+	}
+	f.n, f.rng, f.set = 0, &spec.RunRange{Min: a, Max: b}, true
+	return nil
+}
+
+// level is the command line's runs setting.
+func (f *runsFlag) level(s *spec.Stability) {
+	if f.set {
+		s.Runs, s.Adaptive = f.n, f.rng
+	}
 }

@@ -38,9 +38,13 @@ type runOptions struct {
 	paths     []string
 	// Repeated runs: unset flags leave the decision to the test files and
 	// the config.
-	runs, retries intFlag
-	minPassRate   percentFlag
-	failOnFlaky   bool
+	runs        runsFlag
+	retries     intFlag
+	minPassRate percentFlag
+	failOnFlaky bool
+	// failOnInconclusive makes a test whose adaptive runs did not settle
+	// fail the run.
+	failOnInconclusive bool
 	// Selection.
 	run      string
 	shard    shardFlag
@@ -65,7 +69,6 @@ type runOptions struct {
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
 func addRunFlags(fs *flag.FlagSet, o *runOptions) {
-	o.runs = intFlag{lo: 1, hi: spec.MaxRuns}
 	o.retries = intFlag{lo: 0, hi: spec.MaxRetries}
 	fs.StringVar(&o.config, "config", "", "project config `file` (default: ananke.config.yaml here or in a parent of the first PATH)")
 	alias(fs, "c", "config")
@@ -78,10 +81,11 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.verbose, "verbose", false, "print every test as a tree of turns, tool calls and assertions, and protocol warnings")
 	alias(fs, "v", "verbose")
 	addColorFlag(fs, &o.color)
-	fs.Var(&o.runs, "runs", "run each test `N` times; its pass rate decides (a test file's runs: wins; default: the config's, else 1)")
+	fs.Var(&o.runs, "runs", "run each test `N` times, or MIN..MAX times, stopping once its verdict is settled (e.g. 3..30); its pass rate decides (a test file's runs: wins; default: the config's, else 1)")
 	fs.Var(&o.minPassRate, "min-pass-rate", "`percent` of runs a test must pass (a test file's min_pass_rate: wins; default: the config's, else 100)")
 	fs.Var(&o.retries, "retries", "run a failing run again up to `N` times; passing on a retry passes, flaky (default: the config's, else 0)")
 	fs.BoolVar(&o.failOnFlaky, "fail-on-flaky", false, "fail the run when a test is flaky, even if it passed")
+	fs.BoolVar(&o.failOnInconclusive, "fail-on-inconclusive", false, "fail the run when a test is inconclusive (its runs MIN..MAX reached MAX without a settled verdict), even if it passed")
 	fs.StringVar(&o.run, "run", "", "run only tests whose id or name matches `regexp`")
 	fs.Var(&o.tags, "tag", "run only tests with this `tag` (repeatable; any of them); !tag excludes")
 	fs.Var(&o.shard, "shard", "run part `i/n` of the suite (merge the reports with ananke merge)")
@@ -163,9 +167,7 @@ func (o *runOptions) readPrevious() error {
 // retries settings.
 func (o *runOptions) stability() spec.Stability {
 	var s spec.Stability
-	if o.runs.set {
-		s.Runs = o.runs.v
-	}
+	o.runs.level(&s)
 	if o.minPassRate.set {
 		v := o.minPassRate.v
 		s.MinPassRate = &v
@@ -278,7 +280,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	})
 	live.Close()
 	root, _ := a.getwd()
-	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky,
+	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
 		Secrets: lm.secrets, Prices: prices}
 	r := report.Build(out, meta)
 	err = a.finish(r, o.reportDir, copts)

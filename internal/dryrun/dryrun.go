@@ -74,11 +74,17 @@ func clean(s string) string { return textsafe.Visible(s, false) }
 
 func (p *printer) header(s *spec.Suite, o Options) {
 	tg := s.Config.Target
-	runs := 0
+	runs, adaptive := 0, false
 	for _, t := range s.Tests {
 		if t.Skip == "" {
-			runs += o.Policy(t).Runs
+			pol := o.Policy(t)
+			runs += pol.Runs
+			adaptive = adaptive || pol.Adaptive()
 		}
+	}
+	runsText := plural.Count(runs, "run")
+	if adaptive {
+		runsText = "at most " + runsText // adaptive runs stop once settled
 	}
 	p.line(0, "Dry run: nothing is sent to the agent and no hook or server runs.")
 	p.line(0, "Config:  %s", s.Config.Path)
@@ -95,7 +101,7 @@ func (p *printer) header(s *spec.Suite, o Options) {
 		}
 		p.line(0, "Server:  %s (started before the tests, stopped after)", strings.Join(argv, " "))
 	}
-	plan := fmt.Sprintf("%s, %s, parallel %d", plural.Count(len(s.Tests), "test"), plural.Count(runs, "run"), max(o.Parallel, 1))
+	plan := fmt.Sprintf("%s, %s, parallel %d", plural.Count(len(s.Tests), "test"), runsText, max(o.Parallel, 1))
 	if o.Selected != "" {
 		plan += fmt.Sprintf("; %s selects them from %s", o.Selected, plural.Count(o.Of, "test"))
 	}
@@ -152,7 +158,7 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy, est
 		p.line(1, "skipped: %s", t.Skip)
 		return
 	}
-	p.line(1, "%s, min pass rate %s, %s", plural.Count(pol.Runs, "run"), stability.FormatPercent(pol.MinPassRate), plural.Count(pol.Retries, "retry"))
+	p.line(1, "%s, min pass rate %s, %s", pol.RunsText(), stability.FormatPercent(pol.MinPassRate), plural.Count(pol.Retries, "retry"))
 	if estimate != "" {
 		p.line(1, "estimate: %s", estimate)
 	}

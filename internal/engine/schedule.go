@@ -3,8 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/ananke/action/internal/plural"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
 )
 
@@ -28,12 +31,24 @@ type testState struct {
 	open int
 	// dropped counts runs never attempted because the run was cancelled.
 	dropped int
+	// pending counts the runs started and not finished (a run awaiting a
+	// retry is pending); passed and failed count the finished runs, by
+	// their last attempt, for adaptive runs' stopping rule.
+	pending, passed, failed int
+}
+
+// settled reports whether the test runs adaptively and its finished runs
+// settle its verdict: no new run of it starts (adaptive.go).
+func (st *testState) settled() bool {
+	return st.result.Policy.Settled(st.passed, st.failed)
 }
 
 // scheduler runs attempts on up to Parallel workers. Tests start in the
 // suite's order; every run of a test is queued when the test is, and a
 // retry goes to the front of the queue, so a test finishes soon after it
-// starts and its live line is not held back by later tests.
+// starts and its live line is not held back by later tests. An adaptive
+// test's queued runs are held back while its verdict is settled, and
+// dropped once its runs in flight finished and it is still settled.
 type scheduler struct {
 	e       *engine
 	tests   []*testState
@@ -42,10 +57,13 @@ type scheduler struct {
 	running int
 	// stopped, once set, is why no new test starts (--fail-fast).
 	stopped string
+	// attempt makes one attempt (the engine's runAttempt; tests replace it
+	// to finish attempts in an order they choose).
+	attempt func(ctx context.Context, t *spec.Test, run, retry int) *Attempt
 }
 
 func newScheduler(e *engine) *scheduler {
-	s := &scheduler{e: e, results: make(chan done)}
+	s := &scheduler{e: e, results: make(chan done), attempt: e.runAttempt}
 	for i, t := range e.opts.Suite.Tests {
 		st := &testState{result: &TestResult{Test: t, Policy: e.policy(t)}}
 		st.runs = make([][]*Attempt, st.result.Policy.Runs)
@@ -61,9 +79,11 @@ func newScheduler(e *engine) *scheduler {
 // run makes every attempt and fills out with each test's result.
 func (s *scheduler) run(ctx context.Context, out []*TestResult) {
 	for {
-		for s.running < s.e.opts.Parallel && len(s.queue) > 0 {
-			j := s.queue[0]
-			s.queue = s.queue[1:]
+		for s.running < s.e.opts.Parallel {
+			j, ok := s.next()
+			if !ok {
+				break
+			}
 			s.dispatch(ctx, j, out)
 		}
 		if s.running == 0 {
@@ -73,6 +93,19 @@ func (s *scheduler) run(ctx context.Context, out []*TestResult) {
 		s.running--
 		s.record(ctx, d, out)
 	}
+}
+
+// next takes the first queued job that may start: a retry, or a new run
+// of a test whose verdict is not settled.
+func (s *scheduler) next() (job, bool) {
+	for i, j := range s.queue {
+		if j.retry == 0 && s.tests[j.test].settled() {
+			continue // held: the runs in flight may unsettle it
+		}
+		s.queue = slices.Delete(s.queue, i, i+1)
+		return j, true
+	}
+	return job{}, false
 }
 
 // dispatch starts job j, or settles it without running when the test must
@@ -102,9 +135,12 @@ func (s *scheduler) dispatch(ctx context.Context, j job, out []*TestResult) {
 		s.close(j.test, out)
 		return
 	}
+	if j.retry == 0 {
+		st.pending++
+	}
 	s.running++
 	go func() {
-		s.results <- done{job: j, attempt: s.e.runAttempt(ctx, t, j.run, j.retry)}
+		s.results <- done{job: j, attempt: s.attempt(ctx, t, j.run, j.retry)}
 	}()
 }
 
@@ -127,7 +163,9 @@ func (s *scheduler) settle(i int, status status.Status, reason string, out []*Te
 }
 
 // record files a finished attempt, queues a retry when the policy allows,
-// and finishes the test when nothing of it is left.
+// and finishes the test when nothing of it is left. A finished run counts
+// towards adaptive runs' stopping rule: once no run of the test is in
+// flight and its verdict is settled, its queued runs are dropped.
 func (s *scheduler) record(ctx context.Context, d done, out []*TestResult) {
 	st := s.tests[d.test]
 	st.runs[d.run] = append(st.runs[d.run], d.attempt)
@@ -135,7 +173,29 @@ func (s *scheduler) record(ctx context.Context, d done, out []*TestResult) {
 		s.queue = append([]job{{test: d.test, run: d.run, retry: d.retry + 1}}, s.queue...)
 		return // the retry keeps the test open
 	}
+	st.pending--
+	if d.attempt.Status == status.Pass {
+		st.passed++
+	} else {
+		st.failed++
+	}
+	if st.pending == 0 && st.settled() {
+		s.drop(d.test)
+	}
 	s.close(d.test, out)
+}
+
+// drop removes the test's queued runs, which it no longer needs.
+func (s *scheduler) drop(i int) {
+	kept := s.queue[:0]
+	for _, j := range s.queue {
+		if j.test == i {
+			s.tests[i].open--
+		} else {
+			kept = append(kept, j)
+		}
+	}
+	s.queue = kept
 }
 
 // close counts one of the test's attempts settled and, at the last one,
@@ -168,6 +228,9 @@ func judgeRuns(r *TestResult, runs [][]*Attempt, dropped int) {
 	r.Verdict = r.Policy.Judge(finished)
 	r.Status = r.Verdict.Status
 	if dropped > 0 {
+		if r.Policy.Adaptive() {
+			r.Verdict.Stop, r.Verdict.Inconclusive = stability.StopCancelled, false
+		}
 		r.Status = status.Error
 		r.Reason = fmt.Sprintf("cancelled after %d of %s", len(finished), plural.Count(r.Policy.Runs, "run"))
 		return

@@ -4,7 +4,9 @@
 // Its test builds the ananke binary, starts the producers pinned in
 // testdata/interop (package-lock.json) on free loopback ports — a Mastra agent
 // served by @ag-ui/mastra with a scripted AI-SDK mock model
-// (mastra-server.mjs), and aimock's AG-UI endpoint (aimock.json) — runs the
+// (mastra-server.mjs), a LangGraph JS graph in LangGraph's API server served
+// by @ag-ui/langgraph with a scripted chat model (langgraph-server.mjs), and
+// aimock's AG-UI endpoint (aimock.json) — runs the
 // suites next to them through the binary, and checks every test's status,
 // failing assertions, warnings and exit code against a table.
 //

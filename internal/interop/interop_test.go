@@ -30,6 +30,8 @@ const (
 	// The text shorthand mints its own threadId.
 	noThreadEcho = "every run carries the input's threadId 'aimock-thread'"
 	floatStamp   = "RUN_STARTED.timestamp 1762374498.96 is not an integer"
+	// @ag-ui/langgraph ends every run with LangGraph's own run id.
+	runIDDisagree = "RUN_STARTED and RUN_FINISHED must agree on their runId"
 )
 
 // stamps says whether a test's raw events carry producer timestamps.
@@ -61,6 +63,8 @@ type want struct {
 	stamps stamps
 	// stability, when set, is what the repeated runs must add up to.
 	stability *stability
+	// adaptive, when set, is how the test's adaptive runs must have gone.
+	adaptive *adaptive
 	// warns lists exactly the assertions that are failing warnings.
 	warns []failure
 	// categories, when set, are the test's failure categories.
@@ -88,12 +92,22 @@ type stability struct {
 	statuses []string
 }
 
+// adaptive is how a test's adaptive runs went: the runs taken and passed,
+// why they stopped, the runs saved against the maximum, and whether the
+// verdict is inconclusive.
+type adaptive struct {
+	runs, passed int
+	stop         string
+	saved        int
+	inconclusive bool
+}
+
 // suite is one `ananke run` over some of the tests of a config.
 type suite struct {
 	name     string
 	config   string   // relative to testdata/interop
 	paths    []string // relative to testdata/interop; none: the config's discovery
-	producer string   // "mastra", "aimock" or "agent" (the example agent); suites see every URL
+	producer string   // "mastra", "langgraph", "aimock" or "agent" (the example agent); suites see every URL
 	args     []string // more flags for ananke run
 	wantExit int
 	tests    map[string]want
@@ -103,6 +117,18 @@ type suite struct {
 	// hidden, when set, matches what must appear on no line of the
 	// output and in no byte of the report directory (secrets).
 	hidden *regexp.Regexp
+	// adaptiveTotals, when set, is what summary.json's totals.adaptive
+	// must say.
+	adaptiveTotals *adaptiveTotals
+}
+
+// adaptiveTotals is the run's sum of adaptive runs.
+type adaptiveTotals struct {
+	Tests        int `json:"tests"`
+	Runs         int `json:"runs"`
+	MaxRuns      int `json:"max_runs"`
+	RunsSaved    int `json:"runs_saved"`
+	Inconclusive int `json:"inconclusive"`
 }
 
 var suites = []suite{
@@ -199,6 +225,39 @@ var suites = []suite{
 			"retry": {status: "pass", stability: &stability{runs: 1, passedRuns: 1, attempts: 2, passRate: 100, flaky: true, statuses: []string{"fail", "pass"}}},
 		},
 	},
+	// Adaptive runs against a Bernoulli agent: the scripted model succeeds
+	// with a stated probability from a seeded generator, each message's
+	// n-th run taking its n-th draw. One run at a time, each test's
+	// outcomes come in its seed's order: a certain success settles a pass
+	// after 24 runs at 80% (before max 30), a 30% one settles a failure
+	// after 8, and three certain successes cannot show 95%.
+	{
+		name: "mastra-adaptive", config: "mastra-adaptive/ananke.config.yaml", producer: "mastra", args: []string{"--parallel", "1"}, wantExit: 1,
+		tests: map[string]want{
+			"certain": {status: "pass", adaptive: &adaptive{runs: 24, passed: 24, stop: "settled_pass", saved: 6}},
+			"unlikely": {status: "fail", fails: []failure{{"turn[0].text.must_match[0]", "does not match `^Success`: \"Failure.\""}},
+				adaptive: &adaptive{runs: 8, passed: 1, stop: "settled_fail", saved: 22}},
+			"strict": {status: "pass", adaptive: &adaptive{runs: 3, passed: 3, stop: "max_runs", inconclusive: true}},
+		},
+		adaptiveTotals: &adaptiveTotals{Tests: 3, Runs: 35, MaxRuns: 63, RunsSaved: 28, Inconclusive: 1},
+	},
+	// With four workers, the three runs in flight when the 24th pass
+	// settles the verdict are counted, and no new run starts.
+	{
+		name: "mastra-adaptive/parallel", config: "mastra-adaptive/ananke.config.yaml", paths: []string{"mastra-adaptive/certain.ananke.yaml"},
+		producer: "mastra", wantExit: 0,
+		tests: map[string]want{
+			"certain": {status: "pass", adaptive: &adaptive{runs: 27, passed: 27, stop: "settled_pass", saved: 3}},
+		},
+	},
+	{
+		name: "mastra-adaptive/fail-on-inconclusive", config: "mastra-adaptive/ananke.config.yaml", paths: []string{"mastra-adaptive/strict.ananke.yaml"},
+		producer: "mastra", args: []string{"--fail-on-inconclusive"}, wantExit: 1,
+		tests: map[string]want{
+			"strict": {status: "pass", adaptive: &adaptive{runs: 3, passed: 3, stop: "max_runs", inconclusive: true}},
+		},
+		adaptiveTotals: &adaptiveTotals{Tests: 1, Runs: 3, MaxRuns: 3, Inconclusive: 1},
+	},
 	// The assertion language against Mastra's /agent-state (working memory
 	// streamed as the AG-UI shared state).
 	{
@@ -281,6 +340,29 @@ var suites = []suite{
 				{"test.checkpoints", "missing checkpoints: refunded (after weather); the simulated user declared its goal achieved before turn[1]"}}},
 			"fail/judge-critical": {status: "fail", categories: []string{"judgment"}, model: true, fails: []failure{
 				{"turn[0].judge", `"mentions the humidity" (false:`}}},
+		},
+	},
+	// A LangGraph JS agent in LangGraph's API server, over AG-UI through
+	// @ag-ui/langgraph: what Ananke can test of it without answering its
+	// interrupts (docs/compatibility.md).
+	{
+		name: "langgraph/pass", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/pass"}, producer: "langgraph", wantExit: 0,
+		tests: map[string]want{
+			"pass/weather":  {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}, stamps: stampsNone},
+			"pass/cart":     {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}},
+			"pass/think":    {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+			"pass/research": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+		},
+	},
+	{
+		name: "langgraph/fail", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/fail"}, producer: "langgraph", wantExit: 1,
+		tests: map[string]want{
+			// A producer bug: @ag-ui/langgraph 0.0.43 goes on after RUN_ERROR
+			// (docs/compatibility.md).
+			"fail/crash": {status: "fail", fails: []failure{
+				{"turn[0].run_error", "the agent sent RUN_ERROR: the scripted model crashed on purpose"},
+				{"turn[0].protocol", "Cannot send event type 'STEP_FINISHED': The run has already errored with 'RUN_ERROR'. No further events can be sent. [order] (and 3 more)"}},
+				skips: []string{"turn[1].target.text.must_not_match[0]", "test.target.text.must_not_match[0]"}},
 		},
 	},
 	{
@@ -448,6 +530,7 @@ func TestProducers(t *testing.T) {
 	}
 	dir := peer.Dir()
 	node := peer.Node(t, filepath.Join("@ag-ui", "mastra"))
+	peer.Node(t, filepath.Join("@ag-ui", "langgraph"))
 
 	bin := filepath.Join(t.TempDir(), "ananke")
 	agent := filepath.Join(t.TempDir(), "agent")
@@ -459,14 +542,18 @@ func TestProducers(t *testing.T) {
 		}
 	}
 
+	// LangGraph's API server keeps its threads in files; this directory is
+	// removed after the peers are killed (cleanups run last first).
+	langgraphState := t.TempDir()
 	urls := map[string]string{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for name, argv := range map[string][]string{
-		"mastra": {node, "mastra-server.mjs", "--port", "0"},
-		"aimock": {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
-		"agent":  {agent, "-addr", "127.0.0.1:0"},
-		"a2a":    {node, "a2a-agent.mjs", "--port", "0"},
+		"mastra":    {node, "mastra-server.mjs", "--port", "0"},
+		"langgraph": {node, "langgraph-server.mjs", "--port", "0"},
+		"aimock":    {node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "aimock-cli.js"), "-c", "aimock.json", "-p", "0"},
+		"agent":     {agent, "-addr", "127.0.0.1:0"},
+		"a2a":       {node, "a2a-agent.mjs", "--port", "0"},
 		// server-everything listens on every interface: the preload binds
 		// it to loopback and prints the port it got.
 		"everything": {node, "--import", filepath.Join(root, "internal", "mcp", "testdata", "loopback.mjs"),
@@ -478,7 +565,8 @@ func TestProducers(t *testing.T) {
 			// aimock serves a simulated user's turns by turnIndex: strictly,
 			// or a later turn could get an earlier turn's fixture. PORT is
 			// server-everything's.
-			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "A2A_OAUTH_SECRET=" + a2aOAuthSecret}, argv...)
+			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "LANGGRAPH_STATE_DIR=" + langgraphState,
+				"A2A_OAUTH_SECRET=" + a2aOAuthSecret}, argv...)
 			if err != nil {
 				t.Errorf("start %s: %v", name, err)
 				return
@@ -510,7 +598,7 @@ func TestProducers(t *testing.T) {
 // producerEnv is the environment every suite's config reads the
 // producers from.
 func producerEnv(urls map[string]string) []string {
-	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
+	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "LANGGRAPH_URL="+urls["langgraph"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
 		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke",
 		"A2A_OAUTH_SECRET="+a2aOAuthSecret)
 }
@@ -561,15 +649,19 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 		checkA2AUsage(t, reports)
 	}
 	if s.producer != "a2a" && s.producer != "everything" { // AG-UI's
-		// The Mastra producer reports usage on every RUN_FINISHED.
-		if n := checkUsage(t, reports); n == 0 && s.producer == "mastra" {
-			t.Error("no test reported usage; the Mastra producer sends it on RUN_FINISHED")
+		// The Mastra and LangGraph producers report usage on every RUN_FINISHED
+		// (langgraph/fail's only run ends in RUN_ERROR before any model output).
+		if n := checkUsage(t, reports); n == 0 && (s.producer == "mastra" || s.name == "langgraph/pass") {
+			t.Errorf("no test reported usage; the %s producer sends it on RUN_FINISHED", s.producer)
 		}
 	}
 	if s.page {
 		t.Run("index.html", func(t *testing.T) { checkPage(t, reports) })
 	}
 	sum := readSummary(t, filepath.Join(reports, "summary.json"))
+	if w := s.adaptiveTotals; w != nil && (sum.Totals.Adaptive == nil || *sum.Totals.Adaptive != *w) {
+		t.Errorf("totals.adaptive %+v, want %+v", sum.Totals.Adaptive, *w)
+	}
 	seen := map[string]bool{}
 	for _, got := range sum.Tests {
 		seen[got.ID] = true
@@ -594,6 +686,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 
 // summary is the part of summary.json the checks read.
 type summary struct {
+	Totals struct {
+		Adaptive *adaptiveTotals `json:"adaptive"`
+	} `json:"totals"`
 	Tests []testResult `json:"tests"`
 }
 
@@ -635,6 +730,17 @@ type testResult struct {
 	Attempts          []struct {
 		Status string `json:"status"`
 	} `json:"attempts"`
+	PassRateCI *struct {
+		Lo float64 `json:"lo"`
+		Hi float64 `json:"hi"`
+	} `json:"pass_rate_ci"`
+	Adaptive *struct {
+		MinRuns    int    `json:"min_runs"`
+		MaxRuns    int    `json:"max_runs"`
+		StopReason string `json:"stop_reason"`
+		RunsSaved  int    `json:"runs_saved"`
+	} `json:"adaptive"`
+	Inconclusive bool `json:"inconclusive"`
 }
 
 func readSummary(t *testing.T, path string) summary {
@@ -717,6 +823,9 @@ func checkTest(t *testing.T, got testResult, w want) {
 		if st.statuses != nil && !slices.Equal(statuses, st.statuses) {
 			t.Errorf("attempts %q, want %q", statuses, st.statuses)
 		}
+	}
+	if a := w.adaptive; a != nil {
+		checkAdaptive(t, got, *a)
 	}
 	if w.runs != nil {
 		var runs []int
@@ -835,3 +944,21 @@ var unsafeRun = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // fileID is a test id as report file names spell it.
 func fileID(id string) string { return unsafeRun.ReplaceAllString(id, "_") }
+
+// checkAdaptive checks a test's adaptive runs: the runs it took and
+// passed, why they stopped, what they saved, whether it is inconclusive,
+// and that its pass rate carries an interval that holds the observed rate.
+func checkAdaptive(t *testing.T, got testResult, w adaptive) {
+	t.Helper()
+	if got.Adaptive == nil {
+		t.Fatalf("no adaptive runs in summary.json; want %+v", w)
+	}
+	a := got.Adaptive
+	if got.Runs != w.runs || got.PassedRuns != w.passed || len(got.Attempts) != w.runs || a.StopReason != w.stop || a.RunsSaved != w.saved || got.Inconclusive != w.inconclusive {
+		t.Errorf("runs %d, passed %d, attempts %d, stop %s, saved %d, inconclusive %v; want %d, %d, %d, %s, %d, %v",
+			got.Runs, got.PassedRuns, len(got.Attempts), a.StopReason, a.RunsSaved, got.Inconclusive, w.runs, w.passed, w.runs, w.stop, w.saved, w.inconclusive)
+	}
+	if ci := got.PassRateCI; ci == nil || ci.Lo > got.PassRate || ci.Hi < got.PassRate {
+		t.Errorf("pass rate %v%% with interval %+v; want one around it", got.PassRate, ci)
+	}
+}

@@ -32,6 +32,9 @@ type Meta struct {
 	// FailOnFlaky makes a flaky test fail the run (--fail-on-flaky, or the
 	// config's fail_on_flaky).
 	FailOnFlaky bool
+	// FailOnInconclusive makes an inconclusive test fail the run
+	// (--fail-on-inconclusive, or the config's fail_on_inconclusive).
+	FailOnInconclusive bool
 	// Prices prices what the judges and simulated users used, by the
 	// config's model name (the agent's usage is priced by the engine);
 	// nil: their cost is unknown.
@@ -52,7 +55,8 @@ func Build(out *engine.Outcome, m Meta) *Report {
 		DurationMs: out.End.Sub(out.Start).Milliseconds(), Config: b.path(m.Config.Path), Parallel: m.Parallel,
 		Target: b.target(m.Config.Target),
 		Shard:  m.Shard, FailOnFlaky: m.FailOnFlaky || m.Config.FailOnFlaky, Confidence: m.Config.ConfidenceLevel(),
-		Tests: make([]Test, 0, len(out.Tests)), Hooks: []Hook{},
+		FailOnInconclusive: m.FailOnInconclusive || m.Config.FailOnInconclusive,
+		Tests:              make([]Test, 0, len(out.Tests)), Hooks: []Hook{},
 		masked: b.red.Secrets(),
 	}
 	for _, h := range out.Hooks {
@@ -76,16 +80,17 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	setConfidence(r.Tests, r.Confidence)
 	r.Totals = totals(r.Tests)
 	r.Budget = checkBudget(b.budgetLimits(m.Config.Budget), r.Tests, r.Totals.Usage)
-	r.Status = runStatus(r.Totals, r.FailOnFlaky, len(r.FailedHooks()) > 0, r.Budget.exceeded())
+	r.Status = runStatus(r.Totals, r.FailOnFlaky, r.FailOnInconclusive, len(r.FailedHooks()) > 0, r.Budget.exceeded())
 	return r
 }
 
 // runStatus is the run's verdict: any failed test — or, with fail-on-flaky,
-// any flaky one — or a run over its budget fails it; else any errored
-// test, or a failed before_all or after_all hook, makes it an error.
-func runStatus(t Totals, failOnFlaky, hookFailed, overBudget bool) status.Status {
+// any flaky one, with fail-on-inconclusive any inconclusive one — or a run
+// over its budget fails it; else any errored test, or a failed before_all
+// or after_all hook, makes it an error.
+func runStatus(t Totals, failOnFlaky, failOnInconclusive, hookFailed, overBudget bool) status.Status {
 	switch {
-	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0) || overBudget:
+	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0) || (failOnInconclusive && t.Inconclusive() > 0) || overBudget:
 		return status.Fail
 	case t.Errored > 0 || hookFailed:
 		return status.Error
@@ -155,6 +160,7 @@ func totals(tests []Test) Totals {
 			spends = append(spends, x.Usage)
 		}
 	}
+	t.Adaptive = adaptiveTotals(tests)
 	t.Usage = cost.Sum(spends...)
 	t.ModelCostUSD = modelCosts(tests)
 	if judged := t.Total - t.Skipped; judged > 0 {
@@ -214,6 +220,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	for _, tag := range r.Test.Tags {
 		t.Tags = append(t.Tags, tag.Value)
 	}
+	t.Adaptive, t.Inconclusive = adaptiveRuns(r)
 	if r.ReasonPos.IsValid() {
 		l := b.loc(r.ReasonPos)
 		t.At = &l

@@ -32,6 +32,7 @@ func Merge(parts []*Report) (*Report, error) {
 			m.EndedAt = p.EndedAt
 		}
 		m.FailOnFlaky = m.FailOnFlaky || p.FailOnFlaky
+		m.FailOnInconclusive = m.FailOnInconclusive || p.FailOnInconclusive
 		m.masked = append(m.masked, p.masked...)
 		m.Hooks = append(m.Hooks, p.Hooks...)
 		for _, t := range p.Tests {
@@ -55,7 +56,7 @@ func Merge(parts []*Report) (*Report, error) {
 	setConfidence(m.Tests, m.Confidence)
 	m.Totals = totals(m.Tests)
 	m.Budget = checkBudget(budgetOf(parts), m.Tests, m.Totals.Usage)
-	m.Status = runStatus(m.Totals, m.FailOnFlaky, len(m.FailedHooks()) > 0, m.Budget.exceeded())
+	m.Status = runStatus(m.Totals, m.FailOnFlaky, m.FailOnInconclusive, len(m.FailedHooks()) > 0, m.Budget.exceeded())
 	return m, nil
 }
 

@@ -29,11 +29,14 @@ type Report struct {
 	Shard *Shard `json:"shard,omitempty"`
 	// FailOnFlaky: a flaky test fails the run even when it passed.
 	FailOnFlaky bool `json:"fail_on_flaky"`
+	// FailOnInconclusive: an inconclusive test fails the run whatever its
+	// status (absent: false).
+	FailOnInconclusive bool `json:"fail_on_inconclusive,omitempty"`
 	// Confidence is the level, in percent, of the report's intervals
 	// (the config's confidence).
 	Confidence float64 `json:"confidence"`
 	// Status is the run's verdict — pass, fail or error — from the tests'
-	// statuses, FailOnFlaky and the run's budget. The exit code and the
+	// statuses, FailOnFlaky, FailOnInconclusive and the run's budget. The exit code and the
 	// check run's conclusion follow it.
 	Status status.Status `json:"status"`
 	Totals Totals        `json:"totals"`
@@ -111,6 +114,10 @@ type Totals struct {
 	// failed) leaves its test passing, and is told by this count and its
 	// own status, never hidden.
 	NotMade int `json:"not_made"`
+	// Adaptive sums the tests that ran adaptively (runs: {min, max}):
+	// their runs, what stopping once settled saved, the inconclusive ones;
+	// nil when none did.
+	Adaptive *AdaptiveTotals `json:"adaptive,omitempty"`
 	// Model is what the run's judges and simulated users cost, and
 	// ModelCostUSD its price, kept apart from the agent's: nil when they
 	// used no tokens, or when some test's cost is unknown (the model has
@@ -193,6 +200,11 @@ type Test struct {
 	// groundedness, state, memory, scheduler, timing, cost, protocol,
 	// judgment, script).
 	FailureCategories []string `json:"failure_categories"`
+	// Adaptive is how the test's adaptive runs went (nil: a fixed number
+	// of runs); Inconclusive, that they reached their maximum without a
+	// settled verdict, which is then the observed rate's.
+	Adaptive     *AdaptiveRuns `json:"adaptive,omitempty"`
+	Inconclusive bool          `json:"inconclusive,omitempty"`
 	// ResultFile and TraceFile are the test's files in the report
 	// directory (slash-separated, relative to it); TraceFile is the shown
 	// attempt's trace.
@@ -253,9 +265,9 @@ type Attempt struct {
 	Trace *trace.Trace `json:"-"`
 }
 
-// Repeated reports whether the test ran more than once, so that reports
-// show its runs and pass rate.
-func (t *Test) Repeated() bool { return len(t.Attempts) > 1 || t.Runs > 1 }
+// Repeated reports whether the test ran more than once, or adaptively, so
+// that reports show its runs and pass rate.
+func (t *Test) Repeated() bool { return len(t.Attempts) > 1 || t.Runs > 1 || t.Adaptive != nil }
 
 // Wobbly returns the assertions that failed in some attempt but not in all
 // of them: what makes a test flaky.

@@ -37,6 +37,9 @@ type Config struct {
 	Stability Stability
 	// FailOnFlaky makes a flaky test fail the run, even when it passed.
 	FailOnFlaky bool
+	// FailOnInconclusive makes a test whose adaptive runs reached their
+	// maximum unsettled fail the run, whatever its status.
+	FailOnInconclusive bool
 	// Confidence is the level, in percent, of the intervals reports give
 	// for pass rates (0: unset; ConfidenceLevel gives the default).
 	Confidence float64
@@ -125,7 +128,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -175,6 +178,9 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	if p, ok := f["fail_on_flaky"]; ok {
 		c.FailOnFlaky, _ = l.Boolean(p.Val, "fail_on_flaky")
+	}
+	if p, ok := f["fail_on_inconclusive"]; ok {
+		c.FailOnInconclusive, _ = l.Boolean(p.Val, "fail_on_inconclusive")
 	}
 	if p, ok := f["on_missing_capability"]; ok {
 		c.OnMissingCapability = l.missingPolicy(p.Val, "on_missing_capability")

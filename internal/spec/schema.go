@@ -45,8 +45,18 @@ func document(kind, title string, root decode.Obj) decode.Obj {
 	root["$id"] = SchemaBaseURL + SchemaFile(kind)
 	root["title"] = title
 	root["$defs"] = decode.Obj{"assert": assertion.AssertSchema(), "regex": regexDef(), "regexes": decode.OneOrMany(decode.Ref("regex")),
-		"runs": decode.Obj{"type": "integer", "minimum": 1, "maximum": MaxRuns,
-			"description": "How many independent times each test runs (default 1). A test file's value wins over --runs, which wins over the config's."},
+		"runs": decode.Obj{"oneOf": []any{
+			decode.Obj{"type": "integer", "minimum": 1, "maximum": MaxRuns},
+			decode.Object("Adaptive runs: at least min, at most max, stopping once the verdict is settled (docs/runs.md).", []string{"min", "max"}, decode.Obj{
+				"min": decode.Obj{"type": "integer", "minimum": 1, "maximum": MaxRuns, "description": "The fewest runs."},
+				"max": decode.Obj{"type": "integer", "minimum": 1, "maximum": MaxRuns, "description": "The most runs; at least min. A test still unsettled after them is inconclusive."},
+			}, "min", "max"),
+		}, "description": "How many independent times each test runs (default 1), or {min, max} for adaptive runs. A test file's value wins over --runs, which wins over the config's."},
+		"adaptive": decode.Object("The sequential test of adaptive runs (docs/runs.md); a value a test file leaves unset comes from the config, else its default (docs/runs.md).", ruleFields, decode.Obj{
+			"zone":  decode.Obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 50, "description": "Indifference zone around min_pass_rate, in percentage points: rates within it may go either way."},
+			"alpha": decode.Obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "The chance of passing a test whose pass rate is zone below min_pass_rate."},
+			"beta":  decode.Obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "The chance of failing a test whose pass rate is zone above min_pass_rate."},
+		}),
 		"min_pass_rate": decode.Obj{"type": "number", "minimum": 0, "maximum": 100,
 			"description": "Percentage of runs that must pass for the test to pass (default 100)."},
 		"retries": decode.Obj{"type": "integer", "minimum": 0, "maximum": MaxRetries,
@@ -95,6 +105,7 @@ func configSchema() decode.Obj {
 		"tests":                 decode.OneOrMany(decode.Obj{"type": "string", "description": "Glob (with **) relative to the config file."}),
 		"redact":                decode.Ref("regexes"),
 		"fail_on_flaky":         decode.Bool("A flaky test (some runs passed, some failed) fails the run even when it passed."),
+		"fail_on_inconclusive":  decode.Bool("A test whose adaptive runs reached their maximum without a settled verdict fails the run, whatever its status."),
 		"on_missing_capability": decode.Ref("on_missing_capability"),
 		"assertions":            decode.Obj{"type": "object", "additionalProperties": decode.Ref("assert"), "description": "Named assert blocks any assert block can extend."},
 		"model": decode.Object("The OpenAI-compatible chat-completions endpoint the user simulator, judges and ananke generate use.", modelFields, decode.Obj{
@@ -112,6 +123,7 @@ func configSchema() decode.Obj {
 		"runs":          decode.Ref("runs"),
 		"min_pass_rate": decode.Ref("min_pass_rate"),
 		"retries":       decode.Ref("retries"),
+		"adaptive":      decode.Ref("adaptive"),
 		"confidence":    confidenceSchema(),
 		"pricing":       pricingSchema(),
 		"budget":        runBudgetSchema(),
@@ -156,6 +168,7 @@ func testSchema() decode.Obj {
 		"runs":          decode.Ref("runs"),
 		"min_pass_rate": decode.Ref("min_pass_rate"),
 		"retries":       decode.Ref("retries"),
+		"adaptive":      decode.Ref("adaptive"),
 		"simulator": decode.Object("A simulated user (the config's model) that talks to the agent until every checkpoint is reached.", simulatorFields, decode.Obj{
 			"persona": decode.Str("Who the simulated user is."), "goal": decode.Str("What the simulated user wants."), "instructions": decode.Str("More guidance for the simulated user."),
 		}, "goal"),

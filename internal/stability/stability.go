@@ -7,7 +7,8 @@
 // flaky, whatever its status.
 //
 // The package is pure: the engine reports each attempt's status and asks
-// whether to retry; Judge returns the verdict.
+// whether to retry; Judge returns the verdict. With adaptive runs
+// (Policy.MinRuns), Settled tells the engine when to stop starting runs.
 package stability
 
 import (
@@ -24,23 +25,35 @@ const DefaultMinPassRate = 100
 
 // Policy is how a test is run and judged.
 type Policy struct {
-	// Runs is how many independent times the test runs (at least 1).
+	// Runs is how many independent times the test runs (at least 1); for
+	// adaptive runs, the most it may run.
 	Runs int
 	// MinPassRate is the percentage of runs that must pass.
 	MinPassRate float64
 	// Retries is how often a run that failed or errored is run again.
 	Retries int
+	// MinRuns, when above 0, makes the runs adaptive: at least MinRuns, at
+	// most Runs, stopping once Rule settles the verdict (adaptive.go).
+	// 0: the test runs exactly Runs times.
+	MinRuns int
+	// Rule is the stopping rule of adaptive runs (zero for fixed runs).
+	Rule Rule
 }
 
 // Resolve returns the policy the levels give, narrowest first (the test
 // file, the command line, the config): each setting comes from the first
-// level that sets it, else its default (1 run, 100%, no retries).
+// level that sets it, else its default (1 run, 100%, no retries). Runs,
+// fixed or adaptive, is one setting; the stopping rule's values are
+// resolved one by one, for adaptive runs only.
 func Resolve(levels ...spec.Stability) Policy {
 	p := Policy{Runs: 1, MinPassRate: DefaultMinPassRate}
 	runs, rate, retries := false, false, false
 	for _, l := range levels {
-		if !runs && l.Runs > 0 {
+		if !runs && l.RunsSet() {
 			p.Runs, runs = l.Runs, true
+			if r := l.Adaptive; r != nil {
+				p.Runs, p.MinRuns = r.Max, r.Min
+			}
 		}
 		if !rate && l.MinPassRate != nil {
 			p.MinPassRate, rate = *l.MinPassRate, true
@@ -48,6 +61,9 @@ func Resolve(levels ...spec.Stability) Policy {
 		if !retries && l.Retries != nil {
 			p.Retries, retries = *l.Retries, true
 		}
+	}
+	if p.Adaptive() {
+		p.Rule = resolveRule(levels)
 	}
 	return p
 }
@@ -77,6 +93,12 @@ type Verdict struct {
 	// Reason explains a status that no single attempt explains: a pass
 	// rate below the minimum, or every run erroring. Empty otherwise.
 	Reason string
+	// Stop says why an adaptive test's runs stopped (StopSettledPass, …);
+	// empty for fixed runs.
+	Stop string
+	// Inconclusive: adaptive runs reached their maximum without settling
+	// the verdict, which is then the observed rate's.
+	Inconclusive bool
 }
 
 // Judge returns the verdict over runs, where runs[i] holds the statuses of
@@ -84,6 +106,8 @@ type Verdict struct {
 // test passes when PassedRuns/Runs*100 >= MinPassRate (compared exactly,
 // not after rounding); when no attempt passed or failed — every one
 // errored — the test errors: the agent's behaviour could not be judged.
+// An adaptive test's verdict is its sequential test's once settled, else
+// the observed rate's, inconclusive (adaptive.go).
 func (p Policy) Judge(runs [][]status.Status) Verdict {
 	v := Verdict{Runs: len(runs)}
 	var passes, fails, errors int
@@ -123,6 +147,9 @@ func (p Policy) Judge(runs [][]status.Status) Verdict {
 			v.Reason = fmt.Sprintf("%d of %s passed (%s), below min_pass_rate %s",
 				v.PassedRuns, plural.Count(v.Runs, "run"), FormatPercent(v.PassRate), FormatPercent(p.MinPassRate))
 		}
+	}
+	if p.Adaptive() && v.Runs > 0 {
+		p.judgeAdaptive(&v)
 	}
 	return v
 }

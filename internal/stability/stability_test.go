@@ -16,10 +16,10 @@ func TestResolve(t *testing.T) {
 		want   Policy
 	}{
 		{"defaults", nil, Policy{Runs: 1, MinPassRate: 100}},
-		{"config only", []spec.Stability{{}, {}, {Runs: 5, MinPassRate: f(80), Retries: i(1)}}, Policy{5, 80, 1}},
-		{"cli over config", []spec.Stability{{}, {Runs: 3}, {Runs: 5, MinPassRate: f(80)}}, Policy{3, 80, 0}},
-		{"test over all", []spec.Stability{{Runs: 2, Retries: i(0)}, {Runs: 3, Retries: i(4)}, {Runs: 5}}, Policy{2, 100, 0}},
-		{"zero rate is set", []spec.Stability{{MinPassRate: f(0)}, {MinPassRate: f(90)}}, Policy{1, 0, 0}},
+		{"config only", []spec.Stability{{}, {}, {Runs: 5, MinPassRate: f(80), Retries: i(1)}}, Policy{Runs: 5, MinPassRate: 80, Retries: 1}},
+		{"cli over config", []spec.Stability{{}, {Runs: 3}, {Runs: 5, MinPassRate: f(80)}}, Policy{Runs: 3, MinPassRate: 80}},
+		{"test over all", []spec.Stability{{Runs: 2, Retries: i(0)}, {Runs: 3, Retries: i(4)}, {Runs: 5}}, Policy{Runs: 2, MinPassRate: 100}},
+		{"zero rate is set", []spec.Stability{{MinPassRate: f(0)}, {MinPassRate: f(90)}}, Policy{Runs: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Resolve(tc.levels...); got != tc.want {

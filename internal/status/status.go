@@ -29,6 +29,11 @@ const (
 	Skip Status = "skip"
 )
 
+// InconclusiveMark marks a verdict its runs did not settle: a test whose
+// adaptive runs reached their maximum keeps its pass or fail, and reports
+// print this beside it. Inconclusive is a flag on a status, not a status.
+const InconclusiveMark = "?"
+
 // Symbol is the mark the console and the markdown reports print for s.
 func (s Status) Symbol() string {
 	switch s {

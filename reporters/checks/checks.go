@@ -90,11 +90,12 @@ func Title(r *report.Report) string {
 		s = fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total)
 	}
 	switch {
-	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0:
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && (!inconclusiveFailed(r) || r.FailOnFlaky):
 		s = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
 	case t.Flaky > 0:
 		s += fmt.Sprintf(", %d flaky", t.Flaky)
 	}
+	s = inconclusiveTitle(r, s)
 	if t.Warned > 0 {
 		s += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
@@ -133,6 +134,7 @@ func Annotations(r *report.Report) []github.Annotation {
 		}
 		out = errored(out, t)
 		out = flaky(out, t)
+		out = inconclusive(out, t)
 		out = warned(out, t)
 		if n := len(t.Warnings); n > 0 {
 			var msgs []string

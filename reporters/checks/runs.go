@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/github"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/internal/format"
 )
@@ -124,4 +125,18 @@ func flaky(out []github.Annotation, t *report.Test) []github.Annotation {
 			Title: t.Name + ": " + a.ID, Message: prefix + ": " + assertionText(shown), RawDetails: evidenceText(shown)})
 	}
 	return out
+}
+
+// inconclusive warns, at where the test is declared, of a test whose
+// adaptive runs reached their maximum without settling its verdict
+// (docs/runs.md): its status is the observed pass rate's, which the
+// stated error rates do not cover.
+func inconclusive(out []github.Annotation, t *report.Test) []github.Annotation {
+	if !t.Inconclusive || t.Adaptive == nil {
+		return out
+	}
+	msg := fmt.Sprintf("not settled within the maximum of %d runs: %d of %d passed (%s), min_pass_rate %s; the verdict (%s) is the observed pass rate's",
+		t.Adaptive.MaxRuns, t.PassedRuns, t.Runs, format.Rate(t.PassRate, t.PassRateCI), stability.FormatPercent(t.MinPassRate), t.Status)
+	return appendIn(out, github.Annotation{Path: t.File, Line: format.TestLocation(t).Line, Level: github.LevelWarning,
+		Title: t.Name + ": inconclusive", Message: msg})
 }

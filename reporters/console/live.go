@@ -110,17 +110,21 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 
 // line is a finished test's line: "✓ weather in Paris (420ms)", for a
 // test run several times "✓ search finds shoes (1.3s) · 2/3 runs (66.7%,
-// 95% CI 21–94%) · flaky" (the interval as the report will give it), "· 1 warning" when warnings failed in the attempt the report
+// 95% CI 21–94%) · flaky" (the interval as the report will give it), with
+// adaptive runs "· settled: pass" or "· ? inconclusive", "· 1 warning" when warnings failed in the attempt the report
 // will show, "· 1 check not made" when checks could not be made there (the
 // ✓ alone would hide them until the summary), and what the agent used when
 // it reported usage: "· 5k tokens · $0.0036".
 func (l *Live) line(r *engine.TestResult) string {
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
-	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 {
+	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 || v.Stop != "" {
 		parts = append(parts, fmt.Sprintf("%d/%s (%s)", v.PassedRuns, plural.Count(v.Runs, "run"),
 			format.Rate(v.PassRate, report.RateInterval(v.PassedRuns, v.Runs, l.opts.level()))))
 		if v.Flaky {
 			parts = append(parts, l.opts.paint("flaky", "flaky"))
+		}
+		if a := l.opts.adaptiveLive(v); a != "" {
+			parts = append(parts, a)
 		}
 	}
 	if n := warned(r); n > 0 {

@@ -31,6 +31,7 @@ func (p *printer) runs(t *report.Test) {
 	if p.o.Verbose && t.PassK != nil && t.PassRateCI != nil {
 		p.line(1, p.o.paint("dim", fmt.Sprintf("%s: the chance that %d runs in a row all pass", t.PassK.String(t.PassRateCI.Level), t.PassK.K)))
 	}
+	p.adaptive(t)
 	marks := make([]string, len(t.Attempts))
 	for i, a := range t.Attempts {
 		marks[i] = a.Label() + " " + p.o.mark(a.Status)

@@ -21,7 +21,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 	}
 	for i := range r.Tests {
 		t := &r.Tests[i]
-		if t.Status.Failed() || t.Flaky || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
+		if t.Status.Failed() || t.Flaky || t.Inconclusive || len(t.Warned()) > 0 || len(t.NotMade()) > 0 || opts.Verbose || opts.Transcript || len(t.Checkpoints) > 0 {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
@@ -100,6 +100,8 @@ func (p *printer) header(t *report.Test) {
 	switch {
 	case t.Status == status.Pass && t.Flaky:
 		head, color = "FLAKY", "flaky"
+	case t.Status == status.Pass && t.Inconclusive:
+		head, color = "INCONCLUSIVE", "flaky"
 	case t.Status == status.Pass && (len(t.Warned()) > 0 || len(t.NotMade()) > 0):
 		head, color = "WARN", string(status.Warn)
 	}
@@ -184,6 +186,9 @@ func (p *printer) summary(r *report.Report) {
 	if t.Flaky > 0 {
 		parts = append(parts, p.o.paint("flaky", fmt.Sprintf("%d flaky", t.Flaky)))
 	}
+	if n := t.Inconclusive(); n > 0 {
+		parts = append(parts, p.o.paint("flaky", fmt.Sprintf("%d inconclusive", n)))
+	}
 	if t.Warned > 0 {
 		// Counted apart from the statuses: a test with warnings passed (or
 		// failed) all the same.
@@ -195,6 +200,7 @@ func (p *printer) summary(r *report.Report) {
 		parts = append(parts, p.o.paint(string(status.Error), plural.Count(t.NotMade, "check")+" not made"))
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
+	p.adaptiveSummary(r)
 	for _, h := range r.FailedHooks() {
 		// A failed before_all or after_all hook makes the run an error
 		// even when every test passed.
@@ -215,7 +221,7 @@ func (p *printer) summary(r *report.Report) {
 	if r.Status == status.Fail && t.Failed == 0 && !over {
 		// No test failed, yet the run did: say why, or the red exit code
 		// next to "0 failed" looks like a bug.
-		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
+		p.whyFailed(r)
 	}
 	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))
 }

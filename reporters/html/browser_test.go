@@ -391,3 +391,37 @@ func TestBrowserRunBudget(t *testing.T) {
 		t.Errorf("%d budget lines, want 2", n)
 	}
 }
+
+// TestBrowserAdaptive: a test run adaptively says how many runs it took of
+// how many it could and why it stopped, an inconclusive one is flagged, and
+// the run's header says what stopping once settled saved.
+func TestBrowserAdaptive(t *testing.T) {
+	rep := reporttest.AdaptiveReport(false, reporttest.SettledPass, reporttest.Inconclusive, reporttest.Fixed)
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#run")
+	if got := p.Text("#run"); !strings.Contains(got, "27 of at most 33 (adaptive runs of 2 tests; 6 saved)") {
+		t.Errorf("the run's header lacks what adaptive runs saved:\n%s", got)
+	}
+	for id, want := range map[string]string{
+		"tests/tool":   "runs 3–30: settled after 24 runs (6 fewer than the maximum)",
+		"tests/strict": "runs 2–3: inconclusive: not settled within the maximum of 3 runs",
+	} {
+		p.SetHash("test=" + url.QueryEscape(id))
+		p.WaitVisible(`#detail[data-test="` + id + `"]`)
+		if got := p.Text("#detail"); !strings.Contains(got, want) {
+			t.Errorf("%s: the test lacks %q:\n%s", id, want, got)
+		}
+		if flagged := p.Count(`#detail .test-head .flag.warn`) > 0; flagged != (id == "tests/strict") {
+			t.Errorf("%s: inconclusive flag shown = %v", id, flagged)
+		}
+	}
+	p.SetHash("test=" + url.QueryEscape("tests/fixed"))
+	p.WaitVisible(`#detail[data-test="tests/fixed"]`)
+	if got := p.Text("#detail"); strings.Contains(got, "settled") || strings.Contains(got, "inconclusive") {
+		t.Errorf("a test with fixed runs speaks of adaptive runs:\n%s", got)
+	}
+}

@@ -23,6 +23,7 @@ func build(r *report.Report) *page {
 	if format.ShowsUsage(r) {
 		p.Usage = format.Total(r)
 	}
+	p.Runs = adaptiveTotalsText(r)
 	if r.Budget != nil {
 		for _, l := range r.Budget.Limits {
 			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})
@@ -43,7 +44,7 @@ var pageCaps = caps{Event: EventCap, Text: TextCap, Events: EventsCap}
 // test is written. It returns the trace the turns are from. withUsage:
 // the run shows what the agent used.
 func buildTest(rt *report.Test, withUsage bool) (test, *trace.Trace) {
-	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky,
+	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky, Inconclusive: rt.Inconclusive,
 		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
 	t.Detail, _ = cut(rt.Detail, TextCap)
@@ -96,7 +97,7 @@ func buildTest(rt *report.Test, withUsage bool) (test, *trace.Trace) {
 func buildStability(rt *report.Test, withUsage bool) *stability {
 	s := &stability{Runs: rt.Runs, PassedRuns: rt.PassedRuns, PassRate: rt.PassRate, MinPassRate: rt.MinPassRate, Retries: rt.Retries,
 		Attempts: make([]attempt, 0, len(rt.Attempts))}
-	s.CI, s.PassK = intervalText(rt.PassRateCI), passKText(rt)
+	s.CI, s.PassK, s.Adaptive = intervalText(rt.PassRateCI), passKText(rt), adaptiveText(rt)
 	for i, a := range rt.Attempts {
 		at := attempt{Label: a.Label(), Status: a.Status, Reason: a.Reason, DurationMs: a.DurationMs, Shown: i+1 == rt.Shown, TraceFile: a.TraceFile,
 			Usage: spendText(a.Usage, withUsage)}

@@ -27,6 +27,8 @@ type page struct {
 	Usage string `json:"usage,omitempty"`
 	// Hooks are the suite hooks that failed.
 	Hooks []hook `json:"hooks"`
+	// Runs says what adaptive runs took and saved (adaptive.go).
+	Runs string `json:"runs,omitempty"`
 	// Budget are the lines of the config's run budget (docs/cost.md):
 	// each bound, exceeded, not checked or kept.
 	Budget []budgetLine `json:"budget,omitempty"`
@@ -62,6 +64,8 @@ type test struct {
 	Status status.Status `json:"status"`
 	Flaky  bool          `json:"flaky,omitempty"`
 	Warned bool          `json:"warned,omitempty"`
+	// Inconclusive: its adaptive runs reached their maximum unsettled.
+	Inconclusive bool `json:"inconclusive,omitempty"`
 	// NotMade counts the checks of the shown attempt that could not be
 	// made.
 	NotMade  int    `json:"not_made,omitempty"`
@@ -98,6 +102,8 @@ type stability struct {
 	// for k = runs, "pass^3 29.6% (95% CI 1–83%)" (confidence.go).
 	CI    string `json:"ci,omitempty"`
 	PassK string `json:"pass_k,omitempty"`
+	// Adaptive says how a test's adaptive runs went (adaptive.go).
+	Adaptive string `json:"adaptive,omitempty"`
 }
 
 type attempt struct {

@@ -21,7 +21,8 @@
 // ananke.cost_usd, each only when known), and each testcase says it in
 // words first in its <system-out> (usage.go); a test run more than once
 // puts its pass rate, the rate's interval and pass^k there too
-// (confidence.go). The output validates against Jenkins' junit-10.xsd.
+// (confidence.go), and a test run adaptively why its runs stopped
+// (adaptive.go). The output validates against Jenkins' junit-10.xsd.
 package junit
 
 import (
@@ -72,6 +73,7 @@ func Write(w io.Writer, r *report.Report) error {
 			usageProperties(byFile[f], tests[f])
 		}
 		confidenceProperties(byFile[f], tests[f])
+		adaptiveProperties(byFile[f], tests[f])
 		suites.add(*byFile[f])
 	}
 	// The run's budget last: it holds the tests together.

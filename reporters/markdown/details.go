@@ -94,6 +94,9 @@ func summary(t *report.Test) string {
 	if t.Flaky {
 		parts = append(parts, "flaky")
 	}
+	if t.Inconclusive {
+		parts = append(parts, status.InconclusiveMark+" inconclusive")
+	}
 	if n := len(t.NotMade()); n > 0 && t.Status != status.Error {
 		// An errored test says "errored", and its reason why.
 		parts = append(parts, plural.Count(n, "check")+" not made")

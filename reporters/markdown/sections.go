@@ -54,10 +54,15 @@ func heading(r *report.Report, title string) string {
 	what := outcome(t)
 	over := r.Budget != nil && r.Budget.Exceeded
 	switch {
-	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && !over:
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && !over && (!inconclusiveFailed(r) || r.FailOnFlaky):
 		what = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
 	case t.Flaky > 0:
 		what += fmt.Sprintf(", %d flaky", t.Flaky)
+	}
+	if !over {
+		what = inconclusiveHeading(r, what)
+	} else if n := t.Inconclusive(); n > 0 {
+		what += fmt.Sprintf(", %d inconclusive", n)
 	}
 	if t.Warned > 0 {
 		what += fmt.Sprintf(", %d with warnings", t.Warned)
@@ -113,7 +118,7 @@ func totals(r *report.Report) string {
 	if format.ShowsUsage(r) {
 		out = totalCost(out, r)
 	}
-	return out
+	return out + adaptiveTotals(r)
 }
 
 // The table of tests starts with one of these heads; the blank line after
@@ -200,7 +205,7 @@ func row(t *report.Test, o Options, wide bool) string {
 func runsCell(t *report.Test) string {
 	switch {
 	case t.Repeated():
-		return passedRuns(t)
+		return passedRuns(t) + adaptiveRuns(t)
 	case len(t.Attempts) == 0:
 		return ""
 	}

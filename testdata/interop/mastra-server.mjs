@@ -73,6 +73,18 @@ const tools = {
 // same message, the 1st, 3rd, ... run answers "Tails" without a tool call,
 // the 2nd, 4th, ... calls toss_coin.
 const tosses = new Map(); // user message → runs that tossed
+// A Bernoulli agent: "Succeed with probability 0.3, seed 7." answers
+// "Success." when the next draw of a generator seeded with 7 is below 0.3,
+// else "Failure.". Each message keeps its own generator, so the n-th run
+// of a message always takes its n-th draw: the sequence of outcomes is
+// fixed by the seed (Mulberry32, a 32-bit generator).
+const bernoulli = new Map(); // user message → its generator
+const mulberry32 = (seed) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const text = (t) => t.map((p) => (p.type === "text" ? p.text : "")).join("");
 // A tool result as the model sees it: results that came back through AG-UI
 // history (earlier runs, client tools) are JSON text, not objects.
@@ -176,6 +188,10 @@ function plan(prompt, clientTools) {
     if (!orders.length) return { calls: [["lookup_order", { orderId: m[1] }], ["lookup_order", { orderId: m[2] }]] };
     if (!asked.length) return { calls: orders.map((o) => ["confirm_refund", { orderId: o.orderId, refund: { amount: o.total, currency: "EUR" } }]) };
     return { text: asked.map((c) => `${c.args.orderId}: ${c.result === "yes" ? "refunded" : "kept"}.`).join(" ") };
+  }
+  if ((m = user.match(/succeed with probability ([\d.]+), seed (\d+)/i))) {
+    if (!bernoulli.has(user)) bernoulli.set(user, mulberry32(Number(m[2])));
+    return { text: bernoulli.get(user)() < Number(m[1]) ? "Success." : "Failure." };
   }
   if (/toss a coin/i.test(user)) {
     if (done.toss_coin) return { text: `${done.toss_coin.side === "heads" ? "Heads" : "Tails"}!` };

@@ -153,6 +153,7 @@
         ['Shard', data.shard && data.shard.index + ' of ' + data.shard.total],
         ['Fail on flaky', data.fail_on_flaky && 'yes'],
         ['Agent usage', data.usage],
+        ['Runs', data.runs],
         ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' + modelTokens(t.model)]]),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
         h('p', {}, badge(b.status), ' ', clean(b.message)))),
@@ -431,6 +432,7 @@
       h('h3', {}, 'Runs ', h('span', { class: 'sub' }, s.passed_runs + ' of ' + s.runs + ' passed (' + s.pass_rate + '%' + (s.ci ? ', ' + s.ci : '') + ', at least ' + s.min_pass_rate + '% needed)' +
         (s.retries ? ' · up to ' + s.retries + (s.retries === 1 ? ' retry' : ' retries') : '') + (t.flaky ? ' · flaky' : ''))),
       s.pass_k && h('p', { class: 'sub pass-k' }, s.pass_k + ': the chance that ' + s.runs + ' runs in a row all pass'),
+      s.adaptive && h('p', { class: 'sub adaptive' }, s.adaptive),
       h('table', { class: 'attempts' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), data.usage && h('th', {}, 'Usage'), h('th', {}, 'Failed assertions'))),
         h('tbody', {}, s.attempts.map((a) => h('tr', { class: a.shown ? 'shown' : '' },
@@ -453,7 +455,7 @@
     d.dataset.test = t.id;
     const src = t.source && [t.source.adapter, t.source.version, t.source.mode, t.source.path].filter(Boolean).join(' · ');
     fill(d, [
-      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.warned && flag('warned', 'warn'),
+      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.warned && flag('warned', 'warn'),
         t.not_made > 0 && flag(count(t.not_made, 'check') + ' not made', 'warn')),
       dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
         ['Duration', dur(t.duration_ms)], ['Usage', t.usage && usageLine(t.usage)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
