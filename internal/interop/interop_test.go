@@ -82,6 +82,9 @@ type want struct {
 	// extras, when set, is what the trace file keeps of activities and
 	// sub-agents (checkExtras).
 	extras []string
+	// agentFiles, when set, are the names of the files the agent sent in
+	// each turn ("a.csv, b.pdf"; "" for none).
+	agentFiles []string
 }
 
 // stability is a test's verdict over repeated runs.
@@ -116,6 +119,9 @@ type suite struct {
 	// page: open the report's index.html in a browser and check that
 	// every failing assertion shows with its evidence (checkPage).
 	page bool
+	// hidden, when set, matches what must appear on no line of the
+	// output and in no byte of the report directory (secrets).
+	hidden *regexp.Regexp
 	// adaptiveTotals, when set, is what summary.json's totals.adaptive
 	// must say.
 	adaptiveTotals *adaptiveTotals
@@ -434,6 +440,7 @@ var suites = []suite{
 			"pass/hello":   {status: "pass", source: "a2a 1.0"},
 			"pass/weather": {status: "pass", source: "a2a 1.0"},
 			"pass/booking": {status: "pass", source: "a2a 1.0"},
+			"pass/order":   {status: "pass", source: "a2a 1.0", agentFiles: []string{"invoice-42.csv, receipt-42.pdf"}},
 		},
 	},
 	{
@@ -445,6 +452,8 @@ var suites = []suite{
 				{"turn[0].run_error", "the agent reported an error: The kitchen is on fire. (failed)"}}},
 			"fail/rejected": {status: "fail", fails: []failure{
 				{"turn[0].run_error", "the agent reported an error: I only talk about food. (rejected)"}}},
+			"fail/order-status": {status: "fail", categories: []string{"format"}, fails: []failure{
+				{"turn[0].text.json_path[0]", `$.status is "shipped", expected "delivered"`}}},
 		},
 	},
 	{
@@ -467,6 +476,17 @@ var suites = []suite{
 			"pass/hello":   {status: "pass", source: "a2a 0.3", stability: &stability{runs: 2, passedRuns: 2, attempts: 2, passRate: 100}},
 			"pass/weather": {status: "pass", skips: []string{"turn[0].tools.require[0]"}},
 			"pass/booking": {status: "pass"},
+			"pass/order":   {status: "pass", agentFiles: []string{"invoice-42.csv, receipt-42.pdf"}},
+		},
+	},
+	{
+		// The agent behind OAuth2: the token comes from the card's client
+		// credentials flow; the agent knows the client by it, and neither
+		// the client's secret nor the token shows anywhere.
+		name: "a2a oauth2", config: "a2a/oauth.config.yaml", paths: []string{"a2a/oauth"}, producer: "a2a", wantExit: 0,
+		hidden: regexp.MustCompile(regexp.QuoteMeta(a2aOAuthSecret) + `|interop-token-[0-9]`),
+		tests: map[string]want{
+			"oauth/who-am-i": {status: "pass", source: "a2a 1.0"},
 		},
 	},
 	{
@@ -482,6 +502,7 @@ var suites = []suite{
 			"pass/hello":   {status: "pass"},
 			"pass/weather": {status: "pass", skips: []string{"turn[0].timing.max_duration_ms"}},
 			"pass/booking": {status: "pass"},
+			"pass/order":   {status: "pass", agentFiles: []string{"invoice-42.csv, receipt-42.pdf"}},
 		},
 	},
 	// The reference MCP server, over stdio (a server per test) and over
@@ -584,7 +605,8 @@ func TestProducers(t *testing.T) {
 			// aimock serves a simulated user's turns by turnIndex: strictly,
 			// or a later turn could get an earlier turn's fixture. PORT is
 			// server-everything's.
-			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "LANGGRAPH_STATE_DIR=" + langgraphState}, argv...)
+			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "LANGGRAPH_STATE_DIR=" + langgraphState,
+				"A2A_OAUTH_SECRET=" + a2aOAuthSecret}, argv...)
 			if err != nil {
 				t.Errorf("start %s: %v", name, err)
 				return
@@ -617,8 +639,13 @@ func TestProducers(t *testing.T) {
 // producers from.
 func producerEnv(urls map[string]string) []string {
 	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "LANGGRAPH_URL="+urls["langgraph"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
-		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke")
+		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke",
+		"A2A_OAUTH_SECRET="+a2aOAuthSecret)
 }
+
+// a2aOAuthSecret is the OAuth2 client secret of the A2A agent behind
+// OAuth2 (a2a-agent.mjs's /oauth): masked in every output.
+const a2aOAuthSecret = "interop-oauth-secret-9a8b7c"
 
 // aimockKey is sent as the model's api_key: masked in every output.
 const aimockKey = "sk-aimock-interop-0123456789"
@@ -655,6 +682,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 
 	validateReports(t, reports)
 	checkExport(t, bin, reports)
+	if s.hidden != nil {
+		checkHidden(t, s.hidden, string(out), reports)
+	}
 	if s.producer == "a2a" {
 		checkA2AUsage(t, reports)
 	}
@@ -722,10 +752,13 @@ type testResult struct {
 		Message string `json:"message"`
 	} `json:"warnings"`
 	Turns []struct {
-		Runs      int    `json:"runs"`
-		Text      string `json:"text"`
-		TextBytes int    `json:"text_bytes"`
-		Reasoning string `json:"reasoning"`
+		Runs       int    `json:"runs"`
+		Text       string `json:"text"`
+		TextBytes  int    `json:"text_bytes"`
+		Reasoning  string `json:"reasoning"`
+		AgentFiles []struct {
+			Name string `json:"name"`
+		} `json:"agent_files"`
 	} `json:"turns"`
 	Runs        int `json:"runs"`
 	Checkpoints []struct {
@@ -855,6 +888,43 @@ func checkTest(t *testing.T, got testResult, w want) {
 		if !slices.Equal(runs, w.runs) {
 			t.Errorf("runs per turn %v, want %v", runs, w.runs)
 		}
+	}
+	if w.agentFiles != nil {
+		var files []string
+		for _, turn := range got.Turns {
+			var names []string
+			for _, f := range turn.AgentFiles {
+				names = append(names, f.Name)
+			}
+			files = append(files, strings.Join(names, ", "))
+		}
+		if !slices.Equal(files, w.agentFiles) {
+			t.Errorf("agent files per turn %q, want %q", files, w.agentFiles)
+		}
+	}
+}
+
+// checkHidden checks that hidden matches nothing in the output of a run
+// nor in any file of its report directory.
+func checkHidden(t *testing.T, hidden *regexp.Regexp, out, reports string) {
+	t.Helper()
+	if m := hidden.FindString(out); m != "" {
+		t.Errorf("the output shows %q", m)
+	}
+	files := 0
+	err := filepath.WalkDir(reports, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(p)
+		if m := hidden.Find(b); err == nil && m != nil {
+			t.Errorf("%s shows %q", p, m)
+		}
+		return err
+	})
+	if err != nil || files == 0 {
+		t.Errorf("report directory %s: %v, %d files", reports, err, files)
 	}
 }
 

@@ -316,7 +316,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 }
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {
-	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
+	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), AgentFiles: b.attachments(tt.AgentFiles), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
 		ToolCalls: []Call{}, RunErrors: []string{}, Usage: tt.Usage.Clone()}
 	t.Text, t.TextBytes = b.capText(tt.Text())
 	if len(tt.Reasoning) > 0 {
@@ -359,14 +359,15 @@ func (b *builder) capText(s string) (string, int) {
 	return s[:end] + "…", whole
 }
 
-// attachments copies a turn's attachments, their names masked.
+// attachments copies a turn's attachments (or its agent's files), their
+// names and URIs masked.
 func (b *builder) attachments(as []trace.Attachment) []trace.Attachment {
 	if len(as) == 0 {
 		return nil
 	}
 	out := make([]trace.Attachment, len(as))
 	for i, a := range as {
-		out[i] = trace.Attachment{Name: b.red.String(a.Name), MIME: a.MIME, Bytes: a.Bytes}
+		out[i] = trace.Attachment{Name: b.red.String(a.Name), MIME: b.red.String(a.MIME), Bytes: a.Bytes, URI: b.red.String(a.URI)}
 	}
 	return out
 }
@@ -443,6 +444,7 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 	}
 	for i, tt := range t.Turns {
 		tt.UserText = b.red.String(tt.UserText)
+		tt.Attachments, tt.AgentFiles = b.attachments(tt.Attachments), b.attachments(tt.AgentFiles)
 		tt.Texts = b.red.Strings(tt.Texts)
 		tt.Reasoning = b.red.Strings(tt.Reasoning)
 		tt.State = b.red.JSON(tt.State)

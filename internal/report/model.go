@@ -371,8 +371,10 @@ type Turn struct {
 	Index int    `json:"index"`
 	Type  string `json:"type"`
 	User  string `json:"user,omitempty"`
-	// Attachments are the files the user message carried.
+	// Attachments are the files the user message carried, and AgentFiles
+	// those the agent sent (an A2A agent's file parts).
 	Attachments []trace.Attachment `json:"attachments,omitempty"`
+	AgentFiles  []trace.Attachment `json:"agent_files,omitempty"`
 	DurationMs  int64              `json:"duration_ms"`
 	Runs        int                `json:"runs"`
 	// Text is the turn's assistant text: its first TextCap bytes when

@@ -113,6 +113,9 @@ func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 // Attach records the files the current turn's user message carries.
 func (r *Recorder) Attach(atts []Attachment) { r.turn.Attachments = atts }
 
+// AgentFile records a file the agent sent in the current turn.
+func (r *Recorder) AgentFile(a Attachment) { r.turn.AgentFiles = append(r.turn.AgentFiles, a) }
+
 // StartRun opens a run of the current turn.
 func (r *Recorder) StartRun(runID string, at time.Time) {
 	r.turn.Runs = append(r.turn.Runs, Run{RunID: runID, StartMs: at.UnixMilli(), FirstSeq: r.seq + 1})

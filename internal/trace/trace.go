@@ -47,11 +47,16 @@ type Message struct {
 	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
-// Attachment is a file a user message carried (its bytes are not kept).
+// Attachment is a file a message carried: one the user sent, or one the
+// agent sent (Turn.AgentFiles). Its bytes are not kept: Bytes is their
+// size (0 for a file given by its URI).
 type Attachment struct {
 	Name  string `json:"name"`
 	MIME  string `json:"mime_type"`
 	Bytes int    `json:"bytes"`
+	// URI is where a file sent by reference is (an A2A file part's url);
+	// empty for a file whose bytes came inline.
+	URI string `json:"uri,omitempty"`
 }
 
 // KindSimulated is the kind of a turn whose user message a simulated user
@@ -70,9 +75,12 @@ type Turn struct {
 	UserSeq int64 `json:"user_seq,omitempty"`
 	// Attachments are the files the turn's user message carried.
 	Attachments []Attachment `json:"attachments,omitempty"`
-	StartMs     int64        `json:"turn_start_ts"`
-	EndMs       int64        `json:"turn_end_ts"`
-	ToolCalls   []ToolCall   `json:"tool_calls"`
+	// AgentFiles are the files the agent sent in the turn (an A2A
+	// agent's file parts), in the order they arrived.
+	AgentFiles []Attachment `json:"agent_files,omitempty"`
+	StartMs    int64        `json:"turn_start_ts"`
+	EndMs      int64        `json:"turn_end_ts"`
+	ToolCalls  []ToolCall   `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
 	// were started; Text joins them. A trace file writes them beside the
 	// events only when the events are not AG-UI's (an imported or an

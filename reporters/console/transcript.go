@@ -38,6 +38,9 @@ func (p *printer) transcript(t *report.Test) {
 		for _, l := range lines[1:] {
 			p.line(1, "       "+clean(l))
 		}
+		if len(turn.AgentFiles) > 0 {
+			p.line(1, "       "+clean("+ ["+format.Attachments(turn.AgentFiles)+"]"))
+		}
 	}
 }
 

@@ -145,7 +145,7 @@ func reportCall(c *report.Call) *call {
 
 // summaryTurn is a turn of a report read without its trace.
 func summaryTurn(rt *report.Turn) turn {
-	t := turn{Index: rt.Index, Type: rt.Type, User: rt.User, Attachments: rt.Attachments, EndMs: rt.DurationMs, Runs: rt.Runs,
+	t := turn{Index: rt.Index, Type: rt.Type, User: rt.User, Attachments: rt.Attachments, AgentFiles: rt.AgentFiles, EndMs: rt.DurationMs, Runs: rt.Runs,
 		Text: rt.Text, TextBytes: rt.TextBytes, Reasoning: rt.Reasoning, ReasoningBytes: rt.ReasoningBytes, Subagents: reportSubagents(rt.Subagents)}
 	for i := range rt.ToolCalls {
 		t.Calls = append(t.Calls, *reportCall(&rt.ToolCalls[i]))
@@ -161,7 +161,7 @@ func summaryTurn(rt *report.Turn) turn {
 // from its file).
 func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn) turn {
 	base := tr.TestStartMs
-	t := turn{Index: tt.Index, Type: tt.Kind, Attachments: tt.Attachments, StartMs: tt.StartMs - base, EndMs: tt.EndMs - base,
+	t := turn{Index: tt.Index, Type: tt.Kind, Attachments: tt.Attachments, AgentFiles: tt.AgentFiles, StartMs: tt.StartMs - base, EndMs: tt.EndMs - base,
 		Runs: len(tt.Runs), RunErrors: tt.RunErrors, FirstTextSeq: tt.FirstTextSeq, events: tt}
 	t.User, t.UserBytes = cut(tt.UserText, TextCap)
 	switch {

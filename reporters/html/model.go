@@ -161,6 +161,7 @@ type turn struct {
 	User        string             `json:"user,omitempty"`
 	UserBytes   int                `json:"user_bytes,omitempty"`
 	Attachments []trace.Attachment `json:"attachments,omitempty"`
+	AgentFiles  []trace.Attachment `json:"agent_files,omitempty"`
 	StartMs     int64              `json:"start_ms"`
 	EndMs       int64              `json:"end_ms"`
 	Runs        int                `json:"runs"`

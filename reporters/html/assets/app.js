@@ -365,6 +365,12 @@
       rows);
   }
 
+  // files lists the files a message carried: name, type, and size (or,
+  // for a file sent by reference, its URI).
+  function files(list) {
+    return h('ul', { class: 'attachments' }, list.map((a) => h('li', {}, '📎 ' + a.name + ' (' + (a.mime_type || 'unknown type') + ', ' + (a.uri || size(a.bytes)) + ')')));
+  }
+
   function renderTurn(t, tu, ti) {
     const stateEvents = tu.events.filter((e) => typeOf(e) === 'STATE_SNAPSHOT' || typeOf(e) === 'STATE_DELTA');
     const events = h('details', { class: 'events', 'data-turn': ti },
@@ -377,12 +383,13 @@
       timeline(tu),
       tu.user !== undefined && h('div', { class: 'msg-box user' }, h('div', { class: 'who' }, tu.type === 'simulated' ? 'Simulated user' : 'User'),
         block(tu.user, { whole: tu.user_bytes }),
-        tu.attachments && h('ul', { class: 'attachments' }, tu.attachments.map((a) => h('li', {}, '📎 ' + a.name + ' (' + a.mime_type + ', ' + size(a.bytes) + ')')))),
+        tu.attachments && files(tu.attachments)),
       tu.reasoning !== undefined && h('div', { class: 'msg-box reasoning' }, h('div', { class: 'who' }, 'Reasoning'), block(tu.reasoning, { whole: tu.reasoning_bytes })),
       callsAndAgents(tu),
-      tu.text !== undefined && h('div', { class: 'msg-box assistant' },
+      (tu.text !== undefined || tu.agent_files) && h('div', { class: 'msg-box assistant' },
         h('div', { class: 'who' }, 'Assistant', tu.first_text_ms != null && h('span', { class: 'sub' }, ' first text ' + at(tu.first_text_ms)), ' ', seqLink(tu.first_text_seq)),
-        block(tu.text, { whole: tu.text_bytes })),
+        tu.text !== undefined && block(tu.text, { whole: tu.text_bytes }),
+        tu.agent_files && files(tu.agent_files)),
       (tu.run_errors || []).map((e) => h('div', { class: 'callout st-error' }, badge('error'), ' RUN_ERROR' + (e.code ? ' ' + e.code : '') + ': ' + clean(e.message) + ' ', seqLink(e.seq))),
       stateEvents.length > 0 && h('div', { class: 'state' }, h('div', { class: 'label' }, 'State events'),
         stateEvents.map((e) => h('div', {}, h('span', { class: 'sub' }, typeOf(e) + ' ' + at(e[1]) + ' '), seqLink(e[0]),
