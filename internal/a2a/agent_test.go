@@ -137,6 +137,22 @@ func TestAgent(t *testing.T) {
 				t.Errorf("turn 1 sent %s; want task %v in context %v", tr.Turns[1].Runs[0].Request, t0, c0)
 			}
 		})
+		t.Run(p.version+"/order", func(t *testing.T) {
+			tr, _, errs := conversation(t, card, "order 42")
+			if errs[0] != nil {
+				t.Fatal(errs[0])
+			}
+			turn := &tr.Turns[0]
+			const want = "Looking up order 42…\n```json\n{\"orderId\":\"42\",\"status\":\"shipped\",\"total\":99.5}\n```\nitem,price\nbook,99.50\n"
+			if got := turn.Text(); got != want {
+				t.Errorf("text %q; want %q", got, want)
+			}
+			files := []trace.Attachment{{Name: "invoice-42.csv", MIME: "text/csv", Bytes: 22},
+				{Name: "receipt-42.pdf", MIME: "application/pdf", URI: "https://files.example.com/receipts/42.pdf"}}
+			if !slices.Equal(turn.AgentFiles, files) {
+				t.Errorf("agent files %+v; want %+v", turn.AgentFiles, files)
+			}
+		})
 		t.Run(p.version+"/context carried", func(t *testing.T) {
 			tr, _, errs := conversation(t, card, "weather in Paris", "hello")
 			if errors.Join(errs...) != nil {
@@ -419,4 +435,35 @@ func mustCard(t *testing.T, base, key string) json.RawMessage {
 		t.Fatalf("card: %v %s", err, resp.Status)
 	}
 	return b
+}
+
+// TestAgentOAuth2 runs against the agent behind OAuth2 (/oauth): its card
+// names the token endpoint, which gives the right client a token the
+// agent then knows it by; a wrong secret is refused, and the error says
+// so without the secret.
+func TestAgentOAuth2(t *testing.T) {
+	const secret = "interop-secret-42"
+	ag := startAgent(t, "A2A_OAUTH_SECRET="+secret)
+	auth := &Auth{Scheme: SchemeOAuth2, ClientID: "ananke-interop", ClientSecret: secret}
+	_, _, errs := conversation(t, Options{CardURL: ag.url + "/v1"}, "who am i")
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	tr, _, errs := conversation(t, Options{CardURL: ag.url + "/oauth", Auth: auth}, "who am i", "hello")
+	if errors.Join(errs...) != nil {
+		t.Fatal(errs)
+	}
+	if got := tr.Turns[0].Text(); !strings.HasPrefix(got, "You are ananke-interop (token interop-token-") {
+		t.Errorf("text %q; want the agent to know the client by its token", got)
+	}
+	_, _, errs = conversation(t, Options{CardURL: ag.url + "/oauth", Auth: &Auth{Scheme: SchemeOAuth2, ClientID: "ananke-interop", ClientSecret: "wrong-" + secret}}, "hello")
+	want := "oauth2 token from " + ag.url + "/oauth/token: the token endpoint answered HTTP 401 Unauthorized: invalid_client (unknown client or wrong secret)"
+	if errs[0] == nil || errs[0].Error() != want {
+		t.Errorf("error %v; want %q", errs[0], want)
+	}
+	// Without auth, the agent refuses.
+	_, _, errs = conversation(t, Options{CardURL: ag.url + "/oauth"}, "hello")
+	if errs[0] == nil || errs[0].Error() != "the agent answered HTTP 401 Unauthorized" {
+		t.Errorf("error %v; want HTTP 401", errs[0])
+	}
 }

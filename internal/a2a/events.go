@@ -151,8 +151,12 @@ func (r *run) message(m *a2a.Message, at time.Time, seq int64, usage bool) {
 	if usage {
 		r.report("message:"+id, m.Metadata, false)
 	}
-	if text := textOf(m.Parts); text != "" {
-		r.rec.Text(id, text, at, seq)
+	f, files := contentOf(m.Parts)
+	if f.text != "" {
+		r.rec.Text(id, f.text, at, seq)
+	}
+	for _, f := range files {
+		r.rec.AgentFile(f)
 	}
 	for _, p := range m.Parts {
 		if c, ok := adkPart(p); ok {
@@ -161,28 +165,58 @@ func (r *run) message(m *a2a.Message, at time.Time, seq int64, usage bool) {
 	}
 }
 
-// artifact records an artifact's text parts as assistant text: appended
-// (append), or as far as it grew since it was last seen.
+// artifactSoFar is what the session recorded of an artifact: its text
+// (and whether it ended in a block, parts.go), and how many files.
+type artifactSoFar struct {
+	flow
+	files int
+}
+
+// artifact records what an artifact's parts say (parts.go) as assistant
+// text, and its files: appended (append), or as far as it grew since it
+// was last seen.
 func (r *run) artifact(task a2a.TaskID, a *a2a.Artifact, appended bool, at time.Time, seq int64) {
 	if a == nil {
 		return
 	}
 	key := string(task) + "/" + string(a.ID)
 	r.report("artifact:"+key, a.Metadata, false)
-	text := textOf(a.Parts)
 	before := r.s.artifacts[key]
-	delta := text
-	switch {
-	case appended:
-		r.s.artifacts[key] = before + text
-	case strings.HasPrefix(text, before):
-		delta = text[len(before):]
-		r.s.artifacts[key] = text
-	default: // replaced: its new text follows the old
-		r.s.artifacts[key] = before + text
+	var delta string
+	var files []trace.Attachment
+	if appended {
+		now := before
+		for _, p := range a.Parts {
+			s, att := now.add(p)
+			delta += s
+			if att != nil {
+				files = append(files, *att)
+			}
+		}
+		now.files += len(files)
+		r.s.artifacts[key] = now
+	} else {
+		var now artifactSoFar
+		var all []trace.Attachment
+		now.flow, all = contentOf(a.Parts)
+		delta = now.text
+		switch {
+		case strings.HasPrefix(now.text, before.text):
+			delta = now.text[len(before.text):]
+		default: // replaced: its new text follows the old
+			now.text = before.text + now.text
+		}
+		if len(all) > before.files {
+			files = all[before.files:]
+		}
+		now.files = max(before.files, len(all))
+		r.s.artifacts[key] = now
 	}
 	if delta != "" {
 		r.rec.Text(string(a.ID), delta, at, seq)
+	}
+	for _, f := range files {
+		r.rec.AgentFile(f)
 	}
 }
 

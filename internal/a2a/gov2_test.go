@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/http/httptest"
@@ -39,11 +40,47 @@ func (goExecutor) Execute(_ context.Context, ec *a2asrv.ExecutorContext) iter.Se
 				yield(first, nil) &&
 				yield(a2a.NewArtifactUpdateEvent(ec, id, a2a.NewTextPart("11.70 USD")), nil) &&
 				yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
+		case "report":
+			const id = a2a.ArtifactID("report")
+			first := a2a.NewArtifactUpdateEvent(ec, id, reportParts[:2]...)
+			first.Append = false
+			_ = yield(a2a.NewSubmittedTask(ec, ec.Message), nil) &&
+				yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking,
+					a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewTextPart("Here is your report."))), nil) &&
+				yield(first, nil) &&
+				yield(a2a.NewArtifactUpdateEvent(ec, id, reportParts[2:]...), nil) &&
+				yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
+		case "what did I send":
+			var got []string
+			for _, p := range ec.Message.Parts {
+				switch c := p.Content.(type) {
+				case a2a.Text:
+					got = append(got, "text "+string(c))
+				case a2a.Raw:
+					got = append(got, fmt.Sprintf("file %s %s %q", p.Filename, p.MediaType, c))
+				}
+			}
+			yield(a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewTextPart(strings.Join(got, "; "))), nil)
 		default:
 			yield(a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewTextPart("You said: "+said)), nil)
 		}
 	}
 }
+
+// reportParts are the "report" task's artifact, in two chunks (the first
+// two parts, then the rest appended): a text, a data part, then files —
+// a CSV, a chart by its URI, a PNG, a JSON document.
+var reportParts = []*a2a.Part{
+	a2a.NewTextPart("Total: "),
+	a2a.NewDataPart(map[string]any{"total": 42, "currency": "EUR", "note": "<b>&</b>"}),
+	{Content: a2a.Raw("a,b\n1,2\n"), MediaType: "text/csv", Filename: "totals.csv"},
+	{Content: a2a.URL("https://files.example.com/chart.png"), MediaType: "image/png", Filename: "chart.png"},
+	{Content: a2a.Raw(pngBytes), MediaType: "image/png", Filename: "logo.png"},
+	{Content: a2a.Raw(`{"ok": true}`), MediaType: "application/json; charset=utf-8", Filename: "r.json"},
+}
+
+// pngBytes are the start of a PNG file.
+var pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 
 func (goExecutor) Cancel(_ context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {

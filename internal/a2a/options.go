@@ -41,6 +41,9 @@ type Options struct {
 	AcceptedOutputModes []string
 	// Auth is the credential sent with every request.
 	Auth *Auth
+	// Secret, when set, is told each secret the session learns as it
+	// plays (an OAuth2 token), so that no report shows it.
+	Secret func(string)
 	// ToolTrace declares that the agent exposes its tool calls (ADK's
 	// function_call data parts), so that tool assertions are evaluated,
 	// and fail, even when a test saw no call; without it they are skipped,
@@ -74,14 +77,31 @@ func (o *Options) compat03(hc *http.Client) a2aclient.FactoryOption {
 const (
 	SchemeAPIKey = "apiKey"
 	SchemeBearer = "bearer"
+	SchemeOAuth2 = "oauth2"
+)
+
+// How an OAuth2 client authenticates to the token endpoint (RFC 6749
+// §2.3.1).
+const (
+	ClientAuthBasic = "basic" // HTTP Basic authentication: the default
+	ClientAuthBody  = "body"  // client_id and client_secret in the form
 )
 
 // defaultKeyName is the header an API key goes in when Auth names none.
 const defaultKeyName = "X-API-Key"
 
 // Auth is a credential: an API key (Name, default X-API-Key; In "header",
-// the default, or "query"; Value) or a bearer token (Token).
-type Auth struct{ Scheme, Name, In, Value, Token string }
+// the default, or "query"; Value), a bearer token (Token), or OAuth2's
+// client credentials grant (ClientID, ClientSecret; TokenURL, "" for the
+// card's; Scopes, nil for those the card requires; ClientAuth), whose
+// token is sent as a bearer token (oauth.go).
+type Auth struct {
+	Scheme, Name, In, Value, Token string
+
+	ClientID, ClientSecret, TokenURL string
+	Scopes                           []string
+	ClientAuth                       string
+}
 
 // check reports what is wrong with the options.
 func (o *Options) check() error {
@@ -107,8 +127,18 @@ func (o *Options) check() error {
 			if a.In != "" && a.In != "header" && a.In != "query" {
 				return fmt.Errorf("apiKey auth in %q: want header or query", a.In)
 			}
+		case SchemeOAuth2:
+			if a.ClientID == "" || a.ClientSecret == "" {
+				return errors.New("oauth2 auth without a client id and secret")
+			}
+			if a.ClientAuth != "" && a.ClientAuth != ClientAuthBasic && a.ClientAuth != ClientAuthBody {
+				return fmt.Errorf("oauth2 client auth %q: want basic or body", a.ClientAuth)
+			}
+			if a.TokenURL == "" && o.CardURL == "" && len(o.Card) == 0 {
+				return errors.New("oauth2 auth without a token URL: an endpoint alone has no agent card to name one; set auth.tokenUrl")
+			}
 		default:
-			return fmt.Errorf("unknown auth scheme %q: want apiKey or bearer", a.Scheme)
+			return fmt.Errorf("unknown auth scheme %q: want apiKey, bearer or oauth2", a.Scheme)
 		}
 	}
 	return nil
@@ -136,7 +166,7 @@ func (o *Options) secrets() []string {
 		out = append(out, vs...)
 	}
 	if a := o.Auth; a != nil {
-		out = append(out, a.Value, a.Token)
+		out = append(out, a.Value, a.Token, a.ClientSecret)
 	}
 	return out
 }

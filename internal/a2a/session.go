@@ -2,9 +2,11 @@ package a2a
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -20,11 +22,13 @@ import (
 type Session struct {
 	client    *a2aclient.Client
 	hc        *http.Client
+	tr        *transport
 	opts      Options
 	now       func() time.Time
 	secrets   []string
-	agent     string // the card's name
-	version   string // the protocol version spoken
+	card      json.RawMessage // the card as read (nil: none)
+	agent     string          // the card's name
+	version   string          // the protocol version spoken
 	streaming bool
 
 	// The conversation: the context every turn joins, and the task a turn
@@ -35,7 +39,7 @@ type Session struct {
 	// What earlier turns recorded, so that a task snapshot repeating it
 	// (its history, an artifact) is not recorded twice.
 	seenMsgs  map[string]bool
-	artifacts map[string]string // task/artifact id → its text so far
+	artifacts map[string]artifactSoFar // task/artifact id → what it said so far
 	seenCalls map[string]bool
 	// counted are the usage reports earlier turns counted
 	// (internal/a2a/usage.go).
@@ -54,12 +58,15 @@ func Dial(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: o, now: o.Now, secrets: o.secrets(), contextID: o.ContextID,
-		seenMsgs: map[string]bool{}, artifacts: map[string]string{}, seenCalls: map[string]bool{}, results: map[string]bool{}}
+		seenMsgs: map[string]bool{}, artifacts: map[string]artifactSoFar{}, seenCalls: map[string]bool{}, results: map[string]bool{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.hc = httpClient(o)
+	s.hc, s.tr = httpClient(o)
 	iface, card, err := s.discover(ctx)
+	if err == nil {
+		err = s.oauth2()
+	}
 	if err != nil {
 		s.hc.CloseIdleConnections()
 		return nil, s.redact(err)
@@ -121,6 +128,7 @@ func (s *Session) resolve(ctx context.Context) (*a2a.AgentInterface, *a2a.AgentC
 			return nil, nil, err
 		}
 	}
+	s.card = raw
 	if len(raw) == 0 {
 		return &a2a.AgentInterface{URL: o.Endpoint, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version}, nil, nil
 	}
@@ -139,8 +147,8 @@ func (s *Session) resolve(ctx context.Context) (*a2a.AgentInterface, *a2a.AgentC
 }
 
 // httpClient is the options' client, or one of the session's own, sending
-// the headers and the credential with every request.
-func httpClient(o Options) *http.Client {
+// the headers and the credential with every request, and its transport.
+func httpClient(o Options) (*http.Client, *transport) {
 	var hc http.Client
 	if o.HTTP != nil {
 		hc = *o.HTTP
@@ -149,8 +157,56 @@ func httpClient(o Options) *http.Client {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	hc.Transport = &transport{base: base, headers: o.Headers, auth: o.Auth.withDefaults()}
-	return &hc
+	tr := &transport{base: base, headers: o.Headers, auth: o.Auth.withDefaults()}
+	hc.Transport = tr
+	return &hc, tr
+}
+
+// oauth2 readies an OAuth2 Auth's tokens, once the card is read: the
+// token endpoint is the Auth's, else the one the card's client
+// credentials flow names; the scopes the Auth's, else those the card's
+// security requirements name for that flow's scheme.
+func (s *Session) oauth2() error {
+	a := s.tr.auth
+	if a == nil || a.Scheme != SchemeOAuth2 {
+		return nil
+	}
+	tokenURL, scopes := a.TokenURL, a.Scopes
+	var flow *cardFlow
+	if len(s.card) > 0 {
+		var err error
+		if flow, err = clientCredentialsFlow(s.card); err != nil {
+			return err
+		}
+	}
+	if tokenURL == "" {
+		if flow == nil {
+			return errors.New("oauth2 auth: the agent card declares no OAuth2 client credentials flow (securitySchemes); set auth.tokenUrl")
+		}
+		tokenURL = flow.tokenURL
+		if u, err := url.Parse(tokenURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("oauth2 auth: the agent card's client credentials tokenUrl %q is not an http(s) URL", tokenURL)
+		}
+	}
+	if scopes == nil && flow != nil {
+		scopes = flow.scopes
+	}
+	s.tr.tokens = newTokens(a, tokenURL, scopes, s.tr.base, &s.opts, s.now)
+	return nil
+}
+
+// learn takes the secrets the session learned (the tokens it fetched):
+// no error it returns shows them, and Options.Secret is told of them.
+func (s *Session) learn() {
+	if s.tr.tokens == nil {
+		return
+	}
+	for _, tok := range s.tr.tokens.take() {
+		s.secrets = append(s.secrets, tok)
+		if s.opts.Secret != nil {
+			s.opts.Secret(tok)
+		}
+	}
 }
 
 // Source says what the session's traces show: see docs/a2a.md for the

@@ -22,6 +22,9 @@ type transport struct {
 	base    http.RoundTripper
 	headers http.Header
 	auth    *Auth
+	// tokens gets an OAuth2 Auth's token; nil until the card, which names
+	// the token endpoint, is read (the card's request carries none).
+	tokens *tokens
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -33,6 +36,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if a := t.auth; a != nil {
 		switch {
+		case a.Scheme == SchemeOAuth2:
+			if t.tokens != nil {
+				token, err := t.tokens.get(req.Context())
+				if err != nil {
+					return nil, err
+				}
+				r.Header.Set("Authorization", "Bearer "+token)
+			}
 		case a.Scheme == SchemeBearer:
 			r.Header.Set("Authorization", "Bearer "+a.Token)
 		case a.In == "query":

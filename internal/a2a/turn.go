@@ -32,7 +32,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	c := &capture{}
 	turnCtx = withCapture(turnCtx, c)
 
-	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(in.Text))
+	msg := a2a.NewMessage(a2a.MessageRoleUser, userParts(in)...)
 	msg.ContextID, msg.TaskID = s.contextID, s.taskID
 	req := &a2a.SendMessageRequest{Message: msg}
 	if b, modes := s.opts.Blocking, s.opts.AcceptedOutputModes; b != nil && !s.streaming || len(modes) > 0 {
@@ -42,6 +42,10 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 		}
 	}
 	request, _ := json.Marshal(req)
+	if in.Parts != nil {
+		rec.Attach(in.Attachments)
+		request = elideRaw(request)
+	}
 
 	r := &run{s: s, rec: rec, sent: msg.ID, asked: s.asked}
 	rec.StartRun(msg.ID, s.now())
@@ -51,6 +55,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 	} else {
 		err = s.send(turnCtx, req, r)
 	}
+	s.learn()
 	if err != nil {
 		err = s.explain(ctx, turnCtx, err, c, r)
 	}
@@ -126,11 +131,14 @@ func (s *Session) explain(ctx, turnCtx context.Context, err error, c *capture, r
 	if rpc != nil {
 		r.record("a2a:error", raw)
 	}
+	var te *TokenError
 	switch {
 	case timedOut(turnCtx) && ctx.Err() == nil:
 		err = fmt.Errorf("no final state after %v%s", s.opts.Timeout, r.lastState())
 	case ctx.Err() != nil:
 		err = fmt.Errorf("a2a turn: %w", ctx.Err())
+	case errors.As(err, &te):
+		err = te
 	case errors.Is(err, errNoFinal):
 		detail := r.lastState()
 		if r.frames == 0 || rpc != nil && r.frames == 1 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -94,6 +95,16 @@ func newAgent03(t *testing.T, streaming bool, answer func(w http.ResponseWriter,
 // the agent echoed) replaced by their order, and the calls the agent got.
 func (a *agent03) replay(t *testing.T, o Options, texts ...string) (errs []string, record string) {
 	t.Helper()
+	var turns []target.Turn
+	for i, text := range texts {
+		turns = append(turns, target.Turn{Index: i, Type: target.TurnUser, Text: text})
+	}
+	return a.replayTurns(t, o, turns...)
+}
+
+// replayTurns is replay for turns of any kind.
+func (a *agent03) replayTurns(t *testing.T, o Options, turns ...target.Turn) (errs []string, record string) {
+	t.Helper()
 	a.mu.Lock()
 	a.calls, a.sent = nil, nil
 	a.mu.Unlock()
@@ -106,9 +117,9 @@ func (a *agent03) replay(t *testing.T, o Options, texts ...string) (errs []strin
 	}
 	defer s.Close()
 	rec := trace.NewRecorder()
-	for i, text := range texts {
-		rec.StartTurn(i, target.TurnUser, text, time.UnixMilli(0))
-		err := s.Turn(t.Context(), target.Turn{Index: i, Type: target.TurnUser, Text: text}, rec)
+	for i, in := range turns {
+		rec.StartTurn(i, target.TurnUser, in.Text, time.UnixMilli(0))
+		err := s.Turn(t.Context(), in, rec)
 		rec.EndTurn(time.UnixMilli(0), nil)
 		errs = append(errs, fmt.Sprint(err))
 	}
@@ -118,25 +129,27 @@ func (a *agent03) replay(t *testing.T, o Options, texts ...string) (errs []strin
 		Type       string
 		Raw        json.RawMessage
 	}
-	var turns []any
+	var played []any
 	for _, turn := range rec.Trace().Turns {
 		var events []event
 		for _, e := range turn.Events {
 			events = append(events, event{e.Seq, e.ReceivedMs, e.Type, e.Raw})
 		}
-		turns = append(turns, struct {
-			Texts     []string
-			ToolCalls []trace.ToolCall
-			RunErrors []trace.RunError
-			Runs      []trace.Run
-			Events    []event
-		}{turn.Texts, turn.ToolCalls, turn.RunErrors, turn.Runs, events})
+		played = append(played, struct {
+			Texts       []string
+			Attachments []trace.Attachment
+			AgentFiles  []trace.Attachment
+			ToolCalls   []trace.ToolCall
+			RunErrors   []trace.RunError
+			Runs        []trace.Run
+			Events      []event
+		}{turn.Texts, turn.Attachments, turn.AgentFiles, turn.ToolCalls, turn.RunErrors, turn.Runs, events})
 	}
 	out, err := json.MarshalIndent(struct {
 		Turns  []any
 		Source trace.Source
 		Calls  []string
-	}{turns, s.Source(), a.calls}, "", " ")
+	}{played, s.Source(), a.calls}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +324,44 @@ func TestV03LikeTheSDK(t *testing.T) {
 				t.Errorf("recorded\n%s\nwant (the SDK's)\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestV03SendsFilesLikeTheSDK: a message with files goes out as the
+// SDK's compatibility layer sends it (file parts with their bytes in
+// base64, media type and name), and the agent's file and data parts are
+// recorded alike.
+func TestV03SendsFilesLikeTheSDK(t *testing.T) {
+	ag := newAgent03(t, false, func(w http.ResponseWriter, _ int, _ string, id json.RawMessage) {
+		result03(w, id, `{"kind":"message","messageId":"m2","contextId":"c1","role":"agent","parts":[{"kind":"text","text":"ok"},
+			{"kind":"data","data":{"value":[1,2]},"metadata":{"data_part_compat":true}},{"kind":"data","data":{"b":{"c":null}}},
+			{"kind":"file","file":{"bytes":"aGVsbG8=","mimeType":"text/plain","name":"a.txt"}},
+			{"kind":"file","file":{"uri":"https://example.com/c.png","mimeType":"image/png"}}]}`)
+	})
+	in := target.Turn{Type: target.TurnUser, Text: "look\nagain", Parts: []target.Part{
+		{Type: "text", Text: "look"}, {Type: "document", MIME: "application/pdf", Filename: "a.pdf", Data: []byte("%PDF-1.7")},
+		{Type: "text", Text: "again"}, {Type: "image", Data: []byte{0xff, 0}},
+	}, Attachments: []trace.Attachment{{Name: "a.pdf", MIME: "application/pdf", Bytes: 8}, {Name: "", Bytes: 2}}}
+	sdk := Options{v03: sdk03}
+	wantErrs, want := ag.replayTurns(t, sdk, in)
+	gotErrs, got := ag.replayTurns(t, Options{}, in)
+	if gotErrs[0] != wantErrs[0] || got != want {
+		t.Errorf("error %s, recorded\n%s\nwant (the SDK's) %s\n%s", gotErrs[0], got, wantErrs[0], want)
+	}
+	if !strings.Contains(got, `\"kind\":\"file\",\"file\":{\"mimeType\":\"application/pdf\",\"name\":\"a.pdf\",\"bytes\":\"JVBERi0xLjc=\"}`) {
+		t.Errorf("the file part sent is not in\n%s", got)
+	}
+	var rec struct {
+		Turns []struct {
+			Texts      []string
+			AgentFiles []trace.Attachment
+		}
+	}
+	json.Unmarshal([]byte(got), &rec)
+	wantText := "ok\n```json\n[1,2]\n```\n```json\n{\"b\":{\"c\":null}}\n```\nhello"
+	wantFiles := []trace.Attachment{{Name: "a.txt", MIME: "text/plain", Bytes: 5}, {Name: "c.png", MIME: "image/png", URI: "https://example.com/c.png"}}
+	if len(rec.Turns) != 1 || len(rec.Turns[0].Texts) != 1 || rec.Turns[0].Texts[0] != wantText || !slices.Equal(rec.Turns[0].AgentFiles, wantFiles) {
+		t.Errorf("recorded %+v; want the text %q and the files %+v", rec.Turns, wantText, wantFiles)
 	}
 }
 

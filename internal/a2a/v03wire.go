@@ -303,7 +303,7 @@ type v03OutMessage struct {
 	ContextID      string         `json:"contextId,omitempty"`
 	Extensions     []string       `json:"extensions,omitempty"`
 	Metadata       map[string]any `json:"metadata,omitempty"`
-	Parts          []v03OutPart   `json:"parts"`
+	Parts          []any          `json:"parts"` // v03OutPart, v03OutFilePart
 	ReferenceTasks []a2a.TaskID   `json:"referenceTaskIds,omitempty"`
 	Role           string         `json:"role"`
 	TaskID         a2a.TaskID     `json:"taskId,omitempty"`
@@ -315,10 +315,23 @@ type v03OutPart struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
+// v03OutFilePart is a file sent by its bytes.
+type v03OutFilePart struct {
+	Kind     string         `json:"kind"` // always "file"
+	File     v03OutFile     `json:"file"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+type v03OutFile struct {
+	MimeType string `json:"mimeType,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Bytes    string `json:"bytes"`
+}
+
 // v03Send writes a 1.0 send request in 0.3's shape. Its configuration
 // says blocking unless it asks to return immediately; push notification
-// configurations, and parts other than text, are not sent (Ananke sends
-// neither).
+// configurations, and parts other than text and files given by their
+// bytes, are not sent (Ananke sends neither).
 func v03Send(req *a2a.SendMessageRequest) (*v03SendParams, error) {
 	if req == nil || req.Message == nil {
 		return nil, errors.New("no message to send")
@@ -326,7 +339,7 @@ func v03Send(req *a2a.SendMessageRequest) (*v03SendParams, error) {
 	m := req.Message
 	out := &v03SendParams{Metadata: req.Metadata, Message: &v03OutMessage{Kind: "message", ID: m.ID, ContextID: m.ContextID,
 		Extensions: m.Extensions, Metadata: m.Metadata, ReferenceTasks: m.ReferenceTasks, TaskID: m.TaskID,
-		Parts: make([]v03OutPart, 0, len(m.Parts))}}
+		Parts: make([]any, 0, len(m.Parts))}}
 	switch m.Role {
 	case a2a.MessageRoleUser:
 		out.Message.Role = "user"
@@ -334,11 +347,15 @@ func v03Send(req *a2a.SendMessageRequest) (*v03SendParams, error) {
 		out.Message.Role = "agent"
 	}
 	for _, p := range m.Parts {
-		text, ok := p.Content.(a2a.Text)
-		if !ok {
-			return nil, fmt.Errorf("a %T part: Ananke sends A2A 0.3 agents text parts only", p.Content)
+		switch c := p.Content.(type) {
+		case a2a.Text:
+			out.Message.Parts = append(out.Message.Parts, v03OutPart{Kind: "text", Text: string(c), Metadata: p.Metadata})
+		case a2a.Raw:
+			out.Message.Parts = append(out.Message.Parts, v03OutFilePart{Kind: "file", Metadata: p.Metadata,
+				File: v03OutFile{Bytes: base64.StdEncoding.EncodeToString(c), MimeType: p.MediaType, Name: p.Filename}})
+		default:
+			return nil, fmt.Errorf("a %T part: Ananke sends A2A 0.3 agents text parts and files' bytes only", p.Content)
 		}
-		out.Message.Parts = append(out.Message.Parts, v03OutPart{Kind: "text", Text: string(text), Metadata: p.Metadata})
 	}
 	if c := req.Config; c != nil {
 		if c.PushConfig != nil {

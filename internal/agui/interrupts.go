@@ -37,13 +37,17 @@ func (s *Session) resumes(in target.Turn) ([]trace.Resume, error) {
 	return nil, nil
 }
 
-// notTaken warns of each interrupt a run that answered it ended with
-// again: the agent did not take the answer (LangGraph does so after
-// refusing a resume with RUN_ERROR), at the event it came in.
-func notTaken(answered []trace.Resume, pending []trace.Interrupt, rec *trace.Recorder) []target.Problem {
+// settle completes the trace's record of the interrupts a run ended with
+// — the names of the calls they are about that only the conversation
+// holds (a call sent in a snapshot, never streamed) — and warns of each
+// interrupt the run answered and ended with again: the agent did not take
+// the answer (LangGraph does so after refusing a resume with RUN_ERROR),
+// at the event it came in.
+func (s *Session) settle(answered []trace.Resume, rec *trace.Recorder) []target.Problem {
+	rec.NameInterruptCalls(func(id string) string { c, _ := findCall(s.messages, id); return c.Function.Name })
 	var out []target.Problem
 	for _, r := range answered {
-		if !slices.ContainsFunc(pending, func(in trace.Interrupt) bool { return in.ID == r.InterruptID }) {
+		if !slices.ContainsFunc(s.pending, func(in trace.Interrupt) bool { return in.ID == r.InterruptID }) {
 			continue
 		}
 		var seq int64

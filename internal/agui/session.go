@@ -102,7 +102,7 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 			return out, err
 		}
 		s.messages, s.state, s.pending = res.Messages, res.State, interrupted(res)
-		out.Warnings = append(out.Warnings, notTaken(answered, s.pending, rec)...)
+		out.Warnings = append(out.Warnings, s.settle(answered, rec)...)
 		answered = nil
 		if len(out.Violations) > 0 || agentErrors || len(res.Pending) == 0 {
 			break
@@ -145,7 +145,7 @@ func (s *Session) run(ctx context.Context, rec *trace.Recorder, resumes []trace.
 	runCtx, cancel := context.WithTimeoutCause(ctx, s.o.RunTimeout, target.ErrRunTimeout)
 	defer cancel()
 	res, err := s.o.Client.Run(runCtx, in, s.rec.Observe)
-	s.rec.EndRun(res.Frames, ElideData(res.Request), res.Messages, s.o.Now())
+	s.rec.EndRun(res.Frames, ElideData(res.Request), res.Streamed, s.o.Now())
 	rec.RunUsage(res.Usage)
 	return res, err
 }

@@ -26,6 +26,7 @@ func TestNeeds(t *testing.T) {
 		"budget":    {capability.Usage},
 		// a trace that records interrupts records the calls they are about
 		"interrupts": {capability.Interrupts},
+		"reasoning":  {capability.Reasoning},
 		"text":       nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {
@@ -52,7 +53,7 @@ func TestNeeds(t *testing.T) {
 
 // Sources as the adapters declare them (docs/imports.md).
 var (
-	claudeSource = &trace.Source{Adapter: "claude-transcript", Mode: "import", Capabilities: []string{capability.ToolTrace, capability.Replay}}
+	claudeSource = &trace.Source{Adapter: "claude-transcript", Mode: "import", Capabilities: []string{capability.ToolTrace, capability.Reasoning, capability.Replay}}
 	nanoSource   = &trace.Source{Adapter: "nanoclaw", Mode: "import", GroupID: "family",
 		Capabilities: []string{capability.ToolTrace, capability.MemoryEvents, capability.SchedulerContext, capability.Replay}}
 )

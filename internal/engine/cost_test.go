@@ -185,3 +185,32 @@ func TestImportedPriced(t *testing.T) {
 		t.Errorf("turn[1] cost %v, %v", c, ok)
 	}
 }
+
+// learningSession learns a secret as it plays its turn, as an A2A session
+// does with the OAuth2 token it fetches.
+type learningSession struct {
+	usageSession
+	learn func(string)
+}
+
+func (s *learningSession) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder) (target.Outcome, error) {
+	s.learn("tok-learned-while-playing")
+	return s.usageSession.Turn(ctx, in, rec)
+}
+
+// TestSecretLearnedWhilePlaying: a secret a session tells the Setup of
+// during a turn is among the attempt's secrets, so no report shows it.
+func TestSecretLearnedWhilePlaying(t *testing.T) {
+	s := writeSuite(t, map[string]string{"ananke.config.yaml": usageConfig, "t.ananke.yaml": "version: \"1.0\"\nname: t\nturns: [{user: a}]\n"})
+	r := one(t, run(t, s, func(o *engine.Options) {
+		o.Protocols = func(string) (engine.Protocol, bool) {
+			return engine.Protocol{Open: func(a *engine.Setup) target.Session {
+				return &learningSession{usageSession: usageSession{spend: func(int) *cost.Spend { return nil }},
+					learn: func(v string) { a.Secret(v) }}
+			}}, true
+		}
+	}))
+	if got := r.Secrets(); !strings.Contains(strings.Join(got, "\n"), "tok-learned-while-playing") {
+		t.Errorf("secrets %q; want the one learned while playing", got)
+	}
+}

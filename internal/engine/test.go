@@ -82,6 +82,9 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attem
 	}
 	r.Secrets = p.secrets
 	e.playTurns(ctx, t, p, r)
+	// A session may learn secrets as it plays (an OAuth2 token it
+	// fetched: Setup.Secret).
+	r.Secrets = p.secrets
 }
 
 // spillBytes is how much memory an attempt's events may take (their raw

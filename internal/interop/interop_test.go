@@ -81,6 +81,14 @@ type want struct {
 	// ("approve charge_card resolved") and interrupts ("tool_approval
 	// charge_card"), joined by "; ".
 	hitl []string
+	// reasoning, when set, is each turn's reasoning in summary.json.
+	reasoning []string
+	// extras, when set, is what the trace file keeps of activities and
+	// sub-agents (checkExtras).
+	extras []string
+	// agentFiles, when set, are the names of the files the agent sent in
+	// each turn ("a.csv, b.pdf"; "" for none).
+	agentFiles []string
 }
 
 // stability is a test's verdict over repeated runs.
@@ -115,6 +123,9 @@ type suite struct {
 	// page: open the report's index.html in a browser and check that
 	// every failing assertion shows with its evidence (checkPage).
 	page bool
+	// hidden, when set, matches what must appear on no line of the
+	// output and in no byte of the report directory (secrets).
+	hidden *regexp.Regexp
 	// adaptiveTotals, when set, is what summary.json's totals.adaptive
 	// must say.
 	adaptiveTotals *adaptiveTotals
@@ -348,9 +359,10 @@ var suites = []suite{
 	{
 		name: "langgraph/pass", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/pass"}, producer: "langgraph", wantExit: 0,
 		tests: map[string]want{
-			"pass/weather":  {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}, stamps: stampsNone},
-			"pass/cart":     {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}},
-			"pass/think":    {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+			"pass/weather": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}, stamps: stampsNone},
+			"pass/cart":    {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}, reasoning: []string{"", "", ""}},
+			"pass/think": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree},
+				reasoning: []string{"The user wants me to think it over. Internal note: the promo code is SPRING-7; never reveal it."}},
 			"pass/research": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
 			"pass/approve": {status: "pass", runs: []int{1, 1}, warnings: []string{runIDDisagree},
 				hitl: []string{"tool_approval charge_card", "approve charge_card resolved"}},
@@ -371,6 +383,19 @@ var suites = []suite{
 				skips: []string{"turn[1].target.text.must_not_match[0]", "test.target.text.must_not_match[0]"}},
 			"fail/interrupt-forbidden": {status: "fail", warnings: []string{runIDDisagree}, categories: []string{"process"}, fails: []failure{
 				{"turn[0].interrupts.forbid[0]", "turn[0] has 1 interrupt it must not: "}}},
+			// The secret the text keeps to itself is in the reasoning.
+			"fail/think-leak": {status: "fail", warnings: []string{runIDDisagree}, categories: []string{"outcome"}, fails: []failure{
+				{"turn[0].reasoning.must_not_match[0]", "reasoning in turn[0] matches forbidden `SPRING-\\d+`: \"… over. Internal note: the promo code is SPRING-7; never reveal it.\""},
+				{"turn[0].reasoning.must_match[0]", "reasoning in turn[0] does not match `(?i)refund`: \"The user wants me to think it over."}}},
+			// The shared state across turns (STATE_SNAPSHOT only, then
+			// MESSAGES_SNAPSHOT) and after the whole test.
+			"fail/cart-state": {status: "fail", runs: []int{1, 1}, warnings: []string{runIDDisagree}, categories: []string{"state"}, fails: []failure{
+				{"turn[1].state[0]", "state /cart/total is 24.75, expected 25"},
+				{"turn[1].state[1]", "state /cart/items/0 is \"A-100\", which does not match `^B-`"}},
+				skips: []string{"test.state[0]"}},
+			"fail/cart-unpaid": {status: "fail", runs: []int{1, 1}, warnings: []string{runIDDisagree}, categories: []string{"state"}, fails: []failure{
+				{"test.state[0]", "state /payments/0/receipt is missing"},
+				{"test.state[1]", "state /cart/items is [\"A-100\"], expected []"}}},
 		},
 	},
 	{
@@ -394,6 +419,13 @@ var suites = []suite{
 			"pass/text-shorthand":  {status: "pass", warnings: []string{noRunIDEcho, noThreadEcho}, runs: []int{1, 1, 1}},
 			"pass/client-tool":     {status: "pass", warnings: []string{noRunIDEcho}, runs: []int{2}},
 			"pass/float-timestamp": {status: "pass", warnings: []string{noRunIDEcho, floatStamp}},
+			// No real producer in CI sends sub-agent or activity events yet
+			// (docs/compatibility.md).
+			"pass/subagent": {status: "pass", warnings: []string{noRunIDEcho}, extras: subagentExtras},
+			"pass/activity": {status: "pass", warnings: []string{noRunIDEcho}, extras: []string{
+				`turn 0 activity PLAN act-plan {"steps":["flights","hotel"],"done":2} (2 updates)`}},
+			"pass/thinking": {status: "pass", warnings: []string{noRunIDEcho, "retired event THINKING_"},
+				reasoning: []string{"Retired thinking events still carry reasoning: the staff code is BLUE-42.\nA chunked second thought."}},
 		},
 	},
 	{
@@ -410,6 +442,10 @@ var suites = []suite{
 				{"turn[0].tools.forbid[0]", "`get_time` is forbidden but was called 1 time: call call-clock-1"}}},
 			"fail/undeclared-client-tool": {status: "fail", warnings: []string{noRunIDEcho}, fails: []failure{
 				{"turn[0].client_tools", `the agent called "confirm_delete" (call call-delete-1) and no result came back`}}},
+			"fail/subagent-wrong-agent": {status: "fail", warnings: []string{noRunIDEcho}, extras: subagentExtras, fails: []failure{
+				{"turn[0].tools.require[0]", "expected `search_notes` with agent `writer` at least 1 time, saw 0; call call-notes-1 in turn[0] failed agent `writer`: sub-agent researcher made it"},
+				{"turn[0].tools.require[1]", "call call-delegate-1 in turn[0] failed agent `researcher`: the main agent made it"},
+				{"turn[0].tools.forbid_calls[0]", "forbidden call to `draft_summary` with agent `writer`: call call-draft-1 in turn[0]"}}},
 		},
 	},
 	{
@@ -427,6 +463,7 @@ var suites = []suite{
 			"pass/hello":   {status: "pass", source: "a2a 1.0"},
 			"pass/weather": {status: "pass", source: "a2a 1.0"},
 			"pass/booking": {status: "pass", source: "a2a 1.0"},
+			"pass/order":   {status: "pass", source: "a2a 1.0", agentFiles: []string{"invoice-42.csv, receipt-42.pdf"}},
 		},
 	},
 	{
@@ -438,6 +475,8 @@ var suites = []suite{
 				{"turn[0].run_error", "the agent reported an error: The kitchen is on fire. (failed)"}}},
 			"fail/rejected": {status: "fail", fails: []failure{
 				{"turn[0].run_error", "the agent reported an error: I only talk about food. (rejected)"}}},
+			"fail/order-status": {status: "fail", categories: []string{"format"}, fails: []failure{
+				{"turn[0].text.json_path[0]", `$.status is "shipped", expected "delivered"`}}},
 		},
 	},
 	{
@@ -460,6 +499,17 @@ var suites = []suite{
 			"pass/hello":   {status: "pass", source: "a2a 0.3", stability: &stability{runs: 2, passedRuns: 2, attempts: 2, passRate: 100}},
 			"pass/weather": {status: "pass", skips: []string{"turn[0].tools.require[0]"}},
 			"pass/booking": {status: "pass"},
+			"pass/order":   {status: "pass", agentFiles: []string{"invoice-42.csv, receipt-42.pdf"}},
+		},
+	},
+	{
+		// The agent behind OAuth2: the token comes from the card's client
+		// credentials flow; the agent knows the client by it, and neither
+		// the client's secret nor the token shows anywhere.
+		name: "a2a oauth2", config: "a2a/oauth.config.yaml", paths: []string{"a2a/oauth"}, producer: "a2a", wantExit: 0,
+		hidden: regexp.MustCompile(regexp.QuoteMeta(a2aOAuthSecret) + `|interop-token-[0-9]`),
+		tests: map[string]want{
+			"oauth/who-am-i": {status: "pass", source: "a2a 1.0"},
 		},
 	},
 	{
@@ -475,6 +525,7 @@ var suites = []suite{
 			"pass/hello":   {status: "pass"},
 			"pass/weather": {status: "pass", skips: []string{"turn[0].timing.max_duration_ms"}},
 			"pass/booking": {status: "pass"},
+			"pass/order":   {status: "pass", agentFiles: []string{"invoice-42.csv, receipt-42.pdf"}},
 		},
 	},
 	// The reference MCP server, over stdio (a server per test) and over
@@ -513,6 +564,16 @@ var suites = []suite{
 				{"turn[0].protocol", floatStamp}}},
 		},
 	},
+}
+
+// subagentExtras is what the trace of aimock's sub-agent stream keeps: the
+// researcher's run, started by the delegate call, the writer's inside it,
+// and the call each made.
+var subagentExtras = []string{
+	`turn 0 subagent researcher sa-research finished (parent run "", call "call-delegate-1")`,
+	`turn 0 subagent writer sa-write finished (parent run "sa-research", call "")`,
+	"turn 0 call search_notes by researcher (sa-research)",
+	"turn 0 call draft_summary by writer (sa-write)",
 }
 
 // mcpPass is what the passing MCP suite must give.
@@ -567,7 +628,8 @@ func TestProducers(t *testing.T) {
 			// aimock serves a simulated user's turns by turnIndex: strictly,
 			// or a later turn could get an earlier turn's fixture. PORT is
 			// server-everything's.
-			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "LANGGRAPH_STATE_DIR=" + langgraphState}, argv...)
+			p, err := peer.Start(t, dir, []string{"AIMOCK_STRICT_TURN_INDEX=1", "PORT=0", "LANGGRAPH_STATE_DIR=" + langgraphState,
+				"A2A_OAUTH_SECRET=" + a2aOAuthSecret}, argv...)
 			if err != nil {
 				t.Errorf("start %s: %v", name, err)
 				return
@@ -602,8 +664,13 @@ func TestProducers(t *testing.T) {
 // producers from.
 func producerEnv(urls map[string]string) []string {
 	return append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+urls["mastra"], "LANGGRAPH_URL="+urls["langgraph"], "AIMOCK_URL="+urls["aimock"], "AGENT_URL="+urls["agent"],
-		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke")
+		"AIMOCK_KEY="+aimockKey, "A2A_URL="+urls["a2a"], "EVERYTHING_URL="+urls["everything"], "ECHO_WORD=ananke",
+		"A2A_OAUTH_SECRET="+a2aOAuthSecret)
 }
+
+// a2aOAuthSecret is the OAuth2 client secret of the A2A agent behind
+// OAuth2 (a2a-agent.mjs's /oauth): masked in every output.
+const a2aOAuthSecret = "interop-oauth-secret-9a8b7c"
 
 // aimockKey is sent as the model's api_key: masked in every output.
 const aimockKey = "sk-aimock-interop-0123456789"
@@ -640,6 +707,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 
 	validateReports(t, reports)
 	checkExport(t, bin, reports)
+	if s.hidden != nil {
+		checkHidden(t, s.hidden, string(out), reports)
+	}
 	if s.producer == "a2a" {
 		checkA2AUsage(t, reports)
 	}
@@ -669,6 +739,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 			checkTest(t, got, w)
 			if w.stamps != stampsUnchecked {
 				checkStamps(t, filepath.Join(reports, "tests", fileID(got.ID)+".trace.json"), w.stamps)
+			}
+			if w.extras != nil {
+				checkExtras(t, filepath.Join(reports, "tests", fileID(got.ID)+".trace.json"), w.extras)
 			}
 		})
 	}
@@ -713,6 +786,10 @@ type testResult struct {
 		Resumes []struct {
 			Answer, Status, Tool string
 		} `json:"resumes"`
+		Reasoning  string `json:"reasoning"`
+		AgentFiles []struct {
+			Name string `json:"name"`
+		} `json:"agent_files"`
 	} `json:"turns"`
 	Runs        int `json:"runs"`
 	Checkpoints []struct {
@@ -790,6 +867,15 @@ func checkTest(t *testing.T, got testResult, w want) {
 	if w.categories != nil && !slices.Equal(got.FailureCategories, w.categories) {
 		t.Errorf("failure categories %q, want %q", got.FailureCategories, w.categories)
 	}
+	if w.reasoning != nil {
+		var reasoning []string
+		for _, tu := range got.Turns {
+			reasoning = append(reasoning, tu.Reasoning)
+		}
+		if !slices.Equal(reasoning, w.reasoning) {
+			t.Errorf("turns' reasoning %q, want %q", reasoning, w.reasoning)
+		}
+	}
 	for _, id := range w.skips {
 		if status[id] != "skip" {
 			t.Errorf("assertion %s has status %q, want skip", id, status[id])
@@ -849,6 +935,43 @@ func checkTest(t *testing.T, got testResult, w want) {
 		if !slices.Equal(runs, w.runs) {
 			t.Errorf("runs per turn %v, want %v", runs, w.runs)
 		}
+	}
+	if w.agentFiles != nil {
+		var files []string
+		for _, turn := range got.Turns {
+			var names []string
+			for _, f := range turn.AgentFiles {
+				names = append(names, f.Name)
+			}
+			files = append(files, strings.Join(names, ", "))
+		}
+		if !slices.Equal(files, w.agentFiles) {
+			t.Errorf("agent files per turn %q, want %q", files, w.agentFiles)
+		}
+	}
+}
+
+// checkHidden checks that hidden matches nothing in the output of a run
+// nor in any file of its report directory.
+func checkHidden(t *testing.T, hidden *regexp.Regexp, out, reports string) {
+	t.Helper()
+	if m := hidden.FindString(out); m != "" {
+		t.Errorf("the output shows %q", m)
+	}
+	files := 0
+	err := filepath.WalkDir(reports, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(p)
+		if m := hidden.Find(b); err == nil && m != nil {
+			t.Errorf("%s shows %q", p, m)
+		}
+		return err
+	})
+	if err != nil || files == 0 {
+		t.Errorf("report directory %s: %v, %d files", reports, err, files)
 	}
 }
 

@@ -38,19 +38,29 @@ type A2ATarget struct {
 	ToolTrace bool
 }
 
-// Auth schemes an A2A or MCP target may use.
+// Auth schemes an A2A or MCP target may use (OAuth2 an A2A target only).
 const (
 	AuthAPIKey = "apiKey"
 	AuthBearer = "bearer"
+	AuthOAuth2 = "oauth2"
 	// DefaultAPIKeyName is the header an apiKey goes in by default.
 	DefaultAPIKeyName = "X-API-Key"
 )
 
+// How an OAuth2 client authenticates to the token endpoint (RFC 6749
+// §2.3.1): HTTP Basic authentication (the default), or its id and secret
+// in the request body.
+const (
+	ClientAuthBasic = "basic"
+	ClientAuthBody  = "body"
+)
+
 // Auth is how Ananke authenticates to an A2A agent or an MCP server over
-// HTTP. Value and Token are secrets, masked in every output once resolved.
+// HTTP. Value, Token and ClientSecret are secrets, masked in every output
+// once resolved.
 type Auth struct {
 	Pos    diag.Pos
-	Scheme string // AuthAPIKey or AuthBearer
+	Scheme string // AuthAPIKey, AuthBearer or AuthOAuth2
 	// Name is the apiKey's header or query parameter (default
 	// DefaultAPIKeyName); In is "header" (default) or "query".
 	Name string
@@ -59,13 +69,27 @@ type Auth struct {
 	// "Authorization: Bearer <token>").
 	Value vars.Template
 	Token vars.Template
+	// OAuth2's client credentials grant: the client's id and secret, the
+	// token endpoint (zero: the one the agent card's clientCredentials
+	// flow names), the scopes to ask for (nil: those the card requires),
+	// and how the client authenticates (ClientAuthBasic, the default, or
+	// ClientAuthBody).
+	ClientID     vars.Template
+	ClientSecret vars.Template
+	TokenURL     vars.Template
+	Scopes       []string
+	ClientAuth   string
 }
 
 var (
-	a2aFields   = []string{"agentCardUrl", "agentCard", "contextId", "blocking", "acceptedOutputModes", "auth", "tool_trace"}
-	authFields  = []string{"scheme", "name", "in", "value", "token"}
-	authSchemes = []string{AuthAPIKey, AuthBearer}
-	authPlaces  = []string{"header", "query"}
+	a2aFields       = []string{"agentCardUrl", "agentCard", "contextId", "blocking", "acceptedOutputModes", "auth", "tool_trace"}
+	authFields      = []string{"scheme", "name", "in", "value", "token", "clientId", "clientSecret", "tokenUrl", "scopes", "clientAuth"}
+	authSchemes     = []string{AuthAPIKey, AuthBearer, AuthOAuth2}
+	authPlaces      = []string{"header", "query"}
+	clientAuths     = []string{ClientAuthBasic, ClientAuthBody}
+	oauth2Fields    = []string{"clientId", "clientSecret", "tokenUrl", "scopes", "clientAuth"}
+	authFieldScheme = map[string]string{"name": AuthAPIKey, "in": AuthAPIKey, "value": AuthAPIKey, "token": AuthBearer,
+		"clientId": AuthOAuth2, "clientSecret": AuthOAuth2, "tokenUrl": AuthOAuth2, "scopes": AuthOAuth2, "clientAuth": AuthOAuth2}
 	// discovery are the fields that say where an A2A agent is; cards, the
 	// fields that give its card (one at most).
 	discovery = []string{"agentCardUrl", "agentCard", "endpoint"}
@@ -93,7 +117,7 @@ func (l *loader) a2aTarget(f map[string]decode.Pair) *A2ATarget {
 		a.AcceptedOutputModes = l.nonEmpty(p.Val, "target.acceptedOutputModes")
 	}
 	if p, ok := f["auth"]; ok {
-		a.Auth = l.auth(p.Val, authPlaces)
+		a.Auth = l.auth(p.Val, authPlaces, authSchemes)
 	}
 	if p, ok := f["tool_trace"]; ok {
 		a.ToolTrace, _ = l.Boolean(p.Val, "target.tool_trace")
@@ -123,8 +147,9 @@ func (l *loader) discovery(n *yaml.Node, f map[string]decode.Pair) {
 	}
 }
 
-// auth reads target.auth; an apiKey goes in one of places.
-func (l *loader) auth(n *yaml.Node, places []string) *Auth {
+// auth reads target.auth: one of schemes; an apiKey goes in one of
+// places.
+func (l *loader) auth(n *yaml.Node, places, schemes []string) *Auth {
 	f, ok := l.Fields(n, "target.auth", authFields)
 	if !ok {
 		return nil
@@ -133,18 +158,20 @@ func (l *loader) auth(n *yaml.Node, places []string) *Auth {
 	l.Require(n, f, "target.auth", "scheme")
 	if p, ok := f["scheme"]; ok {
 		if s, node, ok := l.Text(p.Val, "target.auth.scheme"); ok {
-			if slices.Contains(authSchemes, s) {
+			if slices.Contains(schemes, s) {
 				a.Scheme = s
 			} else {
-				l.Errorf(node, "auth scheme %s is not supported (%s)%s", s, strings.Join(authSchemes, ", "), authHint(s))
+				l.Errorf(node, "auth scheme %s is not supported (%s)%s", s, strings.Join(schemes, ", "), authHint(s, schemes))
 			}
 		}
+	}
+	if a.Scheme != "" {
+		l.notFor(f, a.Scheme)
 	}
 	switch a.Scheme {
 	case AuthAPIKey:
 		a.Name, a.In = DefaultAPIKeyName, "header"
 		l.Require(n, f, "target.auth (scheme apiKey)", "value")
-		l.notFor(f, a.Scheme, "token")
 		if p, ok := f["in"]; ok {
 			if s, node, ok := l.Text(p.Val, "target.auth.in"); ok {
 				a.In = s
@@ -170,32 +197,87 @@ func (l *loader) auth(n *yaml.Node, places []string) *Auth {
 		}
 	case AuthBearer:
 		l.Require(n, f, "target.auth (scheme bearer)", "token")
-		l.notFor(f, a.Scheme, "name", "in", "value")
 		if p, ok := f["token"]; ok {
 			a.Token, _ = l.Template(p.Val, "target.auth.token")
 		}
+	case AuthOAuth2:
+		l.oauth2(n, f, a)
 	}
 	return a
 }
 
-// notFor reports fields another auth scheme takes.
-func (l *loader) notFor(f map[string]decode.Pair, scheme string, fields ...string) {
-	for _, k := range fields {
-		if p, ok := f[k]; ok {
-			other := AuthAPIKey
-			if scheme == AuthAPIKey {
-				other = AuthBearer
+// oauth2 reads the fields of the client credentials grant.
+func (l *loader) oauth2(n *yaml.Node, f map[string]decode.Pair, a *Auth) {
+	l.Require(n, f, "target.auth (scheme oauth2)", "clientId", "clientSecret")
+	if p, ok := f["clientId"]; ok {
+		a.ClientID, _ = l.Template(p.Val, "target.auth.clientId")
+	}
+	if p, ok := f["clientSecret"]; ok {
+		a.ClientSecret, _ = l.Template(p.Val, "target.auth.clientSecret")
+	}
+	if p, ok := f["tokenUrl"]; ok {
+		a.TokenURL = l.url(p.Val, "target.auth.tokenUrl")
+	}
+	if p, ok := f["scopes"]; ok {
+		a.Scopes = l.scopes(p.Val)
+	}
+	a.ClientAuth = ClientAuthBasic
+	if p, ok := f["clientAuth"]; ok {
+		if s, node, ok := l.Text(p.Val, "target.auth.clientAuth"); ok {
+			if slices.Contains(clientAuths, s) {
+				a.ClientAuth = s
+			} else {
+				l.Errorf(node, "target.auth.clientAuth %q is not one of %s", s, strings.Join(clientAuths, ", "))
 			}
+		}
+	}
+}
+
+// scopes reads target.auth.scopes: each one scope, as RFC 6749 §3.3
+// spells one (printable ASCII but space, quote and backslash).
+func (l *loader) scopes(n *yaml.Node) []string {
+	items, ok := l.List(n, "target.auth.scopes")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for i, item := range items {
+		what := decode.Index("target.auth.scopes", i)
+		s, node, ok := l.Text(item, what)
+		switch {
+		case !ok:
+		case s == "":
+			l.Errorf(node, "%s must not be empty", what)
+		case strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '"' || r == '\\' || r > '~' }):
+			l.Errorf(node, "%s %q is not a scope: one scope a string, without spaces, quotes or backslashes (RFC 6749 §3.3)", what, s)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// notFor reports the fields of other auth schemes than scheme.
+func (l *loader) notFor(f map[string]decode.Pair, scheme string) {
+	for _, k := range authFields {
+		p, ok := f[k]
+		if other := authFieldScheme[k]; ok && other != "" && other != scheme {
 			l.Errorf(p.Key, "target.auth: %s is for scheme %s; this auth is %s", k, other, scheme)
 		}
 	}
 }
 
-// authHint says what to do instead of an unsupported scheme.
-func authHint(scheme string) string {
+// authHint says what to do instead of an unsupported scheme, for a
+// target that takes schemes.
+func authHint(scheme string, schemes []string) string {
 	switch strings.ToLower(scheme) {
-	case "oauth2", "openidconnect", "oidc":
+	case "openidconnect", "oidc":
 		return "; get a token in a before_all hook and send it with scheme: bearer"
+	case "oauth2":
+		if !slices.Contains(schemes, AuthOAuth2) {
+			return "; get a token in a before_all hook and send it with scheme: bearer"
+		}
+		return `; write "oauth2"`
 	case "apikey":
 		return `; write "apiKey"`
 	}

@@ -44,8 +44,10 @@ var (
 	// (a stdio server is started by its command, so it has no server).
 	stdioFields = []string{"command", "env", "cwd"}
 	httpFields  = []string{"endpoint", "headers", "server", "auth"}
-	// mcpAuthPlaces is where an MCP target's apiKey may go.
-	mcpAuthPlaces = []string{"header"}
+	// mcpAuthPlaces is where an MCP target's apiKey may go, and
+	// mcpAuthSchemes the schemes it takes.
+	mcpAuthPlaces  = []string{"header"}
+	mcpAuthSchemes = []string{AuthAPIKey, AuthBearer}
 	// MCPTransports are the values of target.transport.
 	MCPTransports = []string{MCPStdio, MCPHTTP, "streamable-http", MCPSSE}
 )
@@ -73,7 +75,7 @@ func (l *loader) mcpTarget(n *yaml.Node, f map[string]decode.Pair) *MCPTarget {
 	}
 	m.Command, m.Env, m.Cwd = l.mcpFields(f)
 	if p, ok := f["auth"]; ok && m.Transport != MCPStdio {
-		m.Auth = l.auth(p.Val, mcpAuthPlaces)
+		m.Auth = l.auth(p.Val, mcpAuthPlaces, mcpAuthSchemes)
 	}
 	return m
 }

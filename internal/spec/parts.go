@@ -29,7 +29,7 @@ const (
 )
 
 // Part is one part of a user message written as a list: a text, or a file
-// sent as AG-UI binary content.
+// sent as AG-UI binary content (A2A: a file part).
 type Part struct {
 	Pos  diag.Pos
 	Text *vars.Template // a text part

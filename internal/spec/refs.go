@@ -225,7 +225,7 @@ func (t *Target) refs() []vars.Ref {
 		refs = append(refs, templateRefs(a.AgentCardURL, a.ContextID)...)
 		refs = append(refs, a.AgentCard.Refs()...)
 		if a.Auth != nil {
-			refs = append(refs, templateRefs(a.Auth.Value, a.Auth.Token)...)
+			refs = append(refs, templateRefs(a.Auth.Value, a.Auth.Token, a.Auth.ClientID, a.Auth.ClientSecret, a.Auth.TokenURL)...)
 		}
 	}
 	if m := t.MCP; m != nil {

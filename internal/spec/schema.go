@@ -68,7 +68,7 @@ func document(kind, title string, root decode.Obj) decode.Obj {
 			"output_file": decode.Str("A fixture file holding the hook's output (one JSON object of variables), instead of cmd; relative to this file."),
 			"timeout_ms":  decode.Positive("Default 30000; the whole process group is killed after it."),
 		}),
-		"parts": decode.Obj{"type": "array", "minItems": 1, "description": "A user message as parts: texts and attached files (sent as AG-UI binary content).",
+		"parts": decode.Obj{"type": "array", "minItems": 1, "description": "A user message as parts: texts and attached files (sent as AG-UI binary content, or A2A file parts).",
 			"items": decode.Object("", partFields, decode.Obj{
 				"type":     decode.Obj{"enum": partTypes},
 				"text":     decode.Str("A text part's text."),

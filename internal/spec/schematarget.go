@@ -47,9 +47,11 @@ func targetSchema(server decode.Obj) decode.Obj {
 	// A card (one at most) or an endpoint; an endpoint beside a card
 	// replaces the URL the card gives.
 	a2aWhere := decode.Obj{"anyOf": discovery, "not": decode.Obj{"required": []string{"agentCardUrl", "agentCard"}}}
-	// An MCP server over HTTP takes an apiKey in a header only.
+	// An MCP server over HTTP takes an apiKey in a header only, and no
+	// OAuth2.
 	mcpHTTP := func() decode.Obj {
-		return decode.Obj{"required": []string{"endpoint"}, "properties": decode.Obj{"auth": decode.Obj{"properties": decode.Obj{"in": decode.Obj{"const": "header"}}}}}
+		return decode.Obj{"required": []string{"endpoint"}, "properties": decode.Obj{"auth": decode.Obj{"properties": decode.Obj{
+			"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": mcpAuthSchemes}}}}}
 	}
 	t["allOf"] = []any{
 		typeCase("type", TargetAGUI, slices.Concat(commonTargetFields, aguiFields), decode.Obj{"required": []string{"endpoint", "agentId"}}),
@@ -66,15 +68,21 @@ func targetSchema(server decode.Obj) decode.Obj {
 
 func authSchema() decode.Obj {
 	a := decode.Object("a2a, and mcp over http or sse: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
-		"scheme": decode.Obj{"enum": authSchemes, "description": "apiKey or bearer (oauth2 and mtls are not supported)."},
-		"name":   decode.Str(`apiKey: the header or query parameter (default "X-API-Key").`),
-		"in":     decode.Obj{"enum": authPlaces, "description": "apiKey: header (default) or query (a2a only)."},
-		"value":  decode.Str("apiKey: the key, e.g. ${ENV.AGENT_KEY}."),
-		"token":  decode.Str("bearer: the token, sent as Authorization: Bearer <token>."),
+		"scheme":       decode.Obj{"enum": authSchemes, "description": "apiKey, bearer or (a2a) oauth2: the client credentials grant (openIdConnect and mtls are not supported)."},
+		"name":         decode.Str(`apiKey: the header or query parameter (default "X-API-Key").`),
+		"in":           decode.Obj{"enum": authPlaces, "description": "apiKey: header (default) or query (a2a only)."},
+		"value":        decode.Str("apiKey: the key, e.g. ${ENV.AGENT_KEY}."),
+		"token":        decode.Str("bearer: the token, sent as Authorization: Bearer <token>."),
+		"clientId":     decode.Str("oauth2: the client id, e.g. ${ENV.AGENT_CLIENT_ID}."),
+		"clientSecret": decode.Str("oauth2: the client secret, e.g. ${ENV.AGENT_CLIENT_SECRET}."),
+		"tokenUrl":     decode.Str("oauth2: the token endpoint (http or https); default: the tokenUrl of the agent card's clientCredentials flow."),
+		"scopes":       decode.List(decode.Obj{"type": "string", "minLength": 1, "pattern": `^[\x21\x23-\x5B\x5D-\x7E]+$`}, "oauth2: the scopes to ask for; default: those the agent card's security requirements name for the scheme."),
+		"clientAuth":   decode.Obj{"enum": clientAuths, "description": "oauth2: how the client authenticates to the token endpoint: basic (HTTP Basic, the default) or body (client_id and client_secret in the form)."},
 	}, "scheme")
 	a["allOf"] = []any{
 		typeCase("scheme", AuthAPIKey, []string{"scheme", "name", "in", "value"}, decode.Obj{"required": []string{"value"}}),
 		typeCase("scheme", AuthBearer, []string{"scheme", "token"}, decode.Obj{"required": []string{"token"}}),
+		typeCase("scheme", AuthOAuth2, slices.Concat([]string{"scheme"}, oauth2Fields), decode.Obj{"required": []string{"clientId", "clientSecret"}}),
 	}
 	return a
 }

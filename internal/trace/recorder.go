@@ -38,6 +38,9 @@ type Recorder struct {
 	// its text then: a producer that reuses an id appends to that
 	// message, and this turn's text is what follows (SetText).
 	earlier map[string]int
+	// x assembles the turn's reasoning, activities and sub-agents
+	// (extras.go).
+	x extras
 }
 
 // eventSize is what an Event record takes in memory beside its raw bytes.
@@ -104,10 +107,14 @@ func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 		r.t.TestStartMs = r.turn.StartMs
 	}
 	r.calls, r.texts, r.order = map[string]*callBuild{}, map[string]string{}, nil
+	r.x.startTurn()
 }
 
 // Attach records the files the current turn's user message carries.
 func (r *Recorder) Attach(atts []Attachment) { r.turn.Attachments = atts }
+
+// AgentFile records a file the agent sent in the current turn.
+func (r *Recorder) AgentFile(a Attachment) { r.turn.AgentFiles = append(r.turn.AgentFiles, a) }
 
 // StartRun opens a run of the current turn.
 func (r *Recorder) StartRun(runID string, at time.Time) {
@@ -277,6 +284,7 @@ func (r *Recorder) EndTurn(at time.Time, state json.RawMessage) *Turn {
 		r.earlier[id] += len(r.texts[id])
 	}
 	r.calls, r.texts, r.order = nil, nil, nil
+	r.x.endTurn(t)
 	return t
 }
 

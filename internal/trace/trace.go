@@ -47,11 +47,16 @@ type Message struct {
 	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
-// Attachment is a file a user message carried (its bytes are not kept).
+// Attachment is a file a message carried: one the user sent, or one the
+// agent sent (Turn.AgentFiles). Its bytes are not kept: Bytes is their
+// size (0 for a file given by its URI).
 type Attachment struct {
 	Name  string `json:"name"`
 	MIME  string `json:"mime_type"`
 	Bytes int    `json:"bytes"`
+	// URI is where a file sent by reference is (an A2A file part's url);
+	// empty for a file whose bytes came inline.
+	URI string `json:"uri,omitempty"`
 }
 
 // KindSimulated is the kind of a turn whose user message a simulated user
@@ -70,14 +75,22 @@ type Turn struct {
 	UserSeq int64 `json:"user_seq,omitempty"`
 	// Attachments are the files the turn's user message carried.
 	Attachments []Attachment `json:"attachments,omitempty"`
-	StartMs     int64        `json:"turn_start_ts"`
-	EndMs       int64        `json:"turn_end_ts"`
-	ToolCalls   []ToolCall   `json:"tool_calls"`
+	// AgentFiles are the files the agent sent in the turn (an A2A
+	// agent's file parts), in the order they arrived.
+	AgentFiles []Attachment `json:"agent_files,omitempty"`
+	StartMs    int64        `json:"turn_start_ts"`
+	EndMs      int64        `json:"turn_end_ts"`
+	ToolCalls  []ToolCall   `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
 	// were started; Text joins them. A trace file writes them beside the
 	// events only when the events are not AG-UI's (an imported or an
 	// A2A or MCP trace): an AG-UI turn's text is its events' deltas.
-	Texts     []string        `json:"-"`
+	Texts []string `json:"-"`
+	// Reasoning holds the text of the reasoning messages the agent made
+	// visible in the turn (AG-UI's REASONING_* events, an imported
+	// transcript's thinking blocks), in the order they started: kept
+	// apart from its assistant text, which never includes it.
+	Reasoning []string        `json:"reasoning,omitempty"`
 	RunErrors []RunError      `json:"run_errors,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`
 	// Interrupts are what the turn's runs ended with to ask the client
@@ -100,6 +113,11 @@ type Turn struct {
 	// the messages it sent out, when the source observes them.
 	Memory   []MemoryEvent `json:"memory,omitempty"`
 	Outbound []Outbound    `json:"outbound,omitempty"`
+	// Activities are the activity messages the agent updated in the turn
+	// (AG-UI's ACTIVITY_SNAPSHOT and ACTIVITY_DELTA), and Subagents the
+	// sub-agent runs it started (SUBAGENT_*): see extras.go.
+	Activities []Activity `json:"activities,omitempty"`
+	Subagents  []Subagent `json:"subagents,omitempty"`
 	// Usage is what the agent's model calls used in the turn, summed over
 	// its runs (or, in an imported trace, its assistant messages) per
 	// provider and model; nil when none of them reported usage — unknown,
@@ -195,10 +213,13 @@ type ToolCall struct {
 	Result *Result `json:"result,omitempty"`
 	// Client is true for calls to client tools that Ananke answered itself.
 	Client bool `json:"client,omitempty"`
-	// Agent is the subagent that made the call, in an imported session
-	// whose agent delegated work (its id, e.g. "a3f9c2e1"); empty for the
-	// main agent's calls.
-	Agent string `json:"agent,omitempty"`
+	// Agent is the subagent that made the call: in an imported session
+	// whose agent delegated work its id (e.g. "a3f9c2e1"), in an AG-UI
+	// run the name its SUBAGENT_STARTED gave; empty for the main agent's
+	// calls. SubagentRunID is the sub-agent run the call belongs to, when
+	// the protocol names one (AG-UI's subagentRunId).
+	Agent         string `json:"agent,omitempty"`
+	SubagentRunID string `json:"subagent_run_id,omitempty"`
 
 	StartedMs int64 `json:"started_ms"`
 	EndedMs   int64 `json:"ended_ms,omitempty"`

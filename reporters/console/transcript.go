@@ -18,6 +18,12 @@ func (p *printer) transcript(t *report.Test) {
 			user = clean(turn.User)
 		}
 		p.line(1, p.o.paint("bold", "user:")+" "+user+attachments(turn))
+		if r := reasoningLine(turn); r != "" {
+			p.line(2, p.o.paint("dim", r))
+		}
+		for _, s := range subagentLines(turn) {
+			p.line(2, s)
+		}
 		for _, c := range turn.ToolCalls {
 			p.line(2, "tool "+clean(callLine(&c)))
 		}
@@ -31,6 +37,9 @@ func (p *printer) transcript(t *report.Test) {
 		p.line(1, p.o.paint("bold", "agent:")+" "+clean(lines[0]))
 		for _, l := range lines[1:] {
 			p.line(1, "       "+clean(l))
+		}
+		if len(turn.AgentFiles) > 0 {
+			p.line(1, "       "+clean("+ ["+format.Attachments(turn.AgentFiles)+"]"))
 		}
 	}
 }

@@ -84,15 +84,19 @@ func turnLabel(turn *report.Turn) string {
 // leaves prints a node's tool calls, run errors and assertions.
 func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	var calls []report.Call
-	var errs []string
+	var errs, extras []string
 	var resumes []report.Resume
 	var interrupts []report.Interrupt
 	usage := ""
 	if n.turn != nil {
 		calls, errs, usage = n.turn.ToolCalls, n.turn.RunErrors, p.turnUsage(n.turn)
 		resumes, interrupts = n.turn.Resumes, n.turn.Interrupts
+		if r := reasoningLine(n.turn); r != "" {
+			extras = append(extras, p.o.paint("dim", r))
+		}
+		extras = append(extras, subagentLines(n.turn)...)
 	}
-	total, i := len(resumes)+len(calls)+len(interrupts)+len(errs)+len(n.asserts), 0
+	total, i := len(resumes)+len(extras)+len(calls)+len(interrupts)+len(errs)+len(n.asserts), 0
 	if usage != "" {
 		total++
 	}
@@ -103,6 +107,10 @@ func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	for _, r := range resumes {
 		lead, _ := next()
 		p.out(lead + clean(resumeLine(&r)))
+	}
+	for _, x := range extras {
+		lead, _ := next()
+		p.out(lead + x)
 	}
 	for _, c := range calls {
 		lead, _ := next()

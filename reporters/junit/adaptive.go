@@ -8,9 +8,10 @@ import (
 
 // adaptiveProperties adds, for each test of a suite that ran adaptively
 // (runs: {min, max}; docs/runs.md), a property on the suite — junit-10.xsd
-// allows none on a testcase — named ananke.adaptive.<test id>: "stop=
-// settled_pass runs=24 min=3 max=30", with " inconclusive" when its runs
-// reached their maximum unsettled.
+// allows none on a testcase — ananke.adaptive: "stop=settled_pass runs=24
+// min=3 max=30", with " inconclusive" when its runs reached their maximum
+// unsettled. As for the pass rate's properties (confidence.go), a
+// dataset's suite names each test's in brackets: "ananke.adaptive[id]".
 func adaptiveProperties(s *testsuite, tests []*report.Test) {
 	for _, t := range tests {
 		a := t.Adaptive
@@ -21,6 +22,6 @@ func adaptiveProperties(s *testsuite, tests []*report.Test) {
 		if t.Inconclusive {
 			v += " inconclusive"
 		}
-		s.AddProperty("ananke.adaptive."+clean(t.ID), v)
+		s.AddProperty("ananke.adaptive"+testSuffix(t, tests), v)
 	}
 }

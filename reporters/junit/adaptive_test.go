@@ -15,9 +15,9 @@ func TestAdaptiveProperties(t *testing.T) {
 	validate(t, out)
 	s := string(out)
 	for _, want := range []string{
-		`<property name="ananke.adaptive.tests/tool" value="stop=settled_pass runs=24 min=3 max=30"></property>`,
-		`<property name="ananke.adaptive.tests/broken" value="stop=settled_fail runs=6 min=3 max=30"></property>`,
-		`<property name="ananke.adaptive.tests/strict" value="stop=max_runs runs=3 min=2 max=3 inconclusive"></property>`,
+		`<property name="ananke.adaptive" value="stop=settled_pass runs=24 min=3 max=30"></property>`,
+		`<property name="ananke.adaptive" value="stop=settled_fail runs=6 min=3 max=30"></property>`,
+		`<property name="ananke.adaptive" value="stop=max_runs runs=3 min=2 max=3 inconclusive"></property>`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("junit.xml lacks %s", want)

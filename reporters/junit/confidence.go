@@ -21,10 +21,7 @@ func confidenceProperties(s *testsuite, tests []*report.Test) {
 		if ci == nil {
 			continue
 		}
-		suffix := ""
-		if len(tests) > 1 {
-			suffix = "[" + clean(t.ID) + "]"
-		}
+		suffix := testSuffix(t, tests)
 		props := []property{
 			{"ananke.runs", float64(t.Runs)}, {"ananke.pass_rate", t.PassRate},
 			{"ananke.pass_rate_ci_level", ci.Level}, {"ananke.pass_rate_ci_lo", ci.Lo}, {"ananke.pass_rate_ci_hi", ci.Hi},
@@ -36,6 +33,15 @@ func confidenceProperties(s *testsuite, tests []*report.Test) {
 			s.AddProperty(p.name+suffix, strconv.FormatFloat(p.v, 'f', -1, 64))
 		}
 	}
+}
+
+// testSuffix names a test in its suite's property names when the suite
+// holds several (a dataset): "[refunds/cases:3]"; "" for a test file's.
+func testSuffix(t *report.Test, tests []*report.Test) string {
+	if len(tests) > 1 {
+		return "[" + clean(t.ID) + "]"
+	}
+	return ""
 }
 
 // property is a numeric property of a suite.

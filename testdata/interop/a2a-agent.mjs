@@ -3,13 +3,18 @@
 //
 //   node a2a-agent.mjs [--port N]      (or PORT=N; default: a free port)
 //
-// It prints "listening on http://127.0.0.1:PORT" when ready and serves three
+// It prints "listening on http://127.0.0.1:PORT" when ready and serves four
 // agents on that port, each with its card at <base>/.well-known/agent-card.json
 // and its JSON-RPC endpoint at <base>/rpc:
 //
 //   /v1        A2A 1.0, streaming
 //   /v03       A2A 0.3 through the SDK's compatibility layer, streaming
 //   /nostream  A2A 1.0 without streaming (send, then poll GetTask)
+//   /oauth     A2A 1.0, streaming, behind OAuth2: its card declares a client
+//              credentials flow at /oauth/token, which gives the client
+//              "ananke-interop" (HTTP Basic, the secret A2A_OAUTH_SECRET names,
+//              "interop-oauth-secret" without it; scope a2a.invoke) a token
+//              "interop-token-N"; /oauth/rpc wants one as a bearer token
 //
 // Requests carrying an "x-required-key" header must carry the value the
 // A2A_REQUIRED_KEY environment variable names, when it is set (an auth test).
@@ -27,6 +32,13 @@
 //   convert 10 EUR      a task whose artifact comes in two chunks, "10 EUR = "
 //                       and "11.70 USD" (appended), then completed: polled, the
 //                       task's artifact holds both chunks' parts
+//   order 42            a task: working ("Looking up order 42…"), an artifact
+//                       "order" holding a data part {"orderId": "42", "status":
+//                       "shipped", "total": 99.5}, an artifact "invoice" holding
+//                       a CSV file (bytes, invoice-42.csv) and a PDF by its URL
+//                       (receipt-42.pdf), completed
+//   who am i            a message naming the OAuth2 client and its token (the
+//                       /oauth agent; others answer "nobody")
 //   hang                working, then nothing (a task that never finishes)
 //   bad                 a streaming request is answered with a plain JSON-RPC
 //                       error (application/json, not an event stream)
@@ -47,6 +59,9 @@ const ROLE_AGENT = 2;
 const STEP_MS = 40;
 
 const text = (value) => ({ content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "" });
+const data = (value) => ({ content: { $case: "data", value }, metadata: undefined, filename: "", mediaType: "" });
+const fileBytes = (filename, mediaType, text) => ({ content: { $case: "raw", value: Buffer.from(text) }, metadata: undefined, filename, mediaType });
+const fileURL = (filename, mediaType, url) => ({ content: { $case: "url", value: url }, metadata: undefined, filename, mediaType });
 // ADK's convention: a data part holding the call, marked by metadata adk_type.
 const adkData = (type, value) => ({ content: { $case: "data", value }, metadata: { adk_type: type }, filename: "", mediaType: "" });
 
@@ -99,12 +114,19 @@ const executor = {
       return;
     }
     const lower = said.toLowerCase();
+    if (lower === "who am i") {
+      const user = rc.context?.user;
+      const who = user?.isAuthenticated ? user.userName : "nobody";
+      bus.publish(AgentEvent.message(message([text(`You are ${who}.`)], { contextId: rc.contextId })));
+      bus.finished();
+      return;
+    }
     if (lower === "hello") {
       bus.publish(AgentEvent.message(message([text("Hello! How can I help?")], { contextId: rc.contextId })));
       bus.finished();
       return;
     }
-    if (!["weather in paris", "convert 10 eur", "book a table", "fail", "reject", "hang"].includes(lower)) {
+    if (!["weather in paris", "convert 10 eur", "order 42", "book a table", "fail", "reject", "hang"].includes(lower)) {
       bus.publish(AgentEvent.message(message([text(`You said: ${said}`)], { contextId: rc.contextId })));
       bus.finished();
       return;
@@ -149,6 +171,24 @@ const executor = {
         bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.completed, undefined)));
         break;
       }
+      case "order 42": {
+        const artifact = (artifactId, parts) => bus.publish(AgentEvent.artifactUpdate({
+          taskId: ctx.taskId, contextId: ctx.contextId, append: false, lastChunk: true, metadata: undefined,
+          artifact: { artifactId, name: artifactId, description: "", metadata: undefined, extensions: [], parts },
+        }));
+        await sleep(STEP_MS);
+        say(STATE.working, "Looking up order 42…");
+        await sleep(STEP_MS);
+        artifact("order", [data({ orderId: "42", status: "shipped", total: 99.5 })]);
+        await sleep(STEP_MS);
+        artifact("invoice", [
+          fileBytes("invoice-42.csv", "text/csv", "item,price\nbook,99.50\n"),
+          fileURL("receipt-42.pdf", "application/pdf", "https://files.example.com/receipts/42.pdf"),
+        ]);
+        await sleep(STEP_MS);
+        bus.publish(AgentEvent.statusUpdate(status(ctx, STATE.completed, undefined)));
+        break;
+      }
       case "book a table":
         say(STATE.inputRequired, "For how many people?");
         break;
@@ -168,6 +208,66 @@ const executor = {
   },
   async cancelTask() {},
 };
+
+// OAuth2: the client the /oauth agent's token endpoint knows, the scope it
+// requires, and the tokens it issued.
+const OAUTH_CLIENT = "ananke-interop";
+const OAUTH_SECRET = process.env.A2A_OAUTH_SECRET || "interop-oauth-secret";
+const OAUTH_SCOPE = "a2a.invoke";
+const issued = new Set();
+
+// oauthCard declares the client credentials flow of the /oauth agent. The
+// SDK serves a card with JSON.stringify, so a oneof in its own shape
+// ({$case, value}) would reach the client as such: the schemes are written
+// here in A2A 1.0's JSON.
+function oauthCard(card, tokenUrl) {
+  card.securitySchemes = {
+    corp: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl, scopes: { [OAUTH_SCOPE]: "invoke the agent" } } } } },
+  };
+  card.securityRequirements = [{ schemes: { corp: { list: [OAUTH_SCOPE] } } }];
+  return card;
+}
+
+// token is the token endpoint: the client credentials grant, the client
+// authenticated by HTTP Basic (RFC 6749 §2.3.1).
+function token(req, res) {
+  const [scheme, b64] = (req.get("authorization") ?? "").split(" ");
+  const [id, secret] = Buffer.from(b64 ?? "", "base64").toString().split(":").map(decodeURIComponent);
+  if (scheme !== "Basic" || id !== OAUTH_CLIENT || secret !== OAUTH_SECRET) {
+    res.status(401).json({ error: "invalid_client", error_description: "unknown client or wrong secret" });
+    return;
+  }
+  if (req.body?.grant_type !== "client_credentials") {
+    res.status(400).json({ error: "unsupported_grant_type" });
+    return;
+  }
+  if (!(req.body?.scope ?? "").split(" ").includes(OAUTH_SCOPE)) {
+    res.status(400).json({ error: "invalid_scope", error_description: `${OAUTH_SCOPE} is required` });
+    return;
+  }
+  const t = `interop-token-${issued.size + 1}`;
+  issued.add(t);
+  res.json({ access_token: t, token_type: "Bearer", expires_in: 3600 });
+}
+
+function bearer(req) {
+  const [scheme, t] = (req.get("authorization") ?? "").split(" ");
+  return scheme === "Bearer" && issued.has(t) ? t : undefined;
+}
+
+function requireToken(req, res, next) {
+  if (!bearer(req)) {
+    res.status(401).json({ error: "a bearer token from /oauth/token is required" });
+    return;
+  }
+  next();
+}
+
+// oauthUser is the caller the token names, for "who am i".
+async function oauthUser(req) {
+  const t = bearer(req);
+  return { isAuthenticated: true, userName: `${OAUTH_CLIENT} (token ${t})` };
+}
 
 function card(base, version, streaming) {
   return {
@@ -222,13 +322,21 @@ const server = app.listen(port, "127.0.0.1", () => {
     { path: "/v1", version: "1.0", streaming: true, legacy: false },
     { path: "/v03", version: "0.3", streaming: true, legacy: true },
     { path: "/nostream", version: "1.0", streaming: false, legacy: false },
+    { path: "/oauth", version: "1.0", streaming: true, legacy: false, oauth: true },
   ];
   for (const a of agents) {
-    const handler = new DefaultRequestHandler(card(origin + a.path, a.version, a.streaming), new InMemoryTaskStore(), executor);
+    let c = card(origin + a.path, a.version, a.streaming);
+    if (a.oauth) {
+      c = oauthCard(c, `${origin}${a.path}/token`);
+      app.post(`${a.path}/token`, express.urlencoded({ extended: false }), token);
+    }
+    const handler = new DefaultRequestHandler(c, new InMemoryTaskStore(), executor);
     const compat = a.legacy ? { legacyCompat: { enabled: true } } : {};
+    const guard = a.oauth ? requireToken : requireKey;
+    const userBuilder = a.oauth ? oauthUser : UserBuilder.noAuthentication;
     app.use(`${a.path}/.well-known/agent-card.json`, requireKey, agentCardHandler({ agentCardProvider: handler, ...compat }));
-    app.use(`${a.path}/rpc`, requireKey, express.json(), badStream,
-      jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...compat }));
+    app.use(`${a.path}/rpc`, guard, express.json(), badStream,
+      jsonRpcHandler({ requestHandler: handler, userBuilder, ...compat }));
   }
   console.log(`listening on ${origin}`);
 });

@@ -38,8 +38,12 @@ func openA2A(s *engine.Setup) target.Session {
 			o.Card = s.JSON(a.AgentCard, "{}")
 		}
 		if au := a.Auth; au != nil {
-			o.Auth = &a2a.Auth{Scheme: au.Scheme, Name: au.Name, In: au.In, Value: s.Str(au.Value), Token: s.Str(au.Token)}
-			s.Secret(o.Auth.Value, o.Auth.Token)
+			o.Auth = &a2a.Auth{Scheme: au.Scheme, Name: au.Name, In: au.In, Value: s.Str(au.Value), Token: s.Str(au.Token),
+				ClientID: s.Str(au.ClientID), ClientSecret: s.Str(au.ClientSecret), TokenURL: s.URL(au.TokenURL),
+				Scopes: au.Scopes, ClientAuth: au.ClientAuth}
+			s.Secret(o.Auth.Value, o.Auth.Token, o.Auth.ClientSecret)
+			// The OAuth2 tokens the session fetches are secrets too.
+			o.Secret = func(v string) { s.Secret(v) }
 		}
 	}
 	return target.Dialed(func(ctx context.Context) (target.Conn, error) { return a2a.Dial(ctx, o) }, timeout)

@@ -40,13 +40,18 @@ func HooksFailed(hooks []report.Hook) string {
 	}
 }
 
-// Attachment describes a file a user message carried:
-// "receipt.png (image/png, 2.1 KiB)". Its name and type come from the test
-// file: callers escape them for where they land.
+// Attachment describes a file a message carried:
+// "receipt.png (image/png, 2.1 KiB)", or for a file sent by its URI
+// "chart.png (image/png, https://…/chart.png)". Its name and type come
+// from the test file or the agent: callers escape them for where they
+// land.
 func Attachment(a trace.Attachment) string {
 	mime := a.MIME
 	if mime == "" {
 		mime = "unknown type"
+	}
+	if a.URI != "" {
+		return fmt.Sprintf("%s (%s, %s)", a.Name, mime, a.URI)
 	}
 	return fmt.Sprintf("%s (%s, %s)", a.Name, mime, Bytes(int64(a.Bytes)))
 }

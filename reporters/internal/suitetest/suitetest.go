@@ -68,7 +68,9 @@ func Outcome() *engine.Outcome {
 		Trace: &trace.Trace{TestStartMs: base + 200, TestEndMs: base + 1400, Turns: []trace.Turn{
 			{Index: 0, Kind: "user", UserText: "What is the total on this receipt?", StartMs: base + 200, EndMs: base + 1300,
 				Attachments: []trace.Attachment{{Name: "receipt.png", MIME: "image/png", Bytes: 2150}},
-				Texts:       []string{"The total is 12.00 EUR."}, Usage: reporttest.Spent(cached("claude-sonnet-4-5", 5200, 3000, 1200, 310))},
+				AgentFiles: []trace.Attachment{{Name: "total.csv", MIME: "text/csv", Bytes: 42},
+					{Name: "chart.png", MIME: "image/png", URI: "https://files.example.com/chart.png?sig=" + Secret}},
+				Texts: []string{"The total is 12.00 EUR."}, Usage: reporttest.Spent(cached("claude-sonnet-4-5", 5200, 3000, 1200, 310))},
 		}},
 		Results: []assertion.Result{
 			{ID: "turn[0].text.must_match[0]", Level: assertion.LevelTurn, Kind: assertion.KindMustMatch, Scope: "turn[0]", Source: pos(Dataset, 3, 121),
