@@ -16,13 +16,13 @@ func TestBlame(t *testing.T) {
 		"flaky4":     "ppfpppfppppfpppppfpp", // fails 4 of 20, scattered
 		"flakylast":  "ppfpppfpppppppppppff", // fails 4, the last two among them
 		"steady":     repeat("p", 20),
-		"broken":     repeat("p", 17) + "fff", // failing since #18
+		"broken":     repeat("p", 17) + "fff",  // failing since #18
 		"brokenskip": repeat("p", 16) + "ffs.", // failing since #17; skipped, then absent
 		"erroring":   repeat("p", 18) + "ef",   // an error is a failure
 		"retried":    "ppPpppppppppppPppppp",   // passed, twice only on a retry
 		"always":     repeat("f", 20),
 		"newer":      repeat(".", 15) + "ppppp", // added at #16
-		"flakyfail":  "ppFppppppppppppppppp",   // flaky and failed once, passing since
+		"flakyfail":  "ppFppppppppppppppppp",    // flaky and failed once, passing since
 	})
 	fail := func(id string) *report.Test { return &report.Test{ID: id, Status: status.Fail, Runs: 1} }
 	for _, tc := range []struct {

@@ -224,6 +224,7 @@ func decodeTest(ft fileTest, n int) (Test, error) {
 	case len(ft.Statuses) != n:
 		return Test{}, fmt.Errorf("statuses has %d entries for %d runs", len(ft.Statuses), n)
 	}
+	// An empty array is as good as none.
 	for name, l := range map[string]int{"runs": len(ft.Runs), "passed_runs": len(ft.PassedRuns), "duration_ms": len(ft.DurationMs), "tokens": len(ft.Tokens), "cost_usd": len(ft.CostUSD)} {
 		if l != 0 && l != n {
 			return Test{}, fmt.Errorf("%s has %d entries for %d runs", name, l, n)
@@ -244,19 +245,19 @@ func decodeTest(ft fileTest, n int) (Test, error) {
 		r := Result{Status: s, Flaky: flaky}
 		present = present || r.Present()
 		r.Runs, r.PassedRuns = defaultRuns(r), defaultPassed(r)
-		if ft.Runs != nil {
+		if len(ft.Runs) > 0 {
 			r.Runs = ft.Runs[i]
 		}
-		if ft.PassedRuns != nil {
+		if len(ft.PassedRuns) > 0 {
 			r.PassedRuns = ft.PassedRuns[i]
 		}
-		if ft.DurationMs != nil {
+		if len(ft.DurationMs) > 0 {
 			r.DurationMs = ft.DurationMs[i]
 		}
-		if ft.Tokens != nil {
+		if len(ft.Tokens) > 0 {
 			r.Tokens = ft.Tokens[i]
 		}
-		if ft.CostUSD != nil {
+		if len(ft.CostUSD) > 0 {
 			r.CostUSD = ft.CostUSD[i]
 		}
 		if r.Runs < 0 || r.PassedRuns < 0 || r.PassedRuns > r.Runs || r.DurationMs < 0 || negative(r.Tokens) || negative(r.CostUSD) {

@@ -1,7 +1,10 @@
 package history
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -24,7 +27,7 @@ func reportOf(start time.Time, ids []string, chars string) *report.Report {
 		if c == '.' {
 			continue
 		}
-		t := report.Test{ID: id, Name: "test " + id, File: "tests/" + id + ".ananke.yaml", Line: 1, Runs: 1, DurationMs: int64(100 * (k + 1))}
+		t := report.Test{ID: id, Name: "test " + id, File: id + ".ananke.yaml", Line: 1, Runs: 1, DurationMs: int64(100 * (k + 1))}
 		switch c | 0x20 {
 		case 'p':
 			t.Status, t.PassedRuns = status.Pass, 1
@@ -77,4 +80,19 @@ func repeat(s string, n int) string {
 		out += s
 	}
 	return out
+}
+
+// write writes r as a summary.json at path.
+func write(t testing.TB, path string, r *report.Report) {
+	t.Helper()
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
