@@ -200,6 +200,9 @@ func Parse(data []byte) (*History, error) {
 			return nil, fmt.Errorf("history file: run %q is there twice", r.ID)
 		}
 		runIDs[r.ID] = true
+		if r.Status != status.Pass && !r.Status.Failed() || r.Number < 0 {
+			return nil, fmt.Errorf("history file: run %q: status %q is not pass, fail or error, or number %d is negative", r.ID, r.Status, r.Number)
+		}
 		h.Runs[i] = Run(r)
 	}
 	ids := make(map[string]bool, len(f.Tests))
@@ -221,6 +224,8 @@ func decodeTest(ft fileTest, n int) (Test, error) {
 	switch {
 	case ft.ID == "":
 		return Test{}, errors.New("no id")
+	case ft.Line < 0:
+		return Test{}, fmt.Errorf("line %d", ft.Line)
 	case len(ft.Statuses) != n:
 		return Test{}, fmt.Errorf("statuses has %d entries for %d runs", len(ft.Statuses), n)
 	}
@@ -230,7 +235,7 @@ func decodeTest(ft fileTest, n int) (Test, error) {
 			return Test{}, fmt.Errorf("%s has %d entries for %d runs", name, l, n)
 		}
 	}
-	t := Test{ID: ft.ID, Name: ft.Name, File: ft.File, Line: ft.Line, Results: make([]Result, n)}
+	t := Test{ID: ft.ID, Name: short(ft.Name), File: short(ft.File), Line: ft.Line, Results: make([]Result, n)}
 	present := false
 	for i := range n {
 		c := ft.Statuses[i]

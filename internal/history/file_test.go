@@ -199,7 +199,9 @@ func TestParseRefuses(t *testing.T) {
 		{"twice", head + `{"id":"a","statuses":"pp"},{"id":"a","statuses":"pf"}]}`, `test "a" is there twice`},
 		{"never", head + `{"id":"a","statuses":".."}]}`, `test "a": no run has it`},
 		{"run id", `{"schema":"ananke.history/v1","runs":[{"started_at":"2026-03-01T09:00:00Z","status":"pass"}],"tests":[]}`, "run 1 has no id"},
-		{"run twice", `{"schema":"ananke.history/v1","runs":[{"id":"1","started_at":"2026-03-01T09:00:00Z"},{"id":"1","started_at":"2026-03-01T09:00:00Z"}],"tests":[]}`, `run "1" is there twice`},
+		{"run twice", `{"schema":"ananke.history/v1","runs":[{"id":"1","started_at":"2026-03-01T09:00:00Z","status":"pass"},{"id":"1","started_at":"2026-03-01T09:00:00Z","status":"pass"}],"tests":[]}`, `run "1" is there twice`},
+		{"run status", `{"schema":"ananke.history/v1","runs":[{"id":"1","started_at":"2026-03-01T09:00:00Z","status":"skipped"}],"tests":[]}`, `run "1": status "skipped" is not pass, fail or error`},
+		{"line", head + `{"id":"a","line":-1,"statuses":"pp"}]}`, `test "a": line -1`},
 	} {
 		_, err := Parse([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
