@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/status"
 )
@@ -87,7 +88,7 @@ func ResultOf(t *report.Test) Result {
 			r.Tokens = &v
 		}
 		if p.MeanCostUSD != nil {
-			v := *p.MeanCostUSD
+			v := cost.RoundUSD(*p.MeanCostUSD)
 			r.CostUSD = &v
 		}
 	}
