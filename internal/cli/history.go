@@ -48,10 +48,10 @@ func runHistory(_ context.Context, a *app, args []string) error {
 	o.append = fs.String("append", "", "append the run of a report `dir` (or its summary.json file) to the history file --to, instead of printing a table")
 	o.to = fs.String("to", "", "with --append, the history `file` to append to (created when missing)")
 	fs.Var(&o.maxBytes, "max-bytes", "with --append, drop the oldest runs until the history file is at most `N` bytes")
-	o.runID = fs.String("run-id", "", "with --append, the run's id (default: $GITHUB_RUN_ID, else the report's start time)")
+	o.runID = fs.String("run-id", "", "with --append, the run's `id` (default: $GITHUB_RUN_ID, else the report's start time)")
 	fs.Var(&o.runNumber, "run-number", "with --append, the run's number `N`, as in run #N (default: $GITHUB_RUN_NUMBER)")
-	o.commit = fs.String("commit", "", "with --append, the commit the run tested (default: $GITHUB_SHA)")
-	o.url = fs.String("url", "", "with --append, where the run can be seen (default: the GitHub run's page, from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY and $GITHUB_RUN_ID)")
+	o.commit = fs.String("commit", "", "with --append, the `sha` of the commit the run tested (default: $GITHUB_SHA)")
+	o.url = fs.String("url", "", "with --append, the `URL` where the run can be seen (default: the GitHub run's page, from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY and $GITHUB_RUN_ID)")
 	if err := a.parse(fs, args); err != nil {
 		return err
 	}

@@ -92,7 +92,12 @@ func (t *Table) sections() []struct {
 		}},
 		{"Failing in the newest runs", t.Failing, []column{
 			{"since", func(f *history.Facts) string { return f.Since.Name() }},
-			{"failed", func(f *history.Facts) string { return plural.Count(f.Streak, "run") + " in a row" }},
+			{"failed", func(f *history.Facts) string {
+				if f.Streak == 1 {
+					return "the last run"
+				}
+				return fmt.Sprintf("the last %d runs", f.Streak)
+			}},
 			seq,
 		}},
 		{"Slowest, by median duration", t.Slowest, []column{
