@@ -101,9 +101,10 @@ func (v Verdict) New(alpha float64) bool {
 	return v.Kind == NewFailure || v.Kind == KnownFlaky && v.Worse(alpha)
 }
 
-// String says the verdict in words, for logs and tests: "new failure",
-// "known flaky on main (fails 4 of the last 20)", "already failing on main
-// since run #18"; base names the base branch.
+// String says the verdict in words, for logs and tests: "new failure
+// (passed the last 20 runs on the base branch)", "known flaky on the base
+// branch (fails 4 of the last 20)", "already failing on the base branch
+// since run #18".
 func (v Verdict) String() string { return v.Say("the base branch") }
 
 // Say is String with the base branch named base ("main").
@@ -117,6 +118,9 @@ func (v Verdict) Say(base string) string {
 	case KnownFlaky:
 		if v.Failed == 0 {
 			return fmt.Sprintf("known flaky on %s (flaky in %d of the last %d, never failed)", base, v.Flaky, v.Of)
+		}
+		if v.Streak > 0 {
+			return fmt.Sprintf("known flaky on %s (fails %d of the last %d; failing since %s)", base, v.Failed, v.Of, v.Since.Name())
 		}
 		return fmt.Sprintf("known flaky on %s (fails %d of the last %d)", base, v.Failed, v.Of)
 	case AlreadyFailing:

@@ -34,7 +34,7 @@ func TestBlame(t *testing.T) {
 		say           string
 	}{
 		{"flaky4", nil, KnownFlaky, 4, 20, 0, 0, "known flaky on main (fails 4 of the last 20)"},
-		{"flakylast", nil, KnownFlaky, 4, 20, 19, 2, "known flaky on main (fails 4 of the last 20)"},
+		{"flakylast", nil, KnownFlaky, 4, 20, 19, 2, "known flaky on main (fails 4 of the last 20; failing since run #19)"},
 		{"steady", nil, NewFailure, 0, 20, 0, 0, "new failure (passed the last 20 runs on main)"},
 		{"broken", nil, AlreadyFailing, 3, 20, 18, 3, "already failing on main since run #18"},
 		{"brokenskip", nil, AlreadyFailing, 2, 18, 17, 2, "already failing on main since run #17"},

@@ -2,6 +2,8 @@ package history
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,5 +77,30 @@ func TestFileMatchesSchema(t *testing.T) {
 		if _, err := Parse([]byte(bad)); err == nil && tc.name != "unknown field" {
 			t.Errorf("Parse accepts a bad %s: %s", tc.name, tc.new)
 		}
+	}
+}
+
+// TestDocsExample: the history file docs/history.md shows is one Marshal
+// writes, byte for byte, and the schema accepts.
+func TestDocsExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "history.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "```json\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/history.md shows no history file")
+	}
+	h, err := Parse([]byte(block))
+	if err != nil {
+		t.Fatalf("the example does not read: %v", err)
+	}
+	out, err := Marshal(h)
+	if err != nil || string(out) != block {
+		t.Errorf("the example is not as Marshal writes it: %v\n%s", err, out)
+	}
+	if err := validate(compileSchema(t), []byte(block)); err != nil {
+		t.Errorf("the example does not match the schema: %v", err)
 	}
 }
