@@ -54,7 +54,7 @@ func TestHistoryTable(t *testing.T) {
 	// The directories are named by number, so run #22 is the 22 of its name.
 	assertGolden(t, "history.golden", r.out)
 	md := run(t, dir, nil, "history", "--format", "markdown", "--top", "1", "reports")
-	if md.code != ExitPass || !strings.HasPrefix(md.out, "**History: 20 runs, run #⁠22 (2026-03-01) to run #⁠41 (2026-03-20); 6 tests**\n") || !strings.Contains(md.out, "… and 5 more") {
+	if md.code != ExitPass || !strings.HasPrefix(md.out, "**History: 20 runs, run #\u206022 (2026-03-01) to run #\u206041 (2026-03-20); 6 tests**\n") || !strings.Contains(md.out, "… and 5 more") {
 		t.Errorf("markdown: exit %d\n%s", md.code, md.out)
 	}
 	js := run(t, dir, nil, "history", "reports", "--format=json", "--keep", "3")
