@@ -217,6 +217,7 @@ func Parse(data []byte) (*History, error) {
 		ids[t.ID] = true
 		h.Tests = append(h.Tests, t)
 	}
+	h.reindex()
 	return h, nil
 }
 

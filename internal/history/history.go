@@ -21,7 +21,7 @@ type History struct {
 	// run's tests in its order, then those it does not have.
 	Tests []Test
 
-	index map[string]int // Tests by id; nil until needed
+	index map[string]int // Tests by id, kept by Add, Trim and Parse
 }
 
 // Run is one run of the suite: who it was and how it went.
@@ -99,23 +99,21 @@ func ResultOf(t *report.Test) Result {
 // are for people, and a history file is kept small.
 const MaxName = 200
 
-// Test returns the test with id, or nil.
+// Test returns the test with id, or nil. It only reads the history, so
+// several goroutines may look tests up at once.
 func (h *History) Test(id string) *Test {
-	if h.index == nil {
-		h.reindex()
-	}
 	if i, ok := h.index[id]; ok && i < len(h.Tests) && h.Tests[i].ID == id {
 		return &h.Tests[i]
 	}
-	for i := range h.Tests { // Tests was changed by hand
+	for i := range h.Tests { // a history changed by hand, not through Add or Trim
 		if h.Tests[i].ID == id {
-			h.reindex()
 			return &h.Tests[i]
 		}
 	}
 	return nil
 }
 
+// reindex indexes Tests by id, after Add, Trim or Parse changed them.
 func (h *History) reindex() {
 	h.index = make(map[string]int, len(h.Tests))
 	for i, t := range h.Tests {
@@ -169,7 +167,7 @@ func (h *History) Add(run Run, r *report.Report) {
 		}
 	}
 	h.Tests = tests
-	h.index = nil
+	h.reindex()
 }
 
 // short cuts s to MaxName characters.
@@ -191,7 +189,7 @@ func (h *History) remove(i int) {
 		}
 	}
 	h.Tests = tests
-	h.index = nil
+	h.reindex()
 }
 
 // Trim keeps the newest keep runs (none when keep < 1), dropping the tests
@@ -211,5 +209,5 @@ func (h *History) Trim(keep int) {
 	}
 	clear(h.Tests[len(tests):])
 	h.Tests = tests
-	h.index = nil
+	h.reindex()
 }
