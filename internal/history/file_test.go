@@ -112,6 +112,27 @@ func TestAddAndTrim(t *testing.T) {
 	}
 }
 
+// TestAddOddReports: what summary.json never holds — a run without a
+// status, a test with another status or no id — still makes a file that
+// reads back.
+func TestAddOddReports(t *testing.T) {
+	h := &History{}
+	r := reportOf(t0, []string{"a", "b", ""}, "ppp")
+	r.Status, r.Tests[1].Status = "", status.Warn
+	h.Add(Run{ID: "1"}, r)
+	data, err := Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids(back) != "a" || back.Runs[0].Status != status.Error {
+		t.Errorf("read back: tests %q, run %+v; want a alone, the run an error", ids(back), back.Runs)
+	}
+}
+
 func ids(h *History) string {
 	var s []string
 	for _, t := range h.Tests {

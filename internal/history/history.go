@@ -122,7 +122,10 @@ func (h *History) reindex() {
 }
 
 // Add appends a run and its report's results as the newest run. A run's
-// StartedAt and Status, when unset, are the report's. A run with the ID of
+// StartedAt and Status, when unset, are the report's; a status that is
+// none of pass, fail and error is kept as error, and a test whose status
+// is none of pass, fail, error and skipped is left out (summary.json has
+// no other). A run with the ID of
 // one the history has replaces it (a job run again appends once). A test
 // the report has twice (which a merge of overlapping shards can give) is
 // taken at its first.
@@ -132,6 +135,9 @@ func (h *History) Add(run Run, r *report.Report) {
 	}
 	if run.Status == "" {
 		run.Status = r.Status
+	}
+	if run.Status != status.Pass && !run.Status.Failed() {
+		run.Status = status.Error
 	}
 	if run.ID != "" {
 		if i := slices.IndexFunc(h.Runs, func(o Run) bool { return o.ID == run.ID }); i >= 0 {
@@ -148,7 +154,7 @@ func (h *History) Add(run Run, r *report.Report) {
 	seen := make(map[string]bool, len(r.Tests))
 	for i := range r.Tests {
 		rt := &r.Tests[i]
-		if seen[rt.ID] {
+		if seen[rt.ID] || rt.ID == "" || rt.Status != status.Skipped && rt.Status != status.Pass && !rt.Status.Failed() {
 			continue
 		}
 		seen[rt.ID] = true
