@@ -86,6 +86,25 @@ func Blame(t *report.Test, h *History) Verdict {
 	return v
 }
 
+// Blamed is a failing test of a pull request's report and the history's
+// verdict on it.
+type Blamed struct {
+	Test    *report.Test
+	Verdict Verdict
+}
+
+// BlameAll is Blame for each test of r that failed or errored, in r's
+// order: what a pull request's comment, check run and --fail-on new read.
+func BlameAll(r *report.Report, h *History) []Blamed {
+	var out []Blamed
+	for i := range r.Tests {
+		if t := &r.Tests[i]; t.Status.Failed() {
+			out = append(out, Blamed{t, Blame(t, h)})
+		}
+	}
+	return out
+}
+
 // Worse reports whether the pull request passes the test significantly
 // less often than the base branch, at significance alpha (a p-value at
 // most alpha): both sides ran it, and chance hardly explains the drop.

@@ -3,6 +3,7 @@ package history
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stats"
@@ -107,5 +108,24 @@ func TestBlameFisher(t *testing.T) {
 	}
 	if v := Blame(&report.Test{ID: "x", Status: status.Fail, Runs: 1}, nil); v.Kind != NewFailure || v.Of != 0 || v.P != 1 {
 		t.Errorf("no history: %s, of %d, p = %v; want a new failure, p = 1", v, v.Of, v.P)
+	}
+}
+
+// TestBlameAll: of a pull request failing a test that fails 4 of main's
+// last 20 runs and one that never does, the first is known flaky and does
+// not count as new, the second is a new failure; a passing test is not
+// blamed.
+func TestBlameAll(t *testing.T) {
+	h := build(t, map[string]string{"flaky": "ppfpppfppppfpppppfpp", "steady": repeat("p", 20), "fine": repeat("p", 20)})
+	pr := reportOf(t0.Add(100*time.Hour), []string{"flaky", "steady", "fine"}, "ffp")
+	got := BlameAll(pr, h)
+	if len(got) != 2 || got[0].Test.ID != "flaky" || got[1].Test.ID != "steady" {
+		t.Fatalf("blamed %d tests: %+v; want flaky and steady", len(got), got)
+	}
+	if v := got[0].Verdict; v.Say("main") != "known flaky on main (fails 4 of the last 20)" || v.New(0.05) {
+		t.Errorf("flaky: %s, new %v; want known flaky (4/20), not new", v.Say("main"), v.New(0.05))
+	}
+	if v := got[1].Verdict; v.Kind != NewFailure || !v.New(0.05) {
+		t.Errorf("steady: %s, new %v; want a new failure", v.Say("main"), v.New(0.05))
 	}
 }
