@@ -16,3 +16,9 @@ var Report []byte
 //
 //go:embed ananke.normalized-trace.schema.json
 var NormalizedTrace []byte
+
+// History is the JSON Schema of the history file (docs/history.md), as
+// `ananke history --append` writes it.
+//
+//go:embed ananke.history.schema.json
+var History []byte

@@ -94,11 +94,12 @@ func init() {
 		{"action", "run as the GitHub Action (inputs from INPUT_*, results published to GitHub)", runAction},
 		{"merge", "merge report directories (e.g. of --shard jobs) into one", runMerge},
 		{"diff", "show what changed between two report directories (new failures, fixed, flaky…)", runDiff},
+		{"history", "show the flakiest, failing, slowest and costliest tests of past runs; keep a history file", runHistory},
 		{"show", "open a report's index.html in the browser (a report directory or a downloaded artifact zip)", runShow},
 		{"trace", "export a report's traces as normalized traces (trace export)", runTrace},
 		{"generate", "ask the config's model for test files; write the valid ones", runGenerate},
 		{"validate", "check config and test files without running anything", runValidate},
-		{"schema", "print a JSON Schema: config, test, report (summary.json) or normalized-trace", runSchema},
+		{"schema", "print a JSON Schema: config, test, report (summary.json), normalized-trace or history", runSchema},
 		{"version", "print the version", runVersion},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}

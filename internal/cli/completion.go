@@ -90,10 +90,12 @@ var operandValues = map[string]values{
 	"version":      {},
 }
 
-// flagWords are the values of enum-like flags, by flag name.
+// flagWords are the values of enum-like flags, by flag name, or by
+// command and flag name where a command's differ.
 var flagWords = map[string][]string{
-	"format": {"text", "markdown"},
-	"color":  {"auto", "always", "never"},
+	"format":         {"text", "markdown"},
+	"history format": {"text", "markdown", "json"},
+	"color":          {"auto", "always", "never"},
 }
 
 // valueNames complete a flag's value by the name its usage gives it (the
@@ -168,7 +170,12 @@ func compFlags(fs *flag.FlagSet) []compFlag {
 	var out []compFlag
 	for _, cf := range flags {
 		slices.SortFunc(cf.Names, func(x, y string) int { return len(x) - len(y) })
-		if w, ok := flagWords[cf.Names[len(cf.Names)-1]]; ok && !cf.Bool {
+		long := cf.Names[len(cf.Names)-1]
+		w, ok := flagWords[fs.Name()+" "+long]
+		if !ok {
+			w, ok = flagWords[long]
+		}
+		if ok && !cf.Bool {
 			cf.Values = values{Kind: "words", Words: w}
 		}
 		for i, n := range cf.Names {

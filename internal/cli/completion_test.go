@@ -112,6 +112,7 @@ var completionCases = []completionCase{
 	{name: "tags", words: []string{"ananke", "run", "--tag", ""}, want: []string{"checkout", "smoke"}},
 	{name: "tags with config", words: []string{"ananke", "run", "-c", "ananke.config.yaml", "--tag", "s"}, want: []string{"smoke"}},
 	{name: "format", words: []string{"ananke", "diff", "--format", ""}, want: []string{"text", "markdown"}},
+	{name: "history format", words: []string{"ananke", "history", "--format", ""}, want: []string{"text", "markdown", "json"}},
 	{name: "trace", words: []string{"ananke", "trace", ""}, want: []string{"export"}},
 	{name: "trace export flag", words: []string{"ananke", "trace", "export", "--all"}, want: []string{"--all-attempts"}},
 	{name: "test files", words: []string{"ananke", "run", "tests/"}, want: []string{"tests/a.ananke.yaml", "tests/b.ananke.yaml"}},

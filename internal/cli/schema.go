@@ -25,6 +25,8 @@ func runSchema(_ context.Context, a *app, args []string) error {
 		b = schema.Report
 	case "normalized-trace":
 		b = schema.NormalizedTrace
+	case "history":
+		b = schema.History
 	default:
 		b, err = spec.Schema(fs.Arg(0))
 	}
@@ -37,5 +39,5 @@ func runSchema(_ context.Context, a *app, args []string) error {
 
 // schemaKinds are the operands of `ananke schema`.
 func schemaKinds() []string {
-	return slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace"})
+	return slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace", "history"})
 }
