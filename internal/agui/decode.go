@@ -320,6 +320,12 @@ func setString(ev *Event, name, s string) {
 		ev.ActivityType = s
 	case "subagentRunId":
 		ev.SubagentRunID = s
+	case "description":
+		ev.Description = s
+	case "parentSubagentRunId":
+		ev.ParentSubagentRunID = s
+	case "parentToolCallId":
+		ev.ParentToolCallID = s
 	}
 }
 

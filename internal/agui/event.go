@@ -64,6 +64,8 @@ type Event struct {
 	Message, Code                             string // RUN_ERROR, SUBAGENT_ERROR
 	ActivityType                              string
 	SubagentRunID                             string
+	// SUBAGENT_STARTED's description and parents.
+	Description, ParentSubagentRunID, ParentToolCallID string
 
 	// Content is TOOL_CALL_RESULT's content (a JSON string or a list of
 	// content parts) or ACTIVITY_SNAPSHOT's content object.

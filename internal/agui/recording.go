@@ -14,6 +14,9 @@ import (
 // Recording fills them.
 type Recording struct {
 	rec *trace.Recorder
+	// activities holds each activity message's content as the agent's
+	// snapshots and patches left it, across the session's turns.
+	activities map[string]json.RawMessage
 }
 
 // NewRecording records into rec.
@@ -58,6 +61,11 @@ func (w *Recording) apply(ev *Event, at time.Time, seq int64) {
 		}
 	case RunError:
 		w.rec.RunError(ev.Message, ev.Code, seq)
+	default:
+		w.applyExtra(ev, at, seq)
+	}
+	if ev.Type == ToolCallStart && ev.SubagentRunID != "" {
+		w.rec.CallAgent(ev.ToolCallID, ev.SubagentRunID)
 	}
 }
 
@@ -72,16 +80,22 @@ func resultOf(content json.RawMessage) *trace.Result {
 }
 
 // EndRun closes the run, keeping the request body that was sent, and
-// takes the texts of the assistant messages the run streamed from the
-// conversation the client rebuilt (msgs): the client holds them already,
-// so a long reply is held once. A message reopened in a later run carries
-// its whole text.
+// takes the texts of the assistant and reasoning messages the run
+// streamed from the client (msgs, its Result.Streamed): the client holds
+// them already, so a long reply is held once. A message reopened in a
+// later run carries its whole text.
 func (w *Recording) EndRun(frames int, request json.RawMessage, msgs []Message, at time.Time) {
 	w.rec.EndRun(frames, request, at)
 	for i := range msgs {
-		if m := &msgs[i]; w.rec.TextStarted(m.ID) && m.Role == RoleAssistant {
+		m := &msgs[i]
+		switch {
+		case m.Role == RoleAssistant && w.rec.TextStarted(m.ID):
 			if s, ok := m.TextContent(); ok {
 				w.rec.SetText(m.ID, s)
+			}
+		case m.Role == RoleReasoning && w.rec.ReasoningStarted(m.ID):
+			if s, ok := m.TextContent(); ok {
+				w.rec.SetReasoning(m.ID, s)
 			}
 		}
 	}

@@ -27,7 +27,7 @@ func record(t *testing.T, body string) (*trace.Turn, *trace.Recorder) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.EndRun(res.Frames, []byte(`{"runId":"r1"}`), res.Messages, now())
+	w.EndRun(res.Frames, []byte(`{"runId":"r1"}`), res.Streamed, now())
 	if len(res.Pending) > 0 && !res.Failed() { // as the engine: only a clean run is followed up
 		rec.ClientResult(res.Pending[0].ID, "yes", now())
 	}

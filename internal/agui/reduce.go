@@ -21,6 +21,11 @@ type reducer struct {
 	order    []string
 	answered map[string]bool // tool call ids that have a tool message
 	state    json.RawMessage
+	// streamed holds the text and reasoning messages this response
+	// streamed, by id in the order they started: a MESSAGES_SNAPSHOT
+	// replaces the conversation, not what the agent streamed.
+	streamed      map[string]*entry
+	streamedOrder []string
 }
 
 type entry struct {
@@ -36,7 +41,7 @@ type call struct {
 }
 
 func newReducer(history []Message, state json.RawMessage) *reducer {
-	r := &reducer{byID: map[string]*entry{}, calls: map[string]*call{}, answered: map[string]bool{}, state: state}
+	r := &reducer{byID: map[string]*entry{}, calls: map[string]*call{}, answered: map[string]bool{}, state: state, streamed: map[string]*entry{}}
 	for _, m := range history {
 		r.push(m)
 	}
@@ -113,6 +118,10 @@ func (r *reducer) textEntry(id, role, name string) {
 			e.text.WriteString(s) // a reopened message appends
 		}
 	}
+	if _, ok := r.streamed[id]; !ok {
+		r.streamedOrder = append(r.streamedOrder, id)
+	}
+	r.streamed[id] = e
 }
 
 func (r *reducer) toolStart(ev *Event) {
@@ -216,6 +225,19 @@ func (r *reducer) messages() []Message {
 			}
 		}
 		out[i] = m
+	}
+	return out
+}
+
+// streamedMessages returns the text and reasoning messages the response
+// streamed, in the order they started, each with its whole text (what an
+// earlier response put in a reopened message included), whether or not a
+// MESSAGES_SNAPSHOT kept them in the conversation.
+func (r *reducer) streamedMessages() []Message {
+	out := make([]Message, 0, len(r.streamedOrder))
+	for _, id := range r.streamedOrder {
+		e := r.streamed[id]
+		out = append(out, TextMessage(id, e.Role, e.text.String()))
 	}
 	return out
 }

@@ -44,6 +44,10 @@ type Result struct {
 	// Messages is the whole history after the run: the input's messages
 	// and those rebuilt from the stream.
 	Messages []Message
+	// Streamed are the text and reasoning messages the run streamed, each
+	// with its whole text, in the order they started: what the agent said,
+	// even where a MESSAGES_SNAPSHOT left it out of Messages.
+	Streamed []Message
 	State    json.RawMessage
 	// Pending are the tool calls started without a result: client tools
 	// the caller must answer in a follow-up run.
@@ -273,6 +277,7 @@ func (p *pipeline) finish(res *Result, sawCR bool, now time.Time, observe Observ
 	res.Frames = p.frames
 	res.Problems = p.strictify(p.ps.list)
 	res.Messages = p.reducer.messages()
+	res.Streamed = p.reducer.streamedMessages()
 	res.State = p.reducer.state
 	res.Pending = p.reducer.pending(p.outcome)
 	res.RunErrors = p.runErrors

@@ -128,7 +128,7 @@ func (s *Session) run(ctx context.Context, rec *trace.Recorder) (*Result, error)
 	runCtx, cancel := context.WithTimeoutCause(ctx, s.o.RunTimeout, target.ErrRunTimeout)
 	defer cancel()
 	res, err := s.o.Client.Run(runCtx, in, s.rec.Observe)
-	s.rec.EndRun(res.Frames, ElideData(res.Request), res.Messages, s.o.Now())
+	s.rec.EndRun(res.Frames, ElideData(res.Request), res.Streamed, s.o.Now())
 	rec.RunUsage(res.Usage)
 	return res, err
 }

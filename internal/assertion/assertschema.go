@@ -75,6 +75,7 @@ func requireSchema() decode.Obj {
 		"result_match":     decode.Ref("regex"),
 		"result_not_match": decode.Ref("regex"),
 		"after":            decode.Str("A call to this tool must come earlier in the test."),
+		"agent":            decode.Str("Only calls this sub-agent (its name or run id) made."),
 		"max_duration_ms":  decode.Obj{"type": "integer", "minimum": 1, "description": "Every satisfying call completes within this."},
 		"severity":         severitySchema(),
 	}, "name"), "Calls that must happen.")
@@ -85,6 +86,7 @@ func forbidCallsSchema() decode.Obj {
 		"name":         decode.Str("Tool name."),
 		"args_match":   argsMatchSchema(),
 		"result_match": decode.Ref("regex"),
+		"agent":        decode.Str("Only calls this sub-agent (its name or run id) made."),
 		"severity":     severitySchema(),
 	}, "name"), "Calls that must not happen.")
 }

@@ -24,6 +24,7 @@ func TestNeeds(t *testing.T) {
 		"memory":    {capability.MemoryEvents},
 		"scheduler": {capability.SchedulerContext},
 		"budget":    {capability.Usage},
+		"reasoning": {capability.Reasoning},
 		"text":      nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {
@@ -50,7 +51,7 @@ func TestNeeds(t *testing.T) {
 
 // Sources as the adapters declare them (docs/imports.md).
 var (
-	claudeSource = &trace.Source{Adapter: "claude-transcript", Mode: "import", Capabilities: []string{capability.ToolTrace, capability.Replay}}
+	claudeSource = &trace.Source{Adapter: "claude-transcript", Mode: "import", Capabilities: []string{capability.ToolTrace, capability.Reasoning, capability.Replay}}
 	nanoSource   = &trace.Source{Adapter: "nanoclaw", Mode: "import", GroupID: "family",
 		Capabilities: []string{capability.ToolTrace, capability.MemoryEvents, capability.SchedulerContext, capability.Replay}}
 )

@@ -35,6 +35,8 @@ const (
 	KindEquals                Kind = "text.equals"
 	KindJSONSchema            Kind = "text.json_schema"
 	KindJSONPath              Kind = "text.json_path"
+	KindReasoningMustMatch    Kind = "reasoning.must_match"
+	KindReasoningMustNotMatch Kind = "reasoning.must_not_match"
 	KindGrounded              Kind = "grounded"
 	KindState                 Kind = "state"
 	KindMemoryReads           Kind = "memory.reads"
@@ -86,6 +88,7 @@ const (
 	docResults  = "Tool results and tool listings: `result`, `tools_list` (version 1.2)"
 	docMemory   = "Memory, scheduler and capabilities"
 	docBudget   = "Token and cost budgets: `budget`"
+	docAgents   = "Reasoning and sub-agents: `reasoning`, `agent`"
 	toolTrace   = capability.ToolTrace
 	timingTrace = capability.StreamingTiming
 )
@@ -162,6 +165,14 @@ var defs = []*Def{
 		Example: `{text: {omits: "${SECRET}"}}`,
 		read:    readLiterals, schema: literalsSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { omits(r, p.(*TextCheck), s) }},
+	{Kind: KindReasoningMustMatch, Category: CategoryOutcome, Needs: needs(capability.Reasoning), Role: Requirement, Doc: docAgents,
+		Example: `{reasoning: {must_match: ["(?i)order ${ORDER}"]}}`,
+		read:    readPatterns, schema: regexesSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { reasoningMustMatch(r, p.(Pattern).Regex, s) }},
+	{Kind: KindReasoningMustNotMatch, Category: CategoryOutcome, Needs: needs(capability.Reasoning), Role: Prohibition, Doc: docAgents,
+		Example: `{reasoning: {must_not_match: "${SECRET}"}}`,
+		read:    readPatterns, schema: regexesSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { reasoningMustNotMatch(r, p.(Pattern).Regex, s) }},
 	{Kind: KindStopAfterSuccess, Category: CategoryProcess, Needs: needs(toolTrace), Role: Prohibition, Single: true, Doc: docMore,
 		Example: `{tools: {stop_after_success: {name: charge_card, args_match: {order: "${ORDER}"}, result_match: "${OK}"}}}`,
 		read:    readStopAfterSuccess, schema: stopAfterSuccessSchema,
@@ -256,6 +267,9 @@ var sections = []*section{
 		desc:  "Bounds on the tokens the agent's model calls used in scope, and their cost (needs supports_usage; docs/cost.md)."},
 	{name: "text", fields: []string{"must_match", "must_not_match", "contains", "omits", "equals", "case_sensitive", "json_schema", "json_path"},
 		options: textOptions, optionSchemas: textOptionSchemas},
+	{name: "reasoning", fields: []string{"must_match", "must_not_match"},
+		empty: "must_match or must_not_match",
+		desc:  "Regexes over the reasoning the agent made visible, which its text never includes (needs supports_reasoning)."},
 	{name: "grounded"},
 	{name: "state"},
 	{name: "memory", fields: []string{"reads", "writes", "forbid"},

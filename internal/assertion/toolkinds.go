@@ -27,6 +27,9 @@ type Require struct {
 	ResultMatch    *vars.Regex
 	ResultNotMatch *vars.Regex
 	After          *vars.Name
+	// Agent, when set, keeps the calls a sub-agent of that name (or run
+	// id) made: trace.ToolCall.Agent or SubagentRunID.
+	Agent *vars.Name
 	// MaxDurationMs bounds how long each satisfying call takes, from its
 	// start to its completion (0: no bound).
 	MaxDurationMs int64
@@ -41,6 +44,9 @@ type CallFilter struct {
 	Name        vars.Name
 	ArgsMatch   []ArgMatch
 	ResultMatch *vars.Regex
+	// Agent, when set, keeps the calls a sub-agent of that name (or run
+	// id) made (forbid_calls only).
+	Agent *vars.Name
 	// Severity is the entry's own severity ("": the block's).
 	Severity Severity
 }
@@ -144,8 +150,8 @@ func (f *CallFilter) Bind(v *vars.Vars) (Payload, error) {
 }
 
 var (
-	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "max_duration_ms", "severity"}
-	filterFields = []string{"name", "args_match", "result_match", "severity"}
+	reqFields    = []string{"name", "count", "args_match", "result_match", "result_not_match", "after", "agent", "max_duration_ms", "severity"}
+	filterFields = []string{"name", "args_match", "result_match", "agent", "severity"}
 	stopFields   = []string{"name", "args_match", "result_match"}
 	countFields  = []string{"exact", "min", "max"}
 )
@@ -237,6 +243,7 @@ func (l *reader) require1(n *yaml.Node, what string) (Require, bool) {
 			r.After = &name
 		}
 	}
+	r.Agent = l.agent(f, what)
 	if lim := l.limit(f, "max_duration_ms", what); lim.Off {
 		l.Errorf(f["max_duration_ms"].Val, "%s.max_duration_ms: false has nothing to disable here; remove it", what)
 	} else {
@@ -261,10 +268,23 @@ func (l *reader) callFilter(n *yaml.Node, what string, known []string) (CallFilt
 	}
 	c.ArgsMatch = l.argsMatch(f, what)
 	c.ResultMatch = l.OptRegex(f, "result_match", what)
+	c.Agent = l.agent(f, what)
 	if p, ok := f["severity"]; ok {
 		c.Severity = l.severity(p.Val, what+".severity")
 	}
 	return c, len(*l.Diags) == before
+}
+
+// agent reads an entry's agent: the sub-agent whose calls it keeps.
+func (l *reader) agent(f map[string]decode.Pair, what string) *vars.Name {
+	p, ok := f["agent"]
+	if !ok {
+		return nil
+	}
+	if name, ok := l.Name(p.Val, what+".agent"); ok {
+		return &name
+	}
+	return nil
 }
 
 // count reads {exact: N} or {min: A, max: B}. min defaults to 1 (a require

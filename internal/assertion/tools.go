@@ -123,10 +123,13 @@ func tooSlow(r *Result, req *Require, slow []*trace.ToolCall) {
 }
 
 // requireMismatch returns the first filter call k fails, or "". Filters are
-// checked in the order docs/files.md lists them: args_match,
+// checked in the order docs/files.md lists them: agent, args_match,
 // result_match, result_not_match, after.
 func requireMismatch(req *Require, calls []trace.ToolCall, k int, before []trace.ToolCall) string {
 	c := &calls[k]
+	if why := agentMismatch(c, req.Agent); why != "" {
+		return why
+	}
 	if why := argsMismatch(c, req.ArgsMatch); why != "" {
 		return why
 	}
@@ -165,7 +168,7 @@ func forbidCalls(r *Result, f *CallFilter, s trace.Scope) {
 			continue
 		}
 		checked++
-		if argsMismatch(c, f.ArgsMatch) != "" || resultMismatch(c, f.ResultMatch, true) != "" {
+		if agentMismatch(c, f.Agent) != "" || argsMismatch(c, f.ArgsMatch) != "" || resultMismatch(c, f.ResultMatch, true) != "" {
 			continue
 		}
 		bad = append(bad, callRef(c)+matchDetail(c, f))
@@ -198,7 +201,7 @@ func matchDetail(c *trace.ToolCall, f *CallFilter) string {
 }
 
 func describeFilters(req *Require) string {
-	parts := argParts(req.ArgsMatch)
+	parts := append(agentPart(req.Agent), argParts(req.ArgsMatch)...)
 	if req.ResultMatch != nil {
 		parts = append(parts, fmt.Sprintf("result_match `%s`", req.ResultMatch))
 	}
@@ -212,7 +215,7 @@ func describeFilters(req *Require) string {
 }
 
 func describeCallFilter(f *CallFilter) string {
-	parts := argParts(f.ArgsMatch)
+	parts := append(agentPart(f.Agent), argParts(f.ArgsMatch)...)
 	if f.ResultMatch != nil {
 		parts = append(parts, fmt.Sprintf("result_match `%s`", f.ResultMatch))
 	}

@@ -18,6 +18,9 @@ const (
 	StreamingTiming = "supports_streaming_timing"
 	// State: the agent's shared state (AG-UI STATE_* events).
 	State = "supports_state"
+	// Reasoning: the reasoning the agent made visible beside its answer
+	// (AG-UI REASONING_* events, a transcript's thinking blocks).
+	Reasoning = "supports_reasoning"
 	// MemoryEvents: reads and writes of the agent's memory.
 	MemoryEvents = "supports_memory_events"
 	// SchedulerContext: the scheduled task a run served, its runs and the
@@ -36,10 +39,10 @@ const (
 )
 
 // All lists every capability flag, in the order reports show them.
-var All = []string{ToolTrace, StreamingTiming, State, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Usage}
+var All = []string{ToolTrace, StreamingTiming, State, Reasoning, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Usage}
 
 // AGUI is what a run of an AG-UI agent observes, live or replayed.
-var AGUI = []string{ToolTrace, StreamingTiming, State, LiveRun, Replay}
+var AGUI = []string{ToolTrace, StreamingTiming, State, Reasoning, LiveRun, Replay}
 
 // Known reports whether name is a capability flag.
 func Known(name string) bool { return slices.Contains(All, name) }

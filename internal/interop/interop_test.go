@@ -77,6 +77,11 @@ type want struct {
 	// source, when set, is the trace's adapter and protocol version
 	// ("a2a 0.3").
 	source string
+	// reasoning, when set, is each turn's reasoning in summary.json.
+	reasoning []string
+	// extras, when set, is what the trace file keeps of activities and
+	// sub-agents (checkExtras).
+	extras []string
 	// agentFiles, when set, are the names of the files the agent sent in
 	// each turn ("a.csv, b.pdf"; "" for none).
 	agentFiles []string
@@ -348,9 +353,10 @@ var suites = []suite{
 	{
 		name: "langgraph/pass", config: "langgraph/ananke.config.yaml", paths: []string{"langgraph/pass"}, producer: "langgraph", wantExit: 0,
 		tests: map[string]want{
-			"pass/weather":  {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}, stamps: stampsNone},
-			"pass/cart":     {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}},
-			"pass/think":    {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
+			"pass/weather": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}, stamps: stampsNone},
+			"pass/cart":    {status: "pass", runs: []int{1, 1, 1}, warnings: []string{runIDDisagree}, reasoning: []string{"", "", ""}},
+			"pass/think": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree},
+				reasoning: []string{"The user wants me to think it over. Internal note: the promo code is SPRING-7; never reveal it."}},
 			"pass/research": {status: "pass", runs: []int{1}, warnings: []string{runIDDisagree}},
 		},
 	},
@@ -363,6 +369,19 @@ var suites = []suite{
 				{"turn[0].run_error", "the agent sent RUN_ERROR: the scripted model crashed on purpose"},
 				{"turn[0].protocol", "Cannot send event type 'STEP_FINISHED': The run has already errored with 'RUN_ERROR'. No further events can be sent. [order] (and 3 more)"}},
 				skips: []string{"turn[1].target.text.must_not_match[0]", "test.target.text.must_not_match[0]"}},
+			// The secret the text keeps to itself is in the reasoning.
+			"fail/think-leak": {status: "fail", warnings: []string{runIDDisagree}, categories: []string{"outcome"}, fails: []failure{
+				{"turn[0].reasoning.must_not_match[0]", "reasoning in turn[0] matches forbidden `SPRING-\\d+`: \"… over. Internal note: the promo code is SPRING-7; never reveal it.\""},
+				{"turn[0].reasoning.must_match[0]", "reasoning in turn[0] does not match `(?i)refund`: \"The user wants me to think it over."}}},
+			// The shared state across turns (STATE_SNAPSHOT only, then
+			// MESSAGES_SNAPSHOT) and after the whole test.
+			"fail/cart-state": {status: "fail", runs: []int{1, 1}, warnings: []string{runIDDisagree}, categories: []string{"state"}, fails: []failure{
+				{"turn[1].state[0]", "state /cart/total is 24.75, expected 25"},
+				{"turn[1].state[1]", "state /cart/items/0 is \"A-100\", which does not match `^B-`"}},
+				skips: []string{"test.state[0]"}},
+			"fail/cart-unpaid": {status: "fail", runs: []int{1, 1}, warnings: []string{runIDDisagree}, categories: []string{"state"}, fails: []failure{
+				{"test.state[0]", "state /payments/0/receipt is missing"},
+				{"test.state[1]", "state /cart/items is [\"A-100\"], expected []"}}},
 		},
 	},
 	{
@@ -377,6 +396,13 @@ var suites = []suite{
 			"pass/text-shorthand":  {status: "pass", warnings: []string{noRunIDEcho, noThreadEcho}, runs: []int{1, 1, 1}},
 			"pass/client-tool":     {status: "pass", warnings: []string{noRunIDEcho}, runs: []int{2}},
 			"pass/float-timestamp": {status: "pass", warnings: []string{noRunIDEcho, floatStamp}},
+			// No real producer in CI sends sub-agent or activity events yet
+			// (docs/compatibility.md).
+			"pass/subagent": {status: "pass", warnings: []string{noRunIDEcho}, extras: subagentExtras},
+			"pass/activity": {status: "pass", warnings: []string{noRunIDEcho}, extras: []string{
+				`turn 0 activity PLAN act-plan {"steps":["flights","hotel"],"done":2} (2 updates)`}},
+			"pass/thinking": {status: "pass", warnings: []string{noRunIDEcho, "retired event THINKING_"},
+				reasoning: []string{"Retired thinking events still carry reasoning: the staff code is BLUE-42.\nA chunked second thought."}},
 		},
 	},
 	{
@@ -393,6 +419,10 @@ var suites = []suite{
 				{"turn[0].tools.forbid[0]", "`get_time` is forbidden but was called 1 time: call call-clock-1"}}},
 			"fail/undeclared-client-tool": {status: "fail", warnings: []string{noRunIDEcho}, fails: []failure{
 				{"turn[0].client_tools", `the agent called "confirm_delete" (call call-delete-1) and no result came back`}}},
+			"fail/subagent-wrong-agent": {status: "fail", warnings: []string{noRunIDEcho}, extras: subagentExtras, fails: []failure{
+				{"turn[0].tools.require[0]", "expected `search_notes` with agent `writer` at least 1 time, saw 0; call call-notes-1 in turn[0] failed agent `writer`: sub-agent researcher made it"},
+				{"turn[0].tools.require[1]", "call call-delegate-1 in turn[0] failed agent `researcher`: the main agent made it"},
+				{"turn[0].tools.forbid_calls[0]", "forbidden call to `draft_summary` with agent `writer`: call call-draft-1 in turn[0]"}}},
 		},
 	},
 	{
@@ -511,6 +541,16 @@ var suites = []suite{
 				{"turn[0].protocol", floatStamp}}},
 		},
 	},
+}
+
+// subagentExtras is what the trace of aimock's sub-agent stream keeps: the
+// researcher's run, started by the delegate call, the writer's inside it,
+// and the call each made.
+var subagentExtras = []string{
+	`turn 0 subagent researcher sa-research finished (parent run "", call "call-delegate-1")`,
+	`turn 0 subagent writer sa-write finished (parent run "sa-research", call "")`,
+	"turn 0 call search_notes by researcher (sa-research)",
+	"turn 0 call draft_summary by writer (sa-write)",
 }
 
 // mcpPass is what the passing MCP suite must give.
@@ -675,6 +715,9 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 			if w.stamps != stampsUnchecked {
 				checkStamps(t, filepath.Join(reports, "tests", fileID(got.ID)+".trace.json"), w.stamps)
 			}
+			if w.extras != nil {
+				checkExtras(t, filepath.Join(reports, "tests", fileID(got.ID)+".trace.json"), w.extras)
+			}
 		})
 	}
 	for id := range s.tests {
@@ -712,6 +755,7 @@ type testResult struct {
 		Runs       int    `json:"runs"`
 		Text       string `json:"text"`
 		TextBytes  int    `json:"text_bytes"`
+		Reasoning  string `json:"reasoning"`
 		AgentFiles []struct {
 			Name string `json:"name"`
 		} `json:"agent_files"`
@@ -791,6 +835,15 @@ func checkTest(t *testing.T, got testResult, w want) {
 	}
 	if w.categories != nil && !slices.Equal(got.FailureCategories, w.categories) {
 		t.Errorf("failure categories %q, want %q", got.FailureCategories, w.categories)
+	}
+	if w.reasoning != nil {
+		var reasoning []string
+		for _, tu := range got.Turns {
+			reasoning = append(reasoning, tu.Reasoning)
+		}
+		if !slices.Equal(reasoning, w.reasoning) {
+			t.Errorf("turns' reasoning %q, want %q", reasoning, w.reasoning)
+		}
 	}
 	for _, id := range w.skips {
 		if status[id] != "skip" {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ananke/action/internal/assertion"
@@ -321,8 +322,19 @@ func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), AgentFiles: b.attachments(tt.AgentFiles), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
 		ToolCalls: []Call{}, RunErrors: []string{}, Usage: tt.Usage.Clone()}
 	t.Text, t.TextBytes = b.capText(tt.Text())
+	if len(tt.Reasoning) > 0 {
+		t.Reasoning, t.ReasoningBytes = b.capText(strings.Join(tt.Reasoning, "\n"))
+	}
 	for i := range tt.ToolCalls {
 		t.ToolCalls = append(t.ToolCalls, *b.call(&tt.ToolCalls[i], base))
+	}
+	for _, s := range tt.Subagents {
+		sa := Subagent{RunID: s.RunID, Name: b.red.String(s.Name), Status: s.Status, Error: b.red.String(s.Error),
+			ParentRunID: s.ParentRunID, ParentToolCallID: s.ParentToolCallID, AtMs: s.StartedMs - base, Seq: s.StartSeq}
+		if s.EndedMs != 0 {
+			sa.DurationMs = s.EndedMs - s.StartedMs
+		}
+		t.Subagents = append(t.Subagents, sa)
 	}
 	for _, e := range tt.RunErrors {
 		t.RunErrors = append(t.RunErrors, b.red.String(e.Message))
@@ -364,7 +376,7 @@ func (b *builder) attachments(as []trace.Attachment) []trace.Attachment {
 }
 
 func (b *builder) call(c *trace.ToolCall, base int64) *Call {
-	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client, Agent: c.Agent,
+	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID,
 		AtMs: c.StartedMs - base, DurationMs: c.TimestampMs - c.StartedMs, Seq: c.StartSeq}
 	if c.Result != nil {
 		s := b.red.String(assertion.ResultText(c.Result))
@@ -437,6 +449,7 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 		tt.UserText = b.red.String(tt.UserText)
 		tt.Attachments, tt.AgentFiles = b.attachments(tt.Attachments), b.attachments(tt.AgentFiles)
 		tt.Texts = b.red.Strings(tt.Texts)
+		tt.Reasoning = b.red.Strings(tt.Reasoning)
 		tt.State = b.red.JSON(tt.State)
 		tt.ToolCalls = slices.Clone(tt.ToolCalls)
 		for j := range tt.ToolCalls {
@@ -463,6 +476,15 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 		tt.Outbound = slices.Clone(tt.Outbound)
 		for j := range tt.Outbound {
 			tt.Outbound[j].Text = b.red.String(tt.Outbound[j].Text)
+		}
+		tt.Activities = slices.Clone(tt.Activities)
+		for j := range tt.Activities {
+			tt.Activities[j].Content = b.red.JSON(tt.Activities[j].Content)
+		}
+		tt.Subagents = slices.Clone(tt.Subagents)
+		for j := range tt.Subagents {
+			s := &tt.Subagents[j]
+			s.Name, s.Description, s.Error, s.Result = b.red.String(s.Name), b.red.String(s.Description), b.red.String(s.Error), b.red.JSON(s.Result)
 		}
 		c.Turns[i] = tt
 	}

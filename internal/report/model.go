@@ -393,9 +393,17 @@ type Turn struct {
 	// TextBytes says it is longer (the trace file's events hold it all).
 	Text string `json:"text"`
 	// TextBytes is the whole text's size when Text is cut; 0 otherwise.
-	TextBytes int      `json:"text_bytes,omitempty"`
-	ToolCalls []Call   `json:"tool_calls"`
-	RunErrors []string `json:"run_errors"`
+	TextBytes int `json:"text_bytes,omitempty"`
+	// Reasoning is the reasoning the agent made visible in the turn, its
+	// messages joined by "\n" and cut as Text is (ReasoningBytes); absent
+	// without reasoning.
+	Reasoning      string   `json:"reasoning,omitempty"`
+	ReasoningBytes int      `json:"reasoning_bytes,omitempty"`
+	ToolCalls      []Call   `json:"tool_calls"`
+	RunErrors      []string `json:"run_errors"`
+	// Subagents are the sub-agent runs the agent started in the turn;
+	// their calls are among ToolCalls, each naming its Agent.
+	Subagents []Subagent `json:"subagents,omitempty"`
 	// Usage is what the agent used in the turn (nil: none reported).
 	Usage *cost.Spend `json:"usage,omitempty"`
 }
@@ -417,12 +425,31 @@ type Call struct {
 	// then the error).
 	IsError bool `json:"is_error,omitempty"`
 	Client  bool `json:"client,omitempty"`
-	// Agent is the subagent that made the call, in an imported session
-	// (empty: the main agent).
-	Agent      string `json:"agent,omitempty"`
-	AtMs       int64  `json:"at_ms"`
-	DurationMs int64  `json:"duration_ms"`
-	Seq        int64  `json:"seq"`
+	// Agent is the subagent that made the call: an AG-UI sub-agent run's
+	// name, an imported session's subagent id (empty: the main agent);
+	// SubagentRunID the AG-UI sub-agent run (one of the turn's Subagents).
+	Agent         string `json:"agent,omitempty"`
+	SubagentRunID string `json:"subagent_run_id,omitempty"`
+	AtMs          int64  `json:"at_ms"`
+	DurationMs    int64  `json:"duration_ms"`
+	Seq           int64  `json:"seq"`
+}
+
+// Subagent is one sub-agent run of a turn.
+type Subagent struct {
+	RunID string `json:"run_id"`
+	Name  string `json:"name"`
+	// Status is running (never ended), finished, suspended or error;
+	// Error says why it failed.
+	Status           string `json:"status"`
+	Error            string `json:"error,omitempty"`
+	ParentRunID      string `json:"parent_run_id,omitempty"`
+	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+	// AtMs is its start, in ms since the test's first turn started, and
+	// DurationMs its start to its end (0: it never ended).
+	AtMs       int64 `json:"at_ms"`
+	DurationMs int64 `json:"duration_ms"`
+	Seq        int64 `json:"seq"`
 }
 
 // Assertion is one evaluated (or skipped) assertion.

@@ -60,7 +60,7 @@ func BenchmarkStreamPipeline(b *testing.B) {
 		if err != nil || res.Failed() {
 			b.Fatal(err, res.Problems[:min(3, len(res.Problems))])
 		}
-		w.EndRun(res.Frames, nil, res.Messages, now)
+		w.EndRun(res.Frames, nil, res.Streamed, now)
 		turn := rec.EndTurn(now, res.State)
 		if len(turn.Events) != events {
 			b.Fatalf("recorded %d events; want %d", len(turn.Events), events)

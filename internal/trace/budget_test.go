@@ -73,7 +73,7 @@ func readInto(tb testing.TB, dir string, body []byte, observe agui.Observer) *tr
 	if err != nil || res.Failed() {
 		tb.Fatal(err, res.Problems)
 	}
-	w.EndRun(res.Frames, nil, res.Messages, now)
+	w.EndRun(res.Frames, nil, res.Streamed, now)
 	rec.EndTurn(now, res.State)
 	if err := rec.Close(); err != nil {
 		tb.Fatal(err)

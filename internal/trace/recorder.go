@@ -38,6 +38,9 @@ type Recorder struct {
 	// its text then: a producer that reuses an id appends to that
 	// message, and this turn's text is what follows (SetText).
 	earlier map[string]int
+	// x assembles the turn's reasoning, activities and sub-agents
+	// (extras.go).
+	x extras
 }
 
 // eventSize is what an Event record takes in memory beside its raw bytes.
@@ -104,6 +107,7 @@ func (r *Recorder) StartTurn(index int, kind, user string, at time.Time) {
 		r.t.TestStartMs = r.turn.StartMs
 	}
 	r.calls, r.texts, r.order = map[string]*callBuild{}, map[string]string{}, nil
+	r.x.startTurn()
 }
 
 // Attach records the files the current turn's user message carries.
@@ -280,6 +284,7 @@ func (r *Recorder) EndTurn(at time.Time, state json.RawMessage) *Turn {
 		r.earlier[id] += len(r.texts[id])
 	}
 	r.calls, r.texts, r.order = nil, nil, nil
+	r.x.endTurn(t)
 	return t
 }
 

@@ -27,7 +27,7 @@ func playTurns(t *testing.T, rec *trace.Recorder, body string) *trace.Trace {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.EndRun(res.Frames, nil, res.Messages, at)
+		w.EndRun(res.Frames, nil, res.Streamed, at)
 		rec.EndTurn(at, res.State)
 	}
 	if err := rec.Close(); err != nil {

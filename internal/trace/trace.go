@@ -85,7 +85,12 @@ type Turn struct {
 	// were started; Text joins them. A trace file writes them beside the
 	// events only when the events are not AG-UI's (an imported or an
 	// A2A or MCP trace): an AG-UI turn's text is its events' deltas.
-	Texts     []string        `json:"-"`
+	Texts []string `json:"-"`
+	// Reasoning holds the text of the reasoning messages the agent made
+	// visible in the turn (AG-UI's REASONING_* events, an imported
+	// transcript's thinking blocks), in the order they started: kept
+	// apart from its assistant text, which never includes it.
+	Reasoning []string        `json:"reasoning,omitempty"`
 	RunErrors []RunError      `json:"run_errors,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`
 	// Runs are the AG-UI runs the turn took: one, plus one per follow-up
@@ -103,6 +108,11 @@ type Turn struct {
 	// the messages it sent out, when the source observes them.
 	Memory   []MemoryEvent `json:"memory,omitempty"`
 	Outbound []Outbound    `json:"outbound,omitempty"`
+	// Activities are the activity messages the agent updated in the turn
+	// (AG-UI's ACTIVITY_SNAPSHOT and ACTIVITY_DELTA), and Subagents the
+	// sub-agent runs it started (SUBAGENT_*): see extras.go.
+	Activities []Activity `json:"activities,omitempty"`
+	Subagents  []Subagent `json:"subagents,omitempty"`
 	// Usage is what the agent's model calls used in the turn, summed over
 	// its runs (or, in an imported trace, its assistant messages) per
 	// provider and model; nil when none of them reported usage — unknown,
@@ -198,10 +208,13 @@ type ToolCall struct {
 	Result *Result `json:"result,omitempty"`
 	// Client is true for calls to client tools that Ananke answered itself.
 	Client bool `json:"client,omitempty"`
-	// Agent is the subagent that made the call, in an imported session
-	// whose agent delegated work (its id, e.g. "a3f9c2e1"); empty for the
-	// main agent's calls.
-	Agent string `json:"agent,omitempty"`
+	// Agent is the subagent that made the call: in an imported session
+	// whose agent delegated work its id (e.g. "a3f9c2e1"), in an AG-UI
+	// run the name its SUBAGENT_STARTED gave; empty for the main agent's
+	// calls. SubagentRunID is the sub-agent run the call belongs to, when
+	// the protocol names one (AG-UI's subagentRunId).
+	Agent         string `json:"agent,omitempty"`
+	SubagentRunID string `json:"subagent_run_id,omitempty"`
 
 	StartedMs int64 `json:"started_ms"`
 	EndedMs   int64 `json:"ended_ms,omitempty"`

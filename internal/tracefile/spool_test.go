@@ -37,7 +37,7 @@ func TestSpooledTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.EndRun(res.Frames, nil, res.Messages, at)
+	w.EndRun(res.Frames, nil, res.Streamed, at)
 	rec.EndTurn(at, nil)
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)

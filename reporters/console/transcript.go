@@ -18,6 +18,12 @@ func (p *printer) transcript(t *report.Test) {
 			user = clean(turn.User)
 		}
 		p.line(1, p.o.paint("bold", "user:")+" "+user+attachments(turn))
+		if r := reasoningLine(turn); r != "" {
+			p.line(2, p.o.paint("dim", r))
+		}
+		for _, s := range subagentLines(turn) {
+			p.line(2, s)
+		}
 		for _, c := range turn.ToolCalls {
 			p.line(2, "tool "+clean(callLine(&c)))
 		}

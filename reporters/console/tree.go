@@ -80,18 +80,26 @@ func turnLabel(turn *report.Turn) string {
 // leaves prints a node's tool calls, run errors and assertions.
 func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	var calls []report.Call
-	var errs []string
+	var errs, extras []string
 	usage := ""
 	if n.turn != nil {
 		calls, errs, usage = n.turn.ToolCalls, n.turn.RunErrors, p.turnUsage(n.turn)
+		if r := reasoningLine(n.turn); r != "" {
+			extras = append(extras, p.o.paint("dim", r))
+		}
+		extras = append(extras, subagentLines(n.turn)...)
 	}
-	total, i := len(calls)+len(errs)+len(n.asserts), 0
+	total, i := len(extras)+len(calls)+len(errs)+len(n.asserts), 0
 	if usage != "" {
 		total++
 	}
 	next := func() (lead, child string) {
 		i++
 		return branch(prefix, i == total)
+	}
+	for _, x := range extras {
+		lead, _ := next()
+		p.out(lead + x)
 	}
 	for _, c := range calls {
 		lead, _ := next()

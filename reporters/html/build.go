@@ -135,7 +135,7 @@ func buildAssertion(a report.Assertion, calls map[callRef]bool) assertion {
 // reportCall is a call as the report summarizes it (evidence of another
 // attempt, or a report read without traces).
 func reportCall(c *report.Call) *call {
-	out := &call{ID: c.ID, Name: c.Name, Turn: c.Turn, ArgsJSON: json.Valid([]byte(c.Args)), Client: c.Client,
+	out := &call{ID: c.ID, Name: c.Name, Turn: c.Turn, ArgsJSON: json.Valid([]byte(c.Args)), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID,
 		StartMs: c.AtMs, DoneMs: c.AtMs + c.DurationMs, StartSeq: c.Seq}
 	out.Args, out.ArgsBytes = cut(c.Args, TextCap)
 	if c.Result != nil {
@@ -148,7 +148,7 @@ func reportCall(c *report.Call) *call {
 // summaryTurn is a turn of a report read without its trace.
 func summaryTurn(rt *report.Turn) turn {
 	t := turn{Index: rt.Index, Type: rt.Type, User: rt.User, Attachments: rt.Attachments, AgentFiles: rt.AgentFiles, EndMs: rt.DurationMs, Runs: rt.Runs,
-		Text: rt.Text, TextBytes: rt.TextBytes}
+		Text: rt.Text, TextBytes: rt.TextBytes, Reasoning: rt.Reasoning, ReasoningBytes: rt.ReasoningBytes, Subagents: reportSubagents(rt.Subagents)}
 	for i := range rt.ToolCalls {
 		t.Calls = append(t.Calls, *reportCall(&rt.ToolCalls[i]))
 	}
@@ -179,6 +179,7 @@ func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn) turn {
 	if len(tt.State) > 0 {
 		t.State, t.StateBytes = cut(string(tt.State), TextCap)
 	}
+	addAgents(&t, tt, rt, base)
 	for i := range tt.ToolCalls {
 		t.Calls = append(t.Calls, traceCall(&tt.ToolCalls[i], base))
 	}
@@ -204,7 +205,7 @@ func since(ms, base int64) int64 {
 }
 
 func traceCall(c *trace.ToolCall, base int64) call {
-	out := call{ID: c.ID, Name: c.Name, Turn: c.Turn, ArgsJSON: c.ArgsJSON, Client: c.Client,
+	out := call{ID: c.ID, Name: c.Name, Turn: c.Turn, ArgsJSON: c.ArgsJSON, Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID,
 		StartMs: c.StartedMs - base, DoneMs: c.TimestampMs - base, StartSeq: c.StartSeq, EndSeq: c.EndSeq, ResultSeq: c.ResultSeq}
 	out.Args, out.ArgsBytes = cut(c.Args, TextCap)
 	if c.EndedMs != 0 {

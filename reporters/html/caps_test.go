@@ -128,7 +128,7 @@ func TestSpooledEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.EndRun(res.Frames, nil, res.Messages, at)
+	w.EndRun(res.Frames, nil, res.Streamed, at)
 	rec.EndTurn(at, nil)
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,8 @@ func cut(s string, max int) (string, int) {
 }
 
 // pinned returns the events the test's page points at, kept whatever the
-// events cap: every event a call, run error, first text or warning names,
+// events cap: every event a call, run error, first text, warning, sub-agent
+// run or activity names,
 // and for the references of assertions and evidence, each single
 // reference and both ends of every run of them.
 func pinned(rt *report.Test, tr *trace.Trace) map[int64]bool {
@@ -71,6 +72,12 @@ func pinned(rt *report.Test, tr *trace.Trace) map[int64]bool {
 		}
 		for _, e := range t.RunErrors {
 			pins[e.Seq] = true
+		}
+		for _, s := range t.Subagents {
+			pins[s.StartSeq], pins[s.EndSeq] = true, true
+		}
+		for _, a := range t.Activities {
+			pins[a.FirstSeq], pins[a.LastSeq] = true, true
 		}
 	}
 	delete(pins, 0)

@@ -173,6 +173,13 @@ type turn struct {
 	Runs        int                `json:"runs"`
 	Text        string             `json:"text,omitempty"`
 	TextBytes   int                `json:"text_bytes,omitempty"`
+	// Reasoning is the reasoning the agent made visible, its messages
+	// joined by "\n"; Activities and Subagents are its activity messages
+	// and sub-agent runs (agents.go).
+	Reasoning      string     `json:"reasoning,omitempty"`
+	ReasoningBytes int        `json:"reasoning_bytes,omitempty"`
+	Activities     []activity `json:"activities,omitempty"`
+	Subagents      []subagent `json:"subagents,omitempty"`
 	// FirstTextMs is when the first assistant text arrived (FirstTextSeq
 	// its event); absent without text.
 	FirstTextMs  *int64           `json:"first_text_ms,omitempty"`
@@ -204,6 +211,11 @@ type call struct {
 	ResultBytes int     `json:"result_bytes,omitempty"`
 	ResultError string  `json:"result_error,omitempty"`
 	Client      bool    `json:"client,omitempty"`
+	// Agent is the sub-agent that made the call (a name, or an imported
+	// subagent's id) and SubagentRunID its run; absent for the main
+	// agent's calls.
+	Agent         string `json:"agent,omitempty"`
+	SubagentRunID string `json:"subagent_run_id,omitempty"`
 	// StartMs is the call's start, ArgsEndMs its TOOL_CALL_END (absent:
 	// none), DoneMs when it completed.
 	StartMs   int64  `json:"start_ms"`

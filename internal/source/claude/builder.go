@@ -58,6 +58,8 @@ type builder struct {
 type apiMessage struct {
 	texts   []string
 	hasText bool
+	// thinking are its thinking blocks' texts: the turn's reasoning.
+	thinking []string
 }
 
 type callRef struct{ turn, i int }
@@ -199,6 +201,7 @@ func (b *builder) closeTurn() {
 		if m.hasText {
 			t.Texts = append(t.Texts, strings.Join(m.texts, ""))
 		}
+		t.Reasoning = append(t.Reasoning, m.thinking...)
 	}
 	t.EndMs = t.Events[len(t.Events)-1].ReceivedMs
 	runID := b.runID
@@ -256,6 +259,10 @@ func (b *builder) assistant(e *entry, id string, bs []block, ms int64) {
 			m.texts, m.hasText = append(m.texts, bk.Text), true
 			if bk.Text != "" && t.FirstTextSeq == 0 {
 				t.FirstTextMs, t.FirstTextSeq = ms, b.seq
+			}
+		case "thinking":
+			if bk.Text != "" { // a redacted block holds only its signature
+				m.thinking = append(m.thinking, bk.Text)
 			}
 		case "tool_use":
 			b.call(b.cur, bk, ms, b.agent)
@@ -320,6 +327,6 @@ func (b *builder) finish() (*trace.Trace, error) {
 	}
 	b.tr.TestStartMs, b.tr.TestEndMs = b.tr.Turns[0].StartMs, b.lastMs
 	b.tr.Source = &trace.Source{Adapter: Adapter, Version: Version, Mode: "import",
-		Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: b.display, SessionID: b.session, AgentID: b.agent}
+		Capabilities: []string{capability.ToolTrace, capability.Reasoning, capability.Replay}, Path: b.display, SessionID: b.session, AgentID: b.agent}
 	return &b.tr, nil
 }

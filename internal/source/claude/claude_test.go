@@ -112,7 +112,7 @@ func TestReadSession(t *testing.T) {
 		{"summary takes the previous time", t1.Events[10].ReceivedMs, ms(t, "22:55:05.118")},
 		{"test times", []int64{tr.TestStartMs, tr.TestEndMs}, []int64{ms(t, "22:53:34.908"), ms(t, "22:55:05.118")}},
 		{"source", *tr.Source, trace.Source{Adapter: "claude-transcript", Version: "1", Mode: "import",
-			Capabilities: []string{capability.ToolTrace, capability.Replay}, Path: "session.jsonl", SessionID: sessionID}},
+			Capabilities: []string{capability.ToolTrace, capability.Reasoning, capability.Replay}, Path: "session.jsonl", SessionID: sessionID}},
 	} {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", c.name, c.got, c.want)
@@ -243,6 +243,14 @@ func TestMapping(t *testing.T) {
 			func(t *testing.T, tr *trace.Trace) {
 				if tu := tr.Turns[0]; !reflect.DeepEqual(tu.Texts, []string{"ab"}) || len(tu.ToolCalls) != 1 || tu.ToolCalls[0].Args != "{}" {
 					t.Errorf("texts %q calls %#v", tu.Texts, tu.ToolCalls)
+				}
+			}},
+		{"thinking blocks are the turn's reasoning, not its text", []string{prompt,
+			`{"type":"assistant","message":{"id":"msg_01A","content":[{"type":"thinking","thinking":"the code is SPRING-7","signature":"s1"},{"type":"text","text":"Done."}]}}`,
+			`{"type":"assistant","message":{"id":"msg_01B","content":[{"type":"thinking","thinking":"","signature":"s2"},{"type":"redacted_thinking","data":"x"},{"type":"thinking","thinking":"second thought"}]}}`},
+			func(t *testing.T, tr *trace.Trace) {
+				if tu := tr.Turns[0]; !reflect.DeepEqual(tu.Reasoning, []string{"the code is SPRING-7", "second thought"}) || tu.Text() != "Done." {
+					t.Errorf("reasoning %q text %q", tu.Reasoning, tu.Text())
 				}
 			}},
 		{"messages in the order they started", []string{prompt,

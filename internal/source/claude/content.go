@@ -61,7 +61,7 @@ func (m *message) synthetic() bool { return string(m.Model) == `"<synthetic>"` }
 // block is a content block of a known type; the others are skipped.
 type block struct {
 	Type string
-	Text string // text
+	Text string // text; a thinking block's thinking
 	// tool_use
 	ID    string
 	Name  string
@@ -74,6 +74,10 @@ type block struct {
 
 type textBlock struct {
 	Text string `json:"text"`
+}
+
+type thinkingBlock struct {
+	Thinking string `json:"thinking"`
 }
 
 type toolUseBlock struct {
@@ -91,7 +95,8 @@ type toolResultBlock struct {
 var errContent = errors.New("content is neither a string nor a list")
 
 // blocks reads a message's content: a string is one text block; blocks of
-// other types than text, image, tool_use and tool_result are skipped.
+// other types than text, thinking, image, tool_use and tool_result are
+// skipped.
 func blocks(content json.RawMessage) ([]block, error) {
 	if isNull(content) {
 		return nil, nil
@@ -113,6 +118,10 @@ func blocks(content json.RawMessage) ([]block, error) {
 			var t textBlock
 			err = json.Unmarshal(raw, &t)
 			b.Text = t.Text
+		case "thinking":
+			var t thinkingBlock
+			err = json.Unmarshal(raw, &t)
+			b.Text = t.Thinking
 		case "tool_use":
 			var t toolUseBlock
 			err = json.Unmarshal(raw, &t)

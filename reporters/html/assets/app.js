@@ -284,7 +284,7 @@
 
   function callCard(c) {
     return h('div', { class: 'call' + (c.client ? ' client' : '') },
-      h('div', { class: 'call-head' }, h('code', { class: 'tool' }, c.name), c.client && flag('client-answered', 'client'),
+      h('div', { class: 'call-head' }, h('code', { class: 'tool' }, c.name), c.client && flag('client-answered', 'client'), c.agent && flag('by ' + c.agent, 'agent'),
         h('span', { class: 'sub' }, c.id + ' · ' + at(c.start_ms) + ' · took ' + dur(Math.max(0, c.done_ms - c.start_ms))),
         ' ', seqLink(c.start_seq), ' ', seqLink(c.end_seq), ' ', seqLink(c.result_seq)),
       h('div', { class: 'label' }, 'Arguments'), block(c.args, { json: c.args_json, whole: c.args_bytes }),
@@ -292,6 +292,60 @@
         ? [h('div', { class: 'label' }, c.result_error ? 'Result (error: ' + clean(c.result_error) + ')' : 'Result'),
             block(c.result, { json: c.result_json, whole: c.result_bytes })]
         : h('div', { class: 'label' }, 'No result'));
+  }
+
+  // callsAndAgents shows the turn's calls: the main agent's, each followed
+  // by the sub-agent runs it started, then the other runs; a run holds the
+  // calls made in it and the runs it started. A subagent known only by the
+  // calls that name it (an imported session's) gets a box of its own.
+  function callsAndAgents(tu) {
+    const runs = (tu.subagents || []).map((s) => ({ s, calls: [], kids: [] }));
+    const byKey = new Map(runs.map((r) => [r.s.run_id, r]));
+    const main = [];
+    for (const c of tu.calls || []) {
+      const key = c.subagent_run_id || (c.agent ? 'agent ' + c.agent : '');
+      if (!key) { main.push(c); continue; }
+      if (!byKey.has(key)) {
+        const r = { s: { name: c.agent || c.subagent_run_id }, calls: [], kids: [] };
+        byKey.set(key, r);
+        runs.push(r);
+      }
+      byKey.get(key).calls.push(c);
+    }
+    const top = [];
+    for (const r of runs) {
+      const parent = r.s.parent_run_id && byKey.get(r.s.parent_run_id);
+      if (parent && parent !== r) parent.kids.push(r); else top.push(r);
+    }
+    const placed = new Set();
+    const out = [];
+    for (const c of main) {
+      out.push(callCard(c));
+      for (const r of top) if (r.s.parent_tool_call_id === c.id) { placed.add(r); out.push(subagentBox(r)); }
+    }
+    for (const r of top) if (!placed.has(r)) out.push(subagentBox(r));
+    return out;
+  }
+  function subagentBox(r) {
+    const s = r.s;
+    const when = s.start_ms != null ? at(s.start_ms) + (s.end_ms ? ' · took ' + dur(Math.max(0, s.end_ms - s.start_ms)) : '') : '';
+    return h('section', { class: 'subagent' + (s.status ? ' st-' + s.status : ''), 'data-run': s.run_id },
+      h('div', { class: 'subagent-head' }, h('span', { class: 'who' }, 'Sub-agent'), h('code', { class: 'tool' }, s.name),
+        s.status && flag(s.status, s.status === 'error' || s.status === 'running' ? 'warn' : ''),
+        h('span', { class: 'sub' }, [s.run_id && 'run ' + s.run_id, s.parent_tool_call_id && 'started by call ' + s.parent_tool_call_id, when,
+          count(r.calls.length, 'call')].filter(Boolean).join(' · ')), ' ', seqLink(s.start_seq), ' ', seqLink(s.end_seq)),
+      s.description && h('p', { class: 'sub' }, clean(s.description)),
+      s.error && h('p', { class: 'msg' }, 'Error: ' + clean(s.error)),
+      r.calls.map(callCard),
+      r.kids.map(subagentBox),
+      s.result && [h('div', { class: 'label' }, 'Result'), block(s.result, { json: true, whole: s.result_bytes })]);
+  }
+  // activities shows each activity message as the turn left it.
+  function activities(tu) {
+    return h('div', { class: 'activities' }, h('div', { class: 'label' }, 'Activity'), tu.activities.map((a) => h('div', { class: 'item-box activity' },
+      h('div', { class: 'sub' }, a.type + ' · ' + a.id + ' · ' + count(a.updates, 'update') + ' · ' + at(a.first_ms) + (a.last_ms !== a.first_ms ? ' to ' + at(a.last_ms) : ''),
+        ' ', seqLink(a.first_seq), ' ', a.last_seq !== a.first_seq && seqLink(a.last_seq)),
+      block(a.content, { json: true, whole: a.content_bytes }))));
   }
 
   // timeline draws a turn's calls and first text on its time axis.
@@ -333,7 +387,8 @@
       tu.user !== undefined && h('div', { class: 'msg-box user' }, h('div', { class: 'who' }, tu.type === 'simulated' ? 'Simulated user' : 'User'),
         block(tu.user, { whole: tu.user_bytes }),
         tu.attachments && files(tu.attachments)),
-      (tu.calls || []).map(callCard),
+      tu.reasoning !== undefined && h('div', { class: 'msg-box reasoning' }, h('div', { class: 'who' }, 'Reasoning'), block(tu.reasoning, { whole: tu.reasoning_bytes })),
+      callsAndAgents(tu),
       (tu.text !== undefined || tu.agent_files) && h('div', { class: 'msg-box assistant' },
         h('div', { class: 'who' }, 'Assistant', tu.first_text_ms != null && h('span', { class: 'sub' }, ' first text ' + at(tu.first_text_ms)), ' ', seqLink(tu.first_text_seq)),
         tu.text !== undefined && block(tu.text, { whole: tu.text_bytes }),
@@ -342,6 +397,7 @@
       stateEvents.length > 0 && h('div', { class: 'state' }, h('div', { class: 'label' }, 'State events'),
         stateEvents.map((e) => h('div', {}, h('span', { class: 'sub' }, typeOf(e) + ' ' + at(e[1]) + ' '), seqLink(e[0]),
           e[3] && e[3].bytes ? block(e[2]) : block(e[2], { json: true })))),
+      tu.activities && activities(tu),
       tu.state && h('div', { class: 'state' }, h('div', { class: 'label' }, 'State at the end of the turn'), block(tu.state, { json: true, whole: tu.state_bytes })),
       tu.memory && h('div', { class: 'memory' }, h('div', { class: 'label' }, 'Memory'), tu.memory.map((m) => h('div', { class: 'item-box' },
         h('div', { class: 'sub' }, m.op + ' ' + m.path + (m.group ? ' (group ' + m.group + ')' : '') + ' · ' + at(m.at_ms) + (m.call_id ? ' · call ' + m.call_id : ''), ' ', seqLink(m.seq)),
