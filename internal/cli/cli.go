@@ -99,7 +99,7 @@ func init() {
 		{"trace", "export a report's traces as normalized traces (trace export)", runTrace},
 		{"generate", "ask the config's model for test files; write the valid ones", runGenerate},
 		{"validate", "check config and test files without running anything", runValidate},
-		{"schema", "print a JSON Schema: config, test, report (summary.json), normalized-trace or history", runSchema},
+		{"schema", "print a JSON Schema: config, test, quarantine, report (summary.json), normalized-trace or history", runSchema},
 		{"version", "print the version", runVersion},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}

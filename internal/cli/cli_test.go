@@ -131,7 +131,7 @@ func TestSchema(t *testing.T) {
 	if r := run(t, "", nil, "schema", "normalized-trace"); r.code != ExitPass || !strings.Contains(r.out, `ananke.normalized-trace.schema.json`) {
 		t.Errorf("schema normalized-trace = %d", r.code)
 	}
-	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|report|normalized-trace") {
+	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|quarantine|report|normalized-trace") {
 		t.Errorf("schema without kind = %d %q", r.code, r.errOut)
 	}
 	if r := run(t, "", nil, "schema", "junit"); r.code != ExitInvalid {

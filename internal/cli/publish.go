@@ -191,7 +191,7 @@ func (p *publisher) outputs() {
 	t := p.rep.Totals
 	for _, kv := range [][2]string{
 		{"passed", strconv.Itoa(t.Passed)}, {"failed", strconv.Itoa(t.Failed)}, {"errored", strconv.Itoa(t.Errored)},
-		{"total", strconv.Itoa(t.Total)}, {"flaky", strconv.Itoa(t.Flaky)}, {"report-dir", p.in.reportDir}, {"junit-path", p.in.reportDir + "/" + reportdir.JUnitFile},
+		{"total", strconv.Itoa(t.Total)}, {"flaky", strconv.Itoa(t.Flaky)}, {"quarantined", strconv.Itoa(t.Quarantine().Tests)}, {"report-dir", p.in.reportDir}, {"junit-path", p.in.reportDir + "/" + reportdir.JUnitFile},
 		{"conclusion", checks.Conclusion(p.rep)},
 	} {
 		p.gha.SetOutput(kv[0], kv[1])

@@ -38,13 +38,15 @@ func (a *app) load(configFlag string, paths []string) (*spec.Suite, error) {
 // loadSuite loads what o names, finding the config as findConfig does:
 // with an endpoint, a config found nowhere is not a mistake (Ananke then
 // uses a default target at the endpoint); a --config that is not one is.
-// Diagnostics go to stdout, as a compiler's do; the error counts them.
+// Diagnostics go to stdout, as a compiler's do, and so do warnings (a
+// quarantine entry that matches no test); the error counts the problems.
+// Quarantine entries expire against the app's clock.
 func (a *app) loadSuite(o spec.Options) (*spec.Suite, error) {
 	cfg, paths, err := a.findConfig(o.ConfigPath, o.Paths)
 	if err != nil && (o.Endpoint == "" || o.ConfigPath != "") {
 		return nil, withCode(ExitInvalid, "", err)
 	}
-	o.ConfigPath, o.Paths, o.LookupEnv = cfg, paths, a.lookupEnv
+	o.ConfigPath, o.Paths, o.LookupEnv, o.Today = cfg, paths, a.lookupEnv, a.now()
 	suite, err := spec.Load(o)
 	var diags diag.Diagnostics
 	switch {
@@ -55,6 +57,9 @@ func (a *app) loadSuite(o spec.Options) (*spec.Suite, error) {
 		return nil, invalidf("", "%s found; nothing was run", plural.Count(len(diags), "problem"))
 	case err != nil:
 		return nil, withCode(ExitInvalid, "", err)
+	}
+	for _, w := range suite.Warnings {
+		fmt.Fprintf(a.Out, "%s: warning: %s\n", w.Pos, w.Message)
 	}
 	return suite, nil
 }

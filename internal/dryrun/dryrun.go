@@ -159,6 +159,10 @@ func (p *printer) test(cfg *spec.Config, t *spec.Test, pol stability.Policy, est
 		return
 	}
 	p.line(1, "%s, min pass rate %s, %s", pol.RunsText(), stability.FormatPercent(pol.MinPassRate), plural.Count(pol.Retries, "retry"))
+	if q := t.Quarantine; q != nil {
+		// It runs, and never fails the run (docs/history.md#quarantine).
+		p.line(1, "quarantined: %s (%s); runs and reports, never fails the run", q.Reason, q.Pos)
+	}
 	if estimate != "" {
 		p.line(1, "estimate: %s", estimate)
 	}

@@ -42,7 +42,8 @@ type Options struct {
 	// a test file's values win over it, and it wins over the config's.
 	Stability spec.Stability
 	// FailFast starts no new test after a test failed or errored; the
-	// tests not started are skipped.
+	// tests not started are skipped. A quarantined test's failure stops
+	// nothing: it fails no build.
 	FailFast bool
 	// Model is the language model of judges and simulated users (nil: the
 	// config has none).

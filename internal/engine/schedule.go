@@ -210,7 +210,7 @@ func (s *scheduler) close(i int, out []*TestResult) {
 	judgeRuns(r, st.runs, st.dropped)
 	out[i] = r
 	s.e.finished(r)
-	if s.e.opts.FailFast && s.stopped == "" && r.Status.Failed() {
+	if s.e.opts.FailFast && s.stopped == "" && r.Status.Failed() && r.Test.Quarantine == nil {
 		s.stopped = fmt.Sprintf("not run: --fail-fast stopped the run after %q %s", r.Test.Name.Value, map[status.Status]string{status.Fail: "failed", status.Error: "errored"}[r.Status])
 	}
 }

@@ -72,6 +72,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	for i, t := range out.Tests {
 		var test Test
 		test, shown[i] = b.test(t)
+		test.Quarantined = b.quarantined(t.Test.Quarantine, &test)
 		r.Tests = append(r.Tests, test)
 	}
 	for i := range r.Tests {
@@ -88,8 +89,9 @@ func Build(out *engine.Outcome, m Meta) *Report {
 // runStatus is the run's verdict: any failed test — or, with fail-on-flaky,
 // any flaky one, with fail-on-inconclusive any inconclusive one — or a run
 // over its budget fails it; else any errored test, or a failed before_all
-// or after_all hook, makes it an error.
-func runStatus(t Totals, failOnFlaky, failOnInconclusive, hookFailed, overBudget bool) status.Status {
+// or after_all hook, makes it an error. Quarantined tests play no part.
+func runStatus(all Totals, failOnFlaky, failOnInconclusive, hookFailed, overBudget bool) status.Status {
+	t := all.Counted()
 	switch {
 	case t.Failed > 0 || (failOnFlaky && t.Flaky > 0) || (failOnInconclusive && t.Inconclusive() > 0) || overBudget:
 		return status.Fail
@@ -162,6 +164,7 @@ func totals(tests []Test) Totals {
 		}
 	}
 	t.Adaptive = adaptiveTotals(tests)
+	t.Quarantined = quarantineTotals(tests)
 	t.Usage = cost.Sum(spends...)
 	t.ModelCostUSD = modelCosts(tests)
 	if judged := t.Total - t.Skipped; judged > 0 {

@@ -57,6 +57,11 @@ func Merge(parts []*Report) (*Report, error) {
 	m.Totals = totals(m.Tests)
 	m.Budget = checkBudget(budgetOf(parts), m.Tests, m.Totals.Usage)
 	m.Status = runStatus(m.Totals, m.FailOnFlaky, m.FailOnInconclusive, len(m.FailedHooks()) > 0, m.Budget.exceeded())
+	for _, p := range parts {
+		if err := m.Advise(p.QuarantineAdvice...); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
 }
 

@@ -35,8 +35,9 @@ type Report struct {
 	// Confidence is the level, in percent, of the report's intervals
 	// (the config's confidence).
 	Confidence float64 `json:"confidence"`
-	// Status is the run's verdict — pass, fail or error — from the tests'
-	// statuses, FailOnFlaky, FailOnInconclusive and the run's budget. The exit code and the
+	// Status is the run's verdict — pass, fail or error — from the statuses
+	// of the tests not quarantined, FailOnFlaky, FailOnInconclusive and the
+	// run's budget. The exit code and the
 	// check run's conclusion follow it.
 	Status status.Status `json:"status"`
 	Totals Totals        `json:"totals"`
@@ -46,7 +47,10 @@ type Report struct {
 	// Hooks are the config's before_all and after_all hooks that ran;
 	// one that failed makes a passing run an error.
 	Hooks []Hook `json:"hooks"`
-	Tests []Test `json:"tests"`
+	// QuarantineAdvice are suggestions about the quarantine list from
+	// evidence beyond this run (Advise; nil: none).
+	QuarantineAdvice []QuarantineAdvice `json:"quarantine_advice,omitempty"`
+	Tests            []Test             `json:"tests"`
 
 	masked []string
 }
@@ -118,6 +122,10 @@ type Totals struct {
 	// their runs, what stopping once settled saved, the inconclusive ones;
 	// nil when none did.
 	Adaptive *AdaptiveTotals `json:"adaptive,omitempty"`
+	// Quarantined counts the quarantined tests, which the counts above
+	// include and the run's verdict leaves out (Counted); nil when none
+	// are.
+	Quarantined *QuarantineTotals `json:"quarantined,omitempty"`
 	// Model is what the run's judges and simulated users cost, and
 	// ModelCostUSD its price, kept apart from the agent's: nil when they
 	// used no tokens, or when some test's cost is unknown (the model has
@@ -205,6 +213,10 @@ type Test struct {
 	// settled verdict, which is then the observed rate's.
 	Adaptive     *AdaptiveRuns `json:"adaptive,omitempty"`
 	Inconclusive bool          `json:"inconclusive,omitempty"`
+	// Quarantined is the quarantine entry that names the test (nil: not
+	// quarantined): it ran and is reported as it did, but its status plays
+	// no part in the run's verdict.
+	Quarantined *Quarantined `json:"quarantined,omitempty"`
 	// ResultFile and TraceFile are the test's files in the report
 	// directory (slash-separated, relative to it); TraceFile is the shown
 	// attempt's trace.

@@ -62,6 +62,11 @@ type Config struct {
 	// output sets are every test's. AfterAll hooks run once after the
 	// last test, with the run's outcome as JSON on stdin.
 	BeforeAll, AfterAll []Hook
+	// Quarantine lists the tests that run and report but never decide the
+	// run's verdict: the config's quarantine: entries, then those of the
+	// file QuarantineFile names (relative to the config; "" for none).
+	Quarantine     []*Quarantine
+	QuarantineFile string
 }
 
 // Target types (docs/files.md).
@@ -128,7 +133,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -185,6 +190,7 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	if p, ok := f["on_missing_capability"]; ok {
 		c.OnMissingCapability = l.missingPolicy(p.Val, "on_missing_capability")
 	}
+	l.quarantine(f, c)
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
 			l.Diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")

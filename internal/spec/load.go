@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -23,6 +24,9 @@ const maxFileSize = 4 << 20
 type Suite struct {
 	Config *Config
 	Tests  []*Test
+	// Warnings are what is worth fixing but stops nothing: a quarantine
+	// entry that matches no test.
+	Warnings diag.Diagnostics
 }
 
 // Options says what to load.
@@ -42,6 +46,9 @@ type Options struct {
 	// LookupEnv reads the environment a claude-transcript source path's
 	// ~ (HOME) and ${ENV.NAME} name (nil: an empty environment).
 	LookupEnv func(string) (string, bool)
+	// Today is the day quarantine entries expire against (its UTC date);
+	// zero checks no expiry. Only the command line reads the clock.
+	Today time.Time
 }
 
 // Load reads the config and every test file. When any file is invalid it
@@ -93,6 +100,7 @@ func Load(opts Options) (*Suite, error) {
 	checkModel(cfg, s.Tests, &diags)
 	checkStaticRefs(cfg, s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)
+	checkQuarantine(cfg, opts.Today, &diags)
 	if len(diags) == 0 {
 		// One test per session of a source that names several: checked
 		// once above, and their ids once more.
@@ -102,6 +110,7 @@ func Load(opts Options) (*Suite, error) {
 	if len(diags) > 0 {
 		return nil, diags.Sorted()
 	}
+	s.Warnings = markQuarantined(cfg, s.Tests, len(opts.Paths) == 0 && opts.Message == "").Sorted()
 	return s, nil
 }
 

@@ -17,9 +17,10 @@ import (
 const SchemaBaseURL = "https://raw.githubusercontent.com/ananke/action/main/schema/"
 
 // SchemaKinds lists the file kinds `ananke schema` knows.
-var SchemaKinds = []string{"config", "test"}
+var SchemaKinds = []string{"config", "test", "quarantine"}
 
-// Schema returns the JSON Schema for a file kind ("config" or "test").
+// Schema returns the JSON Schema for a file kind ("config", "test" or
+// "quarantine").
 func Schema(kind string) ([]byte, error) {
 	var s decode.Obj
 	switch kind {
@@ -27,8 +28,10 @@ func Schema(kind string) ([]byte, error) {
 		s = configSchema()
 	case "test":
 		s = testSchema()
+	case "quarantine":
+		s = quarantineFileSchema()
 	default:
-		return nil, fmt.Errorf("unknown schema %q (known: config, test)", kind)
+		return nil, fmt.Errorf("unknown schema %q (known: config, test, quarantine)", kind)
 	}
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -129,6 +132,9 @@ func configSchema() decode.Obj {
 		"budget":        runBudgetSchema(),
 		"before_all":    decode.List(decode.Ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),
 		"after_all":     decode.List(decode.Ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
+		"quarantine":    quarantineListSchema(),
+		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
+			SchemaFile("quarantine") + ")."),
 	}, "version")
 	root["allOf"] = []any{
 		versionGate(decode.Obj{"target": decode.Obj{"properties": decode.Obj{"type": decode.Obj{"const": TargetA2A}}, "required": []string{"type"}}}, []string{"target"}, decode.MinorA2A),

@@ -78,6 +78,10 @@ type Test struct {
 	// lacks a capability it needs: MissingSkip or MissingError ("": the
 	// config's).
 	OnMissingCapability string
+	// Quarantine is the config's quarantine entry that names the test, set
+	// once the suite is loaded (nil: not quarantined): it runs and reports,
+	// but never decides the run's verdict.
+	Quarantine *Quarantine
 
 	// sessions are the sessions a claude-transcript source names, until
 	// the suite is loaded; expand makes a test of each (expandSessions).

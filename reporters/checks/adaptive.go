@@ -12,13 +12,14 @@ import (
 // that reached their maximum unsettled, docs/runs.md) failed a run whose
 // tests did not.
 func inconclusiveFailed(r *report.Report) bool {
-	return r.Status == status.Fail && r.Totals.Failed == 0 && r.FailOnInconclusive && r.Totals.Inconclusive() > 0
+	t := r.Totals.Counted()
+	return r.Status == status.Fail && t.Failed == 0 && r.FailOnInconclusive && t.Inconclusive() > 0
 }
 
 // inconclusiveTitle adds the inconclusive tests to the title: first when
 // they failed the run, else counted after the flaky ones.
 func inconclusiveTitle(r *report.Report, s string) string {
-	n := r.Totals.Inconclusive()
+	n := r.Totals.Counted().Inconclusive()
 	switch {
 	case n == 0:
 		return s

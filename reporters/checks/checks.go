@@ -5,9 +5,10 @@
 // at its line in the config), so a reviewer sees which assertion on which
 // line failed, in the diff; an assertion that failed only in some runs of
 // a test, a failing assertion of severity warning and a check of severity
-// warning that could not be made get a warning there. Warnings never fail
-// the check run: its conclusion follows the run's status alone, which a
-// failed suite hook makes an error.
+// warning that could not be made get a warning there, and so does every
+// problem of a quarantined test, whose entry gets a notice when it failed.
+// Warnings never fail the check run: its conclusion follows the run's
+// status alone, which a failed suite hook makes an error.
 package checks
 
 import (
@@ -53,15 +54,17 @@ func Build(r *report.Report, o Options) github.CheckRun {
 
 // Conclusion maps the run to a check run conclusion. It follows the run's
 // status, so that under fail-on-flaky a flaky test fails the check though
-// it passed; and any failed or errored test fails it whatever the status
-// says, so a report without one is never a false pass. A run of skipped
+// it passed; and any failed or errored test not quarantined fails it
+// whatever the status says, so a report without one is never a false pass;
+// a quarantined one fails nothing. A run of skipped
 // tests is skipped, an empty run neutral. Warnings play no part, nor do
 // checks of severity warning that could not be made: a warning is what the
 // test's author chose not to fail on.
 func Conclusion(r *report.Report) string {
 	t := r.Totals
+	c := t.Counted()
 	switch {
-	case r.Status.Failed() || t.Failed > 0 || t.Errored > 0:
+	case r.Status.Failed() || c.Failed > 0 || c.Errored > 0:
 		return "failure"
 	case t.Total == 0:
 		return "neutral"
@@ -75,9 +78,11 @@ func Conclusion(r *report.Report) string {
 // 1 with warnings, 1 check not made", or, when flaky tests alone failed
 // the run, "1 flaky test failed the run (fail-on-flaky); 5 of 6 tests
 // passed". A failed suite hook comes first, as it errors the run whatever
-// the tests did: "after_all[0] failed; 6 of 6 tests passed".
+// the tests did: "after_all[0] failed; 6 of 6 tests passed". The counts are
+// of the tests not quarantined, the quarantined ones counted after them:
+// "3 of 3 tests passed, 1 quarantined (1 failed, not failing the run)".
 func Title(r *report.Report) string {
-	t := r.Totals
+	t := r.Totals.Counted()
 	var parts []string
 	if t.Failed > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", t.Failed))
@@ -96,6 +101,7 @@ func Title(r *report.Report) string {
 		s += fmt.Sprintf(", %d flaky", t.Flaky)
 	}
 	s = inconclusiveTitle(r, s)
+	s = quarantineTitle(r, s)
 	if t.Warned > 0 {
 		s += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
@@ -126,6 +132,7 @@ func Annotations(r *report.Report) []github.Annotation {
 	out = budget(out, r)
 	for i := range r.Tests {
 		t := &r.Tests[i]
+		from := len(out)
 		switch {
 		case t.Status == status.Fail:
 			out = failed(out, t)
@@ -144,6 +151,7 @@ func Annotations(r *report.Report) []github.Annotation {
 			out = appendIn(out, github.Annotation{Path: t.File, Line: format.TestLocation(t).Line, Level: github.LevelWarning,
 				Title: fmt.Sprintf("%s: %d protocol warning(s)", t.Name, n), Message: strings.Join(msgs, "\n")})
 		}
+		out = append(out[:from], quarantined(out[from:], t)...)
 	}
 	return out
 }

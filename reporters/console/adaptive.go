@@ -61,7 +61,7 @@ func (p *printer) adaptiveSummary(r *report.Report) {
 // aside): flaky tests under --fail-on-flaky, inconclusive ones under
 // --fail-on-inconclusive.
 func (p *printer) whyFailed(r *report.Report) {
-	t := r.Totals
+	t := r.Totals.Counted()
 	inconclusive := r.FailOnInconclusive && t.Inconclusive() > 0
 	if inconclusive {
 		p.line(0, p.o.paint("fail", "Inconclusive tests fail the run (--fail-on-inconclusive)."))

@@ -113,8 +113,9 @@ func (l *Live) write(s string) { _, _ = io.WriteString(l.w, s) }
 // 95% CI 21–94%) · flaky" (the interval as the report will give it), with
 // adaptive runs "· settled: pass" or "· ? inconclusive", "· 1 warning" when warnings failed in the attempt the report
 // will show, "· 1 check not made" when checks could not be made there (the
-// ✓ alone would hide them until the summary), and what the agent used when
-// it reported usage: "· 5k tokens · $0.0036".
+// ✓ alone would hide them until the summary), what the agent used when
+// it reported usage: "· 5k tokens · $0.0036", and "· quarantined" for a
+// quarantined test, whose failure fails nothing.
 func (l *Live) line(r *engine.TestResult) string {
 	parts := []string{fmt.Sprintf("%s %s (%s)", l.opts.mark(r.Status), clean(r.Test.Name.Value), format.Duration(r.End.Sub(r.Start).Milliseconds()))}
 	if v := r.Verdict; len(r.Attempts) > 1 || v.Runs > 1 || v.Stop != "" {
@@ -136,6 +137,9 @@ func (l *Live) line(r *engine.TestResult) string {
 	}
 	if u := liveUsage(r); u != "" {
 		parts = append(parts, u)
+	}
+	if r.Test.Quarantine != nil {
+		parts = append(parts, l.opts.quarantineMark())
 	}
 	if a := r.Shown(); a != nil && len(a.Checkpoints) > 0 {
 		reached := 0

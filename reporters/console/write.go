@@ -122,6 +122,7 @@ func (p *printer) header(t *report.Test) {
 			p.line(2, p.o.paint("dim", clean(l)))
 		}
 	}
+	p.quarantineLine(t)
 	p.runs(t)
 	p.testUsage(t)
 	if t.Status == status.Fail && len(t.FailureCategories) > 0 {
@@ -201,6 +202,7 @@ func (p *printer) summary(r *report.Report) {
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
 	p.adaptiveSummary(r)
+	p.quarantineSummary(r)
 	for _, h := range r.FailedHooks() {
 		// A failed before_all or after_all hook makes the run an error
 		// even when every test passed.
@@ -218,7 +220,7 @@ func (p *printer) summary(r *report.Report) {
 	// The run's budget under what was spent: a bound exceeded fails the
 	// run with no test failed.
 	over := p.runBudget(r)
-	if r.Status == status.Fail && t.Failed == 0 && !over {
+	if r.Status == status.Fail && t.Counted().Failed == 0 && !over {
 		// No test failed, yet the run did: say why, or the red exit code
 		// next to "0 failed" looks like a bug.
 		p.whyFailed(r)

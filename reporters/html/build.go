@@ -24,6 +24,7 @@ func build(r *report.Report) *page {
 		p.Usage = format.Total(r)
 	}
 	p.Runs = adaptiveTotalsText(r)
+	p.Quarantined, p.Advice = quarantineTotalsText(r), adviceTexts(r)
 	if r.Budget != nil {
 		for _, l := range r.Budget.Limits {
 			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})
@@ -48,6 +49,7 @@ func buildTest(rt *report.Test, withUsage bool) (test, *trace.Trace) {
 		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
 	t.Detail, _ = cut(rt.Detail, TextCap)
+	t.Quarantine = quarantineOf(rt)
 	if rt.At != nil {
 		t.ReasonAt = rt.At.String()
 	}

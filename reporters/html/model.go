@@ -29,6 +29,10 @@ type page struct {
 	Hooks []hook `json:"hooks"`
 	// Runs says what adaptive runs took and saved (adaptive.go).
 	Runs string `json:"runs,omitempty"`
+	// Quarantined counts the quarantined tests and says they fail nothing;
+	// Advice is the advice about the quarantine list (quarantine.go).
+	Quarantined string   `json:"quarantined,omitempty"`
+	Advice      []string `json:"advice,omitempty"`
 	// Budget are the lines of the config's run budget (docs/cost.md):
 	// each bound, exceeded, not checked or kept.
 	Budget []budgetLine `json:"budget,omitempty"`
@@ -66,6 +70,8 @@ type test struct {
 	Warned bool          `json:"warned,omitempty"`
 	// Inconclusive: its adaptive runs reached their maximum unsettled.
 	Inconclusive bool `json:"inconclusive,omitempty"`
+	// Quarantine is its quarantine entry (quarantine.go).
+	Quarantine *quarantine `json:"quarantine,omitempty"`
 	// NotMade counts the checks of the shown attempt that could not be
 	// made.
 	NotMade  int    `json:"not_made,omitempty"`

@@ -22,7 +22,10 @@
 // words first in its <system-out> (usage.go); a test run more than once
 // puts its pass rate, the rate's interval and pass^k there too
 // (confidence.go), and a test run adaptively why its runs stopped
-// (adaptive.go). The output validates against Jenkins' junit-10.xsd.
+// (adaptive.go). A quarantined test that failed or errored is a <skipped
+// type="quarantined"> holding what it would have been, so that it fails no
+// build (quarantine.go). The output validates against Jenkins'
+// junit-10.xsd.
 package junit
 
 import (
@@ -61,6 +64,7 @@ func Write(w io.Writer, r *report.Report) error {
 			order = append(order, t.File)
 		}
 		tc := caseOf(t)
+		quarantinedCase(&tc, t)
 		if usage {
 			usageOut(&tc, t)
 		}
@@ -74,6 +78,7 @@ func Write(w io.Writer, r *report.Report) error {
 		}
 		confidenceProperties(byFile[f], tests[f])
 		adaptiveProperties(byFile[f], tests[f])
+		quarantineProperties(byFile[f], tests[f])
 		suites.add(*byFile[f])
 	}
 	// The run's budget last: it holds the tests together.

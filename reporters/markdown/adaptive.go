@@ -17,13 +17,14 @@ import (
 // inconclusiveFailed reports whether inconclusive tests failed a run
 // whose tests did not.
 func inconclusiveFailed(r *report.Report) bool {
-	return r.Status == status.Fail && r.Totals.Failed == 0 && r.FailOnInconclusive && r.Totals.Inconclusive() > 0
+	t := r.Totals.Counted()
+	return r.Status == status.Fail && t.Failed == 0 && r.FailOnInconclusive && t.Inconclusive() > 0
 }
 
 // inconclusiveHeading adds the inconclusive tests to the heading's words:
 // first when they failed the run, else counted after the flaky ones.
 func inconclusiveHeading(r *report.Report, what string) string {
-	n := r.Totals.Inconclusive()
+	n := r.Totals.Counted().Inconclusive()
 	switch {
 	case n == 0:
 		return what

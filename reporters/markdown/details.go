@@ -76,6 +76,10 @@ func details(t *report.Test, o Options, open, suite bool) string {
 // 10–91%), flaky, 1 check not made, 1 warning".
 func summary(t *report.Test) string {
 	var parts []string
+	if t.Quarantined != nil {
+		// First: whatever follows fails nothing.
+		parts = append(parts, "quarantined")
+	}
 	switch n := len(t.Failed()); {
 	case t.Status == status.Error:
 		parts = append(parts, "errored")

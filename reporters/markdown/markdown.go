@@ -139,6 +139,7 @@ func render(r *report.Report, o Options) string {
 	}
 	out += runBudget(r)
 	out += fitHooks(r, o, len(out))
+	out += fitQuarantine(r, o, len(out))
 	units, wide, cost := plan(r), repeats(r), format.ShowsUsage(r)
 	left := leftOut(units)
 	used := len(out)
@@ -182,17 +183,20 @@ func leftOut(units []unit) []tally {
 	return left
 }
 
-// plan orders the tests: failed and errored first, then the flaky ones
-// that passed, then those that passed with warnings or with checks not
+// plan orders the tests: failed and errored first — those quarantined
+// after the others, their blocks closed: they fail nothing — then the
+// flaky ones that passed, then those that passed with warnings or with checks not
 // made, then the others, each
 // group in the report's order. A flaky pass matters less than a failure
 // but more than a steady pass: it is what fails next time. A warning is
 // what the test's author chose not to fail on: worth a look, after those.
 func plan(r *report.Report) []unit {
-	var failing, flaky, warning, rest []unit
+	var failing, spared, flaky, warning, rest []unit
 	for i := range r.Tests {
 		t := &r.Tests[i]
 		switch {
+		case bad(t) && t.Quarantined != nil:
+			spared = append(spared, unit{test: t})
 		case bad(t):
 			failing = append(failing, unit{test: t})
 		case t.Flaky:
@@ -207,7 +211,10 @@ func plan(r *report.Report) []unit {
 		failing[i].open = len(failing) <= maxOpen
 		failing[i].suite = hookError(r, failing[i].test)
 	}
-	return slices.Concat(failing, flaky, warning, rest)
+	for i := range spared {
+		spared[i].suite = hookError(r, spared[i].test)
+	}
+	return slices.Concat(failing, spared, flaky, warning, rest)
 }
 
 // assemble puts the kept units in display order: the table, the blocks,

@@ -37,16 +37,18 @@ const (
 // the verdict. A failed
 // before_all or after_all hook is named first, as it errors the run
 // whatever the tests did: "### ! Ananke: after_all[0] failed; all 3 tests
-// passed".
+// passed". Quarantined tests are counted apart, after the verdict of the
+// others, which alone decide it: "### ✓ Ananke: all 3 tests passed, 1
+// quarantined (1 failed, not failing the run)".
 func heading(r *report.Report, title string) string {
-	t := r.Totals
+	t, q := r.Totals.Counted(), r.Totals.Quarantine()
 	var sym string
 	switch {
 	case r.Status == status.Fail || t.Failed > 0:
 		sym = status.Fail.Symbol()
 	case r.Status == status.Error || t.Errored > 0:
 		sym = status.Error.Symbol()
-	case t.Passed > 0:
+	case t.Passed > 0 || t.Total == 0 && q.Tests > q.Skipped:
 		sym = status.Pass.Symbol()
 	default: // nothing ran, or everything was skipped
 		sym = status.Skipped.Symbol()
@@ -64,6 +66,7 @@ func heading(r *report.Report, title string) string {
 	} else if n := t.Inconclusive(); n > 0 {
 		what += fmt.Sprintf(", %d inconclusive", n)
 	}
+	what = quarantineHeading(r, what)
 	if t.Warned > 0 {
 		what += fmt.Sprintf(", %d with warnings", t.Warned)
 	}
@@ -169,6 +172,9 @@ func row(t *report.Test, o Options, wide bool) string {
 	}
 	if n := len(t.Warnings); n > 0 {
 		warns = append(warns, plural.Count(n, "protocol warning"))
+	}
+	if t.Quarantined != nil {
+		name += " (quarantined)"
 	}
 	switch {
 	case t.Status == status.Skipped && t.Reason != "":

@@ -154,7 +154,9 @@
         ['Fail on flaky', data.fail_on_flaky && 'yes'],
         ['Agent usage', data.usage],
         ['Runs', data.runs],
+        ['Quarantined', data.quarantined],
         ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' + modelTokens(t.model)]]),
+      ...(data.advice || []).map((a) => h('div', { class: 'callout advice' }, h('p', {}, clean(a)))),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
         h('p', {}, badge(b.status), ' ', clean(b.message)))),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
@@ -167,6 +169,7 @@
     if (f === 'flaky') return !!t.flaky;
     if (f === 'warned') return !!t.warned;
     if (f === 'not made') return !!t.not_made;
+    if (f === 'quarantined') return !!t.quarantine;
     return t.status === f;
   }
   function selected(t) {
@@ -180,7 +183,7 @@
   function renderNav() {
     const nav = document.getElementById('tests');
     const buttons = h('div', { class: 'filters', role: 'group', 'aria-label': 'Filter by status' },
-      FILTERS.map((f) => h('button', { type: 'button', 'data-filter': f, 'aria-pressed': String(f === view.filter),
+      FILTERS.concat(data.quarantined ? ['quarantined'] : []).map((f) => h('button', { type: 'button', 'data-filter': f, 'aria-pressed': String(f === view.filter),
         onclick: () => { view.filter = f; refreshList(); } }, h('span', { class: 'fl' }, f), ' ', h('span', { class: 'count' }, ''))));
     const tags = new Map();
     for (const t of data.tests) for (const g of t.tags || []) tags.set(g, (tags.get(g) || 0) + 1);
@@ -208,7 +211,7 @@
       h('a', { href: '#test=' + enc(t.id), class: 'item', 'data-id': t.id, 'aria-current': cur === t ? 'true' : null },
         badge(t.status), h('span', { class: 'name' }, t.name || t.id),
         data.usage && h('span', { class: 'cost', title: t.usage ? t.usage.text : 'skipped' }, t.usage ? t.usage.cell : ''),
-        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned', t.not_made && ' · ' + count(t.not_made, 'check') + ' not made')))));
+        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned', t.not_made && ' · ' + count(t.not_made, 'check') + ' not made', t.quarantine && ' · quarantined')))));
   }
   // sorted orders the list: as the report does, or by cost or tokens, the
   // highest first and the tests whose figure is unknown last, in order.
@@ -537,13 +540,15 @@
     d.dataset.test = t.id;
     const src = t.source && [t.source.adapter, t.source.version, t.source.mode, t.source.path].filter(Boolean).join(' · ');
     fill(d, [
-      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.warned && flag('warned', 'warn'),
+      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.quarantine && flag('quarantined', 'warn'), t.warned && flag('warned', 'warn'),
         t.not_made > 0 && flag(count(t.not_made, 'check') + ' not made', 'warn')),
       dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
         ['Duration', dur(t.duration_ms)], ['Usage', t.usage && usageLine(t.usage)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
       t.reason && h('div', { class: 'callout st-' + t.status }, h('p', { class: 'msg' }, clean(t.reason)),
         t.reason_at && h('p', { class: 'sub' }, 'at ', h('code', {}, t.reason_at)), t.detail && block(t.detail)),
       !t.reason && t.detail && h('div', { class: 'callout' }, block(t.detail)),
+      t.quarantine && h('div', { class: 'callout quarantine' }, h('p', {}, h('strong', {}, 'Quarantined: '), clean(t.quarantine.reason)),
+        h('p', { class: 'sub' }, t.quarantine.entry + '. It is reported, and never fails the run.' + (t.quarantine.stable ? ' Stable in this run: every attempt passed.' : ''))),
       t.stability && renderStability(t),
       t.checkpoints && h('section', { class: 'checkpoints' }, h('h3', {}, 'Checkpoints'), h('ul', {}, t.checkpoints.map((c) => h('li', {},
         c.reached_at_turn == null ? flag('not reached', 'warn') : flag('reached at turn ' + c.reached_at_turn, 'ok'), ' ', h('code', {}, c.id),
