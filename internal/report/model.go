@@ -51,6 +51,9 @@ type Report struct {
 	// evidence beyond this run (Advise; nil: none).
 	QuarantineAdvice []QuarantineAdvice `json:"quarantine_advice,omitempty"`
 	Tests            []Test             `json:"tests"`
+	// History is the base branch's recent runs the tests were read against
+	// (history.Attach); nil without one.
+	History *History `json:"history,omitempty"`
 
 	masked []string
 }
@@ -211,8 +214,11 @@ type Test struct {
 	// Adaptive is how the test's adaptive runs went (nil: a fixed number
 	// of runs); Inconclusive, that they reached their maximum without a
 	// settled verdict, which is then the observed rate's.
-	Adaptive     *AdaptiveRuns `json:"adaptive,omitempty"`
-	Inconclusive bool          `json:"inconclusive,omitempty"`
+	Adaptive *AdaptiveRuns `json:"adaptive,omitempty"`
+	// History is what the base branch's recent runs say of the test
+	// (history.Attach); nil without a history.
+	History      *TestHistory `json:"history,omitempty"`
+	Inconclusive bool         `json:"inconclusive,omitempty"`
 	// Quarantined is the quarantine entry that names the test (nil: not
 	// quarantined): it ran and is reported as it did, but its status plays
 	// no part in the run's verdict.
