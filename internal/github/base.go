@@ -320,6 +320,11 @@ func newBaseReport(run *gh.WorkflowRun, art *gh.Artifact, data []byte) (*BaseRep
 // exactly that name is read — the archive is never extracted — and names
 // that are not fs.ValidPath are refused.
 func (b *BaseReport) ReadFile(name string) ([]byte, error) {
+	return b.readLimited(name, maxBaseFileBytes)
+}
+
+// readLimited is ReadFile refusing a file over limit bytes.
+func (b *BaseReport) readLimited(name string, limit int64) ([]byte, error) {
 	if !fs.ValidPath(name) || name == "." {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
 	}
@@ -330,8 +335,8 @@ func (b *BaseReport) ReadFile(name string) ([]byte, error) {
 		if f.Name != name || f.Mode().IsDir() {
 			continue
 		}
-		tooLarge := &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than the %s limit", size(maxBaseFileBytes))}
-		if f.UncompressedSize64 > maxBaseFileBytes {
+		tooLarge := &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than the %s limit", size(limit))}
+		if f.UncompressedSize64 > uint64(limit) {
 			return nil, tooLarge
 		}
 		rc, err := f.Open()
@@ -339,11 +344,11 @@ func (b *BaseReport) ReadFile(name string) ([]byte, error) {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 		}
 		defer rc.Close()
-		data, err := io.ReadAll(io.LimitReader(rc, maxBaseFileBytes+1))
+		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
 		if err != nil {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 		}
-		if len(data) > maxBaseFileBytes {
+		if int64(len(data)) > limit {
 			return nil, tooLarge
 		}
 		return data, nil

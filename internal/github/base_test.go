@@ -20,6 +20,12 @@ import (
 // report directory.
 func reportZip(t *testing.T, files map[string]string) []byte {
 	t.Helper()
+	return zipOf(t, files, false)
+}
+
+// zipOf zips files, deflated or stored.
+func zipOf(t *testing.T, files map[string]string, stored bool) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, name := range slices.Sorted(func(yield func(string) bool) {
@@ -29,7 +35,11 @@ func reportZip(t *testing.T, files map[string]string) []byte {
 			}
 		}
 	}) {
-		w, err := zw.Create(name)
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate}
+		if stored {
+			h.Method = zip.Store
+		}
+		w, err := zw.CreateHeader(h)
 		if err != nil {
 			t.Fatal(err)
 		}

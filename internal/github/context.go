@@ -21,7 +21,12 @@ type Context struct {
 	// BaseRef is the branch a pull request would merge into ("main"), from
 	// GITHUB_BASE_REF or else the payload's pull_request.base.ref; "" when
 	// the event has none (push, schedule, issue_comment…).
-	BaseRef   string
+	BaseRef string
+	// Branch is the branch the run is on for an event that is not a pull
+	// request's (push, schedule, workflow_dispatch…), from GITHUB_REF or
+	// else the payload's ref (refs/heads/<branch>); "" for a pull request,
+	// a tag, or no ref.
+	Branch    string
 	ServerURL string // https://github.com
 	APIURL    string // https://api.github.com
 	RunID     string
@@ -44,7 +49,8 @@ func (c *Context) BlobURL() string {
 
 // event holds the fields Ananke reads from the event payload.
 type event struct {
-	Number      int `json:"number"`
+	Number      int    `json:"number"`
+	Ref         string `json:"ref"`
 	PullRequest *struct {
 		Number int `json:"number"`
 		Head   struct {
@@ -82,8 +88,10 @@ func ContextFrom(getenv func(string) string, readFile func(string) ([]byte, erro
 		return nil, fmt.Errorf("GITHUB_REPOSITORY %q is not owner/name", repo)
 	}
 	c.Owner, c.Repo = owner, name
+	ref := getenv("GITHUB_REF")
 	path := getenv("GITHUB_EVENT_PATH")
 	if path == "" {
+		c.setBranch(ref)
 		return c, nil
 	}
 	raw, err := readFile(path)
@@ -93,6 +101,9 @@ func ContextFrom(getenv func(string) string, readFile func(string) ([]byte, erro
 	var ev event
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		return nil, fmt.Errorf("read event payload %s: %w", path, err)
+	}
+	if ref == "" {
+		ref = ev.Ref
 	}
 	switch {
 	case ev.PullRequest != nil: // pull_request, pull_request_target, pull_request_review…
@@ -115,7 +126,15 @@ func ContextFrom(getenv func(string) string, readFile func(string) ([]byte, erro
 			c.PR, _ = strconv.Atoi(strings.TrimSuffix(n, "/merge"))
 		}
 	}
+	c.setBranch(ref)
 	return c, nil
+}
+
+// setBranch sets Branch from ref, outside a pull request.
+func (c *Context) setBranch(ref string) {
+	if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok && c.PR == 0 && c.BaseRef == "" {
+		c.Branch = b
+	}
 }
 
 func orDefault(s, def string) string {

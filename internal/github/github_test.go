@@ -193,13 +193,17 @@ func TestContextFrom(t *testing.T) {
 		baseRefEnv                  string // GITHUB_BASE_REF
 		pr                          int
 		sha, baseRef                string
+		branch                      string
 	}{
-		{"pull_request", `{"number": 12, "pull_request": {"number": 12, "head": {"sha": "head456"}, "base": {"ref": "main"}}}`, "pull_request", "", "main", 12, "head456", "main"},
-		{"base ref from the payload", `{"pull_request": {"number": 12, "base": {"ref": "release/1.x"}}}`, "pull_request_target", "", "", 12, "merge123", "release/1.x"},
-		{"push", `{"ref": "refs/heads/main"}`, "push", "", "", 0, "merge123", ""},
-		{"issue comment on a PR", `{"issue": {"number": 9, "pull_request": {"url": "x"}}}`, "issue_comment", "", "", 9, "merge123", ""},
-		{"issue comment on an issue", `{"issue": {"number": 9}}`, "issue_comment", "", "", 0, "merge123", ""},
-		{"pull_request without number", `{}`, "pull_request", "refs/pull/31/merge", "develop", 31, "merge123", "develop"},
+		{"pull_request", `{"number": 12, "pull_request": {"number": 12, "head": {"sha": "head456"}, "base": {"ref": "main"}}}`, "pull_request", "", "main", 12, "head456", "main", ""},
+		{"base ref from the payload", `{"pull_request": {"number": 12, "base": {"ref": "release/1.x"}}}`, "pull_request_target", "", "", 12, "merge123", "release/1.x", ""},
+		{"push", `{"ref": "refs/heads/main"}`, "push", "", "", 0, "merge123", "", "main"},
+		{"push, GITHUB_REF first", `{"ref": "refs/heads/main"}`, "push", "refs/heads/release/2.x", "", 0, "merge123", "", "release/2.x"},
+		{"tag", `{"ref": "refs/tags/v1.0.0"}`, "push", "", "", 0, "merge123", "", ""},
+		{"schedule", `{}`, "schedule", "refs/heads/main", "", 0, "merge123", "", "main"},
+		{"issue comment on a PR", `{"issue": {"number": 9, "pull_request": {"url": "x"}}}`, "issue_comment", "", "", 9, "merge123", "", ""},
+		{"issue comment on an issue", `{"issue": {"number": 9}}`, "issue_comment", "", "", 0, "merge123", "", ""},
+		{"pull_request without number", `{}`, "pull_request", "refs/pull/31/merge", "develop", 31, "merge123", "develop", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -212,7 +216,7 @@ func TestContextFrom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.PR != tc.pr || c.SHA != tc.sha || c.BaseRef != tc.baseRef || c.Owner != "acme" || c.Repo != "shop" ||
+			if c.PR != tc.pr || c.SHA != tc.sha || c.BaseRef != tc.baseRef || c.Branch != tc.branch || c.Owner != "acme" || c.Repo != "shop" ||
 				c.APIURL != "https://github.example.com/api/v3" || c.WorkflowRef != "acme/shop/.github/workflows/ci.yml@"+tc.ref {
 				t.Errorf("context = %+v", c)
 			}

@@ -144,6 +144,9 @@ func TestArtifacts(t *testing.T) {
 	if got := srv.BlobRequests(); len(got) != 1 || got[0].Header.Get("Authorization") != "" {
 		t.Errorf("blob requests = %+v", got)
 	}
+	if n := srv.BlobBytes(); n != int64(len("PK zip")) {
+		t.Errorf("BlobBytes = %d; want %d", n, len("PK zip"))
+	}
 	forged := *loc
 	q := forged.Query()
 	q.Set("sig", "forged")
@@ -152,6 +155,9 @@ func TestArtifacts(t *testing.T) {
 		t.Errorf("forged signature: %v, %v; want 403", blob, err)
 	} else {
 		blob.Body.Close()
+	}
+	if n := srv.BlobBytes(); n != int64(len("PK zip")) {
+		t.Errorf("BlobBytes after a refused download = %d; want %d: an error body is not an artifact's", n, len("PK zip"))
 	}
 
 	_, resp, err = client.Actions.DownloadArtifact(ctx, owner, repo, old, 0)

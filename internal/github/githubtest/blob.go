@@ -88,8 +88,20 @@ func (s *Server) serveBlob(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/zip")
 		w.Header().Set("Content-Length", strconv.Itoa(len(a.zip)))
 		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(a.zip) // fails only when the client went away
+		n, _ := w.Write(a.zip) // fails only when the client went away
+		s.mu.Lock()
+		s.blobBytes += int64(n)
+		s.mu.Unlock()
 	}
+}
+
+// BlobBytes is how many bytes of artifacts storage has served: the body
+// bytes written to clients (a client that hangs up early may have read
+// fewer).
+func (s *Server) BlobBytes() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.blobBytes
 }
 
 // writeBlobError answers like Azure storage: an XML error body.

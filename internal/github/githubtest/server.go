@@ -49,6 +49,7 @@ type Server struct {
 	artifacts         []*artifact // ascending id
 	nextArtID         int64
 	blobRequests      []Request // to signed storage URLs
+	blobBytes         int64     // body bytes storage wrote
 
 	readOnly bool
 	faults   map[string][]*fault // operationId → pending faults, in order
