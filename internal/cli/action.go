@@ -43,6 +43,12 @@ type actionInputs struct {
 	// the compared base report (regressiongate.go).
 	failOnRegression bool
 	significance     significanceFlag
+	// history is auto (true) or off: the run is read against the recent
+	// runs of its base branch, at most historyRuns of them, downloading at
+	// most historyMaxBytes (actionhistory.go).
+	history         bool
+	historyRuns     int
+	historyMaxBytes int64
 	// run holds the run flags the inputs set: runs, selection, shard.
 	run runOptions
 }
@@ -64,8 +70,12 @@ func runAction(ctx context.Context, a *app, args []string) error {
 		return exitWith(ExitInvalid)
 	}
 	var r *report.Report
+	var hist *actionHistory
+	defer func() { hist.stop() }()
+	logLine := func(s string) { fmt.Fprintln(a.Out, s) }
 	if len(in.merge) > 0 {
-		r, err = a.actionMerge(in)
+		hist = a.startHistory(ctx, gha, in)
+		r, err = a.actionMerge(in, func(r *report.Report) { hist.attach(r, logLine) })
 	} else {
 		o := in.run
 		o.config, o.parallel, o.reportDir = in.config, in.parallel, in.reportDir
@@ -79,10 +89,14 @@ func runAction(ctx context.Context, a *app, args []string) error {
 		// Mask what the run will read from the environment before anything
 		// is printed; header values and the rest follow once the report is
 		// built.
+		// The history is gathered beside the tests, and read before the
+		// report is written.
+		o.attach = func(r *report.Report) { hist.attach(r, logLine) }
 		r, err = a.pipeline(ctx, o, func(s *spec.Suite) {
 			for _, v := range spec.EnvSecrets(s, a.lookupEnv) {
 				gha.AddMask(v)
 			}
+			hist = a.startHistory(ctx, gha, in)
 		})
 	}
 	if r == nil {
@@ -91,7 +105,7 @@ func runAction(ctx context.Context, a *app, args []string) error {
 	for _, v := range r.MaskValues() {
 		gha.AddMask(v)
 	}
-	p := &publisher{app: a, gha: gha, in: in, rep: r}
+	p := &publisher{app: a, gha: gha, in: in, rep: r, hist: hist}
 	p.publish(ctx)
 	// The regression and cost gates fail the step apart from fail-on,
 	// which judges the tests: their verdicts, the check run and the
@@ -100,8 +114,9 @@ func runAction(ctx context.Context, a *app, args []string) error {
 }
 
 // actionMerge merges the report directories the merge input names (shard
-// artifacts a job downloaded) into report-dir.
-func (a *app) actionMerge(in actionInputs) (*report.Report, error) {
+// artifacts a job downloaded) into report-dir; attach reads the merged
+// report against the history before it is written.
+func (a *app) actionMerge(in actionInputs, attach func(*report.Report)) (*report.Report, error) {
 	dirs, err := expandDirs(in.merge)
 	if err != nil {
 		return nil, withCode(ExitInvalid, "", err)
@@ -110,6 +125,7 @@ func (a *app) actionMerge(in actionInputs) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	attach(r)
 	return r, a.finish(r, in.reportDir, console.Options{Color: a.colored("")})
 }
 
@@ -175,6 +191,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 		if err := in.significance.Set(s); err != nil {
 			return in, fmt.Errorf("input significance: %v, got %q", err, s)
 		}
+	}
+	if err := readHistoryInputs(gha, &in); err != nil {
+		return in, err
 	}
 	return in, readRunInputs(gha, &in.run)
 }

@@ -38,6 +38,10 @@ func actionEnv(t *testing.T, dir, event, eventJSON string, gh *githubtest.Server
 		"ACTIONS_RUNTIME_TOKEN": art.Token(), "ACTIONS_RESULTS_URL": art.URL + "/", "GITHUB_RETENTION_DAYS": "5",
 		"INPUT_GITHUB-TOKEN": "ghs_token", "INPUT_CHECK-NAME": "agent tests", "INPUT_PARALLEL": "3",
 		"ANANKE_ACTION_SECRET": actionSecret,
+		// The base branch's history has tests of its own
+		// (actionhistory_test.go): the others leave it off, so that their
+		// requests to the actions API are their own.
+		"INPUT_HISTORY": "off",
 	}, output, summary
 }
 

@@ -35,6 +35,9 @@ type publisher struct {
 	// nothing was uploaded.
 	open string
 	cmp  *comparison // nil: nothing compared
+	// hist is the history the report was read against; this run appends
+	// itself to it when it runs on the branch (nil: history off).
+	hist *actionHistory
 }
 
 func (p *publisher) publish(ctx context.Context) {
@@ -49,6 +52,7 @@ func (p *publisher) publish(ctx context.Context) {
 	p.gctx = gctx
 	p.artifact = fmt.Sprintf("the report directory of [this run](%s)", gctx.RunURL())
 	p.upload(ctx)
+	p.appendHistory(ctx)
 	if !p.in.publish {
 		fmt.Fprintln(p.app.Out, "publish: false: no check run, comment or job summary (a later job merges and publishes)")
 		return

@@ -47,6 +47,10 @@ type HistoryQuery struct {
 	// MaxBytes bounds the bytes downloaded in all, history file and
 	// report artifacts together.
 	MaxBytes int64
+	// Valid, when set, checks a history file before it is taken: one it
+	// refuses is passed over, as a damaged artifact is, and the report
+	// artifacts are read instead.
+	Valid func(data []byte) error
 }
 
 // HistoryRun is a workflow run a history was read from.
@@ -291,6 +295,12 @@ func (g *gatherer) readFile(ctx context.Context, run *gh.WorkflowRun, art *gh.Ar
 	data, size, err := g.extract(ctx, run, art, HistoryFile, maxHistoryFileBytes)
 	if err != nil || data == nil {
 		return false, err
+	}
+	if g.q.Valid != nil {
+		if err := g.q.Valid(data); err != nil {
+			g.passOver(fmt.Sprintf("the %s of artifact %s of run #%d could not be read: %v", HistoryFile, art.GetName(), run.GetRunNumber(), err))
+			return false, nil
+		}
 	}
 	g.out.File = &HistoryFileArtifact{Run: historyRun(run), Data: data, Size: size}
 	return true, nil

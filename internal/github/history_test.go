@@ -114,6 +114,7 @@ func TestGatherHistory(t *testing.T) {
 		n        int   // HistoryQuery.Runs (default 3)
 		maxBytes int64 // default unbounded
 		setup    func(srv *githubtest.Server)
+		valid    func([]byte) error
 		want     string
 		// blobs is the storage requests; overBudget, expired and
 		// passedOver what was left out.
@@ -124,6 +125,7 @@ func TestGatherHistory(t *testing.T) {
 	}{{
 		name:  "the newest history file: one download",
 		runs:  []mainRun{{n: 40, uploaded: "rh"}, {n: 41, uploaded: "rh"}},
+		valid: func([]byte) error { return nil },
 		want:  `file 41={"file":41}`,
 		blobs: 1,
 	}, {
@@ -146,6 +148,13 @@ func TestGatherHistory(t *testing.T) {
 		want:       `41={"run":41} 40={"run":40} 39={"run":39}`,
 		blobs:      4,
 		passedOver: []string{"artifact ananke-history of run #41 has no history.json"},
+	}, {
+		name:       "a history file its reader refuses: the reports instead",
+		runs:       []mainRun{{n: 40, uploaded: "r"}, {n: 41, uploaded: "rh"}},
+		valid:      func([]byte) error { return errors.New(`schema "x"`) },
+		want:       `41={"run":41} 40={"run":40}`,
+		blobs:      3,
+		passedOver: []string{`the history.json of artifact ananke-history of run #41 could not be read: schema "x"`},
 	}, {
 		name:       "expired and unreadable reports are passed over",
 		runs:       []mainRun{{n: 38, uploaded: "r"}, {n: 39, uploaded: "r"}, {n: 40, uploaded: "x"}, {n: 41, uploaded: "R"}},
@@ -188,7 +197,7 @@ func TestGatherHistory(t *testing.T) {
 			}
 			c, _ := client(t, srv)
 			q := github.HistoryQuery{RunID: currentID, Branch: "main", HistoryArtifact: historyArtifact, ReportArtifact: artifact,
-				Runs: cmp(tc.n, 3), MaxBytes: cmp(tc.maxBytes, unbounded)}
+				Runs: cmp(tc.n, 3), MaxBytes: cmp(tc.maxBytes, unbounded), Valid: tc.valid}
 			b, err := c.GatherHistory(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
