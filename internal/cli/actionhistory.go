@@ -53,7 +53,9 @@ type actionHistory struct {
 	// complete: the search ended without failing or running out of time,
 	// so a history built on it may replace the one uploaded before.
 	complete bool
-	joined   bool
+	// passedOver counts the artifacts that could not be read.
+	passedOver int
+	joined     bool
 }
 
 // startHistory starts gathering the history the run is read against; nil
@@ -154,6 +156,7 @@ func (j *actionHistory) gathered(b *github.BaseHistory, err error) {
 	for _, p := range passedOver {
 		j.say("history: passed over %s", p)
 	}
+	j.passedOver = len(passedOver)
 	j.say("%s", j.headline(b, read))
 }
 
@@ -177,9 +180,12 @@ func (j *actionHistory) headline(b *github.BaseHistory, reports int) string {
 		from += ")"
 	}
 	var s string
-	if from == "" {
+	switch {
+	case from == "" && (j.passedOver > 0 || b.Expired > 0):
+		s = fmt.Sprintf("history: none of %s: no artifact of its runs could be read", j.branch)
+	case from == "":
 		s = fmt.Sprintf("history: no run of %s has an %s or %s artifact yet", j.branch, historyArtifactName(j.in.artifactName), j.in.artifactName)
-	} else {
+	default:
 		s = fmt.Sprintf("history: %s of %s from %s", plural.Count(len(j.h.Runs), "run"), j.branch, from)
 	}
 	if b.Expired > 0 {
@@ -232,7 +238,11 @@ func (j *actionHistory) attach(r *report.Report, out func(string)) {
 func (p *publisher) appendHistory(ctx context.Context) {
 	j := p.hist
 	j.join(func(s string) { fmt.Fprintln(p.app.Out, s) })
-	if j == nil || !j.appends || j.h == nil {
+	switch {
+	case j == nil || !j.appends:
+		return
+	case j.h == nil:
+		fmt.Fprintf(p.app.Out, "history: this run is not appended: the history of %s could not be read\n", j.branch)
 		return
 	}
 	name := historyArtifactName(p.in.artifactName)

@@ -64,6 +64,20 @@ func (s *Server) AddWorkflowRun(run WorkflowRun) int64 {
 	return run.ID
 }
 
+// CompleteWorkflowRun marks run id completed with conclusion, as GitHub
+// does once its jobs end.
+func (s *Server) CompleteWorkflowRun(id int64, conclusion string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	run := s.workflowRun(id)
+	if run == nil {
+		s.t.Errorf("githubtest: CompleteWorkflowRun(%d): no such workflow run", id)
+		return
+	}
+	run.Status, run.Conclusion = "completed", conclusion
+}
+
 // artifact is a stored workflow-run artifact.
 type artifact struct {
 	id, runID       int64

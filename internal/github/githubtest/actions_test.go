@@ -72,6 +72,28 @@ func TestListWorkflowRuns(t *testing.T) {
 	}
 }
 
+// TestCompleteWorkflowRun: a run marked completed is listed by its
+// conclusion, and no longer as in progress.
+func TestCompleteWorkflowRun(t *testing.T) {
+	srv := githubtest.New(t)
+	runsFixture(srv)
+	srv.CompleteWorkflowRun(105, "failure")
+	ctx := context.Background()
+	for status, want := range map[string][]int64{"failure": {105, 102}, "completed": {105, 104, 103, 102, 101}, "in_progress": nil} {
+		runs, _, err := srv.Client().Actions.ListWorkflowRunsByID(ctx, owner, repo, 7, &github.ListWorkflowRunsOptions{Status: status})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, r := range runs.WorkflowRuns {
+			got = append(got, r.GetID())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("status %s: runs %v, want %v", status, got, want)
+		}
+	}
+}
+
 func TestGetWorkflowRun(t *testing.T) {
 	srv := githubtest.New(t)
 	runsFixture(srv)
