@@ -29,12 +29,12 @@ func TestWriteBlame(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "history: "); n != 3 {
+	if n := strings.Count(out, "\n  history: "); n != 3 {
 		t.Errorf("%d history lines, want one per failing test:\n%s", n, out)
 	}
 	b.Reset()
 	console.Write(&b, reporttest.Report(), console.Options{Verbose: true})
-	if strings.Contains(b.String(), "history: ") || strings.Contains(b.String(), "History (") {
+	if strings.Contains(b.String(), "\n  history: ") || strings.Contains(b.String(), "History (") {
 		t.Errorf("without a history:\n%s", b.String())
 	}
 }
