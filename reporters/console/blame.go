@@ -23,7 +23,7 @@ func (p *printer) historyLine(t *report.Test) {
 		return
 	}
 	style := "flaky"
-	if format.CountsAsNew(t) {
+	if t.CountsAsNew() {
 		style = "fail"
 	}
 	seq := t.History.Sequence

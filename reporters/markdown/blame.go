@@ -50,7 +50,7 @@ func blameSection(r *report.Report, o Options) string {
 		case !t.Status.Failed() || t.History == nil:
 		case t.Quarantined != nil:
 			spared = append(spared, t)
-		case format.CountsAsNew(t):
+		case t.CountsAsNew():
 			fresh = append(fresh, t)
 		default:
 			old = append(old, t)
@@ -78,7 +78,7 @@ func blameSection(r *report.Report, o Options) string {
 			name += " (quarantined)"
 		}
 		says := text(format.Blame(h, t.History))
-		if format.CountsAsNew(t) && t.Quarantined == nil {
+		if t.CountsAsNew() && t.Quarantined == nil {
 			says = "**" + says + "**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Status.Symbol(), name, says, text(trend(t.History.Sequence)))

@@ -66,11 +66,6 @@ const (
 	BlameFailing = "failing"
 )
 
-// CountsAsNew reports whether a failing test counts as new for --fail-on new:
-// its history says so, or it has none (a test the report's history was
-// not attached to).
-func CountsAsNew(t *report.Test) bool { return t.History == nil || t.History.New }
-
 // BlameCounts counts the failing tests not quarantined by the history's
 // verdict: "1 new failure, 1 known flaky on main, 1 already failing on
 // main" (a known-flaky test that fails more often here is new); "" when
@@ -84,7 +79,7 @@ func BlameCounts(r *report.Report) string {
 		t := &r.Tests[i]
 		switch {
 		case !t.Status.Failed() || t.Quarantined != nil:
-		case CountsAsNew(t):
+		case t.CountsAsNew():
 			fresh++
 		case t.History.Blame == BlameFailing:
 			failing++
