@@ -26,7 +26,7 @@ type actionInputs struct {
 	comment                                           string // true | false | on-failure
 	annotations, upload                               bool
 	parallel                                          int
-	failOn                                            string // error | fail | never
+	failOn                                            string // error | fail | never | new
 	// publish false leaves the check run, comment and job summary to a
 	// later job (a shard whose merge job publishes).
 	publish bool
@@ -43,6 +43,9 @@ type actionInputs struct {
 	// the compared base report (regressiongate.go).
 	failOnRegression bool
 	significance     significanceFlag
+	// historyFile is a history file, or a directory of downloaded reports,
+	// of the base branch, which the report is read against (blame.go).
+	historyFile string
 	// run holds the run flags the inputs set: runs, selection, shard.
 	run runOptions
 }
@@ -63,12 +66,13 @@ func runAction(ctx context.Context, a *app, args []string) error {
 		gha.Errorf("%v", err)
 		return exitWith(ExitInvalid)
 	}
+	hist := a.actionHistory(gha, in)
 	var r *report.Report
 	if len(in.merge) > 0 {
-		r, err = a.actionMerge(in)
+		r, err = a.actionMerge(in, hist)
 	} else {
 		o := in.run
-		o.config, o.parallel, o.reportDir = in.config, in.parallel, in.reportDir
+		o.config, o.parallel, o.reportDir, o.history = in.config, in.parallel, in.reportDir, hist
 		if o.paths, err = expandTests(in.tests); err != nil {
 			gha.Errorf("%v", err)
 			return exitWith(ExitInvalid)
@@ -93,15 +97,19 @@ func runAction(ctx context.Context, a *app, args []string) error {
 	}
 	p := &publisher{app: a, gha: gha, in: in, rep: r}
 	p.publish(ctx)
+	code := codeOf(err)
+	if in.failOn == "new" {
+		code = p.failOnNew(code)
+	}
 	// The regression and cost gates fail the step apart from fail-on,
 	// which judges the tests: their verdicts, the check run and the
 	// outputs stay.
-	return errors.Join(withCode(failOn(in.failOn, codeOf(err)), "", err), p.regressionGate(), p.costGate())
+	return errors.Join(withCode(failOn(in.failOn, code), "", err), p.regressionGate(), p.costGate())
 }
 
 // actionMerge merges the report directories the merge input names (shard
-// artifacts a job downloaded) into report-dir.
-func (a *app) actionMerge(in actionInputs) (*report.Report, error) {
+// artifacts a job downloaded) into report-dir, read against hist.
+func (a *app) actionMerge(in actionInputs, hist *baseHistory) (*report.Report, error) {
 	dirs, err := expandDirs(in.merge)
 	if err != nil {
 		return nil, withCode(ExitInvalid, "", err)
@@ -110,12 +118,14 @@ func (a *app) actionMerge(in actionInputs) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	hist.apply(a, r)
 	return r, a.finish(r, in.reportDir, console.Options{Color: a.colored("")})
 }
 
 // failOn turns the run's exit code into the action's: "error" (default)
 // fails the job on failed or errored tests, "fail" only on failed tests,
-// "never" never; invalid files always fail it.
+// "never" never; invalid files always fail it. "new" is "error" over the
+// code failOnNew made, with the failures the history explains excused.
 func failOn(mode string, exit int) int {
 	switch {
 	case exit == ExitInvalid:
@@ -155,9 +165,10 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if !oneOf(in.comment, "true", "false", "on-failure") {
 		return in, fmt.Errorf("input comment: want true, false or on-failure, got %q", in.comment)
 	}
-	if !oneOf(in.failOn, "error", "fail", "never") {
-		return in, fmt.Errorf("input fail-on: want error, fail or never, got %q", in.failOn)
+	if !oneOf(in.failOn, "error", "fail", "never", "new") {
+		return in, fmt.Errorf("input fail-on: want error, fail, never or new, got %q", in.failOn)
 	}
+	in.historyFile = gha.GetInput("history-file")
 	if in.publish, err = boolInput(gha, "publish", true); err != nil {
 		return in, err
 	}

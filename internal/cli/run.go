@@ -65,6 +65,9 @@ type runOptions struct {
 	profiles profiles
 	// record and replay are --record DIR and --replay DIR.
 	record, replay string
+	// history is the base branch's history the report is read against
+	// before it is printed and written (the action's; nil: none).
+	history *baseHistory
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -283,6 +286,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
 		Secrets: lm.secrets, Prices: prices}
 	r := report.Build(out, meta)
+	o.history.apply(a, r)
 	err = a.finish(r, o.reportDir, copts)
 	if rerr := recorded(r); rerr != nil {
 		err = errors.Join(err, withCode(ExitError, "", rerr))
