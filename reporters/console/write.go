@@ -206,8 +206,8 @@ func (p *printer) summary(r *report.Report) {
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
 	p.adaptiveSummary(r)
-	p.quarantineSummary(r)
 	p.historySummary(r)
+	p.quarantineSummary(r)
 	for _, h := range r.FailedHooks() {
 		// A failed before_all or after_all hook makes the run an error
 		// even when every test passed.
