@@ -539,7 +539,7 @@
   function slotX(i, n, g) { return i * g.step + (i === n - 1 ? g.gap : 0); }
   function sparkBox(n, g, cls, label) {
     const width = n * g.step + g.gap;
-    return svg('svg', { class: 'spark ' + cls, width, height: g.ht, viewBox: '0 0 ' + width + ' ' + g.ht, role: 'img', 'aria-label': label });
+    return svg('svg', { class: 'spark ' + cls + (g === MINI ? ' mini' : ''), width, height: g.ht, viewBox: '0 0 ' + width + ' ' + g.ht, role: 'img', 'aria-label': label });
   }
   // resultSpark draws each run's result; titles name the run and its result.
   function resultSpark(tr, g, label) {
@@ -615,10 +615,15 @@
       use && row(use[0], lineSpark(use[1], use[2], use[3], use[0].toLowerCase() + ', oldest first'), trendNote(use[1], use[2])),
       h('p', { class: 'sub legend' }, 'A bar up passed (amber when flaky), down failed or errored; a dash was skipped, a dot not in the run; the last, set apart, is this run. A gap in a line is a run without the figure.'));
   }
-  // blameFlag is the history's verdict on a failed test, for its head.
+  // blameFlag is the history's verdict on a failed test, for its head: a
+  // failure that counts as new (one that --fail-on new fails) in the
+  // colour of a failure, whatever the words.
   function blameFlag(t) {
     const tr = t.trend;
-    return tr && tr.says && flag(tr.says, 'blame ' + (tr.new ? 'new' : tr.blame));
+    if (!tr || !tr.says) return null;
+    const el = flag(tr.says, 'blame ' + (tr.new ? 'new' : tr.blame));
+    if (tr.new && tr.blame !== 'new') el.title = 'counts as a new failure: it fails here more often than its history on the base branch explains';
+    return el;
   }
 
   function renderStability(t) {
