@@ -609,7 +609,7 @@
     const ms = (v) => dur(v);
     const use = tr.cost_usd ? ['Cost per attempt', tr.cost_usd, usd, 'cost'] : tr.tokens ? ['Tokens per attempt', tr.tokens, tokens, 'tokens'] : null;
     return h('section', { class: 'trend' },
-      h('h3', {}, 'Recent runs ', h('span', { class: 'sub' }, data.history + ' and this run, oldest first')),
+      h('h3', {}, 'Recent runs ', h('span', { class: 'sub' }, (data.history ? data.history + ' and this run' : 'this run last') + ', oldest first')),
       row('Results', resultSpark(tr, BIG, 'results, oldest first: ' + [...tr.seq].map(runWord).join('; ')), tr.facts),
       row('Duration', lineSpark(tr.ms, ms, 'duration', 'durations, oldest first'), trendNote(tr.ms, ms)),
       use && row(use[0], lineSpark(use[1], use[2], use[3], use[0].toLowerCase() + ', oldest first'), trendNote(use[1], use[2])),
