@@ -50,10 +50,11 @@ type Report struct {
 	// QuarantineAdvice are suggestions about the quarantine list from
 	// evidence beyond this run (Advise; nil: none).
 	QuarantineAdvice []QuarantineAdvice `json:"quarantine_advice,omitempty"`
-	Tests            []Test             `json:"tests"`
 	// History is the base branch's recent runs the tests were read against
-	// (history.Attach); nil without one.
+	// (history.Attach); nil without one. Tests stay last: summary.json is
+	// written a test at a time after the fields before them.
 	History *History `json:"history,omitempty"`
+	Tests   []Test   `json:"tests"`
 
 	masked []string
 }
