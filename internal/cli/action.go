@@ -26,7 +26,7 @@ type actionInputs struct {
 	comment                                           string // true | false | on-failure
 	annotations, upload                               bool
 	parallel                                          int
-	failOn                                            string // error | fail | never
+	failOn                                            string // error | fail | never | new
 	// publish false leaves the check run, comment and job summary to a
 	// later job (a shard whose merge job publishes).
 	publish bool
@@ -43,9 +43,13 @@ type actionInputs struct {
 	// the compared base report (regressiongate.go).
 	failOnRegression bool
 	significance     significanceFlag
-	// history is auto (true) or off: the run is read against the recent
-	// runs of its base branch, at most historyRuns of them, downloading at
-	// most historyMaxBytes (actionhistory.go).
+	// historyFile is a history file, or a directory of downloaded reports,
+	// of the base branch, which the report is read against (blame.go).
+	historyFile string
+	// history is auto (true) or off: without a historyFile, the run is
+	// read against the recent runs of its base branch from their
+	// artifacts, at most historyRuns of them, downloading at most
+	// historyMaxBytes (actionhistory.go).
 	history         bool
 	historyRuns     int
 	historyMaxBytes int64
@@ -69,16 +73,17 @@ func runAction(ctx context.Context, a *app, args []string) error {
 		gha.Errorf("%v", err)
 		return exitWith(ExitInvalid)
 	}
+	// A history file is read now; one gathered from the artifacts of
+	// the base branch's runs is gathered beside the tests, and read before
+	// the report is written.
+	hist := a.actionHistory(ctx, gha, in)
+	defer hist.stop()
 	var r *report.Report
-	var hist *actionHistory
-	defer func() { hist.stop() }()
-	logLine := func(s string) { fmt.Fprintln(a.Out, s) }
 	if len(in.merge) > 0 {
-		hist = a.startHistory(ctx, gha, in)
-		r, err = a.actionMerge(in, func(r *report.Report) { hist.attach(r, logLine) })
+		r, err = a.actionMerge(in, hist)
 	} else {
 		o := in.run
-		o.config, o.parallel, o.reportDir = in.config, in.parallel, in.reportDir
+		o.config, o.parallel, o.reportDir, o.history = in.config, in.parallel, in.reportDir, hist
 		if o.paths, err = expandTests(in.tests); err != nil {
 			gha.Errorf("%v", err)
 			return exitWith(ExitInvalid)
@@ -89,14 +94,10 @@ func runAction(ctx context.Context, a *app, args []string) error {
 		// Mask what the run will read from the environment before anything
 		// is printed; header values and the rest follow once the report is
 		// built.
-		// The history is gathered beside the tests, and read before the
-		// report is written.
-		o.attach = func(r *report.Report) { hist.attach(r, logLine) }
 		r, err = a.pipeline(ctx, o, func(s *spec.Suite) {
 			for _, v := range spec.EnvSecrets(s, a.lookupEnv) {
 				gha.AddMask(v)
 			}
-			hist = a.startHistory(ctx, gha, in)
 		})
 	}
 	if r == nil {
@@ -107,16 +108,19 @@ func runAction(ctx context.Context, a *app, args []string) error {
 	}
 	p := &publisher{app: a, gha: gha, in: in, rep: r, hist: hist}
 	p.publish(ctx)
+	code := codeOf(err)
+	if in.failOn == "new" {
+		code = p.failOnNew(code)
+	}
 	// The regression and cost gates fail the step apart from fail-on,
 	// which judges the tests: their verdicts, the check run and the
 	// outputs stay.
-	return errors.Join(withCode(failOn(in.failOn, codeOf(err)), "", err), p.regressionGate(), p.costGate())
+	return errors.Join(withCode(failOn(in.failOn, code), "", err), p.regressionGate(), p.costGate())
 }
 
 // actionMerge merges the report directories the merge input names (shard
-// artifacts a job downloaded) into report-dir; attach reads the merged
-// report against the history before it is written.
-func (a *app) actionMerge(in actionInputs, attach func(*report.Report)) (*report.Report, error) {
+// artifacts a job downloaded) into report-dir, read against hist.
+func (a *app) actionMerge(in actionInputs, hist *baseHistory) (*report.Report, error) {
 	dirs, err := expandDirs(in.merge)
 	if err != nil {
 		return nil, withCode(ExitInvalid, "", err)
@@ -125,13 +129,14 @@ func (a *app) actionMerge(in actionInputs, attach func(*report.Report)) (*report
 	if err != nil {
 		return nil, err
 	}
-	attach(r)
+	hist.apply(a, r)
 	return r, a.finish(r, in.reportDir, console.Options{Color: a.colored("")})
 }
 
 // failOn turns the run's exit code into the action's: "error" (default)
 // fails the job on failed or errored tests, "fail" only on failed tests,
-// "never" never; invalid files always fail it.
+// "never" never; invalid files always fail it. "new" is "error" over the
+// code failOnNew made, with the failures the history explains excused.
 func failOn(mode string, exit int) int {
 	switch {
 	case exit == ExitInvalid:
@@ -171,9 +176,10 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if !oneOf(in.comment, "true", "false", "on-failure") {
 		return in, fmt.Errorf("input comment: want true, false or on-failure, got %q", in.comment)
 	}
-	if !oneOf(in.failOn, "error", "fail", "never") {
-		return in, fmt.Errorf("input fail-on: want error, fail or never, got %q", in.failOn)
+	if !oneOf(in.failOn, "error", "fail", "never", "new") {
+		return in, fmt.Errorf("input fail-on: want error, fail, never or new, got %q", in.failOn)
 	}
+	in.historyFile = gha.GetInput("history-file")
 	if in.publish, err = boolInput(gha, "publish", true); err != nil {
 		return in, err
 	}

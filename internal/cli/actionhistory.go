@@ -17,7 +17,6 @@ import (
 	"github.com/ananke/action/internal/github/artifact"
 	"github.com/ananke/action/internal/history"
 	"github.com/ananke/action/internal/plural"
-	"github.com/ananke/action/internal/report"
 )
 
 // The action's history of the base branch (docs/history.md, "In the
@@ -32,11 +31,12 @@ const (
 	defaultHistoryMaxBytes = 50_000_000
 )
 
-// actionHistory is the history of the branch a run is read against: the
-// base branch of a pull request, or the branch a push (or a schedule)
-// ran on — which then appends itself and uploads the history artifact. It
-// is gathered beside the tests; join waits for it.
-type actionHistory struct {
+// historyGather is the history of the branch a run is read against,
+// gathered from the artifacts of its runs: the base branch of a pull
+// request, or the branch a push (or a schedule) ran on — which then
+// appends itself and uploads the history artifact. It is gathered beside
+// the tests; wait waits for it.
+type historyGather struct {
 	in     actionInputs
 	gha    *githubactions.Action
 	branch string
@@ -55,27 +55,30 @@ type actionHistory struct {
 	complete bool
 	// passedOver counts the artifacts that could not be read.
 	passedOver int
-	joined     bool
+	waited     bool
 }
 
-// startHistory starts gathering the history the run is read against; nil
-// when history is off or nothing is published (a shard whose merge job
-// publishes, and reads the history). A run that cannot have one (no
+// gatherHistory starts gathering the history the run is read against
+// from the artifacts of its branch's runs; nil when history is off, for a
+// dry run, and when nothing is published (a shard, whose merge job
+// publishes and reads the history). A run that cannot have one (no
 // branch, no token) gets a history that only says why.
-func (a *app) startHistory(ctx context.Context, gha *githubactions.Action, in actionInputs) *actionHistory {
-	if !in.history || !in.publish {
+func (a *app) gatherHistory(ctx context.Context, gha *githubactions.Action, in actionInputs) *baseHistory {
+	if !in.history || !in.publish || in.run.dryRun {
 		return nil
 	}
-	j := &actionHistory{in: in, gha: gha, done: make(chan struct{}), cancel: func() {}}
+	j := &historyGather{in: in, gha: gha, done: make(chan struct{}), cancel: func() {}}
+	b := &baseHistory{alpha: in.significance.level(), gather: j}
 	gctx, err := github.ContextFrom(a.getenv, nil)
 	if err != nil {
 		close(j.done) // publishing warns about the context
-		return j
+		return b
 	}
 	j.branch, j.appends = gctx.BaseRef, gctx.BaseRef == ""
 	if j.appends {
 		j.branch = gctx.Branch
 	}
+	b.base = j.branch
 	runID, err := strconv.ParseInt(gctx.RunID, 10, 64)
 	switch {
 	case j.branch == "":
@@ -88,13 +91,13 @@ func (a *app) startHistory(ctx context.Context, gha *githubactions.Action, in ac
 	if j.lines != nil {
 		j.appends = false
 		close(j.done)
-		return j
+		return b
 	}
 	client, err := github.NewClient(gctx, in.token, github.ClientOptions{Now: a.now})
 	if err != nil {
 		j.warn = fmt.Sprintf("history: %v", err)
 		close(j.done)
-		return j
+		return b
 	}
 	ctx, j.cancel = context.WithTimeout(ctx, historyTimeout)
 	q := github.HistoryQuery{RunID: runID, Branch: j.branch, HistoryArtifact: historyArtifactName(in.artifactName),
@@ -102,10 +105,10 @@ func (a *app) startHistory(ctx context.Context, gha *githubactions.Action, in ac
 		Valid: func(data []byte) error { _, err := history.Parse(data); return err }}
 	go func() {
 		defer close(j.done)
-		b, err := client.GatherHistory(ctx, q)
-		j.gathered(b, err)
+		found, err := client.GatherHistory(ctx, q)
+		j.gathered(found, err)
 	}()
-	return j
+	return b
 }
 
 // historyArtifactName is the history artifact beside the report artifact
@@ -115,13 +118,13 @@ func historyArtifactName(reportArtifact string) string {
 	return strings.TrimSuffix(reportArtifact, "-report") + "-history"
 }
 
-func (j *actionHistory) say(format string, args ...any) {
+func (j *historyGather) say(format string, args ...any) {
 	j.lines = append(j.lines, fmt.Sprintf(format, args...))
 }
 
 // gathered builds the history from what the search found, and the log
 // lines that say what was read.
-func (j *actionHistory) gathered(b *github.BaseHistory, err error) {
+func (j *historyGather) gathered(b *github.BaseHistory, err error) {
 	switch {
 	case github.Forbidden(err):
 		// GitHub answers 404 as well as 403 for what a token may not see.
@@ -164,7 +167,7 @@ func (j *actionHistory) gathered(b *github.BaseHistory, err error) {
 // main from the ananke-history artifact of run #41 (1 file, 23 KB)", or
 // "… from 14 report artifacts (38 MB of 50 MB; 6 skipped over the
 // budget)".
-func (j *actionHistory) headline(b *github.BaseHistory, reports int) string {
+func (j *historyGather) headline(b *github.BaseHistory, reports int) string {
 	var from string
 	switch {
 	case b.File != nil:
@@ -197,37 +200,32 @@ func (j *actionHistory) headline(b *github.BaseHistory, reports int) string {
 	return s
 }
 
-// join waits for the history and logs what was read, once.
-func (j *actionHistory) join(out func(string)) {
-	if j == nil || j.joined {
-		return
+// wait waits for the history and returns it (nil when none was read);
+// the first wait logs what was read.
+func (j *historyGather) wait(out func(string)) *history.History {
+	if j == nil {
+		return nil
 	}
 	<-j.done
-	j.joined = true
-	for _, line := range j.lines {
-		out(line)
+	if !j.waited {
+		j.waited = true
+		for _, line := range j.lines {
+			out(line)
+		}
+		if j.warn != "" {
+			j.gha.Warningf("%s", j.warn)
+		}
 	}
-	if j.warn != "" {
-		j.gha.Warningf("%s", j.warn)
-	}
+	return j.h
 }
 
 // stop ends the search, if it still runs, and waits for it.
-func (j *actionHistory) stop() {
+func (j *historyGather) stop() {
 	if j == nil {
 		return
 	}
 	j.cancel()
 	<-j.done
-}
-
-// attach reads the report against the history, before it is written.
-func (j *actionHistory) attach(r *report.Report, out func(string)) {
-	j.join(out)
-	if j == nil || j.h == nil || len(j.h.Runs) == 0 {
-		return
-	}
-	history.Attach(r, j.h, j.branch, j.in.significance.level())
 }
 
 // appendHistory appends this run to the history of its branch and
@@ -236,10 +234,13 @@ func (j *actionHistory) attach(r *report.Report, out func(string)) {
 // schedule), once its history was read whole: a history cut short would
 // replace a longer one.
 func (p *publisher) appendHistory(ctx context.Context) {
-	j := p.hist
-	j.join(func(s string) { fmt.Fprintln(p.app.Out, s) })
+	if p.hist == nil || p.hist.gather == nil {
+		return
+	}
+	j := p.hist.gather
+	j.wait(func(s string) { fmt.Fprintln(p.app.Out, s) })
 	switch {
-	case j == nil || !j.appends:
+	case !j.appends:
 		return
 	case j.h == nil:
 		fmt.Fprintf(p.app.Out, "history: this run is not appended: the history of %s could not be read\n", j.branch)

@@ -224,7 +224,7 @@ func (p *publisher) costGate() error {
 		fmt.Fprintln(p.app.Out, "fail-on-cost-increase: no base report was compared, so no cost was either")
 		return nil
 	}
-	return costGate("", p.cmp.change, limit)
+	return costGate("", p.cmp.change, limit, sparedBy(p.app.Out, p.rep))
 }
 
 // regressionGate is fail-on-regression over the comparison: exit 1 with
@@ -239,5 +239,5 @@ func (p *publisher) regressionGate() error {
 		fmt.Fprintln(p.app.Out, "fail-on-regression: no base report was compared, so no pass rate was either")
 		return nil
 	}
-	return regressionGate("", p.cmp.change, true)
+	return regressionGate("", p.cmp.change, true, sparedBy(p.app.Out, p.rep))
 }

@@ -22,8 +22,9 @@ import (
 // --fail-on-regression, when a test run more than once regressed
 // significantly (regressiongate.go); with --fail-on-cost-increase PCT,
 // when a test's cost per attempt rose more than PCT percent
-// (costgate.go). Directories that cannot be read exit 3, as invalid input
-// does.
+// (costgate.go). A test quarantined in HEAD_DIR fails none of these
+// gates: each lists it instead (spared.go). Directories that cannot be
+// read exit 3, as invalid input does.
 func runDiff(_ context.Context, a *app, args []string) error {
 	fs := a.flags("diff", "BASE_DIR HEAD_DIR")
 	format := fs.String("format", "text", "print as `text` or markdown")
@@ -56,11 +57,24 @@ func runDiff(_ context.Context, a *app, args []string) error {
 	if err := writeDiff(a.Out, c, *format, *label, *linkBase, fs.Arg(0), costLimit.limit()); err != nil {
 		return withCode(ExitError, "diff", err)
 	}
-	gate := errors.Join(regressionGate("diff", c, *failOnRegression), costGate("diff", c, costLimit.limit()))
-	if *failOnNew && len(c.NewFailures) > 0 {
+	sp := sparedBy(a.Out, head)
+	gate := errors.Join(regressionGate("diff", c, *failOnRegression, sp), costGate("diff", c, costLimit.limit(), sp))
+	if *failOnNew && newFailures(c, sp) > 0 {
 		return errors.Join(exitWith(ExitFail), gate)
 	}
 	return gate
+}
+
+// newFailures counts the new failures that fail --fail-on-new: those of
+// tests not quarantined in the head report, which sp lists instead.
+func newFailures(c *diff.Change, sp *spared) int {
+	n := 0
+	for _, e := range c.NewFailures {
+		if !sp.spares("fail-on-new", e.ID, e.Name, e.Transition()) {
+			n++
+		}
+	}
+	return n
 }
 
 // writeDiff prints the change in format; the base is named by label, or

@@ -37,7 +37,7 @@ type publisher struct {
 	cmp  *comparison // nil: nothing compared
 	// hist is the history the report was read against; this run appends
 	// itself to it when it runs on the branch (nil: history off).
-	hist *actionHistory
+	hist *baseHistory
 }
 
 func (p *publisher) publish(ctx context.Context) {

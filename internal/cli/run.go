@@ -65,9 +65,9 @@ type runOptions struct {
 	profiles profiles
 	// record and replay are --record DIR and --replay DIR.
 	record, replay string
-	// attach, when set, is given the report before it is written (the
-	// action reads it against the base branch's history).
-	attach func(*report.Report)
+	// history is the base branch's history the report is read against
+	// before it is printed and written (the action's; nil: none).
+	history *baseHistory
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -286,9 +286,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
 		Secrets: lm.secrets, Prices: prices}
 	r := report.Build(out, meta)
-	if o.attach != nil {
-		o.attach(r)
-	}
+	o.history.apply(a, r)
 	err = a.finish(r, o.reportDir, copts)
 	if rerr := recorded(r); rerr != nil {
 		err = errors.Join(err, withCode(ExitError, "", rerr))

@@ -1,5 +1,11 @@
 package report
 
+import (
+	"slices"
+
+	"github.com/ananke/action/internal/status"
+)
+
 // History is the base branch's recent runs as the report read them
 // (docs/history.md): which runs, and at what significance a failure was
 // judged worse on the pull request. Nil without a history.
@@ -45,4 +51,26 @@ type TestHistory struct {
 	Says  string   `json:"says,omitempty"`
 	New   bool     `json:"new,omitempty"`
 	P     *float64 `json:"p,omitempty"`
+}
+
+// CountsAsNew reports whether t failed (or errored) and the failure counts
+// as new: its history says so (TestHistory.New), or it has none — a report
+// read against no history blames nothing on the base branch.
+func (t *Test) CountsAsNew() bool {
+	return t.Status.Failed() && (t.History == nil || t.History.New)
+}
+
+// StatusExcusing is the run's status had the failed and errored tests
+// excused names been quarantined: what fail-on new ends the step with,
+// excusing the failures the base branch's history explains
+// (docs/history.md#fail-on-new). Tests that did not fail are never
+// excused. The report is left as it is.
+func (r *Report) StatusExcusing(excused func(*Test) bool) status.Status {
+	tests := slices.Clone(r.Tests)
+	for i := range tests {
+		if tests[i].Quarantined == nil && tests[i].Status.Failed() && excused(&tests[i]) {
+			tests[i].Quarantined = &Quarantined{}
+		}
+	}
+	return runStatus(totals(tests), r.FailOnFlaky, r.FailOnInconclusive, len(r.FailedHooks()) > 0, r.Budget.exceeded())
 }

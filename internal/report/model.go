@@ -51,11 +51,10 @@ type Report struct {
 	// evidence beyond this run (Advise; nil: none).
 	QuarantineAdvice []QuarantineAdvice `json:"quarantine_advice,omitempty"`
 	// History is the base branch's recent runs the tests were read against
-	// (history.Attach); nil without one.
+	// (history.Attach); nil without one. Tests stay last: summary.json is
+	// written a test at a time after the fields before them.
 	History *History `json:"history,omitempty"`
-	// Tests come last: summary.json is written a test at a time after the
-	// rest (reporters/jsonreport).
-	Tests []Test `json:"tests"`
+	Tests   []Test   `json:"tests"`
 
 	masked []string
 }

@@ -81,6 +81,8 @@ func Conclusion(r *report.Report) string {
 // the tests did: "after_all[0] failed; 6 of 6 tests passed". The counts are
 // of the tests not quarantined, the quarantined ones counted after them:
 // "3 of 3 tests passed, 1 quarantined (1 failed, not failing the run)".
+// With the base branch's history, the failures are counted by its
+// verdict: "2 failed of 6 tests (1 new failure, 1 known flaky on main)".
 func Title(r *report.Report) string {
 	t := r.Totals.Counted()
 	var parts []string
@@ -92,7 +94,7 @@ func Title(r *report.Report) string {
 	}
 	s := fmt.Sprintf("%d of %d tests passed", t.Passed, t.Total)
 	if len(parts) > 0 {
-		s = fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total)
+		s = blameTitle(r, fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total))
 	}
 	switch {
 	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && (!inconclusiveFailed(r) || r.FailOnFlaky):
@@ -125,8 +127,9 @@ func Title(r *report.Report) string {
 // (of any test, at its YAML position), and one per
 // test with protocol warnings. A test that errored because a suite hook
 // failed is counted in the hook's annotation rather than given one of its
-// own at the same line. Positions outside the repository cannot be
-// annotated and are left out.
+// own at the same line. With the base branch's history, a failing test's
+// annotations end with its verdict (blame.go). Positions outside the
+// repository cannot be annotated and are left out.
 func Annotations(r *report.Report) []github.Annotation {
 	out, byHook := hooks(nil, r)
 	out = budget(out, r)
@@ -151,7 +154,7 @@ func Annotations(r *report.Report) []github.Annotation {
 			out = appendIn(out, github.Annotation{Path: t.File, Line: format.TestLocation(t).Line, Level: github.LevelWarning,
 				Title: fmt.Sprintf("%s: %d protocol warning(s)", t.Name, n), Message: strings.Join(msgs, "\n")})
 		}
-		out = append(out[:from], quarantined(out[from:], t)...)
+		out = append(out[:from], blamed(quarantined(out[from:], t), r, t)...)
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 // failing warnings and per test with a check that could not be made (every
 // test with -v), and the summary.
 func Write(w io.Writer, r *report.Report, opts Options) error {
-	p := &printer{w: w, o: opts, hookErrors: map[string]bool{}, usage: format.ShowsUsage(r)}
+	p := &printer{w: w, o: opts, hookErrors: map[string]bool{}, usage: format.ShowsUsage(r), history: r.History}
 	for _, h := range r.FailedHooks() {
 		p.hookErrors[h.Message] = true
 	}
@@ -42,6 +42,9 @@ type printer struct {
 	// usage: some test's agent reported usage, so every test says what
 	// its agent used (usage.go).
 	usage bool
+	// history is the base branch's history the report was read against
+	// (blame.go); nil without one.
+	history *report.History
 }
 
 // out prints one line; the first write error is kept and ends the output.
@@ -123,6 +126,7 @@ func (p *printer) header(t *report.Test) {
 		}
 	}
 	p.quarantineLine(t)
+	p.historyLine(t)
 	p.runs(t)
 	p.testUsage(t)
 	if t.Status == status.Fail && len(t.FailureCategories) > 0 {
@@ -202,6 +206,7 @@ func (p *printer) summary(r *report.Report) {
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
 	p.adaptiveSummary(r)
+	p.historySummary(r)
 	p.quarantineSummary(r)
 	for _, h := range r.FailedHooks() {
 		// A failed before_all or after_all hook makes the run an error

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stats"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // DefaultSignificance is the significance level at which a lower pass
@@ -62,10 +63,9 @@ type CheckChange struct {
 // Lower reports a pass rate lower in the head than in the base.
 func (e RateEntry) Lower() bool { return e.HeadPassed*e.BaseRuns < e.BasePassed*e.HeadRuns }
 
-// significant reports a p-value at or below the level alpha. The p-value
-// is a sum of floating-point terms: one that is exactly alpha (3/3 → 0/3
-// is 1/20) may come out a hair above it, so a relative 1e-9 is allowed.
-func significant(p, alpha float64) bool { return p <= alpha*(1+1e-9) }
+// significant reports a p-value at or below the level alpha
+// (format.Significant).
+func significant(p, alpha float64) bool { return format.Significant(p, alpha) }
 
 // RateRegressed reports that the test's pass rate itself, not only one of
 // its assertions, is significantly lower at level alpha.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/plural"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // MaxWithinNoise is how many tests within noise the renderers list; the
@@ -105,22 +106,9 @@ func ratesLine(r *Rates) string {
 		plural.Count(r.Compared, "test"), Level(r.Significance), strings.Join(parts, ", "))
 }
 
-// pValue shows a p-value with two significant digits, "p = 0.043", "p =
-// 0.5", "p = 1", or "p < 0.001" below a thousandth; with more digits when
-// two would put it on the other side of alpha ("p = 0.0504" at 0.05,
-// never "p = 0.05").
-func pValue(p, alpha float64) string {
-	if p < 0.001 && alpha >= 0.001 {
-		return "p < 0.001"
-	}
-	for digits := 2; digits < 17; digits++ {
-		s := strconv.FormatFloat(p, 'g', digits, 64)
-		if v, err := strconv.ParseFloat(s, 64); err == nil && significant(v, alpha) == significant(p, alpha) {
-			return "p = " + s
-		}
-	}
-	return "p = " + strconv.FormatFloat(p, 'g', -1, 64)
-}
+// pValue shows a p-value as every output does (format.PValue): "p =
+// 0.043", "p < 0.001", never on the other side of alpha.
+func pValue(p, alpha float64) string { return format.PValue(p, alpha) }
 
 // Level is a significance level as given: "0.05", "0.01".
 func Level(alpha float64) string { return strconv.FormatFloat(alpha, 'g', -1, 64) }

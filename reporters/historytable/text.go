@@ -20,29 +20,11 @@ import (
 const maxName = 120
 
 // Legend says what the marks of a sequence mean.
-const Legend = "Runs: ✓ passed, ~ passed but flaky, ✗ failed, ! errored, - skipped, · not in the run."
+const Legend = "Runs: " + format.TrendLegend + "."
 
-// Marks is a sequence (history.Facts.Sequence) as marks, one a run.
-func Marks(seq string) string {
-	var b strings.Builder
-	for i := range len(seq) {
-		switch seq[i] {
-		case 'p':
-			b.WriteString("✓")
-		case 'P':
-			b.WriteString("~")
-		case 'f', 'F':
-			b.WriteString("✗")
-		case 'e', 'E':
-			b.WriteString("!")
-		case 's':
-			b.WriteString("-")
-		default:
-			b.WriteString("·")
-		}
-	}
-	return b.String()
-}
+// Marks is a sequence (history.Facts.Sequence) as marks, one a run
+// (format.Trend).
+func Marks(seq string) string { return format.Trend(seq) }
 
 // Headline is the table's first line: "20 runs, run #22 (2026-03-01) to
 // run #41 (2026-03-20); 6 tests", or "no runs".

@@ -25,6 +25,7 @@ func build(r *report.Report) *page {
 	}
 	p.Runs = adaptiveTotalsText(r)
 	p.Quarantined, p.Advice = quarantineTotalsText(r), adviceTexts(r)
+	p.History = historyText(r)
 	if r.Budget != nil {
 		for _, l := range r.Budget.Limits {
 			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})
@@ -43,13 +44,15 @@ var pageCaps = caps{Event: EventCap, Text: TextCap, Events: EventsCap}
 
 // buildTest makes a test's data; its turns' raw events are read when the
 // test is written. It returns the trace the turns are from. withUsage:
-// the run shows what the agent used.
-func buildTest(rt *report.Test, withUsage bool) (test, *trace.Trace) {
+// the run shows what the agent used; base names the base branch of the
+// report's history.
+func buildTest(rt *report.Test, withUsage bool, base string) (test, *trace.Trace) {
 	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky, Inconclusive: rt.Inconclusive,
 		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
 	t.Detail, _ = cut(rt.Detail, TextCap)
 	t.Quarantine = quarantineOf(rt)
+	t.Trend = trendOf(rt, base)
 	if rt.At != nil {
 		t.ReasonAt = rt.At.String()
 	}

@@ -8,7 +8,11 @@
 // the events they rest on; the address (#test=<id>&event=<seq>) opens a
 // test, and an event, directly. In a run whose agent reported usage, the
 // header has the run's total, the list a cost column that sorts it, and a
-// test its usage per run, per model and per turn (usage.go).
+// test its usage per run, per model and per turn (usage.go). A report
+// read against the base branch's recent runs has, per test, a mini trend in
+// the list and sparklines of its results, durations and cost in its view,
+// drawn in inline SVG, and a failed test's head says the history's verdict
+// (history.go).
 //
 // The page loads nothing: its style, script and data are inline, and its
 // Content-Security-Policy lets the browser fetch nothing else, so it works

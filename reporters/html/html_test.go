@@ -137,6 +137,7 @@ func TestWrite(t *testing.T) {
 		{"fixture", fixture()},
 		{"suite", suitetest.Report()},
 		{"extras", extras()},
+		{"history", historyReport()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := render(t, tc.r)
@@ -186,10 +187,18 @@ func TestNoSecret(t *testing.T) {
 	}
 }
 
-// TestAssetsLoadNothing: the page's own files name no address to load,
-// and cannot end the element they sit in.
+// svgNamespace is the name of SVG's namespace, which the script makes its
+// sparklines in: a name, never loaded.
+const svgNamespace = "'http://www.w3.org/2000/svg'"
+
+// TestAssetsLoadNothing: the page's own files name no address to load (but
+// SVG's namespace, once, as a name), and cannot end the element they sit
+// in.
 func TestAssetsLoadNothing(t *testing.T) {
-	for name, s := range map[string]string{"style.css": html.StyleForTest(), "app.js": html.ScriptForTest(), "page.html": html.PageForTest()} {
+	if n := strings.Count(html.ScriptForTest(), svgNamespace); n != 1 {
+		t.Errorf("app.js names SVG's namespace %d times; want once, as SVG_NS", n)
+	}
+	for name, s := range map[string]string{"style.css": html.StyleForTest(), "app.js": strings.Replace(html.ScriptForTest(), svgNamespace, "SVG", 1), "page.html": html.PageForTest()} {
 		for _, bad := range []string{"http:", "https:", "//cdn", "url(", "@import", "fetch(", "XMLHttpRequest", "WebSocket", "sendBeacon", "src=", "innerHTML", "eval("} {
 			if strings.Contains(s, bad) {
 				t.Errorf("%s contains %q", name, bad)

@@ -33,6 +33,9 @@ type page struct {
 	// Advice is the advice about the quarantine list (quarantine.go).
 	Quarantined string   `json:"quarantined,omitempty"`
 	Advice      []string `json:"advice,omitempty"`
+	// History names the base branch's runs the tests were read against,
+	// "20 runs of main" (history.go).
+	History string `json:"history,omitempty"`
 	// Budget are the lines of the config's run budget (docs/cost.md):
 	// each bound, exceeded, not checked or kept.
 	Budget []budgetLine `json:"budget,omitempty"`
@@ -72,6 +75,9 @@ type test struct {
 	Inconclusive bool `json:"inconclusive,omitempty"`
 	// Quarantine is its quarantine entry (quarantine.go).
 	Quarantine *quarantine `json:"quarantine,omitempty"`
+	// Trend is its recent runs on the base branch and this run, and the
+	// history's verdict on its failure (history.go).
+	Trend *trend `json:"trend,omitempty"`
 	// NotMade counts the checks of the shown attempt that could not be
 	// made.
 	NotMade  int    `json:"not_made,omitempty"`

@@ -20,12 +20,12 @@ func writeData(bw *bufio.Writer, r *report.Report) error {
 	w := &jsonWriter{w: bw}
 	w.open(build(r))
 	w.raw(`,"tests":[`)
-	withUsage := format.ShowsUsage(r)
+	withUsage, base := format.ShowsUsage(r), historyBase(r)
 	for i := range r.Tests {
 		if i > 0 {
 			w.byte(',')
 		}
-		if err := writeTest(w, &r.Tests[i], withUsage); err != nil {
+		if err := writeTest(w, &r.Tests[i], withUsage, base); err != nil {
 			return err
 		}
 	}
@@ -36,8 +36,8 @@ func writeData(bw *bufio.Writer, r *report.Report) error {
 }
 
 // writeTest writes one test, its turns' events within EventsCap.
-func writeTest(w *jsonWriter, rt *report.Test, withUsage bool) error {
-	t, tr := buildTest(rt, withUsage)
+func writeTest(w *jsonWriter, rt *report.Test, withUsage bool, base string) error {
+	t, tr := buildTest(rt, withUsage, base)
 	pins := pinned(rt, tr)
 	budget := EventsCap
 	w.open(t)

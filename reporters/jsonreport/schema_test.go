@@ -181,3 +181,46 @@ func TestBudgetMatchesSchema(t *testing.T) {
 		t.Errorf("a result file does not match the schema: %v", err)
 	}
 }
+
+// TestHistoryMatchesSchema: a report read against the base branch's
+// history (history.Attach) — its history, each test's runs there and the
+// failing tests' verdicts — matches the schema, which rejects a verdict it
+// does not know, a sequence character and an unknown field.
+func TestHistoryMatchesSchema(t *testing.T) {
+	summary, result := compileSchema(t)
+	r := reporttest.HistoryReport()
+	var b bytes.Buffer
+	if err := jsonreport.WriteSummary(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	doc := b.String()
+	for _, want := range []string{`"history": {`, `"base": "main"`, `"blame": "flaky"`, `"says": "known flaky on main (fails 4 of the last 20)"`, `"new": true`, `"sequence": "ppfpppfppppfpppppfpp"`} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("summary.json lacks %s", want)
+		}
+	}
+	v, _ := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err := summary.Validate(v); err != nil {
+		t.Errorf("summary.json does not match the schema: %v", err)
+	}
+	for i := range r.Tests {
+		b.Reset()
+		jsonreport.WriteResult(&b, &r.Tests[i])
+		v, _ := jsonschema.UnmarshalJSON(&b)
+		if err := result.Validate(v); err != nil {
+			t.Errorf("result of %s does not match the schema: %v", r.Tests[i].ID, err)
+		}
+	}
+	for _, tc := range []struct{ name, old, new string }{
+		{"verdict", `"blame": "flaky"`, `"blame": "maybe"`},
+		{"sequence", `"sequence": "ppfpppfppppfpppppfpp"`, `"sequence": "ppxpppfppppfpppppfpp"`},
+		{"field", `"base": "main"`, `"base": "main", "branch": "main"`},
+		{"p", `"p": 0.`, `"p": 2.`},
+	} {
+		bad := strings.Replace(doc, tc.old, tc.new, 1)
+		v, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if bad == doc || summary.Validate(v) == nil {
+			t.Errorf("%s: the schema accepts %s", tc.name, tc.new)
+		}
+	}
+}

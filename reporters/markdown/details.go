@@ -70,6 +70,7 @@ func details(t *report.Test, o Options, open, suite bool) string {
 
 // summary is the always-visible line of the block; it is raw HTML, where
 // markdown escapes would show. A failed test names its kinds of failure, a
+// the base branch's history gives its verdict (blame.go), a
 // repeated test adds its runs, a flaky one says so, and the checks not
 // made (of a test that did not error) and failing warnings are counted:
 // "✗ <b>search</b> — 1 failed assertion (process), 1/2 runs passed (95% CI
@@ -87,6 +88,9 @@ func summary(t *report.Test) string {
 		// A repeated test can fail with no failed assertion to show: its
 		// runs errored, and its runs say so better than "0 failed".
 		parts = append(parts, plural.Count(n, "failed assertion")+categories(t))
+	}
+	if b := blameSummary(t); b != "" {
+		parts = append(parts, html(b))
 	}
 	if t.Repeated() {
 		runs := fmt.Sprintf("%d/%d runs passed", t.PassedRuns, t.Runs)

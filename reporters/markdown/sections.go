@@ -39,7 +39,9 @@ const (
 // whatever the tests did: "### ! Ananke: after_all[0] failed; all 3 tests
 // passed". Quarantined tests are counted apart, after the verdict of the
 // others, which alone decide it: "### ✓ Ananke: all 3 tests passed, 1
-// quarantined (1 failed, not failing the run)".
+// quarantined (1 failed, not failing the run)". With the base branch's
+// history, the failures are counted by its verdict: "2 failed of 6 tests
+// (1 new failure, 1 known flaky on main)".
 func heading(r *report.Report, title string) string {
 	t, q := r.Totals.Counted(), r.Totals.Quarantine()
 	var sym string
@@ -53,7 +55,7 @@ func heading(r *report.Report, title string) string {
 	default: // nothing ran, or everything was skipped
 		sym = status.Skipped.Symbol()
 	}
-	what := outcome(t)
+	what := blameHeading(r, outcome(t))
 	over := r.Budget != nil && r.Budget.Exceeded
 	switch {
 	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && !over && (!inconclusiveFailed(r) || r.FailOnFlaky):

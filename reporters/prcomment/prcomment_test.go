@@ -65,3 +65,20 @@ func TestBodyLead(t *testing.T) {
 		t.Errorf("body starts\n%s\nwant\n%s", body[:min(len(body), len(want)+40)], want)
 	}
 }
+
+// TestBodyHistory: read against the base branch's history, the comment
+// marks each failing test — new failure, known flaky, already failing —
+// in its heading, its History section and each test's block.
+func TestBodyHistory(t *testing.T) {
+	body := prcomment.Body(reporttest.HistoryReport(reporttest.Failing, reporttest.Flips, reporttest.Passing), prcomment.Options{CheckName: "agent tests"})
+	for _, want := range []string{
+		"### ✗ agent tests: 2 failed of 3 tests (1 new failure, 1 known flaky on main), 1 flaky",
+		"| ✗ | search flips | **new failure (passed the last 20 runs on main)** | ✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓ |",
+		"| ✗ | checkout declines the card | known flaky on main (fails 4 of the last 20); p = 0.24, within noise | ✓✓✗✓✓✓✗✓✓✓✓✗✓✓✓✓✓✗✓✓ |",
+		"<summary>✗ <b>search flips</b> — 1 failed assertion (process), new failure (passed the last 20 runs on main), 1/2 runs passed",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("comment lacks %q:\n%s", want, body)
+		}
+	}
+}

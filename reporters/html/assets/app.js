@@ -155,6 +155,7 @@
         ['Agent usage', data.usage],
         ['Runs', data.runs],
         ['Quarantined', data.quarantined],
+        ['History', data.history],
         ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' + modelTokens(t.model)]]),
       ...(data.advice || []).map((a) => h('div', { class: 'callout advice' }, h('p', {}, clean(a)))),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
@@ -211,7 +212,8 @@
       h('a', { href: '#test=' + enc(t.id), class: 'item', 'data-id': t.id, 'aria-current': cur === t ? 'true' : null },
         badge(t.status), h('span', { class: 'name' }, t.name || t.id),
         data.usage && h('span', { class: 'cost', title: t.usage ? t.usage.text : 'skipped' }, t.usage ? t.usage.cell : ''),
-        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned', t.not_made && ' · ' + count(t.not_made, 'check') + ' not made', t.quarantine && ' · quarantined')))));
+        h('span', { class: 'sub' }, t.id + ' · ' + dur(t.duration_ms), t.flaky && ' · flaky', t.warned && ' · warned', t.not_made && ' · ' + count(t.not_made, 'check') + ' not made', t.quarantine && ' · quarantined',
+          t.trend && [' ', resultSpark(t.trend, MINI, t.trend.facts)])))));
   }
   // sorted orders the list: as the report does, or by cost or tokens, the
   // highest first and the tests whose figure is unknown last, in order.
@@ -511,6 +513,119 @@
     target.focus({ preventScroll: true });
   }
 
+  // The history (docs/history.md): a test's recent runs on the base
+  // branch and this run, oldest first and this run last, as sparklines
+  // drawn in inline SVG. Shapes say what colours do: a bar up passed, down
+  // failed or errored, a dash was skipped, a dot was not in the run; a
+  // duration or cost the run did not have is a gap, never 0.
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs, ...kids) {
+    const el = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
+    return fill(el, kids, false);
+  }
+  const RUN_WORD = { p: 'passed', f: 'failed', e: 'errored', s: 'skipped' };
+  const RUN_CLASS = { p: 'pass', f: 'fail', e: 'error', s: 'skipped' };
+  // runWord says what a run did: 'failed', 'passed, flaky', 'not in the run'.
+  function runWord(c) {
+    const w = RUN_WORD[c.toLowerCase()] || 'not in the run';
+    return c !== c.toLowerCase() ? w + ', flaky' : w;
+  }
+  // ago names run i of n: 'this run', '3 runs ago'.
+  function ago(i, n) { return i === n - 1 ? 'this run' : count(n - 1 - i, 'run') + ' ago'; }
+  // geometry of a sparkline: a slot of step pixels a run, the bar w wide,
+  // this run set apart by gap, height ht.
+  const BIG = { step: 7, w: 5, gap: 5, ht: 22 }, MINI = { step: 3, w: 2, gap: 3, ht: 12 };
+  function slotX(i, n, g) { return i * g.step + (i === n - 1 ? g.gap : 0); }
+  function sparkBox(n, g, cls, label) {
+    const width = n * g.step + g.gap;
+    return svg('svg', { class: 'spark ' + cls + (g === MINI ? ' mini' : ''), width, height: g.ht, viewBox: '0 0 ' + width + ' ' + g.ht, role: 'img', 'aria-label': label });
+  }
+  // resultSpark draws each run's result; titles name the run and its result.
+  function resultSpark(tr, g, label) {
+    const n = tr.seq.length, mid = g.ht / 2, arm = mid - 1;
+    const box = sparkBox(n, g, 'results', label);
+    for (let i = 0; i < n; i++) {
+      const c = tr.seq[i], x = slotX(i, n, g), kind = RUN_CLASS[c.toLowerCase()] || 'absent';
+      const cls = 'm ' + kind + (c !== c.toLowerCase() ? ' flaky' : '') + (i === n - 1 ? ' now' : '');
+      const title = g === BIG && svg('title', {}, ago(i, n) + ': ' + runWord(c));
+      if (kind === 'absent') box.append(svg('circle', { class: cls, cx: x + g.w / 2, cy: mid, r: g === BIG ? 1.2 : 0.8 }, title));
+      else if (kind === 'skipped') box.append(svg('rect', { class: cls, x, y: mid - 1, width: g.w, height: 2 }, title));
+      else box.append(svg('rect', { class: cls, x, y: kind === 'pass' ? 1 : mid, width: g.w, height: arm }, title));
+    }
+    return box;
+  }
+  // lineSpark draws values over the runs, null ones left out: the line
+  // breaks there. fmt writes a value; null when no run has one.
+  function lineSpark(vals, fmt, cls, label) {
+    const n = vals.length, g = BIG, pad = 3;
+    const known = vals.filter((v) => v != null);
+    if (!known.length) return null;
+    const lo = Math.min(...known), hi = Math.max(...known);
+    const y = (v) => (hi === lo ? g.ht / 2 : g.ht - pad - ((v - lo) / (hi - lo)) * (g.ht - 2 * pad));
+    const box = sparkBox(n, g, 'line ' + cls, label);
+    let d = '', on = false;
+    const dots = [];
+    vals.forEach((v, i) => {
+      if (v == null) { on = false; return; }
+      const cx = (slotX(i, n, g) + g.w / 2).toFixed(1), cy = y(v).toFixed(1);
+      d += (on ? 'L' : 'M') + cx + ' ' + cy;
+      on = true;
+      dots.push(svg('circle', { class: 'm' + (i === n - 1 ? ' now' : ''), cx, cy, r: i === n - 1 ? 2.4 : 1.6 }, svg('title', {}, ago(i, n) + ': ' + fmt(v))));
+    });
+    box.append(svg('path', { class: 'ln', d }), ...dots);
+    return box;
+  }
+  // trendNote is this run's figure and the range of the runs before it.
+  function trendNote(vals, fmt) {
+    const now = vals[vals.length - 1], before = vals.slice(0, -1).filter((v) => v != null);
+    return (now != null ? 'this run ' + fmt(now) : 'this run unknown') + ' · ' +
+      (before.length ? 'before ' + fmt(Math.min(...before)) + (Math.min(...before) !== Math.max(...before) ? '–' + fmt(Math.max(...before)) : '') : 'unknown before');
+  }
+  // usd writes a cost as the other outputs do: cents from a dollar on,
+  // two significant digits below.
+  function usd(v) {
+    if (v === 0) return '$0.00';
+    if (v < 0) return '-' + usd(-v);
+    if (v >= 99.995) return '$' + v.toFixed(0);
+    if (v >= 0.995) return '$' + v.toFixed(2);
+    const r = Number(v.toExponential(1));
+    let s = r.toFixed(Math.max(2, 1 - Math.floor(Math.log10(r)))).replace(/0+$/, '');
+    const dec = s.length - s.indexOf('.') - 1;
+    if (dec < 2) s += '0'.repeat(2 - dec);
+    return '$' + s;
+  }
+  // tokens writes a token count as the other outputs do: 950, 12.4k, 1.2M.
+  function tokens(v) {
+    const n = Math.round(v);
+    if (n > -1000 && n < 1000) return n + ' tokens';
+    const short = (x) => (Math.abs(x) >= 99.95 ? x.toFixed(0) : x.toFixed(1).replace(/\.0$/, ''));
+    const k = short(n / 1e3);
+    return (k.replace('-', '').split('.')[0].length < 4 ? k + 'k' : short(n / 1e6) + 'M') + ' tokens';
+  }
+  function renderTrend(t) {
+    const tr = t.trend;
+    const row = (label, chart, note) => chart && h('div', { class: 'trend-row' }, h('span', { class: 'trend-label' }, label), chart, h('span', { class: 'sub' }, note));
+    const ms = (v) => dur(v);
+    const use = tr.cost_usd ? ['Cost per attempt', tr.cost_usd, usd, 'cost'] : tr.tokens ? ['Tokens per attempt', tr.tokens, tokens, 'tokens'] : null;
+    return h('section', { class: 'trend' },
+      h('h3', {}, 'Recent runs ', h('span', { class: 'sub' }, (data.history ? data.history + ' and this run' : 'this run last') + ', oldest first')),
+      row('Results', resultSpark(tr, BIG, 'results, oldest first: ' + [...tr.seq].map(runWord).join('; ')), tr.facts),
+      row('Duration', lineSpark(tr.ms, ms, 'duration', 'durations, oldest first'), trendNote(tr.ms, ms)),
+      use && row(use[0], lineSpark(use[1], use[2], use[3], use[0].toLowerCase() + ', oldest first'), trendNote(use[1], use[2])),
+      h('p', { class: 'sub legend' }, 'A bar up passed (amber when flaky), down failed or errored; a dash was skipped, a dot not in the run; the last, set apart, is this run. A gap in a line is a run without the figure.'));
+  }
+  // blameFlag is the history's verdict on a failed test, for its head: a
+  // failure that counts as new (one that --fail-on new fails) in the
+  // colour of a failure, whatever the words.
+  function blameFlag(t) {
+    const tr = t.trend;
+    if (!tr || !tr.says) return null;
+    const el = flag(tr.says, 'blame ' + (tr.new ? 'new' : tr.blame));
+    if (tr.new && tr.blame !== 'new') el.title = 'counts as a new failure: it fails here more often than its history on the base branch explains';
+    return el;
+  }
+
   function renderStability(t) {
     const s = t.stability;
     return h('section', { class: 'stability' },
@@ -540,7 +655,7 @@
     d.dataset.test = t.id;
     const src = t.source && [t.source.adapter, t.source.version, t.source.mode, t.source.path].filter(Boolean).join(' · ');
     fill(d, [
-      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.quarantine && flag('quarantined', 'warn'), t.warned && flag('warned', 'warn'),
+      h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.quarantine && flag('quarantined', 'warn'), blameFlag(t), t.warned && flag('warned', 'warn'),
         t.not_made > 0 && flag(count(t.not_made, 'check') + ' not made', 'warn')),
       dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
         ['Duration', dur(t.duration_ms)], ['Usage', t.usage && usageLine(t.usage)], ['Source', src], ['Trace', h('code', {}, t.trace_file)]]),
@@ -549,6 +664,7 @@
       !t.reason && t.detail && h('div', { class: 'callout' }, block(t.detail)),
       t.quarantine && h('div', { class: 'callout quarantine' }, h('p', {}, h('strong', {}, 'Quarantined: '), clean(t.quarantine.reason)),
         h('p', { class: 'sub' }, t.quarantine.entry + '. It is reported, and never fails the run.' + (t.quarantine.stable ? ' Stable in this run: every attempt passed.' : ''))),
+      t.trend && renderTrend(t),
       t.stability && renderStability(t),
       t.checkpoints && h('section', { class: 'checkpoints' }, h('h3', {}, 'Checkpoints'), h('ul', {}, t.checkpoints.map((c) => h('li', {},
         c.reached_at_turn == null ? flag('not reached', 'warn') : flag('reached at turn ' + c.reached_at_turn, 'ok'), ' ', h('code', {}, c.id),
@@ -574,7 +690,7 @@
       h('p', { class: 'sub' }, 'Choose a test on the left to see its assertions, conversation, tool calls and raw events.'),
       bad.length > 0 && h('ul', { class: 'attention' }, bad.map((t) => {
         const first = t.assertions.find((a) => a.status === 'fail' || a.status === 'error');
-        return h('li', {}, badge(t.status), ' ', h('a', { href: '#test=' + enc(t.id) }, t.name || t.id),
+        return h('li', {}, badge(t.status), ' ', h('a', { href: '#test=' + enc(t.id) }, t.name || t.id), ' ', blameFlag(t),
           h('div', { class: 'sub' }, clean(first ? first.message : t.reason || '')));
       }))], true);
     for (const a of document.querySelectorAll('#list .item')) a.setAttribute('aria-current', 'false');

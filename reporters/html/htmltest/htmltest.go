@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -261,6 +263,17 @@ func (p *Page) SetHash(hash string) {
 	p.tb.Helper()
 	b, _ := json.Marshal(hash) // a string always encodes
 	p.Eval("location.hash = "+string(b)+"; true", nil)
+}
+
+// ColorScheme makes the page see the system's colour scheme as scheme,
+// "light" or "dark" (prefers-color-scheme); styles follow at once.
+func (p *Page) ColorScheme(scheme string) {
+	p.tb.Helper()
+	p.do("prefer "+scheme+" colours", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	}))
 }
 
 // Screenshot writes a PNG of the viewport to path.
