@@ -14,7 +14,9 @@ import (
 	"github.com/ananke/action/internal/github/artifact/artifacttest"
 	"github.com/ananke/action/internal/github/githubtest"
 	"github.com/ananke/action/internal/history"
+	"github.com/ananke/action/internal/history/historytest"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/reporters/jsonreport"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
@@ -410,5 +412,55 @@ func TestHistoryArtifactName(t *testing.T) {
 		if got := historyArtifactName(in); got != want {
 			t.Errorf("historyArtifactName(%q) = %q; want %q", in, got, want)
 		}
+	}
+}
+
+// TestActionFailOnNewFromArtifacts is the example with the
+// history gathered by the action itself: main's 20 runs each uploaded
+// their report, in which one test fails 4 times and another never; a
+// pull request failing both, with history: auto and no history-file,
+// reads their summary.json files, marks the first known flaky and the
+// second a new failure, and fail-on new fails the step for the second
+// alone, listing both.
+func TestActionFailOnNewFromArtifacts(t *testing.T) {
+	gh, art := githubtest.New(t), artifacttest.New(t)
+	dir := failingWorkspace(t)
+	runs := historytest.Runs(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC), firstMainRun, []historytest.Test{
+		{ID: "declined", Name: declinedName, File: "declined.ananke.yaml", Pattern: "ppfpppfppppfpppppfpp"},
+		{ID: "wrong-city", Name: wrongCityName, File: "wrong-city.ananke.yaml", Pattern: "pppppppppppppppppppp"},
+	})
+	addMainRuns(gh, func(n int) []byte {
+		var b bytes.Buffer
+		if err := jsonreport.WriteSummary(&b, runs[n-firstMainRun].Report); err != nil {
+			t.Fatal(err)
+		}
+		return sizedZip(t, b.Bytes(), 200_000)
+	}, nil)
+	addCurrentRun(gh)
+	env, _, _ := actionEnv(t, dir, "pull_request", prOnMain, gh, art)
+	env["GITHUB_BASE_REF"], env["INPUT_RUN"], env["INPUT_COMPARE"], env["INPUT_FAIL-ON"] = "main", "^(declined|wrong-city)$", "off", "new"
+	env["INPUT_HISTORY"], env["INPUT_UPLOAD-ARTIFACT"] = "auto", "false"
+	r := run(t, dir, env, "action")
+	if r.code != ExitFail {
+		t.Fatalf("exit %d, want 1: wrong-city is a new failure\n%s%s", r.code, r.out, r.errOut)
+	}
+	log := plain(r.out)
+	for _, want := range []string{
+		"history: 20 runs of main from 20 report artifacts (4 MB of 50 MB)\n",
+		"  history: known flaky on main (fails 4 of the last 20); p = 0.24, within noise  ✓✓✗✓✓✓✗✓✓✓✓✗✓✓✓✓✓✗✓✓\n",
+		"  history: new failure (passed the last 20 runs on main)  ✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓\n",
+		"fail-on new: 1 of 2 failing tests counted as new against the last 20 runs on main:\n" +
+			"  fails the step: " + wrongCityName + ": new failure (passed the last 20 runs on main)\n" +
+			"  not failing the step: " + declinedName + ": known flaky on main (fails 4 of the last 20)\n",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	if c := gh.Comments(5); len(c) != 1 || !strings.Contains(c[0].Body, "2 failed of 2 tests (1 new failure, 1 known flaky on main)") {
+		t.Errorf("the comment does not count the verdicts: %+v", c)
+	}
+	if n := len(gh.BlobRequests()); n != 20 {
+		t.Errorf("%d downloads; want the 20 report artifacts", n)
 	}
 }
