@@ -82,7 +82,7 @@ func (a *app) gatherHistory(ctx context.Context, gha *githubactions.Action, in a
 	runID, err := strconv.ParseInt(gctx.RunID, 10, 64)
 	switch {
 	case j.branch == "":
-		j.say("history: none for a %s event, which is on no branch", orDefault(gctx.EventName, "run without an"))
+		j.say("history: none: the %s event is on no branch", orDefault(gctx.EventName, "current"))
 	case err != nil:
 		j.say("history: none: GITHUB_RUN_ID %q is not a run id", gctx.RunID)
 	case in.token == "":

@@ -3,6 +3,7 @@ package cli
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -278,8 +279,10 @@ func historyIn(t *testing.T, data []byte) *history.History {
 // changes its verdict; a push appends itself only to a history read whole.
 func TestActionHistoryWithout(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		push  bool
+		name string
+		push bool
+		// ref is the push's ref (default refs/heads/main).
+		ref   string
 		setup func(gh *githubtest.Server)
 		log   string
 		// warns: the log has a warning (as it does when log is one).
@@ -294,6 +297,11 @@ func TestActionHistoryWithout(t *testing.T) {
 		push:     true,
 		log:      "history: appended run #42 to the ananke-history artifact (1 run of main, ",
 		appended: 1,
+	}, {
+		name: "a tag is on no branch",
+		push: true,
+		ref:  "refs/tags/v1.0.0",
+		log:  "history: none: the push event is on no branch\n",
 	}, {
 		name:  "no actions: read",
 		setup: func(gh *githubtest.Server) { gh.Fail("actions/list-workflow-runs", 1, 403) },
@@ -334,7 +342,7 @@ func TestActionHistoryWithout(t *testing.T) {
 			var env map[string]string
 			if tc.push {
 				gh.AddWorkflowRun(githubtest.WorkflowRun{ID: 99, RunNumber: 42, WorkflowID: workflowID, Branch: "main", Status: "in_progress"})
-				env, _, _ = actionEnv(t, dir, "push", `{"ref": "refs/heads/main"}`, gh, art)
+				env, _, _ = actionEnv(t, dir, "push", `{"ref": "`+cmp.Or(tc.ref, "refs/heads/main")+`"}`, gh, art)
 				env["INPUT_MERGE"], env["INPUT_COMPARE"], env["INPUT_HISTORY"], env["GITHUB_RUN_NUMBER"] = "head-report", "off", "auto", "42"
 			} else {
 				addCurrentRun(gh)

@@ -1,6 +1,7 @@
 package github_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,7 +50,7 @@ func historyRepo(t *testing.T, srv *githubtest.Server, runs []mainRun) {
 	}
 	for i, r := range runs {
 		id := srv.AddWorkflowRun(githubtest.WorkflowRun{ID: int64(5000 + r.n), WorkflowID: workflow, RunNumber: r.n, Branch: "main",
-			Conclusion: cmpOr(r.conclusion, "success"), HeadSHA: fmt.Sprintf("sha%d", r.n), CreatedAt: at(i)})
+			Conclusion: cmp.Or(r.conclusion, "success"), HeadSHA: fmt.Sprintf("sha%d", r.n), CreatedAt: at(i)})
 		for _, c := range r.uploaded {
 			switch c {
 			case 'r', 'R':
@@ -69,13 +70,6 @@ func historyRepo(t *testing.T, srv *githubtest.Server, runs []mainRun) {
 	}
 	srv.AddWorkflowRun(githubtest.WorkflowRun{ID: currentID, WorkflowID: workflow, RunNumber: 999, Branch: "feature",
 		Event: "pull_request", Status: "in_progress", CreatedAt: at(2000)})
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // storedZip is reportZip without compression, so that padding counts in
@@ -197,7 +191,7 @@ func TestGatherHistory(t *testing.T) {
 			}
 			c, _ := client(t, srv)
 			q := github.HistoryQuery{RunID: currentID, Branch: "main", HistoryArtifact: historyArtifact, ReportArtifact: artifact,
-				Runs: cmp(tc.n, 3), MaxBytes: cmp(tc.maxBytes, unbounded), Valid: tc.valid}
+				Runs: cmp.Or(tc.n, 3), MaxBytes: cmp.Or(tc.maxBytes, unbounded), Valid: tc.valid}
 			b, err := c.GatherHistory(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
@@ -223,13 +217,6 @@ func TestGatherHistory(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmp[T int | int64](v, def T) T {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // TestGatherHistoryDeadline: when the time budget runs out, what was read
