@@ -110,7 +110,7 @@ func runAction(ctx context.Context, a *app, args []string) error {
 	p.publish(ctx)
 	code := codeOf(err)
 	if in.failOn == "new" {
-		code = p.failOnNew(code)
+		code = failOnNew(a.Out, r, code)
 	}
 	// The regression and cost gates fail the step apart from fail-on,
 	// which judges the tests: their verdicts, the check run and the

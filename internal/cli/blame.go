@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/sethvargo/go-githubactions"
@@ -56,34 +57,48 @@ func (b *baseHistory) stop() {
 	}
 }
 
-// actionHistory reads the history-file input — a history file, or a
-// directory of downloaded reports, one a subdirectory — for the report to
-// be read against. Without it, the history is gathered from the artifacts
-// of the base branch's runs (history: auto; actionhistory.go); nil when
-// there is none to read. A history that cannot be read, or holds no run,
-// is a warning: the run goes on without one, and fail-on new then counts
-// every failure.
+// actionHistory reads the history-file input for the report to be read
+// against (readBaseHistory). Without it, the history is gathered from the
+// artifacts of the base branch's runs (history: auto; actionhistory.go);
+// nil when there is none to read. A history that cannot be read, or holds
+// no run, is a warning: the run goes on without one, and fail-on new then
+// counts every failure.
 func (a *app) actionHistory(ctx context.Context, gha *githubactions.Action, in actionInputs) *baseHistory {
 	if in.historyFile == "" {
 		return a.gatherHistory(ctx, gha, in)
 	}
-	h, err := readHistory(in.historyFile)
-	switch {
-	case err != nil:
-		gha.Warningf("input history-file: %v: the failures are not read against the base branch's history", err)
-		return nil
-	case len(h.Runs) == 0:
-		gha.Warningf("input history-file: %s holds no run: the failures are not read against the base branch's history", in.historyFile)
-		return nil
+	b, err := a.readBaseHistory(in.historyFile, in.significance.level())
+	if err != nil {
+		gha.Warningf("input history-file: %v", err)
 	}
-	b := &baseHistory{h: h, base: a.baseBranch(), alpha: in.significance.level()}
-	fmt.Fprintf(a.Out, "History: %s of %s from %s\n", plural.Count(len(h.Runs), "run"), b.base, in.historyFile)
 	return b
 }
 
-// baseBranch names the branch a history is of: a pull request's base, or
-// else the branch that runs (a push to it), or "the base branch".
+// readBaseHistory reads path — a history file, or a directory of
+// downloaded reports, one a subdirectory — as the base branch's history,
+// a known-flaky test counting as new at significance alpha, and says so
+// in the log. A history that cannot be read, or holds no run, is an error
+// saying the run goes on without one.
+func (a *app) readBaseHistory(path string, alpha float64) (*baseHistory, error) {
+	h, err := readHistory(path)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%w: the failures are not read against the base branch's history", err)
+	case len(h.Runs) == 0:
+		return nil, fmt.Errorf("%s holds no run: the failures are not read against the base branch's history", path)
+	}
+	b := &baseHistory{h: h, base: a.baseBranch(), alpha: alpha}
+	fmt.Fprintf(a.Out, "History: %s of %s from %s\n", plural.Count(len(h.Runs), "run"), b.base, path)
+	return b, nil
+}
+
+// baseBranch names the branch a history is of: a pull request's base
+// (GITHUB_BASE_REF, or the event's), or else the branch that runs (a push
+// to it, GITHUB_REF_NAME), or "the base branch".
 func (a *app) baseBranch() string {
+	if ref := a.getenv("GITHUB_BASE_REF"); ref != "" {
+		return ref
+	}
 	if gctx, err := github.ContextFrom(a.getenv, nil); err == nil && gctx.BaseRef != "" {
 		return gctx.BaseRef
 	}
@@ -93,16 +108,16 @@ func (a *app) baseBranch() string {
 	return "the base branch"
 }
 
-// failOnNew is fail-on new over code, the run's exit code: the step fails
-// as with fail-on error, but a failure the base branch's history explains
-// — a test known flaky there, or already failing there — fails nothing.
-// Every failing test is listed with its verdict and whether it fails the
-// step, never silently passed over; quarantined tests count for nothing,
-// as always. Without a history every failure counts, and the log says so.
-func (p *publisher) failOnNew(code int) int {
-	r := p.rep
+// failOnNew is fail-on new over code, r's exit code: the step fails as
+// with fail-on error, but a failure the base branch's history explains —
+// a test known flaky there, or already failing there — fails nothing.
+// Every failing test is listed on w with its verdict and whether it fails
+// the step, never silently passed over; quarantined tests count for
+// nothing, as always. Without a history every failure counts, and w is
+// told so.
+func failOnNew(w io.Writer, r *report.Report, code int) int {
 	if r.History == nil {
-		fmt.Fprintln(p.app.Out, "fail-on new: no history of the base branch was read, so every failure counts, as with fail-on error")
+		fmt.Fprintln(w, "fail-on new: no history of the base branch was read, so every failure counts, as with fail-on error")
 		return code
 	}
 	var fresh, old []string
@@ -119,10 +134,10 @@ func (p *publisher) failOnNew(code int) int {
 		}
 	}
 	if len(fresh)+len(old) > 0 {
-		fmt.Fprintf(p.app.Out, "fail-on new: %d of %s counted as new against the last %s on %s:\n",
+		fmt.Fprintf(w, "fail-on new: %d of %s counted as new against the last %s on %s:\n",
 			len(fresh), plural.Count(len(fresh)+len(old), "failing test"), plural.Count(r.History.Runs, "run"), r.History.Base)
 		for _, l := range append(fresh, old...) {
-			fmt.Fprintln(p.app.Out, l)
+			fmt.Fprintln(w, l)
 		}
 	}
 	if code != statusCode(r.Status) {

@@ -180,3 +180,38 @@ func TestActionFailOnNewWithoutHistory(t *testing.T) {
 		t.Errorf("fail-on newest: exit %d\n%s", r.code, r.out)
 	}
 }
+
+// TestRunFailOnNew: other CIs have it too — ananke run --history reads
+// the failures against a history file, marks them in the console and the
+// --summary markdown, and --fail-on new exits 1 for the new failure alone,
+// 0 when the history explains both; a history that cannot be read is a
+// warning; a --fail-on it does not know is a usage error.
+func TestRunFailOnNew(t *testing.T) {
+	dir := copySuite(t, "failing")
+	md := filepath.Join(t.TempDir(), "summary.md")
+	args := func(history string) []string {
+		return []string{"run", "--run", "^(declined|wrong-city)$", "--history", history, "--fail-on", "new", "--summary", md, "--report-dir", filepath.Join(t.TempDir(), "r")}
+	}
+	env := map[string]string{"GITHUB_BASE_REF": "main"}
+	r := run(t, dir, env, args(historyFile(t, "ppfpppfppppfpppppfpp", "pppppppppppppppppppp"))...)
+	out := plain(r.out)
+	if r.code != ExitFail || !strings.Contains(out, "fail-on new: 1 of 2 failing tests counted as new against the last 20 runs on main:\n"+
+		"  fails the step: "+wrongCityName+": new failure (passed the last 20 runs on main)\n") {
+		t.Errorf("exit %d, want 1 and the new failure listed:\n%s%s", r.code, out, r.errOut)
+	}
+	if b, _ := os.ReadFile(md); !strings.Contains(string(b), "2 failed of 2 tests (1 new failure, 1 known flaky on main)") {
+		t.Errorf("--summary:\n%s", b)
+	}
+	r = run(t, dir, env, args(historyFile(t, "ppfpppfppppfpppppfpp", "pppppppppppppppppfff"))...)
+	if r.code != ExitPass || !strings.Contains(plain(r.out), "  not failing the step: "+wrongCityName+": already failing on main since run #39\n") {
+		t.Errorf("exit %d, want 0 with both explained:\n%s%s", r.code, r.out, r.errOut)
+	}
+	r = run(t, dir, env, args(filepath.Join(dir, "none.json"))...)
+	if r.code != ExitFail || !strings.Contains(r.errOut, "ananke run: --history: read history: ") ||
+		!strings.Contains(r.out, "fail-on new: no history of the base branch was read, so every failure counts, as with fail-on error\n") {
+		t.Errorf("no history: exit %d, want 1 with a warning:\n%s%s", r.code, r.out, r.errOut)
+	}
+	if r := run(t, dir, nil, "run", "--fail-on", "fail"); r.code != ExitInvalid || !strings.Contains(r.errOut, `ananke run: --fail-on "fail": want error or new`) {
+		t.Errorf("--fail-on fail: exit %d %q", r.code, r.errOut)
+	}
+}

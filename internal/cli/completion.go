@@ -96,6 +96,7 @@ var flagWords = map[string][]string{
 	"format":         {"text", "markdown"},
 	"history format": {"text", "markdown", "json"},
 	"color":          {"auto", "always", "never"},
+	"fail-on":        {"error", "new"},
 }
 
 // valueNames complete a flag's value by the name its usage gives it (the

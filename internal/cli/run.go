@@ -22,6 +22,7 @@ import (
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/target/registry"
 	"github.com/ananke/action/reporters/console"
+	"github.com/ananke/action/reporters/diff"
 	"github.com/ananke/action/reporters/markdown"
 	"github.com/ananke/action/reporters/reportdir"
 )
@@ -65,9 +66,13 @@ type runOptions struct {
 	profiles profiles
 	// record and replay are --record DIR and --replay DIR.
 	record, replay string
-	// history is the base branch's history the report is read against
-	// before it is printed and written (the action's; nil: none).
-	history *baseHistory
+	// historyPath is --history: the base branch's history, which history
+	// holds once read; the report is read against it before it is
+	// printed and written (nil: none).
+	historyPath string
+	history     *baseHistory
+	// failOn is --fail-on: error, or new (blame.go).
+	failOn string
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -88,6 +93,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.Var(&o.minPassRate, "min-pass-rate", "`percent` of runs a test must pass (a test file's min_pass_rate: wins; default: the config's, else 100)")
 	fs.Var(&o.retries, "retries", "run a failing run again up to `N` times; passing on a retry passes, flaky (default: the config's, else 0)")
 	fs.BoolVar(&o.failOnFlaky, "fail-on-flaky", false, "fail the run when a test is flaky, even if it passed")
+	fs.StringVar(&o.failOn, "fail-on", "error", "`when` the run fails: error (a test failed or errored), or new (as error, but a failure the --history explains — known flaky or already failing there — fails nothing, and is listed)")
+	fs.StringVar(&o.historyPath, "history", "", "read the failures against the base branch's history in `path`: a history file (ananke history --append) or a directory of reports, one a subdirectory")
 	fs.BoolVar(&o.failOnInconclusive, "fail-on-inconclusive", false, "fail the run when a test is inconclusive (its runs MIN..MAX reached MAX without a settled verdict), even if it passed")
 	fs.StringVar(&o.run, "run", "", "run only tests whose id or name matches `regexp`")
 	fs.Var(&o.tags, "tag", "run only tests with this `tag` (repeatable; any of them); !tag excludes")
@@ -121,6 +128,15 @@ func runRun(ctx context.Context, a *app, args []string) error {
 	}
 	if err := o.readPrevious(); err != nil {
 		return err
+	}
+	if o.failOn != "error" && o.failOn != "new" {
+		return invalidf("run", "--fail-on %q: want error or new", o.failOn)
+	}
+	if o.historyPath != "" && !o.dryRun {
+		var err error
+		if o.history, err = a.readBaseHistory(o.historyPath, diff.DefaultSignificance); err != nil {
+			a.warn("run", fmt.Errorf("--history: %w", err))
+		}
 	}
 	stop := o.profiles.start(a)
 	err := a.run(ctx, o)
@@ -184,10 +200,16 @@ func (o *runOptions) stability() spec.Stability {
 
 func (a *app) run(ctx context.Context, o runOptions) error {
 	r, err := a.pipeline(ctx, o, nil)
-	if r == nil || o.summary == "" {
+	if r == nil {
 		return err
 	}
-	return errors.Join(err, writeSummary(r, o.summary, o.reportDir))
+	if o.summary != "" {
+		err = errors.Join(err, writeSummary(r, o.summary, o.reportDir))
+	}
+	if o.failOn == "new" {
+		err = withCode(failOnNew(a.Out, r, codeOf(err)), "", err)
+	}
+	return err
 }
 
 // writeSummary writes the markdown summary of --summary; an error is an
