@@ -1,12 +1,10 @@
 package console
 
 import (
-	"fmt"
-
-	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // Adaptive runs (docs/runs.md): a test's line says whether its verdict
@@ -33,28 +31,20 @@ func (o Options) adaptiveLive(v stability.Verdict) string {
 // ? inconclusive: not settled within the maximum of 3 runs; the verdict
 // is the observed pass rate's".
 func (p *printer) adaptive(t *report.Test) {
-	a := t.Adaptive
-	if a == nil {
-		return
-	}
-	runs := fmt.Sprintf("runs %d–%d: ", a.MinRuns, a.MaxRuns)
-	switch a.StopReason {
-	case stability.StopSettledPass, stability.StopSettledFail:
-		p.line(1, p.o.paint("dim", runs+fmt.Sprintf("settled after %s (%d fewer than the maximum)", plural.Count(t.Runs, "run"), a.RunsSaved)))
-	case stability.StopMaxRuns:
-		p.line(1, runs+p.o.paint("flaky", status.InconclusiveMark+" inconclusive")+
-			fmt.Sprintf(": not settled within the maximum of %s; the verdict is the observed pass rate's", plural.Count(a.MaxRuns, "run")))
+	runs := format.AdaptiveRange(t)
+	if settled := format.AdaptiveSettled(t); settled != "" {
+		p.line(1, p.o.paint("dim", runs+settled))
+	} else if why := format.AdaptiveUnsettled(t); why != "" {
+		p.line(1, runs+p.o.paint("flaky", status.InconclusiveMark+" inconclusive")+why)
 	}
 }
 
 // adaptiveSummary prints the run's adaptive runs under its counts: "Runs:
 // 33 of at most 63 (adaptive runs; 30 saved)".
 func (p *printer) adaptiveSummary(r *report.Report) {
-	a := r.Totals.Adaptive
-	if a == nil {
-		return
+	if a := format.AdaptiveTotals(r); a != "" {
+		p.line(0, "Runs:  "+a)
 	}
-	p.line(0, fmt.Sprintf("Runs:  %d of at most %d (adaptive runs of %s; %d saved)", a.Runs, a.MaxRuns, plural.Count(a.Tests, "test"), a.RunsSaved))
 }
 
 // whyFailed says why a run whose tests did not fail failed (its budget

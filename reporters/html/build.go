@@ -23,7 +23,7 @@ func build(r *report.Report) *page {
 	if format.ShowsUsage(r) {
 		p.Usage = format.Total(r)
 	}
-	p.Runs = adaptiveTotalsText(r)
+	p.Runs = format.AdaptiveTotals(r)
 	p.Quarantined, p.Advice = quarantineTotalsText(r), adviceTexts(r)
 	p.History = historyText(r)
 	if r.Budget != nil {
