@@ -123,6 +123,10 @@ type Turn struct {
 	// provider and model; nil when none of them reported usage — unknown,
 	// not zero (docs/cost.md).
 	Usage *cost.Spend `json:"usage,omitempty"`
+	// ModelCalls are the agent's requests to its model that went through
+	// Ananke's model gateway in the turn, in the order they started
+	// (docs/gateway.md); empty without a gateway.
+	ModelCalls []ModelCall `json:"model_calls,omitempty"`
 
 	// spooled, when set, holds the turn's events on disk; Events is then
 	// empty.
@@ -220,6 +224,9 @@ type ToolCall struct {
 	// the protocol names one (AG-UI's subagentRunId).
 	Agent         string `json:"agent,omitempty"`
 	SubagentRunID string `json:"subagent_run_id,omitempty"`
+	// Served, when set, says Ananke's tool doubles answered the call
+	// (docs/doubles.md).
+	Served *Served `json:"served,omitempty"`
 
 	StartedMs int64 `json:"started_ms"`
 	EndedMs   int64 `json:"ended_ms,omitempty"`
@@ -262,4 +269,61 @@ type Event struct {
 	// Origin is where an imported event was read ("session.jsonl:14");
 	// empty for events received from an agent.
 	Origin string `json:"origin,omitempty"`
+}
+
+// Served says that a tool call was answered by Ananke's tool doubles
+// (docs/doubles.md): the agent called an MCP tool Ananke served in its
+// backend's place. A call the agent also streamed keeps its streamed
+// name and gains this record; one it did not stream is known only from
+// it.
+type Served struct {
+	// By is what served the call: "doubles".
+	By string `json:"by"`
+	// Tool is the double's name (the streamed name may carry a prefix the
+	// agent's MCP client added, e.g. "inventory_check_stock").
+	Tool string `json:"tool"`
+	// Answer is the answer that was chosen: "result", "match[1]",
+	// "turn[2]", "fault:timeout", … ; empty when the call had none.
+	Answer string `json:"answer,omitempty"`
+	// Unanswered is set when the test gave the tool no answer: the agent
+	// got an MCP error, and the report marks the call.
+	Unanswered bool `json:"unanswered,omitempty"`
+	// LatencyMs is the delay the answer was held for.
+	LatencyMs int64 `json:"latency_ms,omitempty"`
+}
+
+// ModelCall is one request the agent made to its model through Ananke's
+// model gateway (docs/gateway.md).
+type ModelCall struct {
+	// Turn is the turn it was made in.
+	Turn int `json:"turn"`
+	// Model is the model the request asked for; Response the one the
+	// response named (they differ when a provider routes).
+	Model         string `json:"model"`
+	ResponseModel string `json:"response_model,omitempty"`
+	Stream        bool   `json:"stream,omitempty"`
+	// Messages is how many messages the request carried, and Tools the
+	// names of the tools it offered.
+	Messages int      `json:"messages"`
+	Tools    []string `json:"tools,omitempty"`
+	// Usage is what the response reported (nil: none): prompt tokens
+	// are its input.
+	Usage *cost.Usage `json:"usage,omitempty"`
+	// Status is the HTTP status the agent got; Fault the fault Ananke
+	// injected instead of forwarding ("429", "500", "timeout",
+	// "truncate"), and Error what went wrong (an upstream failure, a
+	// request with no recording in replay).
+	Status int    `json:"status"`
+	Fault  string `json:"fault,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// Mode is how the gateway answered: "record", "replay" or
+	// "passthrough".
+	Mode string `json:"mode"`
+	// FinishReason is the response's finish_reason ("stop",
+	// "tool_calls", "length").
+	FinishReason string `json:"finish_reason,omitempty"`
+	// ToolCalls are the names of the tools the response called.
+	ToolCalls []string `json:"tool_calls,omitempty"`
+	StartedMs int64    `json:"started_ms"`
+	EndedMs   int64    `json:"ended_ms"`
 }

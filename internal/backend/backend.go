@@ -1,0 +1,200 @@
+// Package backend attributes what Ananke serves in the agent's backend —
+// its tool doubles (docs/doubles.md) and its model gateway
+// (docs/gateway.md) — to the test attempt that caused it.
+//
+// The engine binds an attempt to the board while it plays its turns
+// (Board.Bind) and says which turn is playing (Binding.SetTurn). A
+// request the agent makes to a double or to the gateway is routed to a
+// binding (Board.Route): the one named by its Header (an agent that
+// forwards it lets its tests run in parallel), else the only attempt
+// bound alone — which is why tests that use the backend without
+// forwarding run one at a time (Board.Alone). What the request did is
+// added to the binding (AddCall, AddModelCall), and the engine moves it
+// into the turn when the turn ends (Binding.Fill).
+package backend
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/ananke/action/internal/trace"
+)
+
+// Header is the request header that names the attempt a request to the
+// backend belongs to: Ananke sends it on every request to the agent of an
+// attempt bound to the backend, and an agent that forwards it to its MCP
+// client and its model client gets its calls attributed by it.
+const Header = "Ananke-Test"
+
+// Board routes the backend's requests to the attempts bound to it.
+type Board struct {
+	// forwarded is set when the agent forwards Header: calls are routed
+	// by it, and tests need not run alone.
+	forwarded bool
+	// uses reports whether the test with this id uses the backend.
+	uses func(testID string) bool
+
+	mu    sync.Mutex
+	next  int
+	bound map[string]*Binding // by token
+	// orphans are the calls no binding took, in arrival order.
+	orphans []Orphan
+}
+
+// Orphan is a request the board could not attribute to any attempt: none
+// was bound alone, or its Header named none.
+type Orphan struct {
+	// What is what was asked ("tools/call check_stock", "chat
+	// completions gpt-4o-mini"), Why why it was not attributed.
+	What, Why string
+}
+
+// NewBoard is a board for a run. forwarded says the agent forwards
+// Header (docs/doubles.md, "Parallel tests"); uses says which tests use
+// the backend (they declare doubles, or the gateway is on for them).
+func NewBoard(forwarded bool, uses func(testID string) bool) *Board {
+	return &Board{forwarded: forwarded, uses: uses, bound: map[string]*Binding{}}
+}
+
+// Uses reports whether a test uses the backend.
+func (b *Board) Uses(testID string) bool { return b != nil && b.uses != nil && b.uses(testID) }
+
+// Alone reports whether a test must run alone among the tests that use
+// the backend: it uses it and the agent does not forward Header.
+func (b *Board) Alone(testID string) bool { return b.Uses(testID) && !b.forwarded }
+
+// Bind binds an attempt of test testID: the backend's requests are its
+// until Release. The binding's Token is what Header carries.
+func (b *Board) Bind(testID string) *Binding {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.next++
+	bd := &Binding{board: b, TestID: testID, Token: "a" + strconv.Itoa(b.next)}
+	b.bound[bd.Token] = bd
+	return bd
+}
+
+// Route finds the binding a request belongs to: the one its Header
+// names, else the only binding of a test that runs alone. ok is false,
+// with the reason, when there is none.
+func (b *Board) Route(h http.Header) (bd *Binding, why string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if tok := h.Get(Header); tok != "" {
+		if bd := b.bound[tok]; bd != nil {
+			return bd, ""
+		}
+		return nil, "no test attempt is running as " + Header + ": " + strconv.Quote(tok)
+	}
+	var alone []*Binding
+	for _, bd := range b.bound {
+		if !b.forwarded {
+			alone = append(alone, bd)
+		}
+	}
+	switch len(alone) {
+	case 1:
+		return alone[0], ""
+	case 0:
+		if b.forwarded {
+			return nil, "the request carried no " + Header + " header (backend.forward_test_header is set)"
+		}
+		return nil, "no test that uses the backend was running"
+	}
+	return nil, "several tests were running and the request named none with " + Header
+}
+
+// Orphan records a request no binding took.
+func (b *Board) Orphan(what, why string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.orphans = append(b.orphans, Orphan{What: what, Why: why})
+}
+
+// Orphans are the requests no binding took, in arrival order.
+func (b *Board) Orphans() []Orphan {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.orphans)
+}
+
+// Binding is one attempt bound to the board.
+type Binding struct {
+	board *Board
+	// TestID is the test's id, Token what Header carries for it.
+	TestID, Token string
+
+	mu     sync.Mutex
+	turn   int
+	calls  []trace.ToolCall
+	models []trace.ModelCall
+	seq    int
+}
+
+// SetTurn says turn i is playing: calls from now on are its.
+func (bd *Binding) SetTurn(i int) {
+	bd.mu.Lock()
+	bd.turn = i
+	bd.mu.Unlock()
+}
+
+// Turn is the turn playing.
+func (bd *Binding) Turn() int {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	return bd.turn
+}
+
+// AddCall adds a call a double served; its Turn is set to the turn
+// playing and, when empty, its ID to a fresh one ("double-1").
+func (bd *Binding) AddCall(c trace.ToolCall) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	c.Turn = bd.turn
+	if c.ID == "" {
+		bd.seq++
+		c.ID = "double-" + strconv.Itoa(bd.seq)
+	}
+	bd.calls = append(bd.calls, c)
+}
+
+// AddModelCall adds a request the gateway answered; its Turn is set to
+// the turn playing.
+func (bd *Binding) AddModelCall(m trace.ModelCall) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	m.Turn = bd.turn
+	bd.models = append(bd.models, m)
+}
+
+// Take removes and returns what the binding holds for turn i.
+func (bd *Binding) Take(i int) ([]trace.ToolCall, []trace.ModelCall) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	var calls []trace.ToolCall
+	var models []trace.ModelCall
+	bd.calls = slices.DeleteFunc(bd.calls, func(c trace.ToolCall) bool {
+		if c.Turn == i {
+			calls = append(calls, c)
+			return true
+		}
+		return false
+	})
+	bd.models = slices.DeleteFunc(bd.models, func(m trace.ModelCall) bool {
+		if m.Turn == i {
+			models = append(models, m)
+			return true
+		}
+		return false
+	})
+	return calls, models
+}
+
+// Release unbinds the attempt: later requests are not its.
+func (bd *Binding) Release() {
+	bd.board.mu.Lock()
+	delete(bd.board.bound, bd.Token)
+	bd.board.mu.Unlock()
+}
