@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/gateway"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -82,6 +83,9 @@ type Test struct {
 	// once the suite is loaded (nil: not quarantined): it runs and reports,
 	// but never decides the run's verdict.
 	Quarantine *Quarantine
+	// Gateway is what the model gateway does for this test (its faults;
+	// docs/gateway.md); nil when the test says nothing of it.
+	Gateway *gateway.Test
 
 	// sessions are the sessions a claude-transcript source names, until
 	// the suite is loaded; expand makes a test of each (expandSessions).
@@ -151,7 +155,7 @@ type ToolResult struct {
 
 var (
 	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
-		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability"}, stabilityFields...)
+		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability", "gateway"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "tool", "arguments", "resume", "assert"}
@@ -233,6 +237,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	}
 	t.Stability = l.stability(f, "")
 	l.dynamic(f, doc, t)
+	l.testGateway(f, t)
 	return t
 }
 
