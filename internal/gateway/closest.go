@@ -15,7 +15,7 @@ const (
 	// beyond it the differing middle is shown whole.
 	maxDiffCells = 4_000_000
 	// diffContext is how many unchanged lines surround a change.
-	diffContext = 2
+	diffContext = 3
 	// maxDiffLines bounds the diff shown.
 	maxDiffLines = 80
 )

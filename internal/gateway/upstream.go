@@ -117,7 +117,7 @@ func (c *call) relayBody(ctx context.Context, resp *http.Response) {
 	}
 	c.w.WriteHeader(resp.StatusCode)
 	_, _ = c.w.Write(body)
-	c.answered(resp.StatusCode, [][]byte{body}, false)
+	c.answered(resp.StatusCode, [][]byte{body}, true)
 	c.record(Exchange{Status: resp.StatusCode, RetryAfter: retry, Body: keep(c.g.maskBytes(body))})
 }
 
