@@ -19,7 +19,7 @@ const (
 	testID   = "shop/stock"
 	askStock = `{"model":"gpt-4o-mini","messages":[{"role":"system","content":"Today is 2026-11-27T10:00:00Z."},{"role":"user","content":"How many A-1 are in stock?"}],` +
 		`"tools":[{"type":"function","function":{"name":"check_stock","parameters":{"type":"object"}}},{"type":"function","function":{"name":"reserve","parameters":{"type":"object"}}}]}`
-	askStream = `{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"How many A-1 are in stock?"}]}`
+	askStream  = `{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"How many A-1 are in stock?"}]}`
 	toolAnswer = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":null,` +
 		`"tool_calls":[{"id":"call_abc","type":"function","function":{"name":"check_stock","arguments":"{\"sku\":\"A-1\"}"}}]},"finish_reason":"tool_calls"}],` +
 		`"usage":{"prompt_tokens":50,"completion_tokens":10,"total_tokens":60,"prompt_tokens_details":{"cached_tokens":20}}}`
@@ -172,4 +172,3 @@ func dataOf(stream string) []string {
 	}
 	return out
 }
-
