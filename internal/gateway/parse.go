@@ -180,7 +180,7 @@ func strictJSON(line []byte, v any) (int, string) {
 	case errors.As(err, &typ):
 		return column(line, typ.Offset), fmt.Sprintf("%s must be %s, not %s", fieldName(typ.Field), typ.Type, typ.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return len(line) + 1, "the line ends in the middle of its JSON (a cut-off file?)"
+		return utf8.RuneCount(line) + 1, "the line ends in the middle of its JSON (a cut-off file?)"
 	}
 	return 1, strings.TrimPrefix(err.Error(), "json: ")
 }
