@@ -76,10 +76,10 @@ func TestNormalize(t *testing.T) {
 // TestParseRequest: what is not one JSON object is refused.
 func TestParseRequest(t *testing.T) {
 	for body, want := range map[string]string{
-		`[]`:      "the request body is not a JSON object",
+		`[]`:       "the request body is not a JSON object",
 		`{"a":1}x`: "the request body is not JSON: more than one JSON value",
-		`{"a":`:   "the request body is not JSON: unexpected EOF",
-		``:        "the request body is not JSON: EOF",
+		`{"a":`:    "the request body is not JSON: unexpected EOF",
+		``:         "the request body is not JSON: EOF",
 	} {
 		if _, err := parseRequest([]byte(body)); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %q", body, err, want)
