@@ -232,3 +232,27 @@ func TestBadRequest(t *testing.T) {
 		t.Errorf("status %d, calls %+v, upstream %d requests", status, mc, len(up.seen()))
 	}
 }
+
+// TestEndpoint: the upstream's paths go under its base URL, which keeps
+// its query.
+func TestEndpoint(t *testing.T) {
+	for base, want := range map[string]string{
+		"https://api.openai.com/v1":  "https://api.openai.com/v1/chat/completions",
+		"https://api.openai.com/v1/": "https://api.openai.com/v1/chat/completions",
+		"http://127.0.0.1:4010":      "http://127.0.0.1:4010/chat/completions",
+		"https://x.openai.azure.com/openai/deployments/d?api-version=2024-10-21": "https://x.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21",
+	} {
+		r := newRig(t, Options{Mode: Passthrough, Upstream: base})
+		if got := r.g.endpoint("chat/completions"); got != want {
+			t.Errorf("%s: %s, want %s", base, got, want)
+		}
+	}
+	for _, bad := range []string{"", "ftp://x", "api.openai.com/v1"} {
+		if _, err := New(Options{Mode: Record, Upstream: bad, Board: newRig(t, Options{Mode: Replay, Dir: t.TempDir()}).board}); err == nil {
+			t.Errorf("upstream %q: no error", bad)
+		}
+	}
+	if srv := newRig(t, Options{Mode: Replay, Dir: t.TempDir(), Timeout: time.Minute}).g.Server(":0"); srv.ReadTimeout != time.Minute || srv.ReadHeaderTimeout == 0 || srv.WriteTimeout != 0 {
+		t.Errorf("server bounds: read %v, header %v, write %v", srv.ReadTimeout, srv.ReadHeaderTimeout, srv.WriteTimeout)
+	}
+}

@@ -23,9 +23,13 @@ const (
 	maxEventBytes    = 16 << 20
 )
 
-// endpoint is the upstream's URL of a path under its base URL.
+// endpoint is the upstream's URL of a path under its base URL, which
+// keeps its query (an api-version).
 func (g *Gateway) endpoint(path string) string {
-	return strings.TrimSuffix(g.upstream.String(), "/") + "/" + path
+	u := *g.upstream
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/" + path
+	u.RawPath = ""
+	return u.String()
 }
 
 // authorize sets the upstream request's Authorization: the configured
