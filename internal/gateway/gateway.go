@@ -111,6 +111,9 @@ func New(o Options) (*Gateway, error) {
 		}
 		g.upstream = u
 	}
+	if o.Mode != Passthrough && o.Dir == "" {
+		return nil, fmt.Errorf("gateway: %s mode needs a recordings directory", o.Mode)
+	}
 	if o.Mode == Replay {
 		recs, err := readRecordings(o.Dir, o.Ignore)
 		if err != nil {

@@ -32,18 +32,20 @@ func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
 	if p, ok := f["listen"]; ok {
 		c.Listen = readListen(d, p.Val)
 	}
+	modeRead := true
 	if p, ok := f["mode"]; ok {
+		modeRead = false
 		if s, node, ok := d.Text(p.Val, "gateway.mode"); ok {
 			if m, err := ParseMode(s); err != nil {
 				d.Errorf(node, "gateway.mode: %v", err)
 			} else {
-				c.Mode = m
+				c.Mode, modeRead = m, true
 			}
 		}
 	}
 	if p, ok := f["upstream"]; ok {
 		c.Upstream = readURL(d, p.Val, "gateway.upstream")
-	} else if _, written := f["mode"]; !written || c.Mode != Replay {
+	} else if modeRead && c.Mode != Replay {
 		d.Errorf(d.DerefQuiet(n), "gateway is missing required field %q: %s mode forwards the agent's requests to it (only mode: replay needs none)", "upstream", c.Mode)
 	}
 	if p, ok := f["api_key"]; ok {

@@ -65,6 +65,9 @@ func TestReadConfig(t *testing.T) {
 		{name: "upstream required unless replay",
 			src:  "gateway: {mode: record}",
 			errs: []string{`1:10: gateway is missing required field "listen"`, `1:10: gateway is missing required field "upstream": record mode forwards the agent's requests to it (only mode: replay needs none)`}},
+		{name: "a mode misspelt asks for no upstream",
+			src:  "gateway: {listen: \":1\", mode: replya}",
+			errs: []string{`1:31: gateway.mode: unknown mode "replya"; the modes are passthrough, record and replay`}},
 		{name: "not a mapping", src: "gateway: true", errs: []string{`1:10: gateway must be a mapping, not a boolean`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
