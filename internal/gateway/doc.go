@@ -10,9 +10,11 @@
 //
 // The files, one job each: config.go and read.go declare and read the
 // config's gateway: and a test's gateway:, schema.go is their JSON Schema;
-// gateway.go holds the Gateway and its options, handler.go routes requests,
-// upstream.go forwards them, replay.go answers them from recordings,
-// faults.go injects faults, fingerprint.go and closest.go match requests,
-// recording.go and parse.go write and read recording files, and
-// modelcall.go and usage.go make the trace's model call.
+// gateway.go holds the Gateway, its options and its recordings, server.go
+// its HTTP server; handler.go routes a request and makes its model call,
+// upstream.go forwards it, replay.go answers it from the recordings,
+// faults.go injects a test's faults and models.go lists the models;
+// events.go writes event streams; fingerprint.go and closest.go match
+// requests, recording.go and parse.go write and read recording files, and
+// usage.go reads what an answer says of its usage.
 package gateway
