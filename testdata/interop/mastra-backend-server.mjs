@@ -17,6 +17,9 @@
 //                        (429, 408, 409, 5xx, connection errors) is retried,
 //                        after Retry-After or a backoff from 1 s (default 2,
 //                        the AI SDK's default; a Mastra Agent's own is 0)
+//   MODEL_TIMEOUT_MS     how long one model call may take, stream included,
+//                        before the run fails (Mastra's timeout.stepMs; such a
+//                        timeout is not retried); default: no limit
 //   MCP_SERVER_NAME      the MCP server's name in Mastra, which prefixes its
 //                        tools: check_stock becomes inventory_check_stock
 //                        (default "inventory")
@@ -48,6 +51,7 @@ if (!doublesURL || !gatewayURL) {
 const model = env.GATEWAY_MODEL || "gpt-4o-mini";
 const apiKey = env.GATEWAY_API_KEY || "test-key";
 const maxRetries = Number(env.MODEL_MAX_RETRIES ?? 2);
+const stepMs = env.MODEL_TIMEOUT_MS ? Number(env.MODEL_TIMEOUT_MS) : undefined;
 const serverName = env.MCP_SERVER_NAME || "inventory";
 const timeout = Number(env.MCP_TIMEOUT_MS || 2000);
 const forward = env.FORWARD_TEST_HEADER === "1";
@@ -82,7 +86,7 @@ const mcp = new MCPClient({
 async function agentFor() {
   const { tools, errors } = await mcp.listToolsWithErrors();
   const failed = Object.entries(errors ?? {});
-  if (failed.length) throw new Error(`listing the tools of MCP server ${failed.map(([s, e]) => `${s}: ${e}`).join("; ")}`);
+  if (failed.length) throw new Error(`listing the tools of MCP server ${failed.map(([s, e]) => `${s}: ${String(e).split("\n")[0]}`).join("; ")}`);
   const token = testToken();
   return new Agent({
     id: "backend", name: "backend",
@@ -90,7 +94,7 @@ async function agentFor() {
     model: { id: `openai/${model}`, url: gatewayURL, apiKey, ...(token ? { headers: { [TEST_HEADER]: token } } : {}) },
     maxRetries,
     tools,
-    defaultOptions: { maxSteps: 5 },
+    defaultOptions: { maxSteps: 5, ...(stepMs ? { modelSettings: { timeout: { stepMs } } } : {}) },
   });
 }
 
