@@ -1,0 +1,139 @@
+// A real Mastra agent whose backend is outside it: its tools come from an MCP
+// server (Mastra's MCPClient over streamable HTTP) and its model is an
+// OpenAI-compatible chat completions endpoint. Served over AG-UI by
+// @ag-ui/mastra. internal/interop points it at Ananke's tool doubles and model
+// gateway (with aimock behind the gateway, fixtures in aimock-backend.json).
+//
+//   DOUBLES_URL=http://127.0.0.1:4390/mcp GATEWAY_URL=http://127.0.0.1:4391/v1 \
+//     node mastra-backend-server.mjs [--port N]    (or PORT=N; default: a free port)
+//
+// Environment:
+//   DOUBLES_URL          the MCP server's streamable HTTP endpoint (required)
+//   GATEWAY_URL          the model's OpenAI-compatible base URL, the one that
+//                        /chat/completions is appended to (required)
+//   GATEWAY_MODEL        the model name sent to it (default "gpt-4o-mini")
+//   GATEWAY_API_KEY      the bearer key sent to it (default "test-key")
+//   MODEL_MAX_RETRIES    how many times a failed model call that can be retried
+//                        (429, 408, 409, 5xx, connection errors) is retried,
+//                        after Retry-After or a backoff from 1 s (default 2,
+//                        the AI SDK's default; a Mastra Agent's own is 0)
+//   MODEL_TIMEOUT_MS     how long one model call may take, stream included,
+//                        before the run fails (Mastra's timeout.stepMs; such a
+//                        timeout is not retried); default: no limit
+//   MCP_SERVER_NAME      the MCP server's name in Mastra, which prefixes its
+//                        tools: check_stock becomes inventory_check_stock
+//                        (default "inventory")
+//   MCP_TIMEOUT_MS       how long a tool call may take before the MCP client
+//                        gives up with "Request timed out" (default 2000)
+//   FORWARD_TEST_HEADER  "1": the Ananke-Test header of the AG-UI request is
+//                        sent on every MCP request and model call made for it;
+//                        otherwise nothing is forwarded
+//   MASTRA_DEBUG         "1": print MCP client logs and listing errors
+//
+// The tools are listed from the MCP server at every AG-UI request (so the
+// server need not be up when the agent starts); a listing that fails ends the
+// run with a RUN_ERROR naming the server. It prints
+// "listening on http://127.0.0.1:PORT" when ready and answers POST /agent with
+// an AG-UI event stream (GET /health: 200).
+import http from "node:http";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Agent } from "@mastra/core/agent";
+import { MCPClient } from "@mastra/mcp";
+import { MastraAgent } from "@ag-ui/mastra";
+import { EventEncoder } from "@ag-ui/encoder";
+
+const env = process.env;
+const doublesURL = env.DOUBLES_URL, gatewayURL = env.GATEWAY_URL;
+if (!doublesURL || !gatewayURL) {
+  console.error("mastra-backend-server: DOUBLES_URL and GATEWAY_URL must be set");
+  process.exit(2);
+}
+const model = env.GATEWAY_MODEL || "gpt-4o-mini";
+const apiKey = env.GATEWAY_API_KEY || "test-key";
+const maxRetries = Number(env.MODEL_MAX_RETRIES ?? 2);
+const stepMs = env.MODEL_TIMEOUT_MS ? Number(env.MODEL_TIMEOUT_MS) : undefined;
+const serverName = env.MCP_SERVER_NAME || "inventory";
+const timeout = Number(env.MCP_TIMEOUT_MS || 2000);
+const forward = env.FORWARD_TEST_HEADER === "1";
+const debug = Boolean(env.MASTRA_DEBUG);
+
+// The Ananke-Test header of the AG-UI request being served, for the MCP
+// requests and model calls made while serving it.
+const TEST_HEADER = "ananke-test";
+const current = new AsyncLocalStorage();
+const testToken = () => (forward ? current.getStore() : undefined);
+
+const mcp = new MCPClient({
+  id: "mastra-backend",
+  servers: {
+    [serverName]: {
+      url: new URL(doublesURL),
+      timeout,
+      fetch: (url, init) => {
+        const token = testToken();
+        if (!token) return fetch(url, init);
+        const headers = new Headers(init?.headers);
+        headers.set(TEST_HEADER, token);
+        return fetch(url, { ...init, headers });
+      },
+      ...(debug ? { logger: (m) => console.error(`mcp ${m.level}: ${m.message}`) } : {}),
+    },
+  },
+});
+
+// A new Agent per request: its tools as just listed, its model config with
+// the forwarded header (Mastra keys its model cache on the headers too).
+async function agentFor() {
+  const { tools, errors } = await mcp.listToolsWithErrors();
+  const failed = Object.entries(errors ?? {});
+  if (failed.length) throw new Error(`listing the tools of MCP server ${failed.map(([s, e]) => `${s}: ${String(e).split("\n")[0]}`).join("; ")}`);
+  const token = testToken();
+  return new Agent({
+    id: "backend", name: "backend",
+    instructions: "You are a shop assistant. Use the inventory tools to answer questions about stock.",
+    model: { id: `openai/${model}`, url: gatewayURL, apiKey, ...(token ? { headers: { [TEST_HEADER]: token } } : {}) },
+    maxRetries,
+    tools,
+    defaultOptions: { maxSteps: 5, ...(stepMs ? { modelSettings: { timeout: { stepMs } } } : {}) },
+  });
+}
+
+async function serve(req, res) {
+  let input;
+  try {
+    let body = "";
+    for await (const c of req) body += c;
+    input = JSON.parse(body);
+  } catch (err) {
+    res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(err) }));
+    return;
+  }
+  const encoder = new EventEncoder({ accept: req.headers.accept });
+  res.writeHead(200, { "Content-Type": encoder.getContentType() });
+  let agent;
+  try {
+    agent = await agentFor();
+  } catch (err) {
+    if (debug) console.error(err);
+    const ids = { threadId: input.threadId, runId: input.runId };
+    res.write(encoder.encode({ type: "RUN_STARTED", ...ids }));
+    res.end(encoder.encode({ type: "RUN_ERROR", message: String(err?.message ?? err) }));
+    return;
+  }
+  await new Promise((done) => {
+    new MastraAgent({ agentId: "backend", agent, resourceId: "backend" }).run(input).subscribe({
+      next: (e) => res.write(encoder.encode(e)),
+      error: (err) => { res.end(encoder.encode({ type: "RUN_ERROR", message: String(err?.message ?? err) })); done(); },
+      complete: () => { res.end(); done(); },
+    });
+  });
+}
+
+const server = http.createServer((req, res) => {
+  if (req.method !== "POST" || req.url !== "/agent") { res.writeHead(req.url === "/health" ? 200 : 404).end(); return; }
+  const token = req.headers[TEST_HEADER];
+  current.run(typeof token === "string" && token ? token : undefined, () => serve(req, res));
+});
+const i = process.argv.indexOf("--port");
+const port = Number(i >= 0 ? process.argv[i + 1] : (env.PORT ?? 0));
+server.listen(port, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
