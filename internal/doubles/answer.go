@@ -19,6 +19,10 @@ const maxLatencyMs = 600_000
 // names the mapping in messages ("doubles", "turns[1].doubles"). Whether
 // each tool is declared is the config's to say (Check).
 func ReadAnswers(d *decode.Decoder, n *yaml.Node, what string) Answers {
+	return newReader(d).answers(n, what)
+}
+
+func (d *reader) answers(n *yaml.Node, what string) Answers {
 	m := d.Deref(n)
 	if m == nil {
 		return nil
@@ -48,7 +52,7 @@ func ReadAnswers(d *decode.Decoder, n *yaml.Node, what string) Answers {
 		if !ok {
 			continue
 		}
-		if a := readAnswer(d, m.Content[i+1], f, w); a != nil {
+		if a := d.readAnswer(m.Content[i+1], f, w); a != nil {
 			a.key, a.what = name.Pos, w
 			out[name.Value] = a
 		}
@@ -58,22 +62,22 @@ func ReadAnswers(d *decode.Decoder, n *yaml.Node, what string) Answers {
 
 // readAnswer reads an answer whose fields f were read from n: its own
 // reply, its match entries, or both.
-func readAnswer(d *decode.Decoder, n *yaml.Node, f map[string]decode.Pair, what string) *Answer {
+func (d *reader) readAnswer(n *yaml.Node, f map[string]decode.Pair, what string) *Answer {
 	a := &Answer{Pos: d.Pos(d.DerefQuiet(n)), key: d.Pos(d.DerefQuiet(n)), what: what}
 	p, hasMatch := f["match"]
 	if hasAny(f, replyFields) {
-		a.Reply = readReply(d, n, f, what)
+		a.Reply = d.readReply(n, f, what)
 	} else if !hasMatch {
 		d.Errorf(d.DerefQuiet(n), "%s needs a result, result_file, fault or match", what)
 		return nil
 	}
 	if hasMatch {
-		items, _ := d.List(p.Val, what+".match")
-		if items != nil && len(items) == 0 {
+		items, ok := d.List(p.Val, what+".match")
+		if ok && len(items) == 0 {
 			d.Errorf(d.DerefQuiet(p.Val), "%s.match is empty", what)
 		}
 		for i, item := range items {
-			if m := readMatch(d, item, decode.Index(what+".match", i)); m != nil {
+			if m := d.readMatch(item, decode.Index(what+".match", i)); m != nil {
 				a.Match = append(a.Match, m)
 			}
 		}
@@ -82,7 +86,7 @@ func readAnswer(d *decode.Decoder, n *yaml.Node, f map[string]decode.Pair, what 
 }
 
 // readMatch reads one match entry: the arguments it wants and its reply.
-func readMatch(d *decode.Decoder, n *yaml.Node, what string) *Match {
+func (d *reader) readMatch(n *yaml.Node, what string) *Match {
 	f, ok := d.Fields(n, what, matchFields)
 	if !ok {
 		return nil
@@ -92,18 +96,18 @@ func readMatch(d *decode.Decoder, n *yaml.Node, what string) *Match {
 	if p, ok := f["args"]; ok {
 		if v := d.Deref(p.Val); v != nil && v.Kind != yaml.MappingNode {
 			d.Errorf(v, "%s.args must be a mapping of argument names to values, not %s", what, decode.KindName(v))
-		} else if raw, ok := literal(d, p.Val, what+".args"); ok {
+		} else if raw, ok := literal(d.Decoder, p.Val, what+".args"); ok {
 			m.Args = raw
 			m.args, _ = decodeJSON(raw).(map[string]any)
 		}
 	}
-	m.Reply = readReply(d, n, f, what)
+	m.Reply = d.readReply(n, f, what)
 	return m
 }
 
 // readReply reads a result (or result_file), is_error and latency_ms, or
 // a fault.
-func readReply(d *decode.Decoder, n *yaml.Node, f map[string]decode.Pair, what string) *Reply {
+func (d *reader) readReply(n *yaml.Node, f map[string]decode.Pair, what string) *Reply {
 	r := &Reply{Pos: d.Pos(d.DerefQuiet(n))}
 	res, hasResult := f["result"]
 	file, hasFile := f["result_file"]
@@ -114,15 +118,15 @@ func readReply(d *decode.Decoder, n *yaml.Node, f map[string]decode.Pair, what s
 	case hasFault && (hasResult || hasFile):
 		d.Errorf(fault.Key, "%s: a fault is played instead of a result; set result (or result_file) or fault, not both", what)
 	case hasFault:
-		r.Fault = readFault(d, fault.Val, what+".fault")
+		r.Fault = d.readFault(fault.Val, what+".fault")
 	case hasResult:
 		if v := d.Deref(res.Val); v != nil {
-			r.Result, _ = literal(d, v, what+".result")
+			r.Result, _ = literal(d.Decoder, v, what+".result")
 			r.at = locator{file: d.File, root: v, at: d.Pos(v)}
 			r.what = what + ".result"
 		}
 	case hasFile:
-		r.Result, r.at, _ = readResultFile(d, file.Val, what+".result_file")
+		r.Result, r.at, _ = d.readResultFile(file.Val, what+".result_file")
 		r.what = what + ".result_file"
 	default:
 		d.Errorf(d.DerefQuiet(n), "%s needs a result, result_file or fault", what)
@@ -140,7 +144,7 @@ func readReply(d *decode.Decoder, n *yaml.Node, f map[string]decode.Pair, what s
 }
 
 // readFault reads a fault's name: one of Faults.
-func readFault(d *decode.Decoder, n *yaml.Node, what string) string {
+func (d *reader) readFault(n *yaml.Node, what string) string {
 	s, node, ok := d.Text(n, what)
 	if !ok {
 		return ""

@@ -28,9 +28,23 @@ var (
 // maxNameLen bounds a tool name, as MCP does.
 const maxNameLen = 128
 
+// reader reads the doubles syntax of one file through its Decoder; read
+// reads the files result_file names.
+type reader struct {
+	*decode.Decoder
+	read func(path string) ([]byte, error)
+}
+
+// newReader reads with d, and result files from the file system.
+func newReader(d *decode.Decoder) *reader {
+	return &reader{Decoder: d, read: func(path string) ([]byte, error) { return readLimited(path, maxResultFile) }}
+}
+
 // ReadConfig reads the config's doubles: section, reporting every problem
 // at its place through d; nil when it is not a mapping.
-func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
+func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config { return newReader(d).config(n) }
+
+func (d *reader) config(n *yaml.Node) *Config {
 	f, ok := d.Fields(n, "doubles", configFields)
 	if !ok {
 		return nil
@@ -38,7 +52,7 @@ func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
 	c := &Config{Pos: d.Pos(d.DerefQuiet(n)), Path: DefaultPath}
 	d.Require(n, f, "doubles", "listen", "tools")
 	if p, ok := f["listen"]; ok {
-		c.Listen = listen(d, p.Val)
+		c.Listen = d.listen(p.Val)
 	}
 	if p, ok := f["path"]; ok {
 		if s, node, ok := d.Text(p.Val, "doubles.path"); ok {
@@ -50,13 +64,13 @@ func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
 		}
 	}
 	if p, ok := f["tools"]; ok {
-		items, _ := d.List(p.Val, "doubles.tools")
-		if items != nil && len(items) == 0 {
+		items, ok := d.List(p.Val, "doubles.tools")
+		if ok && len(items) == 0 {
 			d.Errorf(d.DerefQuiet(p.Val), "doubles.tools is empty: declare at least one tool")
 		}
 		seen := map[string]diag.Pos{}
 		for i, item := range items {
-			t := readTool(d, item, decode.Index("doubles.tools", i))
+			t := d.readTool(item, decode.Index("doubles.tools", i))
 			if t == nil {
 				continue
 			}
@@ -73,7 +87,7 @@ func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
 
 // listen reads doubles.listen: host:port, checked now unless it reads
 // the environment.
-func listen(d *decode.Decoder, n *yaml.Node) vars.Template {
+func (d *reader) listen(n *yaml.Node) vars.Template {
 	t, ok := d.Template(n, "doubles.listen")
 	if !ok || len(t.Refs()) > 0 {
 		return t
@@ -97,7 +111,7 @@ func CheckAddr(addr string) error {
 }
 
 // readTool reads one declared tool.
-func readTool(d *decode.Decoder, n *yaml.Node, what string) *Tool {
+func (d *reader) readTool(n *yaml.Node, what string) *Tool {
 	f, ok := d.Fields(n, what, toolFields)
 	if !ok {
 		return nil
@@ -116,17 +130,17 @@ func readTool(d *decode.Decoder, n *yaml.Node, what string) *Tool {
 		t.Description, _, _ = d.Text(p.Val, what+".description")
 	}
 	if p, ok := f["input_schema"]; ok {
-		if raw, _, ok := readSchema(d, p.Val, what+".input_schema"); ok {
+		if raw, _, ok := d.readSchema(p.Val, what+".input_schema"); ok {
 			t.InputSchema = raw
 		}
 	}
 	if p, ok := f["output_schema"]; ok {
-		if raw, s, ok := readSchema(d, p.Val, what+".output_schema"); ok {
+		if raw, s, ok := d.readSchema(p.Val, what+".output_schema"); ok {
 			t.OutputSchema, t.output = raw, s
 		}
 	}
 	if hasAny(f, answerFields) {
-		t.Answer = readAnswer(d, n, f, what)
+		t.Answer = d.readAnswer(n, f, what)
 	}
 	if t.Answer != nil && t.output != nil {
 		checkAnswer(t, t.Answer, d.Diags)
@@ -135,7 +149,7 @@ func readTool(d *decode.Decoder, n *yaml.Node, what string) *Tool {
 }
 
 // readSchema reads and compiles a tool's input or output schema.
-func readSchema(d *decode.Decoder, n *yaml.Node, what string) (json.RawMessage, *jsonschema.Schema, bool) {
+func (d *reader) readSchema(n *yaml.Node, what string) (json.RawMessage, *jsonschema.Schema, bool) {
 	m := d.Deref(n)
 	if m == nil {
 		return nil, nil, false
@@ -144,7 +158,7 @@ func readSchema(d *decode.Decoder, n *yaml.Node, what string) (json.RawMessage, 
 		d.Errorf(m, "%s must be a mapping (a JSON Schema of an object), not %s", what, decode.KindName(m))
 		return nil, nil, false
 	}
-	raw, ok := literal(d, m, what)
+	raw, ok := literal(d.Decoder, m, what)
 	if !ok {
 		return nil, nil, false
 	}

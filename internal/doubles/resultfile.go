@@ -26,7 +26,7 @@ const maxResultFile = 8 << 20
 
 // readResultFile reads the file a result_file names; its locator places
 // the parts of a JSON value in the file itself.
-func readResultFile(d *decode.Decoder, n *yaml.Node, what string) (json.RawMessage, locator, bool) {
+func (d *reader) readResultFile(n *yaml.Node, what string) (json.RawMessage, locator, bool) {
 	rel, node, ok := d.Text(n, what)
 	if !ok {
 		return nil, locator{}, false
@@ -40,7 +40,7 @@ func readResultFile(d *decode.Decoder, n *yaml.Node, what string) (json.RawMessa
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(d.File), filepath.FromSlash(rel))
 	}
-	data, err := readLimited(path, maxResultFile)
+	data, err := d.read(path)
 	if err != nil {
 		d.Errorf(node, "%s: %s: %v", what, rel, err)
 		return nil, locator{}, false

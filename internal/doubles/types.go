@@ -141,3 +141,18 @@ type Plan struct {
 	Test  Answers
 	Turns map[int]Answers
 }
+
+// NewPlan is the plan of a test that answers test and, by turn index,
+// turns; nil when it answers nothing.
+func NewPlan(test Answers, turns map[int]Answers) *Plan {
+	p := &Plan{Test: test, Turns: map[int]Answers{}}
+	for i, a := range turns {
+		if len(a) > 0 {
+			p.Turns[i] = a
+		}
+	}
+	if len(p.Test) == 0 && len(p.Turns) == 0 {
+		return nil
+	}
+	return p
+}
