@@ -2,6 +2,7 @@ package doubles
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -25,6 +26,8 @@ type call struct {
 	choice Choice
 	// declared is false for a tool the config does not declare.
 	declared bool
+	// req is the HTTP request's context: done when the agent gives up.
+	req context.Context
 }
 
 // begin takes a call as it arrives: the binding its header routes it to,

@@ -59,6 +59,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.fault(w, r, c, req.ID)
 		return
 	}
+	c.req = r.Context()
 	s.mcp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
 }
 
@@ -86,6 +87,14 @@ func (s *Server) answer(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	case rep == nil:
 		res = errorResult(c.unansweredText())
 	default:
+		if c.req != nil {
+			// The SDK detaches the handler from the request; the agent
+			// that gives up ends the request alone.
+			var stop context.CancelFunc
+			ctx, stop = context.WithCancel(ctx)
+			defer stop()
+			defer context.AfterFunc(c.req, stop)()
+		}
 		if !s.wait(ctx, msDuration(rep.LatencyMs)) {
 			s.record(c, nil, s.o.Now()) // the agent gave up first, or the run ended
 			if err := context.Cause(ctx); err != nil {
