@@ -24,9 +24,9 @@ func TestServeTiming(t *testing.T) {
 		deadline time.Duration // the client's; 0 for none
 		// closeAfter closes the server that long into the call (0: never).
 		closeAfter time.Duration
-		took     time.Duration
-		answered bool
-		served   trace.Served
+		took       time.Duration
+		answered   bool
+		served     trace.Served
 	}{
 		{"latency", "slow", 0, 0, 200 * time.Millisecond, true, trace.Served{By: "doubles", Tool: "slow", Answer: "config", LatencyMs: 200}},
 		{"gave up during latency", "slow", 50 * time.Millisecond, 0, 50 * time.Millisecond, false, trace.Served{By: "doubles", Tool: "slow", Answer: "config", LatencyMs: 200}},
