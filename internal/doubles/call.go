@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -23,7 +24,7 @@ type call struct {
 	bd *backend.Binding // nil: no attempt took the call
 	// why says why no attempt took it.
 	why    string
-	choice Choice
+	choice decl.Choice
 	// declared is false for a tool the config does not declare.
 	declared bool
 	// req is the HTTP request's context: done when the agent gives up.
@@ -43,8 +44,7 @@ func (s *Server) begin(h http.Header, tool string, rawArgs json.RawMessage) *cal
 		s.board.Orphan("tools/call "+tool, c.why)
 		return c
 	}
-	args, _ := decodeJSON([]byte(c.args)).(map[string]any)
-	c.choice = s.cfg.Choose(s.plans[c.bd.TestID], c.bd.Turn(), tool, args)
+	c.choice = s.cfg.Choose(s.plans[c.bd.TestID], c.bd.Turn(), tool, json.RawMessage(c.args))
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -29,15 +30,15 @@ const malformedResult = `{"content":"this is not a list of content blocks","isEr
 func (s *Server) fault(w http.ResponseWriter, r *http.Request, c *call, id json.RawMessage) {
 	rep := c.choice.Reply
 	switch rep.Fault {
-	case FaultTimeout:
+	case decl.FaultTimeout:
 		s.record(c, nil, c.started)
 		s.wait(r.Context(), s.o.Hold)
 		panic(http.ErrAbortHandler)
-	case FaultDrop:
+	case decl.FaultDrop:
 		s.wait(r.Context(), msDuration(rep.LatencyMs))
 		s.record(c, nil, s.o.Now())
 		panic(http.ErrAbortHandler)
-	case FaultMalformed:
+	case decl.FaultMalformed:
 		s.wait(r.Context(), msDuration(rep.LatencyMs))
 		body := `{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + malformedResult + `}`
 		s.record(c, &trace.Result{Content: malformedResult, JSON: true, Error: "malformed result (fault: malformed): not a CallToolResult"}, s.o.Now())

@@ -6,38 +6,41 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/doubles/decl"
 )
 
 // serverFixture reads testdata/server: the config's doubles and the plans
 // of tests "a" and "b".
-func serverFixture(t *testing.T) (*Config, map[string]*Plan) {
+func serverFixture(t *testing.T) (*decl.Config, map[string]*decl.Plan) {
 	t.Helper()
 	var diags diag.Diagnostics
 	d, root := parseFile(t, "testdata/server/config.yaml", &diags)
-	c := ReadConfig(d, member(root, "doubles"))
-	plans := map[string]*Plan{}
+	c := decl.ReadConfig(d, member(root, "doubles"))
+	plans := map[string]*decl.Plan{}
 	for _, id := range []string{"a", "b"} {
 		d, root := parseFile(t, filepath.Join("testdata/server", id+".yaml"), &diags)
-		turns := map[int]Answers{}
+		turns := map[int]decl.Answers{}
 		if n := member(root, "turns"); n != nil {
 			for i, turn := range n.Content {
 				if m := member(turn, "doubles"); m != nil {
-					turns[i] = ReadAnswers(d, m, decode.Index("turns", i)+".doubles")
+					turns[i] = decl.ReadAnswers(d, m, decode.Index("turns", i)+".doubles")
 				}
 			}
 		}
-		plans[id] = NewPlan(ReadAnswers(d, member(root, "doubles"), "doubles"), turns)
-		Check(c, plans[id], &diags)
+		plans[id] = decl.NewPlan(decl.ReadAnswers(d, member(root, "doubles"), "doubles"), turns)
+		decl.Check(c, plans[id], &diags)
 	}
 	if len(diags) > 0 {
 		t.Fatalf("fixture: %v", diags)
@@ -164,3 +167,31 @@ func (w *pipeResponse) Write(b []byte) (int, error) {
 }
 
 func (w *pipeResponse) Flush() { w.WriteHeader(http.StatusOK) }
+
+// parseFile parses a YAML file into its root node.
+func parseFile(t *testing.T, path string, diags *diag.Diagnostics) (*decode.Decoder, *yaml.Node) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decode.Decoder{File: path, Diags: diags}
+	root := d.ParseBytes(data)
+	if root == nil {
+		t.Fatalf("%s does not parse: %v", path, *diags)
+	}
+	return d, root
+}
+
+// member is a mapping's value for key (nil when absent).
+func member(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -12,7 +13,7 @@ import (
 // content; an object as structured content and its JSON as text content
 // (structured content is an object in MCP; an error result has none);
 // anything else as its JSON text.
-func toolResult(r *Reply) *sdk.CallToolResult {
+func toolResult(r *decl.Reply) *sdk.CallToolResult {
 	res := &sdk.CallToolResult{IsError: r.IsError}
 	var text string
 	switch {

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/doubles/decl"
 )
 
 // DefaultHold is how long a timeout fault holds a call the agent does not
@@ -35,9 +36,9 @@ type Options struct {
 // Server serves the declared tools over MCP's streamable HTTP transport
 // and answers each call from the plan of the test attempt it belongs to.
 type Server struct {
-	cfg   *Config
+	cfg   *decl.Config
 	board *backend.Board
-	plans map[string]*Plan
+	plans map[string]*decl.Plan
 	o     Options
 	mcp   http.Handler
 
@@ -48,7 +49,7 @@ type Server struct {
 // NewServer is a server of the config's tools. board routes each call to
 // a test attempt; plans are the tests' plans by test id (spec.Test.ID;
 // a test with none answers from the config's defaults).
-func NewServer(c *Config, board *backend.Board, plans map[string]*Plan, o Options) *Server {
+func NewServer(c *decl.Config, board *backend.Board, plans map[string]*decl.Plan, o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -84,9 +85,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc(s.cfg.Path, s.serve)
 	return mux
 }
-
-// URL is the endpoint's URL on addr, the address served on.
-func (c *Config) URL(addr string) string { return "http://" + addr + c.Path }
 
 // Close ends every call still held (by a timeout fault or a latency):
 // their connections are closed unanswered.

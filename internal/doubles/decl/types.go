@@ -1,4 +1,4 @@
-package doubles
+package decl
 
 import (
 	"encoding/json"
@@ -156,3 +156,6 @@ func NewPlan(test Answers, turns map[int]Answers) *Plan {
 	}
 	return p
 }
+
+// URL is the doubles' endpoint on addr, the address they are served on.
+func (c *Config) URL(addr string) string { return "http://" + addr + c.Path }

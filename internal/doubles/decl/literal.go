@@ -1,4 +1,4 @@
-package doubles
+package decl
 
 import (
 	"bytes"

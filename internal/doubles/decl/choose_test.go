@@ -1,4 +1,4 @@
-package doubles
+package decl
 
 import (
 	"testing"
@@ -37,8 +37,7 @@ func TestChoose(t *testing.T) {
 		{"undeclared", p, 0, "refund", `{}`, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args, _ := decodeJSON([]byte(tc.args)).(map[string]any)
-			ch := c.Choose(tc.plan, tc.turn, tc.tool, args)
+			ch := c.Choose(tc.plan, tc.turn, tc.tool, []byte(tc.args))
 			got := ""
 			if r := ch.Reply; r != nil {
 				got = string(r.Result)

@@ -1,4 +1,4 @@
-package doubles
+package decl
 
 import (
 	"encoding/json"
@@ -16,13 +16,14 @@ type Choice struct {
 	Label string
 }
 
-// Choose picks the reply to a call of tool with args (the call's
-// arguments; nil for none) made in turn turn of a test whose plan is p:
+// Choose picks the reply to a call of tool with args (the JSON of the
+// call's arguments; nil for none) made in turn turn of a test whose plan is p:
 // the turn's answer, else the test's, else the config's default. Within
 // an answer, the first match entry whose args the call's contain wins,
 // else the answer's own reply; an answer with neither for this call
 // leaves it to the next.
-func (c *Config) Choose(p *Plan, turn int, tool string, args map[string]any) Choice {
+func (c *Config) Choose(p *Plan, turn int, tool string, rawArgs json.RawMessage) Choice {
+	args, _ := decodeJSON(rawArgs).(map[string]any)
 	type level struct {
 		a     *Answer
 		label string
