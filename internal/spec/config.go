@@ -12,6 +12,7 @@ import (
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -67,6 +68,11 @@ type Config struct {
 	// file QuarantineFile names (relative to the config; "" for none).
 	Quarantine     []*Quarantine
 	QuarantineFile string
+	// Backend says how the agent's backend is served (docs/doubles.md);
+	// Doubles are the tool doubles served in it, nil when the config
+	// declares none.
+	Backend Backend
+	Doubles *decl.Config
 }
 
 // Target types (docs/files.md).
@@ -133,7 +139,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "backend", "doubles"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -191,6 +197,12 @@ func (l *loader) config(doc *yaml.Node) *Config {
 		c.OnMissingCapability = l.missingPolicy(p.Val, "on_missing_capability")
 	}
 	l.quarantine(f, c)
+	if p, ok := f["backend"]; ok {
+		c.Backend = l.backend(p.Val)
+	}
+	if p, ok := f["doubles"]; ok {
+		c.Doubles = decl.ReadConfig(l.Decoder, p.Val)
+	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
 			l.Diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/doubles/decl"
 )
 
 // JSON Schemas (draft 2020-12) for the two file kinds, for editor completion
@@ -133,6 +134,8 @@ func configSchema() decode.Obj {
 		"before_all":    decode.List(decode.Ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),
 		"after_all":     decode.List(decode.Ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
 		"quarantine":    quarantineListSchema(),
+		"backend":       backendSchema(),
+		"doubles":       decl.ConfigSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")
@@ -206,6 +209,7 @@ func testSchema() decode.Obj {
 					"description": "must_call_tool, tool_called: arguments that must match these regexes."},
 			}}},
 		"on_missing_capability": decode.Ref("on_missing_capability"),
+		"doubles":               decl.AnswersSchema("The tool doubles' answers in this test, over the config's defaults (docs/doubles.md)."),
 	}, "version", "name")
 	root["anyOf"] = []any{decode.Obj{"required": []string{"turns"}}, decode.Obj{"required": []string{"simulator"}}, decode.Obj{"required": []string{"source"}}}
 	turnOf := func(types ...string) decode.Obj {
