@@ -31,7 +31,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
-		http.Error(w, "cannot read the request: "+err.Error(), http.StatusRequestEntityTooLarge)
+		code := http.StatusBadRequest
+		if _, big := errors.AsType[*http.MaxBytesError](err); big {
+			code = http.StatusRequestEntityTooLarge
+		}
+		http.Error(w, "cannot read the request: "+err.Error(), code)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

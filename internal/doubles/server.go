@@ -79,7 +79,9 @@ func NewServer(c *decl.Config, board *backend.Board, plans map[string]*decl.Plan
 }
 
 // Handler serves the MCP endpoint at the config's path, and 404 anywhere
-// else.
+// else. A drop fault, and a timeout fault at its end, abort their
+// response by panicking with http.ErrAbortHandler, as net/http expects: a
+// handler wrapping this one must let that panic through.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc(s.cfg.Path, s.serve)
