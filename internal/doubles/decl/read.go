@@ -2,6 +2,7 @@ package decl
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -89,13 +90,37 @@ func (d *reader) config(n *yaml.Node) *Config {
 // the environment.
 func (d *reader) listen(n *yaml.Node) vars.Template {
 	t, ok := d.Template(n, "doubles.listen")
-	if !ok || len(t.Refs()) > 0 {
+	if !ok {
+		return t
+	}
+	for _, r := range t.Refs() {
+		if !r.Env {
+			d.Diags.Add(r.Pos, "doubles.listen may read the environment only (${ENV.NAME}): %s would be set by a hook, after the doubles start", r)
+		}
+	}
+	if len(t.Refs()) > 0 {
 		return t
 	}
 	if err := CheckAddr(t.Raw); err != nil {
 		d.Errorf(d.DerefQuiet(n), "doubles.listen: %v", err)
 	}
 	return t
+}
+
+// Addr is the address to listen on: Listen with the environment it
+// reads, checked.
+func (c *Config) Addr(getenv func(string) (string, bool)) (string, error) {
+	addr, err := c.Listen.Resolve(vars.NewVars(getenv))
+	if re, ok := errors.AsType[*vars.ResolveError](err); ok {
+		return "", fmt.Errorf("%s: doubles.listen: %s", re.Pos, re.Msg)
+	}
+	if err != nil {
+		return "", fmt.Errorf("doubles.listen: %w", err)
+	}
+	if err := CheckAddr(addr); err != nil {
+		return "", fmt.Errorf("%s: doubles.listen: %w", c.Listen.Pos, err)
+	}
+	return addr, nil
 }
 
 // CheckAddr says why addr is not a host:port to listen on.

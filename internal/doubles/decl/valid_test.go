@@ -1,7 +1,11 @@
 package decl
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
 )
 
 // TestReadValid: what the valid case declares is read as written —
@@ -41,5 +45,30 @@ func TestReadValid(t *testing.T) {
 	}
 	if _, ok := p.Turns[0]; ok || len(p.Turns) != 1 {
 		t.Errorf("turns with answers: %v, want turn 1 only", p.Turns)
+	}
+}
+
+// TestAddr: the address to listen on is read from the environment when
+// the run starts, and checked then.
+func TestAddr(t *testing.T) {
+	var diags diag.Diagnostics
+	d := &decode.Decoder{File: "c.yaml", Diags: &diags}
+	root := d.ParseBytes([]byte("doubles:\n  listen: \"${ENV.LISTEN}\"\n  tools: [{name: t}]\n"))
+	c := ReadConfig(d, member(root, "doubles"))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	for _, tc := range []struct{ env, addr, err string }{
+		{"0.0.0.0:4390", "0.0.0.0:4390", ""},
+		{"", "", "c.yaml:2:11: doubles.listen: environment variable LISTEN is not set (referenced as ${ENV.LISTEN})"},
+		{"4390", "", `c.yaml:2:11: doubles.listen: "4390" is not host:port`},
+	} {
+		addr, err := c.Addr(func(name string) (string, bool) { return tc.env, name == "LISTEN" && tc.env != "" })
+		if addr != tc.addr || (err == nil) != (tc.err == "") || (err != nil && !strings.HasPrefix(err.Error(), tc.err)) {
+			t.Errorf("LISTEN=%q: %q, %v; want %q, %s", tc.env, addr, err, tc.addr, tc.err)
+		}
+	}
+	if got := c.URL("127.0.0.1:4390"); got != "http://127.0.0.1:4390/mcp" {
+		t.Errorf("URL: %s", got)
 	}
 }
