@@ -35,7 +35,11 @@ func (d *reader) answers(n *yaml.Node, what string) Answers {
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := d.Deref(m.Content[i])
-		if k == nil {
+		switch {
+		case k == nil, k.Kind == yaml.ScalarNode && strings.HasPrefix(k.Value, "x-"):
+			continue // x- keys are the file's own, as everywhere
+		case k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge":
+			d.Errorf(k, "%s: a merge key (<<) cannot give answers; name each tool", what)
 			continue
 		}
 		name, ok := d.Name(k, what+" key")
