@@ -12,6 +12,7 @@ import (
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/gateway"
 	"github.com/ananke/action/internal/vars"
 )
@@ -71,6 +72,11 @@ type Config struct {
 	// Gateway is the model gateway (docs/gateway.md); nil when the config
 	// has none.
 	Gateway *gateway.Config
+	// Backend says how the agent's backend is served (docs/doubles.md);
+	// Doubles are the tool doubles served in it, nil when the config
+	// declares none.
+	Backend Backend
+	Doubles *decl.Config
 }
 
 // Target types (docs/files.md).
@@ -137,7 +143,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -196,6 +202,12 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	l.quarantine(f, c)
 	l.configGateway(f, c)
+	if p, ok := f["backend"]; ok {
+		c.Backend = l.backend(p.Val)
+	}
+	if p, ok := f["doubles"]; ok {
+		c.Doubles = decl.ReadConfig(l.Decoder, p.Val)
+	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
 			l.Diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")

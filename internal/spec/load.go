@@ -101,6 +101,7 @@ func Load(opts Options) (*Suite, error) {
 	checkStaticRefs(cfg, s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)
 	checkQuarantine(cfg, opts.Today, &diags)
+	checkDoubles(cfg, s.Tests, &diags)
 	if len(diags) == 0 {
 		// One test per session of a source that names several: checked
 		// once above, and their ids once more.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/gateway"
 )
 
@@ -135,6 +136,8 @@ func configSchema() decode.Obj {
 		"after_all":     decode.List(decode.Ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
 		"quarantine":    quarantineListSchema(),
 		"gateway":       gateway.ConfigSchema(),
+		"backend":       backendSchema(),
+		"doubles":       decl.ConfigSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")
@@ -209,6 +212,7 @@ func testSchema() decode.Obj {
 			}}},
 		"on_missing_capability": decode.Ref("on_missing_capability"),
 		"gateway":               gateway.TestSchema(),
+		"doubles":               decl.AnswersSchema("The tool doubles' answers in this test, over the config's defaults (docs/doubles.md)."),
 	}, "version", "name")
 	root["anyOf"] = []any{decode.Obj{"required": []string{"turns"}}, decode.Obj{"required": []string{"simulator"}}, decode.Obj{"required": []string{"source"}}}
 	turnOf := func(types ...string) decode.Obj {

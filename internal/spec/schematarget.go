@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/doubles/decl"
 )
 
 // The target and turn schemas: flat unions discriminated by type, each
@@ -94,21 +95,22 @@ func turnSchema() decode.Obj {
 		"tool": decode.Str("mcp:call: the tool to call."),
 		"arguments": decode.Obj{"type": "object",
 			"description": "mcp:call: the tool's arguments; strings may reference ${VARS}."},
-		"resume": resumeSchema(),
-		"assert": decode.Ref("assert"),
+		"resume":  resumeSchema(),
+		"assert":  decode.Ref("assert"),
+		"doubles": decl.AnswersSchema("The tool doubles' answers in this turn, over the test's and the config's (docs/doubles.md)."),
 	})
-	message := []string{"type", "user", "assert"}
-	bare := []string{"type", "assert"}
+	message := []string{"type", "user", "assert", "doubles"}
+	bare := []string{"type", "assert", "doubles"}
 	t["allOf"] = []any{
 		// A turn without a type is a user turn, or a resume turn when it
 		// has resume: "properties" holds when type is absent.
-		defaultCase(typeCase("type", TurnUser, []string{"type", "user", "resume", "assert"},
+		defaultCase(typeCase("type", TurnUser, []string{"type", "user", "resume", "assert", "doubles"},
 			decode.Obj{"oneOf": []any{decode.Obj{"required": []string{"user"}}, decode.Obj{"required": []string{"resume"}}}})),
-		typeCase("type", TurnResume, []string{"type", "resume", "assert"}, decode.Obj{"required": []string{"resume"}}),
+		typeCase("type", TurnResume, []string{"type", "resume", "assert", "doubles"}, decode.Obj{"required": []string{"resume"}}),
 		typeCase("type", TurnA2ASend, message, decode.Obj{"required": []string{"user"}}),
 		typeCase("type", TurnConnect, bare, nil),
 		typeCase("type", TurnMCPList, bare, nil),
-		typeCase("type", TurnMCPCall, []string{"type", "tool", "arguments", "assert"}, decode.Obj{"required": []string{"tool"}}),
+		typeCase("type", TurnMCPCall, []string{"type", "tool", "arguments", "assert", "doubles"}, decode.Obj{"required": []string{"tool"}}),
 	}
 	return t
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/gateway"
 	"github.com/ananke/action/internal/vars"
 )
@@ -86,6 +87,9 @@ type Test struct {
 	// Gateway is what the model gateway does for this test (its faults;
 	// docs/gateway.md); nil when the test says nothing of it.
 	Gateway *gateway.Test
+	// Doubles are the tool doubles' answers of this test and of its turns
+	// (docs/doubles.md), over the config's; nil when it gives none.
+	Doubles *decl.Plan
 
 	// sessions are the sessions a claude-transcript source names, until
 	// the suite is loaded; expand makes a test of each (expandSessions).
@@ -132,6 +136,8 @@ type Turn struct {
 	Assert *assertion.Block
 	// typePos is where the type is written (zero: the default).
 	typePos diag.Pos
+	// doubles are the turn's answers, until the test's plan takes them.
+	doubles decl.Answers
 }
 
 // ClientTool is a tool Ananke advertises to the agent and answers itself.
@@ -155,10 +161,10 @@ type ToolResult struct {
 
 var (
 	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
-		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability", "gateway"}, stabilityFields...)
+		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability", "gateway", "doubles"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
-	turnFields    = []string{"type", "user", "tool", "arguments", "resume", "assert"}
+	turnFields    = []string{"type", "user", "tool", "arguments", "resume", "assert", "doubles"}
 	toolFields    = []string{"name", "description", "parameters", "result", "result_file", "results"}
 	resultFields  = []string{"args_match", "result", "result_file"}
 	historyRoles  = []string{"user", "assistant", "system", "developer"}
@@ -238,6 +244,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	t.Stability = l.stability(f, "")
 	l.dynamic(f, doc, t)
 	l.testGateway(f, t)
+	t.Doubles = l.testDoubles(f, t)
 	return t
 }
 
@@ -362,6 +369,7 @@ func (l *loader) turn(n *yaml.Node, i int) Turn {
 	if p, ok := f["assert"]; ok {
 		t.Assert = assertion.ReadBlock(l.Decoder, p.Val, what+".assert")
 	}
+	t.doubles = l.turnDoubles(f, what)
 	return t
 }
 
