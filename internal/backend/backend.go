@@ -10,7 +10,7 @@
 // bound alone — which is why tests that use the backend without
 // forwarding run one at a time (Board.Alone). What the request did is
 // added to the binding (AddCall, AddModelCall), and the engine moves it
-// into the turn when the turn ends (Binding.Fill).
+// into the turn when the turn ends (Binding.Take, then Fill).
 package backend
 
 import (
@@ -35,6 +35,9 @@ type Board struct {
 	forwarded bool
 	// uses reports whether the test with this id uses the backend.
 	uses func(testID string) bool
+	// gateway is set when the model gateway serves the run: the model
+	// calls of a bound attempt are all known (capability.ModelCalls).
+	gateway bool
 
 	mu    sync.Mutex
 	next  int
@@ -58,6 +61,18 @@ func NewBoard(forwarded bool, uses func(testID string) bool) *Board {
 	return &Board{forwarded: forwarded, uses: uses, bound: map[string]*Binding{}}
 }
 
+// WithGateway says the model gateway serves the run, and returns the
+// board: a bound attempt's model calls are then all in its trace, so its
+// model checks can be made (capability.ModelCalls). Call it before the
+// run starts.
+func (b *Board) WithGateway() *Board {
+	b.gateway = true
+	return b
+}
+
+// Gateway reports whether the model gateway serves the run.
+func (b *Board) Gateway() bool { return b != nil && b.gateway }
+
 // Uses reports whether a test uses the backend.
 func (b *Board) Uses(testID string) bool { return b != nil && b.uses != nil && b.uses(testID) }
 
@@ -66,12 +81,14 @@ func (b *Board) Uses(testID string) bool { return b != nil && b.uses != nil && b
 func (b *Board) Alone(testID string) bool { return b.Uses(testID) && !b.forwarded }
 
 // Bind binds an attempt of test testID: the backend's requests are its
-// until Release. The binding's Token is what Header carries.
+// until Release. The binding's Token is what Header carries: unique in
+// the run ("ananke-attempt-3"), and long enough that a client which masks
+// its header values in errors does not mask ordinary text with it.
 func (b *Board) Bind(testID string) *Binding {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.next++
-	bd := &Binding{board: b, TestID: testID, Token: "a" + strconv.Itoa(b.next)}
+	bd := &Binding{board: b, TestID: testID, Token: "ananke-attempt-" + strconv.Itoa(b.next)}
 	b.bound[bd.Token] = bd
 	return bd
 }
