@@ -28,6 +28,12 @@ import (
 // client and its model client gets its calls attributed by it.
 const Header = "Ananke-Test"
 
+// Var is the variable that holds the same token, for an agent that takes
+// it from the request's body rather than its headers: a test file writes
+// ${ANANKE_TEST} (in target.forwarded_props, a test's forwarded_props, an
+// MCP server's env). It is empty in a test that does not use the backend.
+const Var = "ANANKE_TEST"
+
 // Board routes the backend's requests to the attempts bound to it.
 type Board struct {
 	// forwarded is set when the agent forwards Header: calls are routed
@@ -35,9 +41,10 @@ type Board struct {
 	forwarded bool
 	// uses reports whether the test with this id uses the backend.
 	uses func(testID string) bool
-	// gateway is set when the model gateway serves the run: the model
-	// calls of a bound attempt are all known (capability.ModelCalls).
-	gateway bool
+	// doubles and gateway are set when the tool doubles and the model
+	// gateway serve the run: a bound attempt's calls to them are all
+	// known (capability.ToolTrace, capability.ModelCalls).
+	doubles, gateway bool
 
 	mu    sync.Mutex
 	next  int
@@ -60,6 +67,18 @@ type Orphan struct {
 func NewBoard(forwarded bool, uses func(testID string) bool) *Board {
 	return &Board{forwarded: forwarded, uses: uses, bound: map[string]*Binding{}}
 }
+
+// WithDoubles says the tool doubles serve the run, and returns the
+// board: a bound attempt's calls to a double are then all in its trace,
+// streamed or not, so its tool checks can be made
+// (capability.ToolTrace). Call it before the run starts.
+func (b *Board) WithDoubles() *Board {
+	b.doubles = true
+	return b
+}
+
+// Doubles reports whether the tool doubles serve the run.
+func (b *Board) Doubles() bool { return b != nil && b.doubles }
 
 // WithGateway says the model gateway serves the run, and returns the
 // board: a bound attempt's model calls are then all in its trace, so its

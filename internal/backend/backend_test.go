@@ -72,7 +72,10 @@ func TestTakeByTurn(t *testing.T) {
 	if calls, models = bd.Take(1); len(calls)+len(models) != 0 {
 		t.Error("Take returned a turn's calls twice")
 	}
-	if !backend.NewBoard(false, nil).WithGateway().Gateway() || b.Gateway() {
+	if g := backend.NewBoard(false, nil).WithGateway(); !g.Gateway() || g.Doubles() || b.Gateway() {
 		t.Error("Gateway does not say whether WithGateway was called")
+	}
+	if d := backend.NewBoard(false, nil).WithDoubles(); !d.Doubles() || d.Gateway() {
+		t.Error("Doubles does not say whether WithDoubles was called")
 	}
 }
