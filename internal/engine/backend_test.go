@@ -272,7 +272,10 @@ checkpoints:
   - id: never
     assert: {text: {contains: ["unreachable"]}}
 `})
-	r := one(t, run(t, s, func(o *engine.Options) { o.Model = &fakeModel{lines: []string{"(scripted)", "a", "b"}}; o.Backend = board }))
+	r := one(t, run(t, s, func(o *engine.Options) {
+		o.Model = &fakeModel{lines: []string{"(scripted)", "a", "b"}}
+		o.Backend = board
+	}))
 	turns := r.Shown().Trace.Turns
 	if len(turns) != 3 {
 		t.Fatalf("%d turns; want 3", len(turns))
