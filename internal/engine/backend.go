@@ -81,6 +81,26 @@ func (e *engine) endTurn(p *plan, conv *conversation, r *Attempt) error {
 	return nil
 }
 
+// late warns of what the backend served for a turn after the turn ended
+// (a call the agent made once its answer was sent, a request still in
+// flight when the test ended): it is in no turn of the trace.
+func (e *engine) late(bd *backend.Binding, r *Attempt) {
+	if r.Trace == nil {
+		return
+	}
+	for _, turn := range r.Trace.Turns {
+		calls, models := bd.Take(turn.Index)
+		for _, c := range calls {
+			r.Warnings = append(r.Warnings, Warning{Turn: turn.Index, Rule: "backend",
+				Message: fmt.Sprintf("%s was called with %s after turn[%d] ended: the trace leaves it out", c.Name, args(c.Args), turn.Index)})
+		}
+		for _, m := range models {
+			r.Warnings = append(r.Warnings, Warning{Turn: turn.Index, Rule: "backend",
+				Message: fmt.Sprintf("a request to model %s arrived after turn[%d] ended: the trace leaves it out", m.Model, turn.Index)})
+		}
+	}
+}
+
 // args writes a call's arguments for a warning: as they are, cut.
 func args(s string) string {
 	s = strings.TrimSpace(s)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -343,5 +345,54 @@ func TestBackendHeaderEveryProtocol(t *testing.T) {
 				t.Error("the token is among the secrets: reports would mask it wherever it appears")
 			}
 		})
+	}
+}
+
+// callingModel is fakeModel whose every answer is preceded by a call to a
+// double, as an agent's background work would make between turns.
+type callingModel struct {
+	*fakeModel
+	board *backend.Board
+}
+
+func (m callingModel) Complete(ctx context.Context, req model.Request) (model.Reply, error) {
+	if bd, _ := m.board.Route(nil); bd != nil {
+		bd.AddCall(servedCall("background", `{}`, `{}`, false))
+	}
+	return m.fakeModel.Complete(ctx, req)
+}
+
+// TestBackendLate: what the backend served for a turn after the turn
+// ended — here while the simulated user wrote the next message — is in
+// no turn, and the attempt warns of it.
+func TestBackendLate(t *testing.T) {
+	board := backend.NewBoard(false, func(string) bool { return true }).WithDoubles()
+	srv := aguitest.New(t, textAgent)
+	s := suite(t, srv.Endpoint(), modelSection, map[string]string{"d": `turns: [{user: "scripted"}]
+simulator: {persona: p, goal: g}
+max_turns: 1
+checkpoints:
+  - id: never
+    assert: {text: {contains: ["unreachable"]}}
+`})
+	r := one(t, run(t, s, func(o *engine.Options) {
+		o.Model = callingModel{fakeModel: &fakeModel{lines: []string{"(scripted)", "a"}}, board: board}
+		o.Backend = board
+	}))
+	a := r.Shown()
+	for _, turn := range a.Trace.Turns {
+		if len(turn.ToolCalls) != 0 {
+			t.Errorf("turn %d holds %d calls; the late ones belong to none", turn.Index, len(turn.ToolCalls))
+		}
+	}
+	var late []string
+	for _, w := range a.Warnings {
+		if w.Rule == "backend" {
+			late = append(late, fmt.Sprintf("turn[%d]: %s", w.Turn, w.Message))
+		}
+	}
+	want := []string{"turn[0]: background was called with {} after turn[0] ended: the trace leaves it out"}
+	if !slices.Equal(late, want) {
+		t.Errorf("warnings %q; want %q", late, want)
 	}
 }

@@ -68,7 +68,10 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attem
 	}
 	bd := e.bind(t, vs)
 	if bd != nil {
-		defer bd.Release()
+		defer func() {
+			e.late(bd, r)
+			bd.Release()
+		}()
 	}
 	if !e.runHooks(ctx, t, vs, r) {
 		r.Secrets = vs.Secrets()

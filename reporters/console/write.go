@@ -273,18 +273,24 @@ func (p *printer) runBudget(r *report.Report) bool {
 
 // warningCounts says, without -v, how many warnings the test has: its
 // protocol warnings, and apart from them its calls to a tool double the
-// test gave no answer.
+// test gave no answer and what Ananke's backend served after its turn.
 func (p *printer) warningCounts(t *report.Test) {
-	doubles := 0
+	doubles, late := 0, 0
 	for _, w := range t.Warnings {
-		if w.Rule == "doubles" {
+		switch w.Rule {
+		case "doubles":
 			doubles++
+		case "backend":
+			late++
 		}
 	}
-	if n := len(t.Warnings) - doubles; n > 0 {
+	if n := len(t.Warnings) - doubles - late; n > 0 {
 		p.line(1, p.o.paint("dim", fmt.Sprintf("%s: %d protocol warning(s); run with -v to see them", clean(t.Name), n)))
 	}
 	if doubles > 0 {
 		p.line(1, p.o.paint(string(status.Warn), fmt.Sprintf("%s: %s to a tool double with no answer for this test; run with -v to see them", clean(t.Name), plural.Count(doubles, "call"))))
+	}
+	if late > 0 {
+		p.line(1, p.o.paint(string(status.Warn), fmt.Sprintf("%s: %s to the tool doubles or the model gateway after the turn ended, left out of the trace; run with -v to see them", clean(t.Name), plural.Count(late, "request"))))
 	}
 }
