@@ -14,6 +14,8 @@
 package backend
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"slices"
 	"strconv"
@@ -109,6 +111,29 @@ func (b *Board) Bind(testID string) *Binding {
 	b.next++
 	bd := &Binding{board: b, TestID: testID, Token: "ananke-attempt-" + strconv.Itoa(b.next)}
 	b.bound[bd.Token] = bd
+	return bd
+}
+
+// BindAttempt binds attempt retry of run run (both from 0) of test
+// testID, as Bind does, with a token that is the same in every run of the
+// suite ("ananke-1f3a9c2e7b40-r1", "ananke-1f3a9c2e7b40-r2-retry1"): an
+// agent that puts it in what it sends back, or a request body that
+// carries it (${ANANKE_TEST} in forwardedProps), is recorded and replayed
+// (--record, --replay) alike.
+func (b *Board) BindAttempt(testID string, run, retry int) *Binding {
+	sum := sha256.Sum256([]byte(testID))
+	tok := "ananke-" + hex.EncodeToString(sum[:6]) + "-r" + strconv.Itoa(run+1)
+	if retry > 0 {
+		tok += "-retry" + strconv.Itoa(retry)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bound[tok] != nil { // the same attempt bound twice: still distinct
+		b.next++
+		tok += "-" + strconv.Itoa(b.next)
+	}
+	bd := &Binding{board: b, TestID: testID, Token: tok}
+	b.bound[tok] = bd
 	return bd
 }
 

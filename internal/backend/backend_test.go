@@ -79,3 +79,28 @@ func TestTakeByTurn(t *testing.T) {
 		t.Error("Doubles does not say whether WithDoubles was called")
 	}
 }
+
+// TestBindAttempt: an attempt's token is the same whenever the suite runs
+// (a recorded request that carries it replays), and distinct per test,
+// run and retry.
+func TestBindAttempt(t *testing.T) {
+	b := backend.NewBoard(true, func(string) bool { return true })
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		id         string
+		run, retry int
+	}{{"tests/a", 0, 0}, {"tests/a", 1, 0}, {"tests/a", 0, 1}, {"tests/b", 0, 0}} {
+		bd := b.BindAttempt(tc.id, tc.run, tc.retry)
+		again := backend.NewBoard(true, nil).BindAttempt(tc.id, tc.run, tc.retry)
+		if bd.Token != again.Token || seen[bd.Token] || !strings.HasPrefix(bd.Token, "ananke-") {
+			t.Errorf("%+v: token %q (another run: %q); want one of its own, the same in every run", tc, bd.Token, again.Token)
+		}
+		seen[bd.Token] = true
+		if got, _ := b.Route(header(bd.Token)); got != bd {
+			t.Errorf("%+v: its token does not route to it", tc)
+		}
+	}
+	if tok := b.BindAttempt("tests/a", 0, 0).Token; seen[tok] {
+		t.Errorf("an attempt bound twice got a token already bound: %q", tok)
+	}
+}

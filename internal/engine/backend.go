@@ -33,14 +33,15 @@ func (e *engine) alone(t *spec.Test) bool {
 	return e.usesBackend(t) && e.opts.Backend.Alone(t.ID)
 }
 
-// bind binds an attempt of t to the backend when it uses it (nil
-// otherwise), and sets ${ANANKE_TEST} to its token ("" without one).
-func (e *engine) bind(t *spec.Test, vs *vars.Vars) *backend.Binding {
+// bind binds attempt retry of run run of t to the backend when it uses
+// it (nil otherwise), and sets ${ANANKE_TEST} to its token ("" without
+// one).
+func (e *engine) bind(t *spec.Test, run, retry int, vs *vars.Vars) *backend.Binding {
 	if !e.usesBackend(t) {
 		vs.Set(backend.Var, "")
 		return nil
 	}
-	bd := e.opts.Backend.Bind(t.ID)
+	bd := e.opts.Backend.BindAttempt(t.ID, run, retry)
 	vs.Set(backend.Var, bd.Token)
 	return bd
 }

@@ -66,7 +66,7 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attem
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
 		defer cancel()
 	}
-	bd := e.bind(t, vs)
+	bd := e.bind(t, r.Run, r.Retry, vs)
 	if bd != nil {
 		defer func() {
 			e.late(bd, r)
