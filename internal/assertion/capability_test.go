@@ -27,6 +27,7 @@ func TestNeeds(t *testing.T) {
 		// a trace that records interrupts records the calls they are about
 		"interrupts": {capability.Interrupts},
 		"reasoning":  {capability.Reasoning},
+		"model":      {capability.ModelCalls},
 		"text":       nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {

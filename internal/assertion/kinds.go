@@ -61,6 +61,11 @@ const (
 	KindInterruptsRequire     Kind = "interrupts.require"
 	KindInterruptsForbid      Kind = "interrupts.forbid"
 	KindBeforeTool            Kind = "interrupts.before_tool"
+	KindModelMaxCalls         Kind = "model.max_calls"
+	KindModelMinCalls         Kind = "model.min_calls"
+	KindModelAllowed          Kind = "model.allowed"
+	KindModelMaxPromptTokens  Kind = "model.max_prompt_tokens"
+	KindModelNoCallAfter      Kind = "model.no_call_after"
 )
 
 // Builtins are the kinds of the results the engine makes itself, which no
@@ -93,6 +98,7 @@ const (
 	docBudget   = "Token and cost budgets: `budget`"
 	docHITL     = "Interrupts: `resume`, `interrupts`, `on_interrupt`"
 	docAgents   = "Reasoning and sub-agents: `reasoning`, `agent`"
+	docModel    = "Model calls: `model`"
 	toolTrace   = capability.ToolTrace
 	timingTrace = capability.StreamingTiming
 )
@@ -141,6 +147,26 @@ var defs = []*Def{
 		Example: `{budget: {max_cost_usd: 0.05}}`,
 		read:    readUSD, schema: usdSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { costBudget(r, p.(Dollars).USD, s) }},
+	{Kind: KindModelMaxCalls, Category: CategoryProcess, Needs: needs(capability.ModelCalls), Role: Budget, Single: true, Doc: docModel,
+		Example: `{model: {max_calls: 3}}`,
+		read:    readMaxModelCalls, schema: maxModelCallsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxModelCalls(r, p.(Limit).Ms, s) }},
+	{Kind: KindModelMaxPromptTokens, Category: CategoryCost, Needs: needs(capability.ModelCalls), Role: Budget, Single: true, Doc: docModel,
+		Example: `{model: {max_prompt_tokens: 8000}}`,
+		read:    readTokens, schema: maxPromptTokensSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { maxPromptTokens(r, p.(Limit).Ms, s) }},
+	{Kind: KindModelMinCalls, Category: CategoryProcess, Needs: needs(capability.ModelCalls), Role: Requirement, Single: true, Doc: docModel,
+		Example: `{model: {min_calls: 2}}`,
+		read:    readMinModelCalls, schema: minModelCallsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { minModelCalls(r, p.(Limit).Ms, s) }},
+	{Kind: KindModelAllowed, Category: CategoryProcess, Needs: needs(capability.ModelCalls), Role: Prohibition, Doc: docModel,
+		Example: `{model: {allowed: ["gpt-4o-mini*", "gpt-4.1-nano"]}}`,
+		read:    readModelGlobs, schema: modelGlobsSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { allowedModels(r, p.(ModelGlobs), s) }},
+	{Kind: KindModelNoCallAfter, Category: CategoryProcess, Needs: needs(capability.ModelCalls), Role: Prohibition, Doc: docModel,
+		Example: `{model: {no_call_after: [confirm_order]}}`,
+		read:    readNames, schema: noCallAfterSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { noModelCallAfter(r, p.(Tool).Name.Value, s) }},
 	{Kind: KindMaxIdle, Category: CategoryTiming, Needs: needs(timingTrace), Role: TurnLimit, Single: true, Doc: docAssert,
 		Example: `{timing: {max_idle_ms: 10000}}`,
 		read:    readMs, schema: limitSchema,
@@ -294,6 +320,9 @@ var sections = []*section{
 		desc: "Memory reads and writes (needs supports_memory_events)."},
 	{name: "scheduler", fields: []string{"task_runs", "outbound"},
 		desc: "The scheduled task's runs and the messages sent out (needs supports_scheduler_context)."},
+	{name: "model", fields: []string{"max_calls", "min_calls", "allowed", "max_prompt_tokens", "no_call_after"},
+		empty: "max_calls, min_calls, allowed, max_prompt_tokens or no_call_after",
+		desc:  "The agent's requests to its model through Ananke's model gateway (needs supports_model_calls; docs/gateway.md)."},
 	{name: "judge"},
 	{name: "script"},
 	{name: "result", fields: []string{"match", "not_match", "json_path", "is_error", "max_duration_ms"}, since: decode.MinorMCP,

@@ -10,10 +10,12 @@
 // bound alone — which is why tests that use the backend without
 // forwarding run one at a time (Board.Alone). What the request did is
 // added to the binding (AddCall, AddModelCall), and the engine moves it
-// into the turn when the turn ends (Binding.Fill).
+// into the turn when the turn ends (Binding.Take, then Fill).
 package backend
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"slices"
 	"strconv"
@@ -28,6 +30,12 @@ import (
 // client and its model client gets its calls attributed by it.
 const Header = "Ananke-Test"
 
+// Var is the variable that holds the same token, for an agent that takes
+// it from the request's body rather than its headers: a test file writes
+// ${ANANKE_TEST} (in target.forwarded_props, a test's forwarded_props, an
+// MCP server's env). It is empty in a test that does not use the backend.
+const Var = "ANANKE_TEST"
+
 // Board routes the backend's requests to the attempts bound to it.
 type Board struct {
 	// forwarded is set when the agent forwards Header: calls are routed
@@ -35,6 +43,10 @@ type Board struct {
 	forwarded bool
 	// uses reports whether the test with this id uses the backend.
 	uses func(testID string) bool
+	// doubles and gateway are set when the tool doubles and the model
+	// gateway serve the run: a bound attempt's calls to them are all
+	// known (capability.ToolTrace, capability.ModelCalls).
+	doubles, gateway bool
 
 	mu    sync.Mutex
 	next  int
@@ -58,6 +70,30 @@ func NewBoard(forwarded bool, uses func(testID string) bool) *Board {
 	return &Board{forwarded: forwarded, uses: uses, bound: map[string]*Binding{}}
 }
 
+// WithDoubles says the tool doubles serve the run, and returns the
+// board: a bound attempt's calls to a double are then all in its trace,
+// streamed or not, so its tool checks can be made
+// (capability.ToolTrace). Call it before the run starts.
+func (b *Board) WithDoubles() *Board {
+	b.doubles = true
+	return b
+}
+
+// Doubles reports whether the tool doubles serve the run.
+func (b *Board) Doubles() bool { return b != nil && b.doubles }
+
+// WithGateway says the model gateway serves the run, and returns the
+// board: a bound attempt's model calls are then all in its trace, so its
+// model checks can be made (capability.ModelCalls). Call it before the
+// run starts.
+func (b *Board) WithGateway() *Board {
+	b.gateway = true
+	return b
+}
+
+// Gateway reports whether the model gateway serves the run.
+func (b *Board) Gateway() bool { return b != nil && b.gateway }
+
 // Uses reports whether a test uses the backend.
 func (b *Board) Uses(testID string) bool { return b != nil && b.uses != nil && b.uses(testID) }
 
@@ -66,13 +102,38 @@ func (b *Board) Uses(testID string) bool { return b != nil && b.uses != nil && b
 func (b *Board) Alone(testID string) bool { return b.Uses(testID) && !b.forwarded }
 
 // Bind binds an attempt of test testID: the backend's requests are its
-// until Release. The binding's Token is what Header carries.
+// until Release. The binding's Token is what Header carries: unique in
+// the run ("ananke-attempt-3"), and long enough that a client which masks
+// its header values in errors does not mask ordinary text with it.
 func (b *Board) Bind(testID string) *Binding {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.next++
-	bd := &Binding{board: b, TestID: testID, Token: "a" + strconv.Itoa(b.next)}
+	bd := &Binding{board: b, TestID: testID, Token: "ananke-attempt-" + strconv.Itoa(b.next)}
 	b.bound[bd.Token] = bd
+	return bd
+}
+
+// BindAttempt binds attempt retry of run run (both from 0) of test
+// testID, as Bind does, with a token that is the same in every run of the
+// suite ("ananke-1f3a9c2e7b40-r1", "ananke-1f3a9c2e7b40-r2-retry1"): an
+// agent that puts it in what it sends back, or a request body that
+// carries it (${ANANKE_TEST} in forwardedProps), is recorded and replayed
+// (--record, --replay) alike.
+func (b *Board) BindAttempt(testID string, run, retry int) *Binding {
+	sum := sha256.Sum256([]byte(testID))
+	tok := "ananke-" + hex.EncodeToString(sum[:6]) + "-r" + strconv.Itoa(run+1)
+	if retry > 0 {
+		tok += "-retry" + strconv.Itoa(retry)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bound[tok] != nil { // the same attempt bound twice: still distinct
+		b.next++
+		tok += "-" + strconv.Itoa(b.next)
+	}
+	bd := &Binding{board: b, TestID: testID, Token: tok}
+	b.bound[tok] = bd
 	return bd
 }
 

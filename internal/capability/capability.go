@@ -40,10 +40,14 @@ const (
 	// trace has it when its source reported usage for some turn, whatever
 	// its adapter: an AG-UI agent may or may not send usage.
 	Usage = "supports_usage"
+	// ModelCalls: every request the agent made to its model, each with
+	// its model, tokens and status — what Ananke's model gateway sees of
+	// an attempt bound to it (docs/gateway.md, docs/backend.md).
+	ModelCalls = "supports_model_calls"
 )
 
 // All lists every capability flag, in the order reports show them.
-var All = []string{ToolTrace, StreamingTiming, State, Reasoning, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Interrupts, Usage}
+var All = []string{ToolTrace, StreamingTiming, State, Reasoning, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Interrupts, Usage, ModelCalls}
 
 // AGUI is what a run of an AG-UI agent observes, live or replayed.
 var AGUI = []string{ToolTrace, StreamingTiming, State, Reasoning, LiveRun, Replay, Interrupts}

@@ -4,7 +4,9 @@
 // the engine knows no protocol of its own) — recording a trace and
 // evaluating the assertions after every turn (stopping at the first
 // failure) and once more over the whole test. It also starts and stops
-// target.server and runs tests in parallel.
+// target.server and runs tests in parallel. What Ananke serves behind the
+// agent — its tool doubles, its model gateway — reaches each attempt's
+// trace through Options.Backend (backend.go).
 //
 // The engine decides each test's status; it writes nothing: callers read
 // the results (and an Observer sees each test as it finishes).

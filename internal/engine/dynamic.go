@@ -66,7 +66,9 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			continue
 		}
 		out := e.playTurn(sctx, turn, in, p, conv)
-		e.price(conv.rec.EndTurn(p.now(), p.session.State()))
+		if err := e.endTurn(p, conv, r); err != nil && out.err == nil {
+			out.err = err
+		}
 		r.Warnings = append(r.Warnings, out.warnings...)
 		r.Results = append(r.Results, out.builtins...)
 		if out.err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
@@ -70,6 +71,12 @@ type Options struct {
 	// target.type): the sessions that play the turns. A test that plays
 	// turns errors when it gives none.
 	Protocols func(targetType string) (Protocol, bool)
+	// Backend attributes what Ananke serves behind the agent — its tool
+	// doubles, its model gateway — to the attempt bound to it
+	// (docs/backend.md); nil: Ananke serves nothing there. The tests it
+	// says use it bind each attempt, send its token to the agent, and run
+	// one at a time unless the agent forwards the token.
+	Backend *backend.Board
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.
@@ -177,6 +184,9 @@ func Run(ctx context.Context, opts Options) *Outcome {
 		}
 	}
 	e.afterAll(ctx, out)
+	if opts.Backend != nil {
+		out.Orphans = opts.Backend.Orphans()
+	}
 	return out
 }
 

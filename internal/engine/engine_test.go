@@ -86,11 +86,16 @@ func ids() func() string {
 
 func run(t *testing.T, s *spec.Suite, mod ...func(*engine.Options)) []*engine.TestResult {
 	t.Helper()
+	return engine.Run(context.Background(), engineOptions(s, mod...)).Tests
+}
+
+// engineOptions are the options run runs a suite with.
+func engineOptions(s *spec.Suite, mod ...func(*engine.Options)) engine.Options {
 	opts := engine.Options{Protocols: registry.Lookup, Suite: s, NewID: ids(), Env: os.Environ(), LookupEnv: os.LookupEnv}
 	for _, m := range mod {
 		m(&opts)
 	}
-	return engine.Run(context.Background(), opts).Tests
+	return opts
 }
 
 func one(t *testing.T, rs []*engine.TestResult) *engine.TestResult {

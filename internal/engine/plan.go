@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
@@ -33,6 +34,9 @@ type plan struct {
 	// vars resolves checkpoint blocks, bound per simulated turn.
 	vars    *vars.Vars
 	secrets []string
+	// binding is the attempt's binding to the backend (nil: the test does
+	// not use it).
+	binding *backend.Binding
 }
 
 // turnPlan is one scripted turn: what it sends, and its checks.
@@ -83,10 +87,10 @@ func splitScripts(checks []assertion.Check) (det, scripts []assertion.Check) {
 // newPlan resolves everything test t needs: the target's protocol opens
 // the attempt's session, resolving what it needs, then each turn and the
 // checks are resolved.
-func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO) (*plan, error) {
+func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO, bd *backend.Binding) (*plan, error) {
 	cfg := e.opts.Suite.Config
 	r := &Resolver{vars: vars}
-	p := &plan{test: t, now: aio.Now, runTimeout: time.Duration(cfg.Target.TimeoutMs) * time.Millisecond, vars: vars}
+	p := &plan{test: t, now: aio.Now, runTimeout: time.Duration(cfg.Target.TimeoutMs) * time.Millisecond, vars: vars, binding: bd}
 	proto, ok := e.protocol()
 	if !ok {
 		return nil, fmt.Errorf("no protocol plays %s targets in this run", cmp.Or(cfg.Target.Type, "untyped"))

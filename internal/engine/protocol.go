@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
@@ -76,8 +77,10 @@ const (
 // Secret adds values to the attempt's secrets: no report shows them.
 func (a *Setup) Secret(values ...string) { a.p.secrets = append(a.p.secrets, values...) }
 
-// Header is the target's headers (target.headers), resolved; their values
-// are secrets.
+// Header is the headers every request of the attempt sends: the target's
+// (target.headers), resolved, whose values are secrets; and, when the
+// attempt is bound to Ananke's backend, backend.Header with its token
+// (docs/backend.md), which is not.
 func (a *Setup) Header() http.Header {
 	if a.resolved&resolvedHeader == 0 {
 		a.resolved |= resolvedHeader
@@ -86,6 +89,9 @@ func (a *Setup) Header() http.Header {
 			v := a.Str(h.Value)
 			a.header.Set(h.Name, v)
 			a.Secret(v)
+		}
+		if bd := a.p.binding; bd != nil {
+			a.header.Set(backend.Header, bd.Token)
 		}
 	}
 	return a.header

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/model"
 	"github.com/ananke/action/internal/spec"
@@ -123,7 +124,10 @@ type Outcome struct {
 	Hooks []SuiteHook
 	// Secrets are values the suite hooks and target.server read from the
 	// environment.
-	Secrets    []string
+	Secrets []string
+	// Orphans are the requests to the backend no attempt took
+	// (Options.Backend): the report warns of each.
+	Orphans    []backend.Orphan
 	Start, End time.Time
 }
 

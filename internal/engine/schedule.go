@@ -48,13 +48,20 @@ func (st *testState) settled() bool {
 // retry goes to the front of the queue, so a test finishes soon after it
 // starts and its live line is not held back by later tests. An adaptive
 // test's queued runs are held back while its verdict is settled, and
-// dropped once its runs in flight finished and it is still settled.
+// dropped once its runs in flight finished and it is still settled. A
+// test that must run alone (engine.alone: it uses Ananke's backend and
+// the agent does not forward the attempt's token) runs one attempt at a
+// time among such tests, while the others fill the remaining workers.
 type scheduler struct {
 	e       *engine
 	tests   []*testState
 	queue   []job
 	results chan done
 	running int
+	// alone is set while an attempt of a test that must run alone is in
+	// flight; aloneTests says which tests must.
+	alone      bool
+	aloneTests []bool
 	// stopped, once set, is why no new test starts (--fail-fast).
 	stopped string
 	// attempt makes one attempt (the engine's runAttempt; tests replace it
@@ -72,6 +79,7 @@ func newScheduler(e *engine) *scheduler {
 		}
 		st.open = st.result.Policy.Runs
 		s.tests = append(s.tests, st)
+		s.aloneTests = append(s.aloneTests, e.alone(t))
 	}
 	return s
 }
@@ -91,16 +99,23 @@ func (s *scheduler) run(ctx context.Context, out []*TestResult) {
 		}
 		d := <-s.results
 		s.running--
+		if s.aloneTests[d.test] {
+			s.alone = false
+		}
 		s.record(ctx, d, out)
 	}
 }
 
 // next takes the first queued job that may start: a retry, or a new run
-// of a test whose verdict is not settled.
+// of a test whose verdict is not settled; of a test that must run alone,
+// only while no other such attempt is in flight.
 func (s *scheduler) next() (job, bool) {
 	for i, j := range s.queue {
 		if j.retry == 0 && s.tests[j.test].settled() {
 			continue // held: the runs in flight may unsettle it
+		}
+		if s.alone && s.aloneTests[j.test] {
+			continue // held: one runs alone already
 		}
 		s.queue = slices.Delete(s.queue, i, i+1)
 		return j, true
@@ -139,6 +154,9 @@ func (s *scheduler) dispatch(ctx context.Context, j job, out []*TestResult) {
 		st.pending++
 	}
 	s.running++
+	if s.aloneTests[j.test] {
+		s.alone = true
+	}
 	go func() {
 		s.results <- done{job: j, attempt: s.attempt(ctx, t, j.run, j.retry)}
 	}()

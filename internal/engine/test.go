@@ -66,11 +66,18 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attem
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
 		defer cancel()
 	}
+	bd := e.bind(t, r.Run, r.Retry, vs)
+	if bd != nil {
+		defer func() {
+			e.late(bd, r)
+			bd.Release()
+		}()
+	}
 	if !e.runHooks(ctx, t, vs, r) {
 		r.Secrets = vs.Secrets()
 		return
 	}
-	p, err := e.newPlan(t, vs, aio)
+	p, err := e.newPlan(t, vs, aio, bd)
 	if err != nil {
 		r.Secrets = vs.Secrets()
 		r.Status, r.Reason = status.Error, err.Error()
@@ -184,6 +191,7 @@ type conversation struct {
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
 	conv := &conversation{rec: e.newRecorder()}
 	conv.rec.SetHistory(p.given)
+	e.startBackend(p.binding, conv.rec.Trace())
 	defer func() {
 		if src := p.session.Source(); src != nil {
 			conv.rec.SetSource(*src) // with the ids the turns learnt
@@ -230,7 +238,9 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 // (when they pass) its judges. It reports whether the test goes on.
 func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p *plan, conv *conversation, r *Attempt) bool {
 	out := e.playTurn(ctx, turn, tp.in, p, conv)
-	e.price(conv.rec.EndTurn(p.now(), p.session.State()))
+	if err := e.endTurn(p, conv, r); err != nil && out.err == nil {
+		out.err = err
+	}
 	r.Warnings = append(r.Warnings, out.warnings...)
 	r.Results = append(r.Results, out.builtins...)
 	if out.err != nil {
@@ -305,6 +315,9 @@ type turnOutcome struct {
 // when the session checks them, the protocol and the client tools.
 func (e *engine) playTurn(ctx context.Context, turn spec.Turn, in target.Turn, p *plan, conv *conversation) turnOutcome {
 	i := in.Index
+	if p.binding != nil {
+		p.binding.SetTurn(i)
+	}
 	conv.rec.StartTurn(i, turn.Type, in.Shown(), p.now())
 	res, err := p.session.Turn(ctx, in, conv.rec)
 	conv.pending = res.Pending

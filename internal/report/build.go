@@ -80,6 +80,7 @@ func Build(out *engine.Outcome, m Meta) *Report {
 	}
 	nameFiles(r.Tests, shown)
 	setConfidence(r.Tests, r.Confidence)
+	r.Warnings = b.orphans(out.Orphans)
 	r.Totals = totals(r.Tests)
 	r.Budget = checkBudget(b.budgetLimits(m.Config.Budget), r.Tests, r.Totals.Usage)
 	r.Status = runStatus(r.Totals, r.FailOnFlaky, r.FailOnInconclusive, len(r.FailedHooks()) > 0, r.Budget.exceeded())
@@ -284,7 +285,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 	}
 	t.Trace = t.Attempts[shownAt].Trace
 	t.Source = b.source(tr.Source)
-	if tr.UsageReported() {
+	if tr.UsageReported() || len(tr.Backend()) > 0 {
 		t.Source.Capabilities = tr.Caps()
 	}
 	return t, shownAt
@@ -320,7 +321,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 
 func (b *builder) turn(tt *trace.Turn, base int64) Turn {
 	t := Turn{Index: tt.Index, Type: tt.Kind, User: b.red.String(tt.UserText), Attachments: b.attachments(tt.Attachments), AgentFiles: b.attachments(tt.AgentFiles), DurationMs: tt.DurationMs(), Runs: len(tt.Runs),
-		ToolCalls: []Call{}, RunErrors: []string{}, Usage: tt.Usage.Clone()}
+		ToolCalls: []Call{}, RunErrors: []string{}, Usage: tt.Usage.Clone(), ModelCalls: b.modelCalls(tt.ModelCalls, base)}
 	t.Text, t.TextBytes = b.capText(tt.Text())
 	if len(tt.Reasoning) > 0 {
 		t.Reasoning, t.ReasoningBytes = b.capText(strings.Join(tt.Reasoning, "\n"))
@@ -377,7 +378,7 @@ func (b *builder) attachments(as []trace.Attachment) []trace.Attachment {
 }
 
 func (b *builder) call(c *trace.ToolCall, base int64) *Call {
-	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID,
+	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID, Served: c.Served,
 		AtMs: c.StartedMs - base, DurationMs: c.TimestampMs - c.StartedMs, Seq: c.StartSeq}
 	if c.Result != nil {
 		s := b.red.String(assertion.ResultText(c.Result))
@@ -437,7 +438,7 @@ func origins(tr *trace.Trace, refs []int64) []string {
 
 // trace returns a masked copy of a trace.
 func (b *builder) trace(t *trace.Trace) *trace.Trace {
-	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns))}
+	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns)), Doubles: t.Doubles, Gateway: t.Gateway}
 	if !b.red.Empty() {
 		// Raw events are masked as they are read for the trace file: they
 		// may be on disk, and there may be a million of them.
@@ -487,6 +488,7 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 			s := &tt.Subagents[j]
 			s.Name, s.Description, s.Error, s.Result = b.red.String(s.Name), b.red.String(s.Description), b.red.String(s.Error), b.red.JSON(s.Result)
 		}
+		tt.ModelCalls = b.maskModelCalls(tt.ModelCalls)
 		b.maskInterrupts(&tt)
 		c.Turns[i] = tt
 	}

@@ -35,6 +35,7 @@ func Merge(parts []*Report) (*Report, error) {
 		m.FailOnInconclusive = m.FailOnInconclusive || p.FailOnInconclusive
 		m.masked = append(m.masked, p.masked...)
 		m.Hooks = append(m.Hooks, p.Hooks...)
+		m.Warnings = append(m.Warnings, p.Warnings...)
 		for _, t := range p.Tests {
 			if j, dup := where[t.ID]; dup {
 				return nil, fmt.Errorf("test %s is in report %d and report %d; each test must be in one report only", t.ID, j+1, i+1)

@@ -50,6 +50,10 @@ type Report struct {
 	// QuarantineAdvice are suggestions about the quarantine list from
 	// evidence beyond this run (Advise; nil: none).
 	QuarantineAdvice []QuarantineAdvice `json:"quarantine_advice,omitempty"`
+	// Warnings are about the run as a whole and failed no test: the
+	// requests to Ananke's backend no test attempt took (backend.go);
+	// absent when there are none.
+	Warnings []RunWarning `json:"warnings,omitempty"`
 	// History is the base branch's recent runs the tests were read against
 	// (history.Attach); nil without one. Tests stay last: summary.json is
 	// written a test at a time after the fields before them.
@@ -413,6 +417,10 @@ type Turn struct {
 	Subagents []Subagent `json:"subagents,omitempty"`
 	// Usage is what the agent used in the turn (nil: none reported).
 	Usage *cost.Spend `json:"usage,omitempty"`
+	// ModelCalls are the requests the agent made to its model through
+	// Ananke's model gateway in the turn, in the order they started
+	// (absent without the gateway).
+	ModelCalls []ModelCall `json:"model_calls,omitempty"`
 	// Interrupts are what the turn's runs ended with to ask the client,
 	// and Resumes the answers the turn sent (interrupts.go).
 	Interrupts []Interrupt `json:"interrupts,omitempty"`
@@ -441,9 +449,13 @@ type Call struct {
 	// SubagentRunID the AG-UI sub-agent run (one of the turn's Subagents).
 	Agent         string `json:"agent,omitempty"`
 	SubagentRunID string `json:"subagent_run_id,omitempty"`
-	AtMs          int64  `json:"at_ms"`
-	DurationMs    int64  `json:"duration_ms"`
-	Seq           int64  `json:"seq"`
+	// Served, when set, says Ananke's tool doubles answered the call
+	// (Unanswered: the test gave the tool no answer, and the agent got an
+	// error).
+	Served     *trace.Served `json:"served,omitempty"`
+	AtMs       int64         `json:"at_ms"`
+	DurationMs int64         `json:"duration_ms"`
+	Seq        int64         `json:"seq"`
 }
 
 // Subagent is one sub-agent run of a turn.

@@ -450,3 +450,26 @@ func TestDatasetJSONShape(t *testing.T) {
 		t.Fatalf("options = %s (%v)", js, err)
 	}
 }
+
+// TestAttemptVarRefs: ${ANANKE_TEST}, the attempt's token for the
+// backend, is known before any hook runs, in a test and in the config's
+// target; another variable is not.
+func TestAttemptVarRefs(t *testing.T) {
+	for _, tt := range []struct {
+		config, test, want string
+	}{
+		{"", `turns: [{user: "my token is ${ANANKE_TEST}"}]` + "\n", ""},
+		{"  forwardedProps: {test: \"${ANANKE_TEST}\"}\n", "turns: [{user: hi}]\n", ""},
+		{"", "hooks: [{cmd: [./a.sh, \"${ANANKE_TEST}\"]}]\nturns: [{user: hi}]\n", ""},
+		{"  forwardedProps: {test: \"${ANANKE_TESTS}\"}\n", "turns: [{user: hi}]\n", "unknown variable ${ANANKE_TESTS}"},
+	} {
+		dir := writeFiles(t, map[string]string{"ananke.config.yaml": minimalConfig + tt.config, "t.ananke.yaml": "version: \"1.0\"\nname: t\n" + tt.test})
+		_, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%q %q: %v", tt.config, tt.test, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%q %q: got %v, want %q", tt.config, tt.test, err, tt.want)
+		}
+	}
+}

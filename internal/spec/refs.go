@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -44,12 +45,17 @@ func checkStaticRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 			refs = templateRefs(t.Hooks[0].Cmd...)
 		}
 		for _, r := range refs {
-			if !r.Env {
+			if !r.Env && !attemptVar(r) {
 				diags.Add(r.Pos, "unknown variable %s: %s", r, noHookReason(t))
 			}
 		}
 	}
 }
+
+// attemptVar reports whether r names a variable every attempt has before
+// its hooks run: ${ANANKE_TEST}, its token for Ananke's backend
+// (docs/backend.md).
+func attemptVar(r vars.Ref) bool { return r.Name == backend.Var }
 
 func noHookReason(t *Test) string {
 	if len(t.Hooks) == 0 {
@@ -79,7 +85,7 @@ func checkConfigRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 		return
 	}
 	for _, r := range cfg.Target.refs() {
-		if !r.Env {
+		if !r.Env && !attemptVar(r) {
 			diags.Add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
 		}
 	}

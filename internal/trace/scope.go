@@ -27,15 +27,27 @@ type Scope struct {
 	// UsageReported: some turn of the trace reported usage, so the trace
 	// has capability.Usage whatever its source (Trace.Caps).
 	UsageReported bool
+	// Backend are the capabilities the trace has from Ananke's backend
+	// (Trace.Backend).
+	Backend []string
 }
 
 // Caps returns the capabilities of the scope's trace.
-func (s Scope) Caps() []string { return withUsage(s.Source.Caps(), s.UsageReported) }
+func (s Scope) Caps() []string { return withCaps(s.Source.Caps(), s.UsageReported, s.Backend) }
+
+// ModelCalls is every model call in the scope, in order.
+func (s Scope) ModelCalls() []ModelCall {
+	var out []ModelCall
+	for i := range s.Turns {
+		out = append(out, s.Turns[i].ModelCalls...)
+	}
+	return out
+}
 
 // TurnScope is turn i of the trace, with the calls of earlier turns as
 // history.
 func (t *Trace) TurnScope(i int) Scope {
-	s := Scope{Name: TurnName(i), Turns: t.Turns[i : i+1], Prior: t.Turns[:i], History: t.History, StartMs: t.Turns[i].StartMs, EndMs: t.Turns[i].EndMs, Source: t.Source, UsageReported: t.UsageReported()}
+	s := Scope{Name: TurnName(i), Turns: t.Turns[i : i+1], Prior: t.Turns[:i], History: t.History, StartMs: t.Turns[i].StartMs, EndMs: t.Turns[i].EndMs, Source: t.Source, UsageReported: t.UsageReported(), Backend: t.Backend()}
 	for _, prev := range t.Turns[:i] {
 		s.Before = append(s.Before, prev.ToolCalls...)
 	}
@@ -45,7 +57,7 @@ func (t *Trace) TurnScope(i int) Scope {
 // TestScope is the whole test: from the first turn's start to the last
 // turn's end (hooks excluded).
 func (t *Trace) TestScope() Scope {
-	s := Scope{Name: "test", Turns: t.Turns, History: t.History, Source: t.Source, UsageReported: t.UsageReported()}
+	s := Scope{Name: "test", Turns: t.Turns, History: t.History, Source: t.Source, UsageReported: t.UsageReported(), Backend: t.Backend()}
 	if n := len(t.Turns); n > 0 {
 		s.StartMs, s.EndMs = t.Turns[0].StartMs, t.Turns[n-1].EndMs
 	}

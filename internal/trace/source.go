@@ -48,16 +48,69 @@ func (t *Trace) UsageReported() bool {
 	return false
 }
 
-// Caps returns the trace's capabilities: its source's, and
-// capability.Usage when some turn reported usage.
-func (t *Trace) Caps() []string { return withUsage(t.Source.Caps(), t.UsageReported()) }
+// Caps returns the trace's capabilities: its source's, capability.Usage
+// when some turn reported usage, and what Ananke's backend observed
+// (Backend).
+func (t *Trace) Caps() []string {
+	return withCaps(t.Source.Caps(), t.UsageReported(), t.Backend())
+}
 
-func withUsage(caps []string, reported bool) []string {
-	if !reported || slices.Contains(caps, capability.Usage) {
+// Backend lists the capabilities the trace has from Ananke's backend
+// (docs/backend.md), beyond its source's: capability.ToolTrace when the
+// attempt was bound to the tool doubles or some call was served by them
+// (every call to a double is recorded, streamed or not), and
+// capability.ModelCalls when it was bound to the model gateway.
+func (t *Trace) Backend() []string {
+	var out []string
+	if t.Doubles || t.served() {
+		out = append(out, capability.ToolTrace)
+	}
+	if t.Gateway {
+		out = append(out, capability.ModelCalls)
+	}
+	return out
+}
+
+// served reports whether some call of the trace was served by the tool
+// doubles.
+func (t *Trace) served() bool {
+	for i := range t.Turns {
+		for j := range t.Turns[i].ToolCalls {
+			if t.Turns[i].ToolCalls[j].Served != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withCaps adds capability.Usage, when usage was reported, and more to a
+// source's capabilities, in capability.All's order.
+func withCaps(caps []string, usage bool, more []string) []string {
+	if usage {
+		more = append(more, capability.Usage)
+	}
+	var add []string
+	for _, c := range more {
+		if !slices.Contains(caps, c) && !slices.Contains(add, c) {
+			add = append(add, c)
+		}
+	}
+	if len(add) == 0 {
 		return caps
 	}
-	// In capability.All's order: Usage is last.
-	return append(slices.Clip(caps), capability.Usage)
+	out := make([]string, 0, len(caps)+len(add))
+	for _, c := range capability.All {
+		if slices.Contains(caps, c) || slices.Contains(add, c) {
+			out = append(out, c)
+		}
+	}
+	for _, c := range caps { // none today: a flag All does not know
+		if !capability.Known(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Has reports whether the source declares capability c.

@@ -25,6 +25,12 @@ type Trace struct {
 	// say about what it read (a line it could not read, a subagent's
 	// transcript read alone); the test reports each as a warning.
 	Notices []Notice `json:"-"`
+	// Doubles and Gateway say the attempt was bound to Ananke's tool
+	// doubles and to its model gateway (docs/backend.md): every call the
+	// agent made to a double is among the turns' ToolCalls, and every
+	// request to its model among their ModelCalls (Trace.Backend).
+	Doubles bool `json:"doubles,omitempty"`
+	Gateway bool `json:"model_gateway,omitempty"`
 	// Mask, when set, masks each raw event when it is read for a report
 	// (ReadEvents): the report sets it, since masking needs every test's
 	// secrets.

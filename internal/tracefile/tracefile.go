@@ -55,6 +55,12 @@ type traceHead struct {
 	// Source is where an imported or adapted trace came from: its adapter,
 	// capabilities and runtime context (absent: an AG-UI run).
 	Source *trace.Source `json:"source,omitempty"`
+	// Doubles and Gateway say the attempt was bound to Ananke's tool
+	// doubles and model gateway (docs/backend.md): its turns hold every
+	// call to a double and every model call, so the trace has their
+	// capabilities.
+	Doubles bool `json:"doubles,omitempty"`
+	Gateway bool `json:"model_gateway,omitempty"`
 }
 
 type attemptRef struct {
@@ -85,6 +91,7 @@ func Write(w io.Writer, t *report.Test, a *report.Attempt) error {
 	}
 	h.Test.ID, h.Test.Name, h.Test.File = t.ID, t.Name, t.File
 	h.TestStartMs, h.TestEndMs, h.History, h.Source = tr.TestStartMs, tr.TestEndMs, tr.History, tr.Source
+	h.Doubles, h.Gateway = tr.Doubles, tr.Gateway
 	head, err := marshal(h)
 	if err != nil {
 		return err
@@ -225,7 +232,8 @@ func Read(r io.Reader) (*trace.Trace, error) {
 	if f.Schema != Schema {
 		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, Schema)
 	}
-	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Turns: make([]trace.Turn, 0, len(f.Turns))}
+	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Doubles: f.Doubles, Gateway: f.Gateway,
+		Turns: make([]trace.Turn, 0, len(f.Turns))}
 	for _, ti := range f.Turns {
 		t := ti.Turn
 		t.Texts = ti.Texts

@@ -78,5 +78,8 @@ func callLine(c *report.Call) string {
 	if c.Agent != "" {
 		who += ", by subagent " + c.Agent
 	}
+	if s := format.Served(c); s != "" {
+		who += ", " + s
+	}
 	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, 80), res, format.ShortID(c.ID), who, c.AtMs)
 }

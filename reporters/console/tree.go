@@ -5,6 +5,7 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/reporters/internal/format"
 )
 
 // node is a branch of the -v tree: a turn, or the whole test, with the
@@ -87,16 +88,18 @@ func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	var errs, extras []string
 	var resumes []report.Resume
 	var interrupts []report.Interrupt
+	var models []report.ModelCall
 	usage := ""
 	if n.turn != nil {
 		calls, errs, usage = n.turn.ToolCalls, n.turn.RunErrors, p.turnUsage(n.turn)
+		models = n.turn.ModelCalls
 		resumes, interrupts = n.turn.Resumes, n.turn.Interrupts
 		if r := reasoningLine(n.turn); r != "" {
 			extras = append(extras, p.o.paint("dim", r))
 		}
 		extras = append(extras, subagentLines(n.turn)...)
 	}
-	total, i := len(resumes)+len(extras)+len(calls)+len(interrupts)+len(errs)+len(n.asserts), 0
+	total, i := len(resumes)+len(extras)+len(calls)+len(models)+len(interrupts)+len(errs)+len(n.asserts), 0
 	if usage != "" {
 		total++
 	}
@@ -114,7 +117,19 @@ func (p *printer) leaves(prefix string, t *report.Test, n *node) {
 	}
 	for _, c := range calls {
 		lead, _ := next()
-		p.out(lead + "tool " + clean(callLine(&c)))
+		line := "tool " + clean(callLine(&c))
+		if c.Served != nil && c.Served.Unanswered {
+			line = p.o.paint(string(status.Warn), line)
+		}
+		p.out(lead + line)
+	}
+	for _, m := range models {
+		lead, _ := next()
+		line := clean(fmt.Sprintf("model %s  (+%dms)", format.ModelCall(&m), m.AtMs))
+		if m.Error != "" {
+			line = p.o.paint("error", line)
+		}
+		p.out(lead + line)
 	}
 	for _, in := range interrupts {
 		lead, _ := next()

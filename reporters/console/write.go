@@ -25,7 +25,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 			p.test(t)
 		}
 		if len(t.Warnings) > 0 && !opts.Verbose {
-			p.line(1, opts.paint("dim", fmt.Sprintf("%s: %d protocol warning(s); run with -v to see them", clean(t.Name), len(t.Warnings))))
+			p.warningCounts(t)
 		}
 	}
 	p.summary(r)
@@ -208,6 +208,11 @@ func (p *printer) summary(r *report.Report) {
 	p.adaptiveSummary(r)
 	p.historySummary(r)
 	p.quarantineSummary(r)
+	for _, w := range r.Warnings {
+		// Requests to Ananke's backend no test took: no test failed for
+		// them, and none shows them.
+		p.line(0, p.o.paint(string(status.Warn), clean(fmt.Sprintf("%s %s", status.Warn.Symbol(), w.Message))))
+	}
 	for _, h := range r.FailedHooks() {
 		// A failed before_all or after_all hook makes the run an error
 		// even when every test passed.
@@ -264,4 +269,28 @@ func (p *printer) runBudget(r *report.Report) bool {
 		}
 	}
 	return r.Budget.Exceeded
+}
+
+// warningCounts says, without -v, how many warnings the test has: its
+// protocol warnings, and apart from them its calls to a tool double the
+// test gave no answer and what Ananke's backend served after its turn.
+func (p *printer) warningCounts(t *report.Test) {
+	doubles, late := 0, 0
+	for _, w := range t.Warnings {
+		switch w.Rule {
+		case "doubles":
+			doubles++
+		case "backend":
+			late++
+		}
+	}
+	if n := len(t.Warnings) - doubles - late; n > 0 {
+		p.line(1, p.o.paint("dim", fmt.Sprintf("%s: %d protocol warning(s); run with -v to see them", clean(t.Name), n)))
+	}
+	if doubles > 0 {
+		p.line(1, p.o.paint(string(status.Warn), fmt.Sprintf("%s: %s to a tool double with no answer for this test; run with -v to see them", clean(t.Name), plural.Count(doubles, "call"))))
+	}
+	if late > 0 {
+		p.line(1, p.o.paint(string(status.Warn), fmt.Sprintf("%s: %s to the tool doubles or the model gateway after the turn ended, left out of the trace; run with -v to see them", clean(t.Name), plural.Count(late, "request"))))
+	}
 }

@@ -425,3 +425,41 @@ func TestBrowserAdaptive(t *testing.T) {
 		t.Errorf("a test with fixed runs speaks of adaptive runs:\n%s", got)
 	}
 }
+
+// TestBrowserBackend: a run whose agent took its tools from Ananke's
+// doubles and its model from its gateway marks each served call as the
+// double's — the one the test gave no answer as such — lists the turn's
+// model calls with their outcome and tokens, and its header shows the
+// requests no test took.
+func TestBrowserBackend(t *testing.T) {
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, reporttest.BackendReport()); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#run")
+	if got := p.Text("#run"); !strings.Contains(got, "tools/call check_stock was attributed to no test") {
+		t.Errorf("the run's header lacks the orphan request:\n%s", got)
+	}
+	p.SetHash("test=" + url.QueryEscape("tests/stock"))
+	p.WaitVisible(`#detail[data-test="tests/stock"]`)
+	text := strings.ToLower(p.Text("#detail")) // labels are upper case
+	for _, w := range []string{"⇄ double (match[0])", "⇄ double: no answer for this test", "Model calls (gateway)",
+		"429 fault 429 injected", "200 tool_calls", "1,200 in / 80 out", "502 error: upstream refused key ***"} {
+		if !strings.Contains(text, strings.ToLower(w)) {
+			t.Errorf("the test lacks %q:\n%s", w, text)
+		}
+	}
+	if n := p.Count("#detail .call.unanswered"); n != 1 {
+		t.Errorf("%d calls marked unanswered, want 1", n)
+	}
+	if n := p.Count("#detail .model-calls tbody tr"); n != 3 {
+		t.Errorf("%d model call rows, want 3", n)
+	}
+	if strings.Contains(p.Text("body"), reporttest.Secret) {
+		t.Error("the page shows the secret")
+	}
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}

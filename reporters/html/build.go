@@ -26,6 +26,7 @@ func build(r *report.Report) *page {
 	p.Runs = format.AdaptiveTotals(r)
 	p.Quarantined, p.Advice = quarantineTotalsText(r), adviceTexts(r)
 	p.History = historyText(r)
+	p.Warnings = runWarnings(r)
 	if r.Budget != nil {
 		for _, l := range r.Budget.Limits {
 			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})
@@ -140,6 +141,7 @@ func buildAssertion(a report.Assertion, calls map[callRef]bool) assertion {
 func reportCall(c *report.Call) *call {
 	out := &call{ID: c.ID, Name: c.Name, Turn: c.Turn, ArgsJSON: json.Valid([]byte(c.Args)), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID,
 		StartMs: c.AtMs, DoneMs: c.AtMs + c.DurationMs, StartSeq: c.Seq}
+	served(out, c)
 	out.Args, out.ArgsBytes = cut(c.Args, TextCap)
 	if c.Result != nil {
 		res, n := cut(*c.Result, TextCap)
@@ -155,6 +157,7 @@ func summaryTurn(rt *report.Turn) turn {
 	for i := range rt.ToolCalls {
 		t.Calls = append(t.Calls, *reportCall(&rt.ToolCalls[i]))
 	}
+	t.ModelCalls = modelCalls(rt)
 	for _, e := range rt.RunErrors {
 		t.RunErrors = append(t.RunErrors, trace.RunError{Message: e})
 	}
@@ -186,7 +189,11 @@ func buildTurn(tr *trace.Trace, tt *trace.Turn, rt *report.Turn) turn {
 	addAgents(&t, tt, rt, base)
 	for i := range tt.ToolCalls {
 		t.Calls = append(t.Calls, traceCall(&tt.ToolCalls[i], base))
+		if rt != nil && i < len(rt.ToolCalls) {
+			served(&t.Calls[i], &rt.ToolCalls[i])
+		}
 	}
+	t.ModelCalls = modelCalls(rt)
 	for _, m := range tt.Memory {
 		mm := memory{Seq: m.Seq, AtMs: since(m.TimestampMs, base), Op: m.Op, Group: m.Group, Path: m.Path, CallID: m.CallID}
 		mm.Content, mm.Bytes = cut(m.Content, TextCap)

@@ -12,7 +12,10 @@
 // read against the base branch's recent runs has, per test, a mini trend in
 // the list and sparklines of its results, durations and cost in its view,
 // drawn in inline SVG, and a failed test's head says the history's verdict
-// (history.go).
+// (history.go). A call Ananke's tool doubles answered is marked as the
+// double's (one the test gave no answer, as such), and a turn lists the
+// requests its model gateway saw; the header shows the requests no test
+// took (backend.go).
 //
 // The page loads nothing: its style, script and data are inline, and its
 // Content-Security-Policy lets the browser fetch nothing else, so it works

@@ -138,6 +138,7 @@ func TestWrite(t *testing.T) {
 		{"suite", suitetest.Report()},
 		{"extras", extras()},
 		{"history", historyReport()},
+		{"backend", reporttest.BackendReport()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := render(t, tc.r)

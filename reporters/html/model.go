@@ -39,6 +39,9 @@ type page struct {
 	// Budget are the lines of the config's run budget (docs/cost.md):
 	// each bound, exceeded, not checked or kept.
 	Budget []budgetLine `json:"budget,omitempty"`
+	// Warnings are about the run as a whole: the requests to Ananke's
+	// backend no test took (backend.go).
+	Warnings []string `json:"warnings,omitempty"`
 	// Tests, then Caps (the page's size limits, for its notes), are
 	// written after the fields above, a test at a time (write.go).
 }
@@ -198,6 +201,9 @@ type turn struct {
 	Outbound     []outbound       `json:"outbound,omitempty"`
 	// Usage is what the agent used in the turn (usage.go).
 	Usage string `json:"usage,omitempty"`
+	// ModelCalls are its requests to the model through Ananke's gateway
+	// (backend.go).
+	ModelCalls []modelCall `json:"model_calls,omitempty"`
 	// Interrupts are what its runs ended with to ask the client, and
 	// Resumes the answers it sent (interrupts.go).
 	Interrupts []interrupt `json:"interrupts,omitempty"`
@@ -226,6 +232,10 @@ type call struct {
 	// agent's calls.
 	Agent         string `json:"agent,omitempty"`
 	SubagentRunID string `json:"subagent_run_id,omitempty"`
+	// Served marks a call Ananke's tool doubles answered ("⇄ double
+	// (match[0])"), Unanswered one the test gave no answer (backend.go).
+	Served     string `json:"served,omitempty"`
+	Unanswered bool   `json:"unanswered,omitempty"`
 	// StartMs is the call's start, ArgsEndMs its TOOL_CALL_END (absent:
 	// none), DoneMs when it completed.
 	StartMs   int64  `json:"start_ms"`

@@ -158,6 +158,7 @@
         ['History', data.history],
         ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' + modelTokens(t.model)]]),
       ...(data.advice || []).map((a) => h('div', { class: 'callout advice' }, h('p', {}, clean(a)))),
+      ...(data.warnings || []).map((w) => h('div', { class: 'callout st-warn' }, h('p', {}, badge('warn'), ' ', clean(w)))),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
         h('p', {}, badge(b.status), ' ', clean(b.message)))),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
@@ -285,8 +286,9 @@
   }
 
   function callCard(c) {
-    return h('div', { class: 'call' + (c.client ? ' client' : '') },
+    return h('div', { class: 'call' + (c.client ? ' client' : '') + (c.served ? ' double' : '') + (c.unanswered ? ' unanswered' : '') },
       h('div', { class: 'call-head' }, h('code', { class: 'tool' }, c.name), c.client && flag('client-answered', 'client'), c.agent && flag('by ' + c.agent, 'agent'),
+        c.served && flag(c.served, c.unanswered ? 'warn' : 'double'),
         h('span', { class: 'sub' }, c.id + ' · ' + at(c.start_ms) + ' · took ' + dur(Math.max(0, c.done_ms - c.start_ms))),
         ' ', seqLink(c.start_seq), ' ', seqLink(c.end_seq), ' ', seqLink(c.result_seq)),
       h('div', { class: 'label' }, 'Arguments'), block(c.args, { json: c.args_json, whole: c.args_bytes }),
@@ -294,6 +296,17 @@
         ? [h('div', { class: 'label' }, c.result_error ? 'Result (error: ' + clean(c.result_error) + ')' : 'Result'),
             block(c.result, { json: c.result_json, whole: c.result_bytes })]
         : h('div', { class: 'label' }, 'No result'));
+  }
+
+  // modelCalls lists a turn's requests to the model through Ananke's
+  // gateway: model, what became of it, tokens, when and how long.
+  function modelCalls(tu) {
+    return h('div', { class: 'model-calls' }, h('div', { class: 'label' }, 'Model calls (gateway)'),
+      h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Model', 'Status', 'Tokens', 'At', 'Took'].map((x) => h('th', {}, x)))),
+        h('tbody', {}, tu.model_calls.map((m, i) => h('tr', { class: m.failed ? 'failed' : '' },
+          h('td', {}, String(i + 1)), h('td', {}, h('code', {}, m.model), m.response_model && h('span', { class: 'sub' }, ' (' + m.response_model + ')'),
+            m.stream && [' ', flag('stream')]),
+          h('td', {}, clean(m.outcome)), h('td', {}, m.tokens || '–'), h('td', {}, at(m.at_ms)), h('td', {}, dur(m.duration_ms)))))));
   }
 
   // aboutCall names the interrupt a card is about: its id, and the call.
@@ -384,8 +397,9 @@
     for (const r of tu.resumes || []) rows.push(lane('resume: ' + r.answer + (r.tool ? ' ' + r.tool : ''), r.at_ms, r.at_ms, at(r.at_ms) + ', ' + r.status, 'resume'));
     if (tu.first_text_ms != null) rows.push(lane('first text', tu.first_text_ms, tu.first_text_ms, at(tu.first_text_ms), 'text'));
     for (const c of tu.calls || []) {
-      rows.push(lane(c.name + (c.client ? ' (client)' : ''), c.start_ms, c.done_ms, at(c.start_ms) + ', ' + dur(Math.max(0, c.done_ms - c.start_ms)), c.client ? 'client' : 'call'));
+      rows.push(lane(c.name + (c.client ? ' (client)' : '') + (c.served ? ' ⇄' : ''), c.start_ms, c.done_ms, at(c.start_ms) + ', ' + dur(Math.max(0, c.done_ms - c.start_ms)), c.client ? 'client' : c.served ? 'double' : 'call'));
     }
+    for (const m of tu.model_calls || []) rows.push(lane('model ' + m.model, m.at_ms, m.at_ms + m.duration_ms, at(m.at_ms) + ', ' + dur(m.duration_ms), m.failed ? 'interrupt' : 'model'));
     for (const i of tu.interrupts || []) rows.push(lane('interrupt: ' + (i.tool || i.reason), i.at_ms, i.at_ms, at(i.at_ms) + ', ' + i.reason, 'interrupt'));
     if (!rows.length) return null;
     return h('div', { class: 'timeline' },
@@ -416,6 +430,7 @@
       (tu.resumes || []).map(resumeCard),
       tu.reasoning !== undefined && h('div', { class: 'msg-box reasoning' }, h('div', { class: 'who' }, 'Reasoning'), block(tu.reasoning, { whole: tu.reasoning_bytes })),
       callsAndAgents(tu),
+      tu.model_calls && modelCalls(tu),
       (tu.text !== undefined || tu.agent_files) && h('div', { class: 'msg-box assistant' },
         h('div', { class: 'who' }, 'Assistant', tu.first_text_ms != null && h('span', { class: 'sub' }, ' first text ' + at(tu.first_text_ms)), ' ', seqLink(tu.first_text_seq)),
         tu.text !== undefined && block(tu.text, { whole: tu.text_bytes }),
