@@ -117,6 +117,7 @@ func (c *call) describe() {
 func (c *call) finish() {
 	c.mc.EndedMs = c.g.now().UnixMilli()
 	c.mc.Error = c.g.mask(c.mc.Error)
+	c.mc.Note = c.g.mask(c.mc.Note)
 	if c.bd != nil {
 		c.bd.AddModelCall(c.mc)
 	} else {

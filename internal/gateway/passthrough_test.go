@@ -44,7 +44,7 @@ func TestPassthrough(t *testing.T) {
 		{name: "upstream error", req: askStock, answer: jsonAnswer(429, `{"error":{"message":"Rate limit reached","type":"requests"}}`, "Retry-After", "7"),
 			body: `{"error":{"message":"Rate limit reached","type":"requests"}}`,
 			want: trace.ModelCall{Model: "gpt-4o-mini", Messages: 2, Tools: []string{"check_stock", "reserve"}, Status: 429, Mode: "passthrough",
-				Error: "the upstream answered HTTP 429 Too Many Requests: Rate limit reached", StartedMs: 1_000_010, EndedMs: 1_000_020}},
+				Note: "the upstream answered HTTP 429 Too Many Requests: Rate limit reached", StartedMs: 1_000_010, EndedMs: 1_000_020}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			up := newUpstream(t, tc.answer)

@@ -49,7 +49,7 @@ func (c *call) answerFrom(e *Exchange) {
 			parts[i] = kept(ch)
 			if err := writeEvent(c.w, parts[i]); err != nil {
 				c.answered(e.Status, parts[:i], false)
-				c.mc.Error = fmt.Sprintf("the agent closed the stream after %d chunks", i)
+				c.mc.Note = fmt.Sprintf("the agent closed the stream after %d chunks", i)
 				return
 			}
 		}
@@ -73,7 +73,7 @@ func (c *call) answerFrom(e *Exchange) {
 	_, _ = c.w.Write(body)
 	c.answered(e.Status, [][]byte{body}, true)
 	if e.Status >= 400 {
-		c.mc.Error = strings.Replace(c.mc.Error, "the upstream answered", "the recorded answer is", 1)
+		c.mc.Note = strings.Replace(c.mc.Note, "the upstream answered", "the recorded answer is", 1)
 	}
 }
 

@@ -71,7 +71,7 @@ func TestRecordReplay(t *testing.T) {
 	for i, c := range []trace.ModelCall{calls[0], calls[1], calls[2]} {
 		want := recCalls[i]
 		want.Mode, want.StartedMs, want.EndedMs = "replay", c.StartedMs, c.EndedMs
-		want.Error = strings.Replace(want.Error, "the upstream answered", "the recorded answer is", 1)
+		want.Note = strings.Replace(want.Note, "the upstream answered", "the recorded answer is", 1)
 		if !reflect.DeepEqual(c, want) {
 			t.Errorf("replayed call %d\n%+v\nwant\n%+v", i, c, want)
 		}

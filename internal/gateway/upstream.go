@@ -84,7 +84,7 @@ func isEventStream(h http.Header) bool {
 func (c *call) upstreamFailed(ctx context.Context, err error, what string) {
 	switch {
 	case c.r.Context().Err() != nil:
-		c.mc.Error = "the agent closed the request before the upstream answered"
+		c.mc.Note = "the agent closed the request before the upstream answered"
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		c.fail(http.StatusGatewayTimeout, "upstream_timeout", fmt.Sprintf("the upstream %s within %s (gateway.timeout_ms)", what, c.g.o.Timeout))
 	default:
@@ -142,7 +142,7 @@ func (c *call) relayStream(ctx context.Context, resp *http.Response) {
 			c.mc.Status = resp.StatusCode
 			c.answered(resp.StatusCode, chunks, false)
 			if c.r.Context().Err() != nil {
-				c.mc.Error = fmt.Sprintf("the agent closed the stream after %d chunks", len(chunks))
+				c.mc.Note = fmt.Sprintf("the agent closed the stream after %d chunks", len(chunks))
 				return
 			}
 			c.mc.Error = fmt.Sprintf("the upstream's stream broke after %d chunks: %s", len(chunks), streamErr(ctx, err, c.g.o.Timeout))
@@ -159,7 +159,7 @@ func (c *call) relayStream(ctx context.Context, resp *http.Response) {
 		}
 		if err := writeEvent(c.w, data); err != nil {
 			c.answered(resp.StatusCode, chunks, false)
-			c.mc.Error = fmt.Sprintf("the agent closed the stream after %d chunks", len(chunks))
+			c.mc.Note = fmt.Sprintf("the agent closed the stream after %d chunks", len(chunks))
 			return
 		}
 	}
@@ -196,7 +196,7 @@ func (c *call) answered(status int, parts [][]byte, whole bool) {
 	c.mc.FinishReason = a.finishReason
 	c.mc.ToolCalls = a.toolCalls
 	if status >= 400 && whole && len(parts) == 1 {
-		c.mc.Error = "the upstream answered " + errorOf(status, parts[0])
+		c.mc.Note = "the upstream answered " + errorOf(status, parts[0])
 	}
 }
 

@@ -35,6 +35,10 @@ type ModelCall struct {
 	Status int    `json:"status"`
 	Fault  string `json:"fault,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Note is what happened that the agent is judged on (an HTTP error
+	// the upstream or the recording answered, a stream the agent
+	// closed): no error of the run.
+	Note string `json:"note,omitempty"`
 	// Mode is how the gateway answered: record, replay or passthrough.
 	Mode         string   `json:"mode"`
 	FinishReason string   `json:"finish_reason,omitempty"`
@@ -59,7 +63,7 @@ func (b *builder) modelCalls(ms []trace.ModelCall, base int64) []ModelCall {
 	out := make([]ModelCall, len(ms))
 	for i, m := range ms {
 		out[i] = ModelCall{Model: m.Model, ResponseModel: m.ResponseModel, Stream: m.Stream, Messages: m.Messages,
-			Tools: slices.Clone(m.Tools), Usage: cloneUsage(m.Usage), Status: m.Status, Fault: m.Fault, Error: b.red.String(m.Error),
+			Tools: slices.Clone(m.Tools), Usage: cloneUsage(m.Usage), Status: m.Status, Fault: m.Fault, Error: b.red.String(m.Error), Note: b.red.String(m.Note),
 			Mode: m.Mode, FinishReason: m.FinishReason, ToolCalls: slices.Clone(m.ToolCalls),
 			AtMs: m.StartedMs - base, DurationMs: max(m.EndedMs-m.StartedMs, 0)}
 		if out[i].ResponseModel == m.Model {

@@ -317,11 +317,16 @@ type ModelCall struct {
 	Usage *cost.Usage `json:"usage,omitempty"`
 	// Status is the HTTP status the agent got; Fault the fault Ananke
 	// injected instead of forwarding ("429", "500", "timeout",
-	// "truncate"), and Error what went wrong (an upstream failure, a
-	// request with no recording in replay).
+	// "truncate"), and Error why the gateway could not answer as the
+	// test meant (a request with no recording in replay, an upstream it
+	// could not reach): the attempt errors with it. Note is what happened
+	// that the agent is judged on, not an error of the run: the upstream
+	// (or the recording) answered with an HTTP error, the agent closed
+	// the stream early.
 	Status int    `json:"status"`
 	Fault  string `json:"fault,omitempty"`
 	Error  string `json:"error,omitempty"`
+	Note   string `json:"note,omitempty"`
 	// Mode is how the gateway answered: "record", "replay" or
 	// "passthrough".
 	Mode string `json:"mode"`

@@ -55,6 +55,8 @@ func ModelOutcome(m *report.ModelCall) string {
 		return s + " fault " + m.Fault + " injected"
 	case m.Error != "":
 		return s + " error: " + OneLine(m.Error, 120)
+	case m.Note != "":
+		return s + " " + OneLine(m.Note, 120)
 	case m.FinishReason != "":
 		return s + " " + m.FinishReason
 	}
