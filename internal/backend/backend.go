@@ -47,6 +47,9 @@ type Board struct {
 	// gateway serve the run: a bound attempt's calls to them are all
 	// known (capability.ToolTrace, capability.ModelCalls).
 	doubles, gateway bool
+	// doublesURL and gatewayURL are where the agent reaches them
+	// (Advertise).
+	doublesURL, gatewayURL string
 
 	mu    sync.Mutex
 	next  int

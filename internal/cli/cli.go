@@ -97,6 +97,7 @@ func init() {
 		{"history", "show the flakiest, failing, slowest and costliest tests of past runs; keep a history file", runHistory},
 		{"show", "open a report's index.html in the browser (a report directory or a downloaded artifact zip)", runShow},
 		{"trace", "export a report's traces as normalized traces (trace export)", runTrace},
+		{"doubles", "serve the tool doubles of a running run over stdio, for agents that spawn their MCP servers (doubles serve)", runDoubles},
 		{"generate", "ask the config's model for test files; write the valid ones", runGenerate},
 		{"validate", "check config and test files without running anything", runValidate},
 		{"schema", "print a JSON Schema: config, test, quarantine, report (summary.json), normalized-trace or history", runSchema},

@@ -73,6 +73,8 @@ type runOptions struct {
 	history     *baseHistory
 	// failOn is --fail-on: error, or new (blame.go).
 	failOn string
+	// gateway is --gateway: the model gateway's mode, over the config's.
+	gateway string
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -108,6 +110,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.endpoint, "endpoint", "", "send to `URL` instead of target.endpoint (without a config: an AG-UI agent there)")
 	fs.StringVar(&o.record, "record", "", "record every exchange with the agent into `dir`, to replay later")
 	fs.StringVar(&o.replay, "replay", "", "answer every run from the recording in `dir`, without the agent")
+	fs.StringVar(&o.gateway, "gateway", "", "run the model gateway in `mode` passthrough, record or replay, over the config's gateway.mode (docs/gateway.md)")
 	fs.StringVar(&o.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof file)")
 	fs.StringVar(&o.profiles.mem, "memprofile", "", "write a memory profile of the run to `file` at its end")
 }
@@ -242,6 +245,15 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if err != nil {
 		return nil, err
 	}
+	// The doubles and the gateway listen before anything starts, and
+	// their URLs are in the environment target.server and the hooks see.
+	be, err := a.startBackend(suite, o.gateway, o.dryRun)
+	if err != nil {
+		return nil, withCode(ExitError, "", err)
+	}
+	a.environ = append(a.environ, be.environ()...)
+	defer be.stop() // when the run did not get to stop it
+
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(a.Err, d)
@@ -301,17 +313,23 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
-		Protocols: registry.Lookup, Prices: prices,
+		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(),
 	})
+	// Stopped before the reports: the gateway's recordings are saved,
+	// and a late request is an orphan the report shows.
+	stopErr := be.stop()
 	live.Close()
 	root, _ := a.getwd()
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
-		Secrets: lm.secrets, Prices: prices}
+		Secrets: append(lm.secrets, be.secretsOrNil()...), Prices: prices}
 	r := report.Build(out, meta)
 	o.history.apply(a, r)
 	err = a.finish(r, o.reportDir, copts)
 	if rerr := recorded(r); rerr != nil {
 		err = errors.Join(err, withCode(ExitError, "", rerr))
+	}
+	if stopErr != nil {
+		err = errors.Join(err, withCode(ExitError, "", stopErr))
 	}
 	return r, err
 }

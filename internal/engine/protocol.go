@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
@@ -80,7 +79,8 @@ func (a *Setup) Secret(values ...string) { a.p.secrets = append(a.p.secrets, val
 // Header is the headers every request of the attempt sends: the target's
 // (target.headers), resolved, whose values are secrets; and, when the
 // attempt is bound to Ananke's backend, backend.Header with its token
-// (docs/backend.md), which is not.
+// and the URLs of the doubles and the gateway (docs/backend.md), which
+// are not.
 func (a *Setup) Header() http.Header {
 	if a.resolved&resolvedHeader == 0 {
 		a.resolved |= resolvedHeader
@@ -91,7 +91,7 @@ func (a *Setup) Header() http.Header {
 			a.Secret(v)
 		}
 		if bd := a.p.binding; bd != nil {
-			a.header.Set(backend.Header, bd.Token)
+			bd.SetHeaders(a.header)
 		}
 	}
 	return a.header

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/doubles"
+	"github.com/ananke/action/internal/spec"
+)
+
+// `ananke doubles serve`: the tool doubles of a running `ananke run`,
+// served on stdin and stdout for agents that spawn their MCP servers as
+// commands (docs/doubles.md).
+
+var doublesCommands = []struct {
+	name string
+	run  func(ctx context.Context, a *app, args []string) error
+}{
+	{"serve", runDoublesServe},
+}
+
+func runDoubles(ctx context.Context, a *app, args []string) error {
+	if len(args) == 0 {
+		doublesUsage(a.Err)
+		return exitWith(ExitInvalid)
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		doublesUsage(a.Out)
+		return nil
+	}
+	for _, c := range doublesCommands {
+		if c.name == args[0] {
+			return c.run(ctx, a, args[1:])
+		}
+	}
+	var usage strings.Builder
+	doublesUsage(&usage)
+	return invalidf("doubles", "unknown command %q\n\n%s", args[0], strings.TrimSuffix(usage.String(), "\n"))
+}
+
+func doublesUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: ananke doubles serve [--url URL] [--config FILE] [--test TOKEN]")
+	fmt.Fprintln(w, "\nCommands:\n  serve     serve the tool doubles of a running `ananke run` over stdio, for an agent that spawns its MCP servers")
+	fmt.Fprintln(w, "\nRun 'ananke doubles serve -h' for its flags.")
+}
+
+func runDoublesServe(ctx context.Context, a *app, args []string) error {
+	const scope = "doubles serve"
+	fs := a.flags(scope, "")
+	url := fs.String("url", "", "the doubles' `URL` (default: $"+envDoublesURL+", which `ananke run` gives target.server and the hooks, else the config's doubles.listen and path)")
+	config := fs.String("config", "", "project config `file` whose doubles.listen and path give the URL (default: ananke.config.yaml here or in a parent)")
+	alias(fs, "c", "config")
+	token := fs.String("test", "", "send this `token` as the "+backend.Header+" header, so every call is attributed to that attempt (default: $"+backend.Var+")")
+	if err := a.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return invalidf(scope, "unexpected argument %q", fs.Arg(0))
+	}
+	if *url == "" {
+		*url, _ = a.lookupEnv(envDoublesURL)
+	}
+	if *url == "" {
+		u, err := a.configDoublesURL(*config)
+		if err != nil {
+			return withCode(ExitInvalid, scope, err)
+		}
+		*url = u
+	}
+	if *token == "" {
+		*token, _ = a.lookupEnv(backend.Var)
+	}
+	err := doubles.Bridge(ctx, *url, a.In, a.Out, doubles.BridgeOptions{TestHeader: *token, Version: Version()})
+	if err != nil && ctx.Err() == nil {
+		return withCode(ExitError, scope, err)
+	}
+	return nil
+}
+
+// configDoublesURL is the URL of the doubles the config declares, on
+// this machine.
+func (a *app) configDoublesURL(config string) (string, error) {
+	suite, err := a.loadSuite(spec.Options{ConfigPath: config})
+	if err != nil {
+		return "", err
+	}
+	d := suite.Config.Doubles
+	if d == nil {
+		return "", fmt.Errorf("%s declares no doubles: (docs/doubles.md)", suite.Config.Path)
+	}
+	addr, err := d.Addr(a.lookupEnv)
+	if err != nil {
+		return "", err
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	if port == "0" {
+		return "", fmt.Errorf("doubles.listen %s picks a free port when the run starts: pass --url, or run the agent from target.server, which gets $%s", addr, envDoublesURL)
+	}
+	return d.URL(net.JoinHostPort(host, port)), nil
+}
