@@ -8,9 +8,15 @@
 //     node mastra-backend-server.mjs [--port N]    (or PORT=N; default: a free port)
 //
 // Environment:
-//   DOUBLES_URL          the MCP server's streamable HTTP endpoint (required)
+//   DOUBLES_URL          the MCP server's streamable HTTP endpoint; unset, each
+//                        request's Ananke-Doubles-Url header gives it (an agent
+//                        started before Ananke, e.g. a service container)
 //   GATEWAY_URL          the model's OpenAI-compatible base URL, the one that
-//                        /chat/completions is appended to (required)
+//                        /chat/completions is appended to; unset, each
+//                        request's Ananke-Gateway-Url header gives it
+//   STREAM_TOOL_CALLS    "0": the AG-UI stream carries no TOOL_CALL_* events,
+//                        as an agent that streams only its answer (its tool
+//                        calls are then known only from Ananke's doubles)
 //   GATEWAY_MODEL        the model name sent to it (default "gpt-4o-mini")
 //   GATEWAY_API_KEY      the bearer key sent to it (default "test-key")
 //   MODEL_MAX_RETRIES    how many times a failed model call that can be retried
@@ -43,11 +49,7 @@ import { MastraAgent } from "@ag-ui/mastra";
 import { EventEncoder } from "@ag-ui/encoder";
 
 const env = process.env;
-const doublesURL = env.DOUBLES_URL, gatewayURL = env.GATEWAY_URL;
-if (!doublesURL || !gatewayURL) {
-  console.error("mastra-backend-server: DOUBLES_URL and GATEWAY_URL must be set");
-  process.exit(2);
-}
+const streamTools = env.STREAM_TOOL_CALLS !== "0";
 const model = env.GATEWAY_MODEL || "gpt-4o-mini";
 const apiKey = env.GATEWAY_API_KEY || "test-key";
 const maxRetries = Number(env.MODEL_MAX_RETRIES ?? 2);
@@ -63,8 +65,14 @@ const TEST_HEADER = "ananke-test";
 const current = new AsyncLocalStorage();
 const testToken = () => (forward ? current.getStore() : undefined);
 
-const mcp = new MCPClient({
-  id: "mastra-backend",
+// One MCP client per doubles URL (one, unless the URLs come from headers).
+const clients = new Map();
+const mcpFor = (doublesURL) => {
+  if (!clients.has(doublesURL)) clients.set(doublesURL, newClient(doublesURL, clients.size));
+  return clients.get(doublesURL);
+};
+const newClient = (doublesURL, n) => new MCPClient({
+  id: `mastra-backend-${n}`,
   servers: {
     [serverName]: {
       url: new URL(doublesURL),
@@ -83,8 +91,10 @@ const mcp = new MCPClient({
 
 // A new Agent per request: its tools as just listed, its model config with
 // the forwarded header (Mastra keys its model cache on the headers too).
-async function agentFor() {
-  const { tools, errors } = await mcp.listToolsWithErrors();
+async function agentFor(urls) {
+  const doublesURL = env.DOUBLES_URL || urls.doubles, gatewayURL = env.GATEWAY_URL || urls.gateway;
+  if (!doublesURL || !gatewayURL) throw new Error("no doubles or gateway URL: set DOUBLES_URL and GATEWAY_URL, or send Ananke-Doubles-Url and Ananke-Gateway-Url");
+  const { tools, errors } = await mcpFor(doublesURL).listToolsWithErrors();
   const failed = Object.entries(errors ?? {});
   if (failed.length) throw new Error(`listing the tools of MCP server ${failed.map(([s, e]) => `${s}: ${String(e).split("\n")[0]}`).join("; ")}`);
   const token = testToken();
@@ -112,7 +122,7 @@ async function serve(req, res) {
   res.writeHead(200, { "Content-Type": encoder.getContentType() });
   let agent;
   try {
-    agent = await agentFor();
+    agent = await agentFor({ doubles: req.headers["ananke-doubles-url"], gateway: req.headers["ananke-gateway-url"] });
   } catch (err) {
     if (debug) console.error(err);
     const ids = { threadId: input.threadId, runId: input.runId };
@@ -122,7 +132,7 @@ async function serve(req, res) {
   }
   await new Promise((done) => {
     new MastraAgent({ agentId: "backend", agent, resourceId: "backend" }).run(input).subscribe({
-      next: (e) => res.write(encoder.encode(e)),
+      next: (e) => { if (streamTools || !e.type.startsWith("TOOL_CALL_")) res.write(encoder.encode(e)); },
       error: (err) => { res.end(encoder.encode({ type: "RUN_ERROR", message: String(err?.message ?? err) })); done(); },
       complete: () => { res.end(); done(); },
     });

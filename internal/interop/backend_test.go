@@ -1,0 +1,387 @@
+//go:build unix
+
+package interop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/interop/peer"
+)
+
+// TestBackendMastra runs a real Mastra agent (mastra-backend-server.mjs)
+// whose tool comes from Ananke's tool doubles through Mastra's MCP client
+// and whose model is Ananke's model gateway, with aimock behind it
+// (aimock-backend.json): the suites of mastra-doubles, mastra-parallel and
+// mastra-gateway, each starting its agent with target.server.
+func TestBackendMastra(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := peer.Dir()
+	node := peer.Node(t, filepath.Join("@mastra", "mcp"))
+	bin := filepath.Join(t.TempDir(), "ananke")
+	build := exec.Command("go", "build", "-o", bin, root)
+	build.Dir = root
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, msg)
+	}
+	aimock, err := peer.Start(t, dir, nil, node, filepath.Join("node_modules", "@copilotkit", "aimock", "dist", "cli.js"), "-f", "aimock-backend.json", "-p", "0")
+	if err != nil {
+		t.Fatalf("start aimock: %v", err)
+	}
+	b := backendRun{bin: bin, dir: dir, aimock: aimock.URL}
+	t.Run("doubles", b.doubles)
+	t.Run("parallel", b.parallel)
+	t.Run("gateway", b.gateway)
+}
+
+type backendRun struct {
+	bin, dir string
+	aimock   string
+}
+
+// run runs ananke with args and the suites' environment (upstream is the
+// gateway's upstream) and returns its exit code and output.
+func (b backendRun) run(t *testing.T, upstream string, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, b.bin, args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "AIMOCK_KEY="+aimockKey, "AIMOCK_BACKEND_URL="+upstream,
+		"BACKEND_AGENT_PORT="+strconv.Itoa(freePort(t)), "INTEROP_DIR="+b.dir)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.ExitCode(), string(out)
+	case err != nil:
+		t.Fatalf("ananke %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return 0, string(out)
+}
+
+// doubles: each test's answer reaches the agent, which streams no tool
+// call: the trace's calls are the doubles' alone, one a call the test gave
+// no answer; the tests run one at a time though --parallel 4 asks for more.
+func (b backendRun) doubles(t *testing.T) {
+	reports := t.TempDir()
+	cfg := filepath.Join(b.dir, "mastra-doubles")
+	exit, out := b.run(t, b.aimock, "run", "-c", filepath.Join(cfg, "ananke.config.yaml"), "-o", reports, "--parallel", "4", cfg)
+	defer logOnFailure(t, out)
+	if exit != 0 {
+		t.Errorf("exit %d, want 0", exit)
+	}
+	validateReports(t, reports)
+	checkHidden(t, regexp.MustCompile(regexp.QuoteMeta(aimockKey)), out, reports)
+	sum := readBackendSummary(t, reports)
+	want := map[string]struct{ answer, text string }{
+		"in-stock":   {"test", "SKU A-1: 4 in stock."},
+		"timeout":    {"test fault:timeout", "Sorry, the inventory service did not respond."},
+		"is-error":   {"test", "Sorry, the inventory service failed."},
+		"unanswered": {"", "Sorry, the inventory service has no answer for SKU A-1."},
+	}
+	if len(sum.Tests) != len(want) {
+		t.Fatalf("%d tests, want %d", len(sum.Tests), len(want))
+	}
+	for _, got := range sum.Tests {
+		w := want[got.ID]
+		if got.Status != "pass" || len(got.Turns) != 1 {
+			t.Errorf("%s: %s (%s), %d turns; want a pass of 1 turn", got.ID, got.Status, got.Reason, len(got.Turns))
+			continue
+		}
+		turn := got.Turns[0]
+		if turn.Text != w.text {
+			t.Errorf("%s: the agent said %q, want %q", got.ID, turn.Text, w.text)
+		}
+		// The agent streamed no tool call: the one in the trace is the
+		// double's, with the arguments the agent sent.
+		if len(turn.ToolCalls) != 1 {
+			t.Fatalf("%s: %d tool calls, want the 1 served", got.ID, len(turn.ToolCalls))
+		}
+		c := turn.ToolCalls[0]
+		if c.Name != "check_stock" || c.Args != `{"sku":"A-1"}` || c.Served == nil || c.Served.Tool != "check_stock" {
+			t.Errorf("%s: tool call %+v (served %+v), want check_stock {\"sku\":\"A-1\"} served by the doubles", got.ID, c, c.Served)
+			continue
+		}
+		if c.Served.Answer != w.answer || c.Served.Unanswered != (got.ID == "unanswered") {
+			t.Errorf("%s: served %+v, want answer %q, unanswered %v", got.ID, *c.Served, w.answer, got.ID == "unanswered")
+		}
+		if len(turn.ModelCalls) != 2 {
+			t.Errorf("%s: %d model calls, want 2 (the tool call, the answer)", got.ID, len(turn.ModelCalls))
+		}
+		for _, m := range turn.ModelCalls {
+			if m.Mode != "passthrough" || m.Status != 200 {
+				t.Errorf("%s: model call %+v, want a passthrough 200", got.ID, m)
+			}
+		}
+	}
+	if w := warningsOf(sum, "unanswered"); !strings.Contains(w, "no answer") {
+		t.Errorf("the unanswered call is not among the test's warnings: %q", w)
+	}
+	page, err := os.ReadFile(filepath.Join(reports, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `"served"`) || !strings.Contains(string(page), `"unanswered":true`) {
+		t.Error("index.html carries no served call, or none unanswered")
+	}
+}
+
+// parallel: the agent forwards Ananke-Test, so eight tests run four at a
+// time, and every call the doubles and the gateway got is the test's that
+// sent it: each test's double answers for its own SKU, and a call given to
+// another test would change its answer.
+func (b backendRun) parallel(t *testing.T) {
+	reports := t.TempDir()
+	cfg := filepath.Join(b.dir, "mastra-parallel")
+	exit, out := b.run(t, b.aimock, "run", "-c", filepath.Join(cfg, "ananke.config.yaml"), "-o", reports, "--parallel", "4", cfg)
+	defer logOnFailure(t, out)
+	if exit != 0 {
+		t.Errorf("exit %d, want 0", exit)
+	}
+	sum := readBackendSummary(t, reports)
+	if len(sum.Tests) != 8 {
+		t.Fatalf("%d tests, want 8", len(sum.Tests))
+	}
+	for _, got := range sum.Tests {
+		n, _ := strconv.Atoi(strings.TrimPrefix(got.ID, "stock-"))
+		sku := map[bool]string{true: "A-1", false: "B-2"}[n%2 == 1]
+		if got.Status != "pass" || len(got.Turns) != 1 {
+			t.Errorf("%s: %s (%s); want a pass", got.ID, got.Status, got.Reason)
+			continue
+		}
+		turn := got.Turns[0]
+		served := 0
+		for _, c := range turn.ToolCalls {
+			if c.Served != nil {
+				served++
+			}
+			if c.Args != `{"sku":"`+sku+`"}` {
+				t.Errorf("%s: a call with %s in the test of %s", got.ID, c.Args, sku)
+			}
+		}
+		// The agent streams its calls: the served one is merged into it.
+		if served != 1 || len(turn.ToolCalls) != 1 || turn.ToolCalls[0].Name != "inventory_check_stock" {
+			t.Errorf("%s: tool calls %+v, want the streamed inventory_check_stock, served", got.ID, turn.ToolCalls)
+		}
+		if len(turn.ModelCalls) != 2 {
+			t.Errorf("%s: %d model calls, want its own 2", got.ID, len(turn.ModelCalls))
+		}
+	}
+	if len(sum.Warnings) > 0 {
+		t.Errorf("requests no test took: %+v", sum.Warnings)
+	}
+}
+
+// gateway: record the model calls with aimock behind the gateway, replay
+// them with the upstream gone (the same verdicts and the same agent
+// text), and replay a prompt that was never recorded (the test errors with
+// the closest recorded request and the diff); a 429 the test scripts is
+// retried by the agent.
+func (b backendRun) gateway(t *testing.T) {
+	suite := filepath.Join(t.TempDir(), "mastra-gateway")
+	copyDir(t, filepath.Join(b.dir, "mastra-gateway"), suite)
+	cfg := filepath.Join(suite, "ananke.config.yaml")
+	recorded, replayed := t.TempDir(), t.TempDir()
+
+	exit, out := b.run(t, b.aimock, "run", "-c", cfg, "-o", recorded, "--gateway", "record", filepath.Join(suite, "pass"))
+	if exit != 0 {
+		t.Fatalf("record: exit %d\n%s", exit, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(suite, "recordings", "*"))
+	if len(files) != 3 {
+		t.Errorf("%d recording files %v, want one per test", len(files), files)
+	}
+	checkHidden(t, regexp.MustCompile(regexp.QuoteMeta(aimockKey)), out, recorded+string(os.PathListSeparator)+filepath.Join(suite, "recordings"))
+	dead := "http://127.0.0.1:" + strconv.Itoa(freePort(t)) // nothing listens
+	exit, out = b.run(t, dead, "run", "-c", cfg, "-o", replayed, "--gateway", "replay", filepath.Join(suite, "pass"))
+	if exit != 0 {
+		t.Fatalf("replay: exit %d\n%s", exit, out)
+	}
+	rec, rep := readBackendSummary(t, recorded), readBackendSummary(t, replayed)
+	texts := func(s backendSummary) map[string]string {
+		m := map[string]string{}
+		for _, tr := range s.Tests {
+			var ts []string
+			for _, turn := range tr.Turns {
+				ts = append(ts, turn.Text)
+			}
+			m[tr.ID] = tr.Status + ": " + strings.Join(ts, " | ")
+		}
+		return m
+	}
+	if a, b := texts(rec), texts(rep); len(a) != 3 || !equalMaps(a, b) {
+		t.Errorf("recorded %v\nreplayed %v\nwant the same three verdicts and texts", a, b)
+	}
+	for _, s := range []backendSummary{rec, rep} {
+		for _, tr := range s.Tests {
+			if tr.ID != "retry" || len(tr.Turns) == 0 {
+				continue
+			}
+			ms := tr.Turns[0].ModelCalls
+			if len(ms) != 3 || ms[0].Status != 429 || ms[0].Fault == "" || ms[1].Status != 200 {
+				t.Errorf("retry: model calls %+v, want the 429 fault, then the agent's retry and its answer", ms)
+			}
+		}
+	}
+	for mode, s := range map[string]backendSummary{"record": rec, "replay": rep} {
+		for _, tr := range s.Tests {
+			for _, m := range tr.modelCalls() {
+				if m.Mode != mode {
+					t.Errorf("%s: a model call in mode %q in the %s run", tr.ID, m.Mode, mode)
+				}
+			}
+			// The agent reports no usage; the gateway's is the test's.
+			if tr.Usage == nil || tr.Usage.Tokens.Total == nil || *tr.Usage.Tokens.Total == 0 {
+				t.Errorf("%s (%s): usage %+v, want the gateway's tokens", tr.ID, mode, tr.Usage)
+			}
+		}
+	}
+
+	changed := t.TempDir()
+	exit, out = b.run(t, dead, "run", "-c", cfg, "-o", changed, "--gateway", "replay", filepath.Join(suite, "changed"))
+	if exit != 2 {
+		t.Errorf("a prompt never recorded: exit %d, want 2\n%s", exit, out)
+	}
+	s := readBackendSummary(t, changed)
+	if len(s.Tests) != 1 || s.Tests[0].Status != "error" || !strings.Contains(s.Tests[0].Reason, "closest") || !strings.Contains(s.Tests[0].Reason, "B-2") {
+		t.Errorf("a prompt never recorded: %+v, want an error showing the closest recorded request and the diff", s.Tests)
+	}
+}
+
+// backendSummary is the part of summary.json the backend checks read.
+type backendSummary struct {
+	Tests    []backendTest `json:"tests"`
+	Warnings []struct {
+		Message string `json:"message"`
+	} `json:"warnings"`
+}
+
+type backendTest struct {
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Reason   string `json:"reason"`
+	Warnings []struct {
+		Rule    string `json:"rule"`
+		Message string `json:"message"`
+	} `json:"warnings"`
+	Usage *struct {
+		Tokens struct {
+			Total *int `json:"total"`
+		} `json:"tokens"`
+	} `json:"usage"`
+	Turns []struct {
+		Text      string `json:"text"`
+		ToolCalls []struct {
+			Name   string `json:"name"`
+			Args   string `json:"args"`
+			Served *struct {
+				Tool       string `json:"tool"`
+				Answer     string `json:"answer"`
+				Unanswered bool   `json:"unanswered"`
+			} `json:"served"`
+		} `json:"tool_calls"`
+		ModelCalls []backendModelCall `json:"model_calls"`
+	} `json:"turns"`
+}
+
+type backendModelCall struct {
+	Status int    `json:"status"`
+	Fault  string `json:"fault"`
+	Mode   string `json:"mode"`
+}
+
+func readBackendSummary(t *testing.T, reports string) backendSummary {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(reports, "summary.json"))
+	if err != nil {
+		t.Fatalf("read summary: %v", err)
+	}
+	var s backendSummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("decode summary: %v", err)
+	}
+	return s
+}
+
+func (tr backendTest) modelCalls() []backendModelCall {
+	var out []backendModelCall
+	for _, turn := range tr.Turns {
+		out = append(out, turn.ModelCalls...)
+	}
+	return out
+}
+
+func warningsOf(s backendSummary, id string) string {
+	var b strings.Builder
+	for _, tr := range s.Tests {
+		if tr.ID == id {
+			for _, w := range tr.Warnings {
+				b.WriteString(w.Message + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// freePort is a TCP port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// copyDir copies the files of src (recursively) into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func logOnFailure(t *testing.T, out string) {
+	if t.Failed() {
+		t.Logf("ananke output:\n%s", out)
+	}
+}
