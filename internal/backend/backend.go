@@ -9,8 +9,9 @@
 // forwards it lets its tests run in parallel), else the only attempt
 // bound alone — which is why tests that use the backend without
 // forwarding run one at a time (Board.Alone). What the request did is
-// added to the binding (AddCall, AddModelCall), and the engine moves it
-// into the turn when the turn ends (Binding.Take, then Fill).
+// added to the binding, in the turn that was playing when it arrived
+// (AddCallIn, AddModelCallIn), and the engine moves it into the turn
+// when the turn ends (Binding.Take, then Fill).
 package backend
 
 import (
@@ -211,12 +212,27 @@ func (bd *Binding) Turn() int {
 	return bd.turn
 }
 
-// AddCall adds a call a double served; its Turn is set to the turn
-// playing and, when empty, its ID to a fresh one ("double-1").
+// AddCall adds a call a double served to the turn playing now; see
+// AddCallIn.
 func (bd *Binding) AddCall(c trace.ToolCall) {
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
-	c.Turn = bd.turn
+	bd.addCall(bd.turn, c)
+}
+
+// AddCallIn adds a call a double served to turn turn, the one that was
+// playing when the call arrived (Turn, read then): a call answered
+// after a latency belongs to the turn it was made in, even when a later
+// turn plays by the time it is recorded. Its Turn is set to turn and,
+// when empty, its ID to a fresh one ("double-1").
+func (bd *Binding) AddCallIn(turn int, c trace.ToolCall) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	bd.addCall(turn, c)
+}
+
+func (bd *Binding) addCall(turn int, c trace.ToolCall) {
+	c.Turn = turn
 	if c.ID == "" {
 		bd.seq++
 		c.ID = "double-" + strconv.Itoa(bd.seq)
@@ -224,12 +240,22 @@ func (bd *Binding) AddCall(c trace.ToolCall) {
 	bd.calls = append(bd.calls, c)
 }
 
-// AddModelCall adds a request the gateway answered; its Turn is set to
-// the turn playing.
+// AddModelCall adds a request the gateway answered to the turn playing
+// now; see AddModelCallIn.
 func (bd *Binding) AddModelCall(m trace.ModelCall) {
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
 	m.Turn = bd.turn
+	bd.models = append(bd.models, m)
+}
+
+// AddModelCallIn adds a request the gateway answered to turn turn, the
+// one that was playing when the request arrived (Turn, read then), as
+// AddCallIn does; its Turn is set to turn.
+func (bd *Binding) AddModelCallIn(turn int, m trace.ModelCall) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	m.Turn = turn
 	bd.models = append(bd.models, m)
 }
 

@@ -65,9 +65,16 @@ func TestTakeByTurn(t *testing.T) {
 	if len(calls) != 1 || calls[0].Name != "a" || calls[0].ID != "double-1" || len(models) != 0 {
 		t.Errorf("turn 0: %+v %+v", calls, models)
 	}
+	// arrived in turn 0, recorded once turn 1 plays
+	bd.AddCallIn(0, trace.ToolCall{Name: "slow"})
+	bd.AddModelCallIn(0, trace.ModelCall{Model: "slow"})
 	calls, models = bd.Take(1)
 	if len(calls) != 1 || calls[0].Turn != 1 || len(models) != 1 || models[0].Turn != 1 {
 		t.Errorf("turn 1: %+v %+v", calls, models)
+	}
+	calls, models = bd.Take(0)
+	if len(calls) != 1 || calls[0].Name != "slow" || calls[0].Turn != 0 || calls[0].ID != "double-3" || len(models) != 1 || models[0].Model != "slow" || models[0].Turn != 0 {
+		t.Errorf("turn 0, late: %+v %+v", calls, models)
 	}
 	if calls, models = bd.Take(1); len(calls)+len(models) != 0 {
 		t.Error("Take returned a turn's calls twice")

@@ -28,10 +28,13 @@ import (
 // are ordered by start time, streamed calls keeping their order.
 //
 // The model calls go to Turn.ModelCalls, in the order they started. When
-// the agent reported no usage for the turn (Turn.Usage nil) and some
-// model call did, the turn's usage is the model calls': one part per
-// call that was answered (a call Ananke faulted, or that failed, used
-// nothing and counts for none), summed per provider and model.
+// the agent reported no usage for the turn (Turn.Usage nil), or only
+// usage that says nothing (every count it knows zero, no cost: some
+// agents report {totalTokens: 0} when their model calls reported none),
+// and some model call reported usage, the turn's usage is the model
+// calls', in place of the agent's: one part per call that was answered
+// (a call Ananke faulted, or that failed, used nothing and counts for
+// none), summed per provider and model.
 func Fill(turn *trace.Turn, calls []trace.ToolCall, models []trace.ModelCall) {
 	if len(calls) > 0 {
 		fillCalls(turn, calls)
@@ -39,10 +42,27 @@ func Fill(turn *trace.Turn, calls []trace.ToolCall, models []trace.ModelCall) {
 	if len(models) > 0 {
 		turn.ModelCalls = append(turn.ModelCalls, models...)
 		slices.SortStableFunc(turn.ModelCalls, func(a, b trace.ModelCall) int { return cmp.Compare(a.StartedMs, b.StartedMs) })
-		if turn.Usage == nil {
-			turn.Usage = ModelUsage(turn.ModelCalls)
+		if saysNothing(turn.Usage) {
+			if u := ModelUsage(turn.ModelCalls); u != nil {
+				turn.Usage = u
+			}
 		}
 	}
+}
+
+// saysNothing reports whether an agent's usage tells nothing the model
+// calls could not: none reported, or every count it knows zero and no
+// cost above zero.
+func saysNothing(s *cost.Spend) bool {
+	if s == nil {
+		return true
+	}
+	for _, m := range s.Models {
+		if !m.Tokens.Zero() || (m.CostUSD != nil && *m.CostUSD != 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func fillCalls(turn *trace.Turn, calls []trace.ToolCall) {

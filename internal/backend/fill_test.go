@@ -117,9 +117,20 @@ func usage(model string, in, out int64) *cost.Usage {
 	return u
 }
 
+// spend is what an agent reports: one part holding us.
+func spend(us ...cost.Usage) *cost.Spend {
+	s := &cost.Spend{}
+	s.Add(us...)
+	return s
+}
+
 func TestFillModelCalls(t *testing.T) {
-	reported := &cost.Spend{}
-	reported.Add(*usage("agent-said", 1, 1))
+	reported := spend(*usage("agent-said", 1, 1))
+	zeroTotal := cost.Usage{}
+	zeroTotal.Tokens.Set(cost.Total, 0)
+	zeroCost, someCost := 0.0, 0.002
+	costOnly := cost.Usage{Model: "agent-said", CostUSD: &someCost, CostFrom: cost.FromSource}
+	costOnly.Tokens.Set(cost.Total, 0)
 	for _, tc := range []struct {
 		name   string
 		usage  *cost.Spend // the turn's, as the agent reported it
@@ -146,6 +157,42 @@ func TestFillModelCalls(t *testing.T) {
 			usage:  reported,
 			models: []trace.ModelCall{{Model: "m", Status: 200, Usage: usage("", 1, 2)}},
 			want:   map[string]int64{"agent-said": 2}, reported: 1},
+		{name: "the agent's usage all zero: the calls' replaces it",
+			usage:  spend(zeroTotal),
+			models: []trace.ModelCall{{Model: "m", Status: 200, Usage: usage("", 1, 2)}},
+			want:   map[string]int64{"m": 3}, reported: 1},
+		{name: "the agent's zeros over several parts and models, a zero cost: replaced",
+			usage: func() *cost.Spend {
+				s := spend(zeroTotal, *usage("a", 0, 0))
+				z := cost.Usage{Model: "b", CostUSD: &zeroCost, CostFrom: cost.FromSource}
+				z.Tokens.Set(cost.Input, 0)
+				s.Add(z)
+				s.Missing()
+				return s
+			}(),
+			models: []trace.ModelCall{{Model: "m", Status: 200, Usage: usage("", 4, 2)}},
+			want:   map[string]int64{"m": 6}, reported: 1},
+		{name: "the agent's parts that reported nothing but that they ran: replaced",
+			usage:  spend(),
+			models: []trace.ModelCall{{Model: "m", Status: 200, Usage: usage("", 1, 1)}},
+			want:   map[string]int64{"m": 2}, reported: 1},
+		{name: "the agent's zeros, and no call reported usage: the agent's kept",
+			usage:  spend(zeroTotal),
+			models: []trace.ModelCall{{Model: "m", Status: 200}},
+			want:   map[string]int64{"": 0}, reported: 1},
+		{name: "one count above zero: the agent's kept",
+			usage: func() *cost.Spend {
+				u := cost.Usage{Model: "agent-said"}
+				u.Tokens.Set(cost.Total, 0)
+				u.Tokens.Set(cost.Output, 7)
+				return spend(zeroTotal, u)
+			}(),
+			models: []trace.ModelCall{{Model: "m", Status: 200, Usage: usage("", 1, 2)}},
+			want:   map[string]int64{"": 0, "agent-said": 0}, reported: 1},
+		{name: "zero tokens but a cost reported: the agent's kept",
+			usage:  spend(costOnly),
+			models: []trace.ModelCall{{Model: "m", Status: 200, Usage: usage("", 1, 2)}},
+			want:   map[string]int64{"agent-said": 0}, reported: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			turn := &trace.Turn{Usage: tc.usage}

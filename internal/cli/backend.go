@@ -66,7 +66,7 @@ func (a *app) startBackend(suite *spec.Suite, mode string, dryRun bool) (*agentB
 	}
 	uses := map[string]bool{}
 	for _, t := range suite.Tests {
-		uses[t.ID] = usesBackend(cfg, t)
+		uses[t.ID] = t.UsesBackend(cfg)
 	}
 	b := &agentBackend{board: backend.NewBoard(cfg.Backend.ForwardTestHeader, func(id string) bool { return uses[id] })}
 	var listeners []net.Listener
@@ -174,7 +174,7 @@ func (a *app) newGateway(suite *spec.Suite, b *agentBackend, flagMode string, dr
 		}
 	}
 	gw, err := gateway.New(gateway.Options{Mode: mode, Upstream: upstream, APIKey: key, Dir: g.RecordingsDir(suite.Config.Dir),
-		Ignore: g.Ignore, Timeout: time.Duration(g.TimeoutMs) * time.Millisecond, Board: b.board, Tests: tests, Now: a.now})
+		Ignore: g.Ignore, LeaveStreamOptions: !g.IncludeUsage, Timeout: time.Duration(g.TimeoutMs) * time.Millisecond, Board: b.board, Tests: tests, Now: a.now})
 	return gw, url, ln, err
 }
 
@@ -185,12 +185,6 @@ func gatewayMode(config gateway.Mode, flag string) gateway.Mode {
 		return m
 	}
 	return config
-}
-
-// usesBackend reports whether test t uses what Ananke serves behind the
-// agent (docs/backend.md).
-func usesBackend(cfg *spec.Config, t *spec.Test) bool {
-	return (cfg.Doubles != nil || cfg.Gateway != nil) && t.Source == nil
 }
 
 // listen listens on addr; with dryRun it does not, and returns nil.

@@ -53,6 +53,18 @@ func (t Tokens) Known(f Field) bool { return t.known&(1<<f) != 0 }
 // Empty reports whether no count is known.
 func (t Tokens) Empty() bool { return t.known == 0 }
 
+// Zero reports whether every known count is zero (an empty Tokens is):
+// the source reported using nothing, as some report when they know
+// nothing.
+func (t Tokens) Zero() bool {
+	for f := range numFields {
+		if n, ok := t.Get(f); ok && n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // TotalTokens is the total: as reported, or Input + Output when both are
 // known and the total was not reported.
 func (t Tokens) TotalTokens() (int64, bool) {

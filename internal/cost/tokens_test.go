@@ -45,6 +45,9 @@ func TestTokensKnown(t *testing.T) {
 	if x.Empty() || !(Tokens{}).Empty() {
 		t.Error("Empty: a Tokens with a count set is not empty, a zero Tokens is")
 	}
+	if x.Zero() || !tok(cch, 0, tot, 0).Zero() || !(Tokens{}).Zero() {
+		t.Error("Zero: a Tokens with a count above zero is not zero; one whose known counts are all zero is, and so is an empty one")
+	}
 	if got := Field(99).String(); got != "Field(99)" {
 		t.Errorf("Field(99).String() = %q", got)
 	}

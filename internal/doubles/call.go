@@ -23,7 +23,11 @@ type call struct {
 
 	bd *backend.Binding // nil: no attempt took the call
 	// why says why no attempt took it.
-	why    string
+	why string
+	// turn is the turn that was playing when the call arrived: it
+	// chooses the reply, and the call is recorded in it however long the
+	// reply takes.
+	turn   int
 	choice decl.Choice
 	// declared is false for a tool the config does not declare.
 	declared bool
@@ -44,7 +48,8 @@ func (s *Server) begin(h http.Header, tool string, rawArgs json.RawMessage) *cal
 		s.board.Orphan("tools/call "+tool, c.why)
 		return c
 	}
-	c.choice = s.cfg.Choose(s.plans[c.bd.TestID], c.bd.Turn(), tool, json.RawMessage(c.args))
+	c.turn = c.bd.Turn()
+	c.choice = s.cfg.Choose(s.plans[c.bd.TestID], c.turn, tool, json.RawMessage(c.args))
 	return c
 }
 
@@ -72,8 +77,8 @@ func (c *call) label() string {
 	return c.choice.Label
 }
 
-// record adds the call to its binding: its result (nil when none reached
-// the agent) and its end.
+// record adds the call to its binding, in the turn it arrived in: its
+// result (nil when none reached the agent) and its end.
 func (s *Server) record(c *call, res *trace.Result, ended time.Time) {
 	if c.bd == nil {
 		return
@@ -89,5 +94,5 @@ func (s *Server) record(c *call, res *trace.Result, ended time.Time) {
 	if r := c.choice.Reply; r != nil {
 		tc.Served.LatencyMs = r.LatencyMs
 	}
-	c.bd.AddCall(tc)
+	c.bd.AddCallIn(c.turn, tc)
 }

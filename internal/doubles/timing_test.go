@@ -82,3 +82,36 @@ func TestServeTiming(t *testing.T) {
 		})
 	}
 }
+
+// TestCallKeepsItsTurn: a call is recorded in the turn that was playing
+// when it arrived, though the next turn plays by the time its latency
+// has passed (before its result, or its malformed fault) and it is
+// recorded.
+func TestCallKeepsItsTurn(t *testing.T) {
+	for _, tool := range []string{"slow", "garbled"} {
+		t.Run(tool, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				board := backend.NewBoard(false, func(string) bool { return true })
+				c, plans := serverFixture(t)
+				s := NewServer(c, board, plans, Options{Now: time.Now, Hold: time.Minute})
+				defer s.Close()
+				bd := board.Bind("a")
+				defer bd.Release()
+				cs := connect(t, "http://doubles.test"+c.Path, "", inProcess{s.Handler()})
+				defer cs.Close()
+
+				time.AfterFunc(time.Millisecond, func() { bd.SetTurn(1) })
+				_, _ = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: tool, Arguments: map[string]any{}})
+				synctest.Wait() // the server has recorded the call
+				if bd.Turn() != 1 {
+					t.Fatal("turn 1 did not start during the call")
+				}
+				late, _ := bd.Take(1)
+				calls, _ := bd.Take(0)
+				if len(late) != 0 || len(calls) != 1 || calls[0].Turn != 0 || calls[0].Served.Tool != tool {
+					t.Errorf("turn 0 has %+v, turn 1 %+v; want the call in turn 0, where it arrived", calls, late)
+				}
+			})
+		})
+	}
+}

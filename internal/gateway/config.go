@@ -60,6 +60,11 @@ type Config struct {
 	Ignore []string
 	// TimeoutMs bounds one upstream exchange and a timeout fault's hold.
 	TimeoutMs int64
+	// IncludeUsage says a streamed request that does not set
+	// stream_options.include_usage is forwarded with it set to true, so
+	// that the stream's last chunk reports the call's usage (default
+	// true; gateway.include_usage: false forwards it as sent).
+	IncludeUsage bool
 }
 
 // Test is a test file's gateway: what the gateway does differently for

@@ -39,6 +39,11 @@ type Options struct {
 	// Timeout bounds one upstream exchange and a timeout fault's hold
 	// (zero: DefaultTimeoutMs).
 	Timeout time.Duration
+	// LeaveStreamOptions forwards a streamed request as the agent sent it
+	// (the config's gateway.include_usage: false, Config.IncludeUsage).
+	// Otherwise one that does not set stream_options.include_usage goes
+	// upstream with it set to true, so that its stream reports its usage.
+	LeaveStreamOptions bool
 	// Board attributes each request to the test attempt bound to it.
 	Board *backend.Board
 	// Tests are the tests' gateway: by test id (spec.Test.ID); a test

@@ -112,14 +112,15 @@ func (c *call) describe() {
 	}
 }
 
-// finish attributes the call: to its attempt, or to no one (the board's
-// orphans), then cuts the connection if it must.
+// finish attributes the call: to its attempt, in the turn that was
+// playing when it arrived, or to no one (the board's orphans), then cuts
+// the connection if it must.
 func (c *call) finish() {
 	c.mc.EndedMs = c.g.now().UnixMilli()
 	c.mc.Error = c.g.mask(c.mc.Error)
 	c.mc.Note = c.g.mask(c.mc.Note)
 	if c.bd != nil {
-		c.bd.AddModelCall(c.mc)
+		c.bd.AddModelCallIn(c.turn, c.mc)
 	} else {
 		what := "chat completions"
 		if c.mc.Model != "" {

@@ -76,6 +76,7 @@ func newUpstream(t *testing.T, answers ...http.HandlerFunc) *fakeUpstream {
 	u := &fakeUpstream{answers: answers}
 	u.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		u.mu.Lock()
 		u.requests = append(u.requests, seen{r.Method, r.URL.Path, r.Header.Get("Authorization"), string(body)})
 		a := u.answers[min(len(u.requests), len(u.answers))-1]

@@ -256,3 +256,36 @@ func TestEndpoint(t *testing.T) {
 		t.Errorf("server bounds: read %v, header %v, write %v", srv.ReadTimeout, srv.ReadHeaderTimeout, srv.WriteTimeout)
 	}
 }
+
+// TestCallKeepsItsTurn: a model call is in the turn that was playing
+// when its request arrived, though the next turn plays by the time the
+// upstream answers.
+func TestCallKeepsItsTurn(t *testing.T) {
+	arrived, release := make(chan struct{}), make(chan struct{})
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-release
+		jsonAnswer(200, toolAnswer)(w, r)
+	})
+	r := newRig(t, Options{Mode: Passthrough, Upstream: up.URL})
+	done := make(chan error)
+	go func() {
+		resp, err := http.Post(r.srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(askStock))
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	<-arrived
+	r.bd.SetTurn(1)
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	_, late := r.bd.Take(1)
+	_, mcs := r.bd.Take(0)
+	if len(late) != 0 || len(mcs) != 1 || mcs[0].Turn != 0 || mcs[0].Status != 200 {
+		t.Errorf("turn 0 has %+v, turn 1 %+v; want the call in turn 0, where it arrived", mcs, late)
+	}
+}

@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	configFields = []string{"listen", "upstream", "api_key", "mode", "recordings", "ignore", "timeout_ms"}
+	configFields = []string{"listen", "upstream", "api_key", "mode", "recordings", "ignore", "timeout_ms", "include_usage"}
 	testFields   = []string{"faults"}
 	faultFields  = []string{"turn", "call", "status", "retry_after", "fault"}
 )
@@ -27,7 +27,7 @@ func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
 	if !ok {
 		return nil
 	}
-	c := &Config{Pos: d.Pos(d.DerefQuiet(n)), Mode: DefaultMode, Recordings: DefaultRecordings, TimeoutMs: DefaultTimeoutMs}
+	c := &Config{Pos: d.Pos(d.DerefQuiet(n)), Mode: DefaultMode, Recordings: DefaultRecordings, TimeoutMs: DefaultTimeoutMs, IncludeUsage: true}
 	d.Require(n, f, "gateway", "listen")
 	if p, ok := f["listen"]; ok {
 		c.Listen = readListen(d, p.Val)
@@ -62,6 +62,11 @@ func ReadConfig(d *decode.Decoder, n *yaml.Node) *Config {
 	if p, ok := f["timeout_ms"]; ok {
 		if v, ok := d.Integer(p.Val, "gateway.timeout_ms", 1, math.MaxInt64); ok {
 			c.TimeoutMs = v
+		}
+	}
+	if p, ok := f["include_usage"]; ok {
+		if v, ok := d.Boolean(p.Val, "gateway.include_usage"); ok {
+			c.IncludeUsage = v
 		}
 	}
 	return c

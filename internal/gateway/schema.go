@@ -11,13 +11,14 @@ func ConfigSchema() decode.Obj {
 		modes[i] = string(m)
 	}
 	o := decode.Object("The model gateway: an OpenAI-compatible endpoint the agent uses as its model's base URL, which forwards, records or replays its requests and injects faults (docs/gateway.md).", configFields, decode.Obj{
-		"listen":     decode.Str("Address the gateway listens on, host:port (127.0.0.1:4391); ${ENV.X} allowed."),
-		"upstream":   decode.Str("The real model's base URL (https://api.openai.com/v1); required unless mode is replay."),
-		"api_key":    decode.Str("The upstream's API key, e.g. ${ENV.OPENAI_API_KEY}; sent as a bearer token, never recorded, masked in every output. Without it the agent's own Authorization is forwarded."),
-		"mode":       decode.Obj{"enum": modes, "description": "passthrough (default): forward; record: forward and keep per test; replay: answer from the recordings. ananke run --gateway overrides it."},
-		"recordings": decode.Str("Directory of the recordings, one file per test, relative to the config (default " + DefaultRecordings + ")."),
-		"ignore":     decode.OneOrMany(decode.Obj{"type": "string", "description": "A request field the replay fingerprint leaves out: a name or a dotted path (metadata, messages.name)."}),
-		"timeout_ms": decode.Positive("Bound on one upstream exchange, streamed answer included, and on a timeout fault's hold (default 300000)."),
+		"listen":        decode.Str("Address the gateway listens on, host:port (127.0.0.1:4391); ${ENV.X} allowed."),
+		"upstream":      decode.Str("The real model's base URL (https://api.openai.com/v1); required unless mode is replay."),
+		"api_key":       decode.Str("The upstream's API key, e.g. ${ENV.OPENAI_API_KEY}; sent as a bearer token, never recorded, masked in every output. Without it the agent's own Authorization is forwarded."),
+		"mode":          decode.Obj{"enum": modes, "description": "passthrough (default): forward; record: forward and keep per test; replay: answer from the recordings. ananke run --gateway overrides it."},
+		"recordings":    decode.Str("Directory of the recordings, one file per test, relative to the config (default " + DefaultRecordings + ")."),
+		"ignore":        decode.OneOrMany(decode.Obj{"type": "string", "description": "A request field the replay fingerprint leaves out: a name or a dotted path (metadata, messages.name)."}),
+		"timeout_ms":    decode.Positive("Bound on one upstream exchange, streamed answer included, and on a timeout fault's hold (default 300000)."),
+		"include_usage": decode.Bool("true (default): a streamed request that does not set stream_options.include_usage is forwarded with it set, so that the stream's last chunk reports the usage; false: forwarded as the agent sent it."),
 	}, "listen")
 	o["if"] = decode.Obj{"properties": decode.Obj{"mode": decode.Obj{"const": string(Replay)}}, "required": []string{"mode"}}
 	o["else"] = decode.Obj{"required": []string{"upstream"}}

@@ -49,7 +49,7 @@ func (c *call) forward() {
 	g := c.g
 	ctx, cancel := context.WithTimeout(c.r.Context(), g.o.Timeout)
 	defer cancel()
-	out, err := http.NewRequestWithContext(ctx, http.MethodPost, g.endpoint("chat/completions"), bytes.NewReader(c.body))
+	out, err := http.NewRequestWithContext(ctx, http.MethodPost, g.endpoint("chat/completions"), bytes.NewReader(c.upstreamBody()))
 	if err != nil {
 		c.fail(http.StatusBadGateway, "upstream_error", "the upstream request could not be made: "+err.Error())
 		return
@@ -70,6 +70,38 @@ func (c *call) forward() {
 	} else {
 		c.relayBody(ctx, resp)
 	}
+}
+
+// upstreamBody is the body forwarded upstream: the agent's, unless it
+// asks for a stream without saying whether the stream should end with
+// the usage (stream_options.include_usage). Then, unless
+// Options.LeaveStreamOptions, it is the agent's request with
+// stream_options.include_usage set to true — the OpenAI API's way to
+// have a stream report its usage, in one more chunk before [DONE] whose
+// choices are empty — so that the call's usage is known. Only the
+// upstream sees the change: the fingerprint and the recording are of
+// the agent's request.
+func (c *call) upstreamBody() []byte {
+	if c.g.o.LeaveStreamOptions || !c.mc.Stream {
+		return c.body
+	}
+	opts, ok := c.req["stream_options"].(map[string]any)
+	switch {
+	case ok:
+		if _, set := opts["include_usage"]; set {
+			return c.body
+		}
+	case c.req["stream_options"] != nil:
+		return c.body // not an object: the upstream says what is wrong
+	}
+	req := clone(c.req).(map[string]any)
+	opts, _ = req["stream_options"].(map[string]any)
+	if opts == nil {
+		opts = map[string]any{}
+		req["stream_options"] = opts
+	}
+	opts["include_usage"] = true
+	return canonical(req)
 }
 
 // isEventStream reports whether an answer is an event stream.

@@ -35,6 +35,49 @@ func (l *loader) backend(n *yaml.Node) Backend {
 	return b
 }
 
+// testBackend reads a test file's backend:, once its source, gateway:
+// and doubles are read. backend: false says the test's agent calls
+// neither the doubles nor the gateway; a test that answers doubles or
+// faults model calls says it does, and one with a source has no agent.
+func (l *loader) testBackend(f map[string]decode.Pair, t *Test) {
+	p, ok := f["backend"]
+	if !ok {
+		return
+	}
+	uses, ok := l.Boolean(p.Val, "backend")
+	if !ok {
+		return
+	}
+	at := l.DerefQuiet(p.Val)
+	if uses {
+		if t.Source != nil {
+			l.Errorf(at, "backend: true: a test with a source talks to no agent, so it never uses the backend; remove backend:")
+		}
+		return
+	}
+	t.NoBackend = true
+	for _, key := range []string{"doubles", "gateway"} {
+		if q, ok := f[key]; ok {
+			l.Errorf(at, "backend: false says the test's agent calls neither the tool doubles nor the model gateway, but the test declares %s: (line %d); remove one of the two", key, l.DerefQuiet(q.Key).Line)
+		}
+	}
+	for i, turn := range t.Turns {
+		if turn.doubles != nil {
+			l.Errorf(at, "backend: false says the test's agent calls neither the tool doubles nor the model gateway, but %s declares doubles: (line %d); remove one of the two", decode.Index("turns", i), turn.Pos.Line)
+		}
+	}
+}
+
+// UsesBackend reports whether the test uses the backend (docs/backend.md):
+// the config declares tool doubles or a model gateway, the test plays
+// turns against the agent (it has no source:), and its file does not
+// say backend: false. Each attempt of such a test is bound to the
+// backend, and, unless the agent forwards the Ananke-Test header, runs
+// alone among them.
+func (t *Test) UsesBackend(cfg *Config) bool {
+	return cfg != nil && (cfg.Doubles != nil || cfg.Gateway != nil) && t.Source == nil && !t.NoBackend
+}
+
 // turnDoubles reads a turn's doubles:, if it has one.
 func (l *loader) turnDoubles(f map[string]decode.Pair, what string) decl.Answers {
 	p, ok := f["doubles"]

@@ -213,6 +213,7 @@ func testSchema() decode.Obj {
 		"on_missing_capability": decode.Ref("on_missing_capability"),
 		"gateway":               gateway.TestSchema(),
 		"doubles":               decl.AnswersSchema("The tool doubles' answers in this test, over the config's defaults (docs/doubles.md)."),
+		"backend":               decode.Bool("false: the test's agent calls neither the tool doubles nor the model gateway, so the test is left out of the backend and need not run alone (docs/backend.md). Default true."),
 	}, "version", "name")
 	root["anyOf"] = []any{decode.Obj{"required": []string{"turns"}}, decode.Obj{"required": []string{"simulator"}}, decode.Obj{"required": []string{"source"}}}
 	turnOf := func(types ...string) decode.Obj {

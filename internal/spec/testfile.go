@@ -90,6 +90,10 @@ type Test struct {
 	// Doubles are the tool doubles' answers of this test and of its turns
 	// (docs/doubles.md), over the config's; nil when it gives none.
 	Doubles *decl.Plan
+	// NoBackend is a test file's backend: false: its agent calls neither
+	// the tool doubles nor the model gateway, so the test is left out of
+	// the backend (UsesBackend, docs/backend.md).
+	NoBackend bool
 
 	// sessions are the sessions a claude-transcript source names, until
 	// the suite is loaded; expand makes a test of each (expandSessions).
@@ -161,7 +165,7 @@ type ToolResult struct {
 
 var (
 	testFields = append([]string{"version", "name", "id", "tags", "skip", "hooks", "after", "history", "tools", "turns", "assert",
-		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability", "gateway", "doubles"}, stabilityFields...)
+		"simulator", "max_turns", "timeout_ms", "checkpoints", "on_interrupt", "source", "assertions", "on_missing_capability", "gateway", "doubles", "backend"}, stabilityFields...)
 	hookFields    = []string{"cmd", "output_file", "timeout_ms"}
 	messageFields = []string{"role", "content"}
 	turnFields    = []string{"type", "user", "tool", "arguments", "resume", "assert", "doubles"}
@@ -245,6 +249,7 @@ func (l *loader) test(doc *yaml.Node) *Test {
 	l.dynamic(f, doc, t)
 	l.testGateway(f, t)
 	t.Doubles = l.testDoubles(f, t)
+	l.testBackend(f, t)
 	return t
 }
 
