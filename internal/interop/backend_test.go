@@ -203,7 +203,9 @@ func (b backendRun) gateway(t *testing.T) {
 	if len(files) != 3 {
 		t.Errorf("%d recording files %v, want one per test", len(files), files)
 	}
-	checkHidden(t, regexp.MustCompile(regexp.QuoteMeta(aimockKey)), out, recorded+string(os.PathListSeparator)+filepath.Join(suite, "recordings"))
+	for _, d := range []string{recorded, filepath.Join(suite, "recordings")} {
+		checkHidden(t, regexp.MustCompile(regexp.QuoteMeta(aimockKey)), out, d)
+	}
 	dead := "http://127.0.0.1:" + strconv.Itoa(freePort(t)) // nothing listens
 	exit, out = b.run(t, dead, "run", "-c", cfg, "-o", replayed, "--gateway", "replay", filepath.Join(suite, "pass"))
 	if exit != 0 {
@@ -242,7 +244,7 @@ func (b backendRun) gateway(t *testing.T) {
 					t.Errorf("%s: a model call in mode %q in the %s run", tr.ID, m.Mode, mode)
 				}
 			}
-			// The agent reports no usage; the gateway's is the test's.
+			// The gateway asks for usage on the agent's streamed requests.
 			if tr.Usage == nil || tr.Usage.Tokens.Total == nil || *tr.Usage.Tokens.Total == 0 {
 				t.Errorf("%s (%s): usage %+v, want the gateway's tokens", tr.ID, mode, tr.Usage)
 			}
@@ -278,7 +280,7 @@ type backendTest struct {
 	} `json:"warnings"`
 	Usage *struct {
 		Tokens struct {
-			Total *int `json:"total"`
+			Total *int `json:"total_tokens"`
 		} `json:"tokens"`
 	} `json:"usage"`
 	Turns []struct {
