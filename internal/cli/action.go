@@ -224,6 +224,8 @@ func readRunInputs(gha *githubactions.Action, o *runOptions) error {
 	o.tags = lines(gha.GetInput("tags"))
 	o.record, o.replay = gha.GetInput("record"), gha.GetInput("replay")
 	o.endpoint = gha.GetInput("endpoint")
+	o.gateway = gha.GetInput("gateway")
+	o.backendHost = gha.GetInput("backend-host")
 	return nil
 }
 

@@ -73,8 +73,9 @@ type runOptions struct {
 	history     *baseHistory
 	// failOn is --fail-on: error, or new (blame.go).
 	failOn string
-	// gateway is --gateway: the model gateway's mode, over the config's.
-	gateway string
+	// gateway is --gateway: the model gateway's mode, over the config's;
+	// backendHost the action's backend-host, over $ANANKE_BACKEND_HOST.
+	gateway, backendHost string
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -247,6 +248,9 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	}
 	// The doubles and the gateway listen before anything starts, and
 	// their URLs are in the environment target.server and the hooks see.
+	if o.backendHost != "" {
+		a.environ = append(a.environ, envBackendHost+"="+o.backendHost)
+	}
 	be, err := a.startBackend(suite, o.gateway, o.dryRun)
 	if err != nil {
 		return nil, withCode(ExitError, "", err)
@@ -298,6 +302,9 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	var serverLog io.Writer // target.server's output, shown with -v
 	if o.verbose {
 		serverLog = newServerLog(a.Err, suite, a.lookupEnv)
+		if be != nil {
+			fmt.Fprintln(a.Err, be.describe())
+		}
 	}
 	live := console.NewLive(a.Out, copts)
 	// Raw events go to a private spool as they arrive and into the report
