@@ -10,6 +10,12 @@
 //     package either; internal/target/registry picks the protocols;
 //   - internal/spec and internal/assertion (the file model and the
 //     assertion kinds) depend on no protocol package, nor on the seam;
+//   - the engine, the trace, the seam, the file model and the assertion
+//     kinds depend on no server Ananke runs behind the agent
+//     (internal/doubles, internal/gateway): the command line starts them,
+//     the engine knows only internal/backend, and the file model reads
+//     their keys through their file models (internal/doubles/decl,
+//     internal/gateway/decl);
 //   - only internal/cli and the main packages touch the process: no other
 //     package in the ananke binary reads the environment, the arguments, the
 //     standard streams or the wall clock (os.Getenv, os.Args, os.Stdout,

@@ -39,6 +39,15 @@ type importRule struct {
 // picks among them.
 var protocols = []string{module + "/internal/agui", module + "/internal/a2a", module + "/internal/mcp", module + "/internal/target/registry"}
 
+// backendServers are the servers Ananke runs behind the agent (the tool
+// doubles' MCP server, the model gateway): their file models (decl, under
+// them) are the file model's, the servers the command line's.
+var backendServers = []string{module + "/internal/doubles", module + "/internal/gateway"}
+
+func exactly(paths ...string) func(string) bool {
+	return func(p string) bool { return slices.Contains(paths, p) }
+}
+
 func under(prefix string) func(string) bool {
 	return func(p string) bool { return p == prefix || strings.HasPrefix(p, prefix+"/") }
 }
@@ -62,6 +71,11 @@ var importRules = []importRule{
 		from: anyOf(module+"/internal/assertion", module+"/internal/spec"),
 		to:   anyOf(append([]string{module + "/internal/target"}, protocols...)...),
 		why:  "the file model and the assertion kinds depend on no protocol, nor on the seam",
+	},
+	{
+		from: anyOf(module+"/internal/engine", module+"/internal/trace", module+"/internal/target", module+"/internal/assertion", module+"/internal/spec"),
+		to:   exactly(backendServers...),
+		why:  "the servers behind the agent are the command line's to start; the engine, the trace and the file model know only internal/backend and the servers' file models",
 	},
 }
 
@@ -224,6 +238,7 @@ func TestLayersCatch(t *testing.T) {
 		"internal/target depends on " + module + "/internal/mcp",
 		"internal/spec depends on " + module + "/internal/target",
 		"internal/trace depends on " + module + "/internal/agui",
+		"internal/spec depends on " + module + "/internal/gateway:",
 		"clock.go:9:9: time.Now",
 		"env.go:13:6: os.Getenv",
 		"env.go:14:12: os.Stdout",  // under another name
@@ -232,6 +247,9 @@ func TestLayersCatch(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("no violation %q among:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "/internal/gateway/decl") {
+		t.Errorf("a dependency on a backend server's file model reported, but it is allowed:\n%s", got)
 	}
 	if strings.Contains(got, "/internal/cli/") || strings.Contains(got, "internal/cli depends") || strings.Contains(got, "main.go") || strings.Contains(got, "default.go") {
 		t.Errorf("internal/cli, a main package or a default clock reported, but they are allowed:\n%s", got)

@@ -13,7 +13,7 @@ import (
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/doubles/decl"
-	"github.com/ananke/action/internal/gateway"
+	gwdecl "github.com/ananke/action/internal/gateway/decl"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -71,7 +71,7 @@ type Config struct {
 	QuarantineFile string
 	// Gateway is the model gateway (docs/gateway.md); nil when the config
 	// has none.
-	Gateway *gateway.Config
+	Gateway *gwdecl.Config
 	// Backend says how the agent's backend is served (docs/doubles.md);
 	// Doubles are the tool doubles served in it, nil when the config
 	// declares none.

@@ -2,7 +2,7 @@ package spec
 
 import (
 	"github.com/ananke/action/internal/decode"
-	"github.com/ananke/action/internal/gateway"
+	gwdecl "github.com/ananke/action/internal/gateway/decl"
 )
 
 // The config's gateway: and a test's gateway: (docs/gateway.md) are read
@@ -12,7 +12,7 @@ import (
 // configGateway reads the config's gateway:.
 func (l *loader) configGateway(f map[string]decode.Pair, c *Config) {
 	if p, ok := f["gateway"]; ok {
-		c.Gateway = gateway.ReadConfig(l.Decoder, p.Val)
+		c.Gateway = gwdecl.ReadConfig(l.Decoder, p.Val)
 	}
 }
 
@@ -28,7 +28,7 @@ func (l *loader) testGateway(f map[string]decode.Pair, t *Test) {
 		l.Errorf(l.DerefQuiet(p.Key), "gateway: a test with a source talks to no agent, so no model call of it goes through the gateway")
 		return
 	}
-	t.Gateway = gateway.ReadTest(l.Decoder, p.Val)
+	t.Gateway = gwdecl.ReadTest(l.Decoder, p.Val)
 	if t.Gateway == nil || t.Simulator != nil || len(t.Turns) == 0 {
 		return
 	}

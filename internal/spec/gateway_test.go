@@ -9,7 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
-	"github.com/ananke/action/internal/gateway"
+	gwdecl "github.com/ananke/action/internal/gateway/decl"
 )
 
 const gatewayConfig = minimalConfig + `gateway:
@@ -28,7 +28,7 @@ func TestGateway(t *testing.T) {
 		t.Fatal(diags)
 	}
 	g := s.Config.Gateway
-	if g == nil || g.Mode != gateway.Record || g.Listen.Raw != "127.0.0.1:4391" || g.APIKey.Raw != "${ENV.OPENAI_API_KEY}" {
+	if g == nil || g.Mode != gwdecl.Record || g.Listen.Raw != "127.0.0.1:4391" || g.APIKey.Raw != "${ENV.OPENAI_API_KEY}" {
 		t.Fatalf("config gateway %+v", g)
 	}
 	byID := map[string]*Test{}
@@ -39,7 +39,7 @@ func TestGateway(t *testing.T) {
 		t.Error("a test without gateway: has one")
 	}
 	faults := byID["t"].Gateway.Faults
-	if len(faults) != 2 || faults[0].Status != 429 || *faults[0].RetryAfter != 2 || *faults[1].Turn != 1 || faults[1].Kind != gateway.FaultTruncate {
+	if len(faults) != 2 || faults[0].Status != 429 || *faults[0].RetryAfter != 2 || *faults[1].Turn != 1 || faults[1].Kind != gwdecl.FaultTruncate {
 		t.Errorf("faults %+v", faults)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/doubles/decl"
-	"github.com/ananke/action/internal/gateway"
+	gwdecl "github.com/ananke/action/internal/gateway/decl"
 )
 
 // JSON Schemas (draft 2020-12) for the two file kinds, for editor completion
@@ -135,7 +135,7 @@ func configSchema() decode.Obj {
 		"before_all":    decode.List(decode.Ref("hook"), "Commands run once before any test; their JSON output sets ${VAR}s every test sees."),
 		"after_all":     decode.List(decode.Ref("hook"), "Commands run once after the last test, with the run's outcome as JSON on stdin."),
 		"quarantine":    quarantineListSchema(),
-		"gateway":       gateway.ConfigSchema(),
+		"gateway":       gwdecl.ConfigSchema(),
 		"backend":       backendSchema(),
 		"doubles":       decl.ConfigSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
@@ -211,7 +211,7 @@ func testSchema() decode.Obj {
 					"description": "must_call_tool, tool_called: arguments that must match these regexes."},
 			}}},
 		"on_missing_capability": decode.Ref("on_missing_capability"),
-		"gateway":               gateway.TestSchema(),
+		"gateway":               gwdecl.TestSchema(),
 		"doubles":               decl.AnswersSchema("The tool doubles' answers in this test, over the config's defaults (docs/doubles.md)."),
 		"backend":               decode.Bool("false: the test's agent calls neither the tool doubles nor the model gateway, so the test is left out of the backend and need not run alone (docs/backend.md). Default true."),
 	}, "version", "name")

@@ -12,7 +12,7 @@ import (
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/doubles/decl"
-	"github.com/ananke/action/internal/gateway"
+	gwdecl "github.com/ananke/action/internal/gateway/decl"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -86,7 +86,7 @@ type Test struct {
 	Quarantine *Quarantine
 	// Gateway is what the model gateway does for this test (its faults;
 	// docs/gateway.md); nil when the test says nothing of it.
-	Gateway *gateway.Test
+	Gateway *gwdecl.Test
 	// Doubles are the tool doubles' answers of this test and of its turns
 	// (docs/doubles.md), over the config's; nil when it gives none.
 	Doubles *decl.Plan

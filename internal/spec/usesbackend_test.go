@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/doubles/decl"
-	"github.com/ananke/action/internal/gateway"
+	gwdecl "github.com/ananke/action/internal/gateway/decl"
 )
 
 // TestBackendKey: a test file's backend: is read, and what contradicts
@@ -59,7 +59,7 @@ func TestBackendKey(t *testing.T) {
 // false.
 func TestUsesBackend(t *testing.T) {
 	doubles := &Config{Doubles: &decl.Config{}}
-	gw := &Config{Gateway: &gateway.Config{}}
+	gw := &Config{Gateway: &gwdecl.Config{}}
 	plain, off, recorded := &Test{}, &Test{NoBackend: true}, &Test{Source: &Source{}}
 	for _, tc := range []struct {
 		name string
@@ -69,7 +69,7 @@ func TestUsesBackend(t *testing.T) {
 	}{
 		{"doubles", plain, doubles, true},
 		{"gateway", plain, gw, true},
-		{"both", plain, &Config{Doubles: &decl.Config{}, Gateway: &gateway.Config{}}, true},
+		{"both", plain, &Config{Doubles: &decl.Config{}, Gateway: &gwdecl.Config{}}, true},
 		{"neither", plain, &Config{}, false},
 		{"no config", plain, nil, false},
 		{"backend: false", off, doubles, false},
