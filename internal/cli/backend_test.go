@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +18,10 @@ import (
 
 	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/doubles"
+	"github.com/ananke/action/internal/doubles/decl"
+	"github.com/ananke/action/internal/spec"
+	"github.com/ananke/action/internal/trace"
 )
 
 // backendTarget is a config's start: an AG-UI target at endpoint.
@@ -346,5 +353,214 @@ backend:
 		if served["by"] != "doubles" || served["tool"] != "check_stock" || served["answer"] != answer {
 			t.Errorf("test %s: served %v; want by doubles, answer %s", id, served, answer)
 		}
+	}
+}
+
+// doublesSuite writes a suite whose doubles listen at listen: check_stock
+// answers every test from the config, and test b answers B-2 itself;
+// extra are more files, or more of the config.
+func doublesSuite(t *testing.T, listen string, extra map[string]string) string {
+	t.Helper()
+	files := map[string]string{
+		"ananke.config.yaml": backendTarget("http://127.0.0.1:1/agent") + `doubles:
+  listen: "` + listen + `"
+  tools:
+    - name: check_stock
+      description: Stock level of a product
+      input_schema: {type: object, properties: {sku: {type: string}}, required: [sku]}
+      result: {sku: A-1, in_stock: 4}
+    - name: place_order
+backend:
+  forward_test_header: true
+`,
+		"a.ananke.yaml": "version: \"1.0\"\nname: a\nturns: [{user: hi}]\n",
+		"b.ananke.yaml": "version: \"1.0\"\nname: b\ndoubles:\n  check_stock: {match: [{args: {sku: B-2}, result: {sku: B-2, in_stock: 0}}]}\nturns: [{user: hi}]\n",
+	}
+	for name, body := range extra {
+		files[name] += body
+	}
+	return suiteOf(t, files)
+}
+
+// servedDoubles serves the doubles of the suite in dir in this process,
+// on hs (not started yet), with attempts of tests a and b bound: what
+// `ananke run` would serve while those attempts play.
+func servedDoubles(t *testing.T, dir string, hs *httptest.Server) (a, b *backend.Binding) {
+	t.Helper()
+	suite, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml"),
+		Paths: []string{filepath.Join(dir, "a.ananke.yaml"), filepath.Join(dir, "b.ananke.yaml")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := backend.NewBoard(true, func(string) bool { return true }).WithDoubles()
+	plans := map[string]*decl.Plan{}
+	for _, tc := range suite.Tests {
+		if tc.Doubles != nil {
+			plans[tc.ID] = tc.Doubles
+		}
+	}
+	srv := doubles.NewServer(suite.Config.Doubles, board, plans, doubles.Options{Now: steadyClock()})
+	hs.Config.Handler = srv.Handler()
+	hs.Start()
+	t.Cleanup(func() {
+		srv.Close()
+		hs.Close()
+	})
+	a, b = board.Bind("a"), board.Bind("b")
+	t.Cleanup(a.Release)
+	t.Cleanup(b.Release)
+	return a, b
+}
+
+// doublesServe runs `ananke doubles serve` with args in this process, in
+// dir, with exactly environ, its stdin and stdout connected to an MCP
+// client — as an agent that spawned it would be. Closing the session ends
+// its stdin; wait returns what the command ended with.
+func doublesServe(t *testing.T, dir string, environ []string, args ...string) (cs *sdk.ClientSession, wait func() result) {
+	t.Helper()
+	t.Chdir(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errOut bytes.Buffer
+	done := make(chan int, 1)
+	a := &app{Stdio: Stdio{In: inR, Out: outW, Err: &errOut}, environ: environ, getwd: func() (string, error) { return filepath.Abs(".") }, now: steadyClock()}
+	go func() {
+		code := a.main(ctx, append([]string{"doubles", "serve"}, args...))
+		outW.Close()
+		done <- code
+	}()
+	wait = func() result {
+		inW.Close()
+		code := <-done
+		cancel()
+		return result{code: code, errOut: errOut.String()}
+	}
+	c := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		r := wait()
+		t.Fatalf("connect to doubles serve: %v; exit %d, stderr:\n%s", err, r.code, r.errOut)
+	}
+	return cs, wait
+}
+
+// TestBackendDoublesServe: `ananke doubles serve` serves the doubles of a
+// running `ananke run` on stdio, whichever way it finds them — --url, the
+// $ANANKE_DOUBLES_URL a run gives target.server, the config's
+// doubles.listen — and sends the attempt's token (--test, else
+// $ANANKE_TEST) with every call: the agent lists the doubles' tools,
+// gets the answer of that attempt's test, and the call is recorded in
+// that attempt's binding, not in the other one bound at the time.
+func TestBackendDoublesServe(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ func(url, token string) []string
+		args    func(url, token string) []string
+		extra   map[string]string
+	}{
+		{"--url and --test, over the environment",
+			func(string, string) []string {
+				return []string{envDoublesURL + "=http://127.0.0.1:1/mcp", backend.Var + "=ananke-no-such-attempt"}
+			},
+			func(url, token string) []string { return []string{"--url", url, "--test", token} }, nil},
+		{"the environment a run gives target.server",
+			func(url, token string) []string { return []string{envDoublesURL + "=" + url, backend.Var + "=" + token} },
+			func(string, string) []string { return nil }, nil},
+		{"the config's doubles.listen",
+			func(string, string) []string { return nil },
+			func(_, token string) []string { return []string{"--config", "ananke.config.yaml", "--test", token} }, nil},
+		// Stdout is the agent's MCP stream: nothing but MCP is written
+		// there, and the tests, which the bridge does not need, are not
+		// read.
+		{"the config's doubles.listen, a warning in the config, a broken test",
+			func(string, string) []string { return nil },
+			func(_, token string) []string { return []string{"--test", token} },
+			map[string]string{
+				"ananke.config.yaml": "quarantine: [{test: no-such-test, reason: gone}]\n",
+				"c.ananke.yaml":      "version: \"1.0\"\nname: c\nturns: [{usr: hi}]\n",
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hs := httptest.NewUnstartedServer(nil)
+			dir := doublesSuite(t, hs.Listener.Addr().String(), tt.extra)
+			a, b := servedDoubles(t, dir, hs)
+			url := hs.URL + "/mcp"
+			cs, wait := doublesServe(t, dir, tt.environ(url, b.Token), tt.args(url, b.Token)...)
+			tools, err := cs.ListTools(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range tools.Tools {
+				names = append(names, tool.Name)
+			}
+			if len(names) != 2 || names[0] != "check_stock" || names[1] != "place_order" || tools.Tools[0].Description != "Stock level of a product" {
+				t.Errorf("tools %v, the first %+v; want check_stock and place_order as declared", names, tools.Tools[0])
+			}
+			res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "check_stock", Arguments: map[string]any{"sku": "B-2"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := res.Content[0].(*sdk.TextContent).Text; res.IsError || text != `{"sku":"B-2","in_stock":0}` {
+				t.Errorf("check_stock B-2: isError %v, %q; want test b's answer", res.IsError, text)
+			}
+			cs.Close()
+			if r := wait(); r.code != ExitPass || r.errOut != "" {
+				t.Errorf("doubles serve: exit %d, stderr:\n%s", r.code, r.errOut)
+			}
+			calls, _ := b.Take(0)
+			if len(calls) != 1 || calls[0].Name != "check_stock" || calls[0].Args != `{"sku":"B-2"}` || calls[0].Served == nil ||
+				*calls[0].Served != (trace.Served{By: "doubles", Tool: "check_stock", Answer: "test.match[0]"}) {
+				t.Errorf("attempt b recorded %+v", calls)
+			}
+			if other, _ := a.Take(0); len(other) != 0 {
+				t.Errorf("attempt a recorded %+v", other)
+			}
+		})
+	}
+}
+
+// TestBackendDoublesServeInvalid: `ananke doubles serve` that cannot know
+// where the doubles are, or cannot reach them, says so and exits.
+func TestBackendDoublesServeInvalid(t *testing.T) {
+	tests := []struct {
+		name    string
+		dir     func(t *testing.T) string
+		environ []string
+		args    []string
+		code    int
+		want    string
+	}{
+		{"no --url, no $ANANKE_DOUBLES_URL, a free port in the config", func(t *testing.T) string { return doublesSuite(t, "127.0.0.1:0", nil) }, nil, nil, ExitInvalid,
+			"ananke doubles serve: doubles.listen 127.0.0.1:0 picks a free port when the run starts: pass --url, or run the agent from target.server, which gets $ANANKE_DOUBLES_URL\n"},
+		{"an empty $ANANKE_DOUBLES_URL is none", func(t *testing.T) string { return doublesSuite(t, "127.0.0.1:0", nil) }, []string{envDoublesURL + "="}, nil, ExitInvalid,
+			"ananke doubles serve: doubles.listen 127.0.0.1:0 picks a free port when the run starts: pass --url, or run the agent from target.server, which gets $ANANKE_DOUBLES_URL\n"},
+		{"a broken config: its problems on stderr, none on the MCP stream",
+			func(t *testing.T) string {
+				return doublesSuite(t, "127.0.0.1:4390", map[string]string{"ananke.config.yaml": "no_such_field: 1\n"})
+			}, nil, nil, ExitInvalid,
+			"ananke.config.yaml:16:1: unknown field \"no_such_field\" in config"},
+		{"a config without doubles", func(t *testing.T) string { return suiteOf(t, map[string]string{}) }, nil, nil, ExitInvalid,
+			"ananke doubles serve: ananke.config.yaml declares no doubles: (docs/doubles.md)\n"},
+		{"no config", func(t *testing.T) string { return t.TempDir() }, nil, nil, ExitInvalid, "no ananke.config.yaml found"},
+		{"doubles that do not answer", func(t *testing.T) string { return t.TempDir() }, nil, []string{"--url", "http://127.0.0.1:1/mcp"}, ExitError,
+			"ananke doubles serve: doubles bridge: connect to http://127.0.0.1:1/mcp: "},
+		{"an argument", func(t *testing.T) string { return t.TempDir() }, nil, []string{"--url", "http://127.0.0.1:1/mcp", "extra"}, ExitInvalid,
+			"ananke doubles serve: unexpected argument \"extra\"\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(tt.dir(t))
+			var out, errOut bytes.Buffer
+			a := &app{Stdio: Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut}, environ: tt.environ, getwd: func() (string, error) { return filepath.Abs(".") }, now: steadyClock()}
+			ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+			defer cancel()
+			code := a.main(ctx, append([]string{"doubles", "serve"}, tt.args...))
+			if code != tt.code || out.Len() != 0 || !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("exit %d, want %d\nstdout: %q\nstderr:\n%s\nwant in stderr:\n%s", code, tt.code, out.String(), errOut.String(), tt.want)
+			}
+		})
 	}
 }
