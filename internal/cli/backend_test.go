@@ -329,7 +329,11 @@ backend:
 		if got := h.Get(backend.DoublesURLHeader); got != url[1] {
 			t.Errorf("request %d: %s %q, want %q", i, backend.DoublesURLHeader, got, url[1])
 		}
-		tokens[h.Get(backend.Header)] = true
+		token := h.Get(backend.Header)
+		if !regexp.MustCompile(`^ananke-[0-9a-f]{12}-r1$`).MatchString(token) {
+			t.Errorf("request %d: %s %q; want the attempt's token, ananke-<test hash>-r1", i, backend.Header, token)
+		}
+		tokens[token] = true
 		if !strings.HasSuffix(m.users[i], "in stock? ("+url[1]+")") {
 			t.Errorf("request %d: the user said %q; want the URL the hook found in $ANANKE_DOUBLES_URL", i, m.users[i])
 		}
@@ -465,7 +469,9 @@ func TestBackendDoublesServe(t *testing.T) {
 			},
 			func(url, token string) []string { return []string{"--url", url, "--test", token} }, nil},
 		{"the environment a run gives target.server",
-			func(url, token string) []string { return []string{envDoublesURL + "=" + url, backend.Var + "=" + token} },
+			func(url, token string) []string {
+				return []string{envDoublesURL + "=" + url, backend.Var + "=" + token}
+			},
 			func(string, string) []string { return nil }, nil},
 		{"the config's doubles.listen",
 			func(string, string) []string { return nil },
