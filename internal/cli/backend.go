@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/doubles"
 	"github.com/ananke/action/internal/doubles/decl"
 	"github.com/ananke/action/internal/gateway"
@@ -56,12 +57,23 @@ type agentBackend struct {
 // declares, listening before any test (or target.server) starts; nil
 // when it declares neither. mode is --gateway ("" keeps the config's).
 // With dryRun nothing listens: the URLs are the configured ones.
+//
+// Its error carries the exit code: 3 for what the files or the flags
+// ask that cannot be (an unknown --gateway mode, --gateway without a
+// gateway:, an unset variable in an address, a corrupt or missing
+// recording), as for a broken test file or --replay's recording; 2 for
+// an address this machine cannot listen on.
 func (a *app) startBackend(suite *spec.Suite, mode string, dryRun bool) (*agentBackend, error) {
 	cfg := suite.Config
-	if cfg.Doubles == nil && cfg.Gateway == nil {
-		if mode != "" {
-			return nil, fmt.Errorf("--gateway %s: the config has no gateway: section (docs/gateway.md)", mode)
+	if mode != "" {
+		if _, err := gateway.ParseMode(mode); err != nil {
+			return nil, invalidf("", "--gateway: %v", err)
 		}
+		if cfg.Gateway == nil {
+			return nil, invalidf("", "--gateway %s: the config has no gateway: section (docs/gateway.md)", mode)
+		}
+	}
+	if cfg.Doubles == nil && cfg.Gateway == nil {
 		return nil, nil
 	}
 	uses := map[string]bool{}
@@ -72,7 +84,9 @@ func (a *app) startBackend(suite *spec.Suite, mode string, dryRun bool) (*agentB
 	var listeners []net.Listener
 	fail := func(err error) (*agentBackend, error) {
 		for _, ln := range listeners {
-			ln.Close()
+			if ln != nil { // nil: a dry run listens on nothing
+				ln.Close()
+			}
 		}
 		return nil, err
 	}
@@ -80,11 +94,11 @@ func (a *app) startBackend(suite *spec.Suite, mode string, dryRun bool) (*agentB
 	if cfg.Doubles != nil {
 		addr, err := cfg.Doubles.Addr(a.lookupEnv)
 		if err != nil {
-			return fail(err)
+			return fail(withCode(ExitInvalid, "", err))
 		}
 		ln, err := a.listen(addr, dryRun)
 		if err != nil {
-			return fail(fmt.Errorf("%s: doubles.listen: %w", cfg.Doubles.Listen.Pos, err))
+			return fail(errorf("", "%s: doubles.listen: %v", cfg.Doubles.Listen.Pos, err))
 		}
 		listeners = append(listeners, ln)
 		doublesURL = cfg.Doubles.URL(a.advertised(addr, ln))
@@ -129,31 +143,31 @@ func (a *app) startBackend(suite *spec.Suite, mode string, dryRun bool) (*agentB
 }
 
 // newGateway makes the model gateway of the config with its mode (the
-// config's, or --gateway), listening on gateway.listen; url is what the
-// agent uses as its model's base URL.
+// config's, or --gateway, already checked), listening on gateway.listen;
+// url is what the agent uses as its model's base URL. Its error carries
+// the exit code, as startBackend's.
 func (a *app) newGateway(suite *spec.Suite, b *agentBackend, flagMode string, dryRun bool) (*gateway.Gateway, string, net.Listener, error) {
 	g := suite.Config.Gateway
-	mode := g.Mode
-	if flagMode != "" {
-		m, err := gateway.ParseMode(flagMode)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("--gateway: %w", err)
-		}
-		mode = m
-	}
+	mode := gatewayMode(g.Mode, flagMode)
 	vs := vars.NewVars(a.lookupEnv)
 	addr, err := g.Listen.Resolve(vs)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("%s: gateway.listen: %w", g.Listen.Pos, err)
+		return nil, "", nil, withCode(ExitInvalid, "", fieldError(g.Listen.Pos, "gateway.listen", err))
 	}
 	var upstream, key string
-	if mode != gateway.Replay || !g.Upstream.IsZero() {
+	if mode == gateway.Replay {
+		// Replay forwards nothing: the upstream and the key may be unset
+		// (a CI job with no model and no key, docs/gateway.md "Modes");
+		// when set, they are read only to be masked.
+		upstream, _ = g.Upstream.ResolveURL(vs)
+		key, _ = g.APIKey.Resolve(vs)
+	} else {
 		if upstream, err = g.Upstream.ResolveURL(vs); err != nil {
-			return nil, "", nil, fmt.Errorf("%s: gateway.upstream: %w", g.Upstream.Pos, err)
+			return nil, "", nil, withCode(ExitInvalid, "", fieldError(g.Upstream.Pos, "gateway.upstream", err))
 		}
-	}
-	if key, err = g.APIKey.Resolve(vs); err != nil {
-		return nil, "", nil, fmt.Errorf("%s: gateway.api_key: %w", g.APIKey.Pos, err)
+		if key, err = g.APIKey.Resolve(vs); err != nil {
+			return nil, "", nil, withCode(ExitInvalid, "", fieldError(g.APIKey.Pos, "gateway.api_key", err))
+		}
 	}
 	b.secrets = append(b.secrets, vs.Secrets()...)
 	if key != "" {
@@ -161,7 +175,7 @@ func (a *app) newGateway(suite *spec.Suite, b *agentBackend, flagMode string, dr
 	}
 	ln, err := a.listen(addr, dryRun)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("%s: gateway.listen: %w", g.Listen.Pos, err)
+		return nil, "", nil, errorf("", "%s: gateway.listen: %v", g.Listen.Pos, err)
 	}
 	url := "http://" + a.advertised(addr, ln) + "/v1"
 	if dryRun {
@@ -175,7 +189,21 @@ func (a *app) newGateway(suite *spec.Suite, b *agentBackend, flagMode string, dr
 	}
 	gw, err := gateway.New(gateway.Options{Mode: mode, Upstream: upstream, APIKey: key, Dir: g.RecordingsDir(suite.Config.Dir),
 		Ignore: g.Ignore, LeaveStreamOptions: !g.IncludeUsage, Timeout: time.Duration(g.TimeoutMs) * time.Millisecond, Board: b.board, Tests: tests, Now: a.now})
-	return gw, url, ln, err
+	if err != nil {
+		// a corrupt or missing recording, an upstream that is no URL
+		return nil, url, ln, withCode(ExitInvalid, "", err)
+	}
+	return gw, url, ln, nil
+}
+
+// fieldError is what is wrong with the config's field at pos; a
+// reference that could not be resolved is said at its own position,
+// once.
+func fieldError(pos diag.Pos, field string, err error) error {
+	if re, ok := errors.AsType[*vars.ResolveError](err); ok {
+		return fmt.Errorf("%s: %s: %s", re.Pos, field, re.Msg)
+	}
+	return fmt.Errorf("%s: %s: %w", pos, field, err)
 }
 
 // gatewayMode is the gateway's mode: --gateway's when valid, else the

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/doubles"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/spec"
 )
 
@@ -83,15 +85,25 @@ func runDoublesServe(ctx context.Context, a *app, args []string) error {
 }
 
 // configDoublesURL is the URL of the doubles the config declares, on
-// this machine.
+// this machine. Only the config is read — the tests are the run's
+// business — and its problems are printed on stderr: stdout is the
+// agent's MCP stream, where a line that is not MCP breaks its client.
 func (a *app) configDoublesURL(config string) (string, error) {
-	suite, err := a.loadSuite(spec.Options{ConfigPath: config})
+	path, _, err := a.findConfig(config, nil)
 	if err != nil {
 		return "", err
 	}
-	d := suite.Config.Doubles
+	var diags diag.Diagnostics
+	cfg := spec.LoadConfig(path, &diags)
+	if len(diags) > 0 {
+		for _, d := range diags.Sorted() {
+			fmt.Fprintln(a.Err, d)
+		}
+		return "", fmt.Errorf("%s found in %s", plural.Count(len(diags), "problem"), path)
+	}
+	d := cfg.Doubles
 	if d == nil {
-		return "", fmt.Errorf("%s declares no doubles: (docs/doubles.md)", suite.Config.Path)
+		return "", fmt.Errorf("%s declares no doubles: (docs/doubles.md)", path)
 	}
 	addr, err := d.Addr(a.lookupEnv)
 	if err != nil {

@@ -253,7 +253,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	}
 	be, err := a.startBackend(suite, o.gateway, o.dryRun)
 	if err != nil {
-		return nil, withCode(ExitError, "", err)
+		return nil, err // with its exit code
 	}
 	a.environ = append(a.environ, be.environ()...)
 	defer be.stop() // when the run did not get to stop it
