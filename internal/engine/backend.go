@@ -93,11 +93,11 @@ func (e *engine) late(bd *backend.Binding, r *Attempt) {
 		calls, models := bd.Take(turn.Index)
 		for _, c := range calls {
 			r.Warnings = append(r.Warnings, Warning{Turn: turn.Index, Rule: "backend",
-				Message: fmt.Sprintf("%s was called with %s after turn[%d] ended: the trace leaves it out", c.Name, args(c.Args), turn.Index)})
+				Message: fmt.Sprintf("%s called with %s was answered after turn[%d] ended: the trace leaves it out", c.Name, args(c.Args), turn.Index)})
 		}
 		for _, m := range models {
 			r.Warnings = append(r.Warnings, Warning{Turn: turn.Index, Rule: "backend",
-				Message: fmt.Sprintf("a request to model %s arrived after turn[%d] ended: the trace leaves it out", m.Model, turn.Index)})
+				Message: fmt.Sprintf("a request to model %s in turn[%d] was answered after the turn ended: the trace leaves it out", m.Model, turn.Index)})
 		}
 	}
 }

@@ -391,7 +391,7 @@ checkpoints:
 			late = append(late, fmt.Sprintf("turn[%d]: %s", w.Turn, w.Message))
 		}
 	}
-	want := []string{"turn[0]: background was called with {} after turn[0] ended: the trace leaves it out"}
+	want := []string{"turn[0]: background called with {} was answered after turn[0] ended: the trace leaves it out"}
 	if !slices.Equal(late, want) {
 		t.Errorf("warnings %q; want %q", late, want)
 	}
