@@ -3,6 +3,7 @@
 package interop
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +16,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/ananke/action/internal/interop/peer"
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 )
 
 // TestBackendMastra runs a real Mastra agent (mastra-backend-server.mjs)
@@ -135,6 +139,79 @@ func (b backendRun) doubles(t *testing.T) {
 	}
 	if !strings.Contains(string(page), `"served"`) || !strings.Contains(string(page), `"unanswered":true`) {
 		t.Error("index.html carries no served call, or none unanswered")
+	}
+	checkExport(t, b.bin, reports)
+	checkBackendExport(t, b.bin, reports, map[string]string{"in-stock": "test", "timeout": "test fault:timeout", "is-error": "test", "unanswered": ""})
+}
+
+// checkBackendExport exports a report as normalized traces, validates
+// each against the published schema, and checks that each test's trace
+// carries the doubles' record of its one call (the answer want gives) and
+// its two model calls, each a 200 in passthrough.
+func checkBackendExport(t *testing.T, bin, reports string, want map[string]string) {
+	t.Helper()
+	out := t.TempDir()
+	if msg, err := exec.Command(bin, "trace", "export", "-o", out, reports).CombinedOutput(); err != nil {
+		t.Fatalf("ananke trace export: %v\n%s", err, msg)
+	}
+	s := normalizedtest.Schema(t)
+	files, _ := filepath.Glob(filepath.Join(out, "*.trace.json"))
+	if len(files) != len(want) {
+		t.Fatalf("%d exported traces, want %d", len(files), len(want))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("%s does not match the schema: %v", filepath.Base(f), err)
+		}
+		var tr struct {
+			ID     string `json:"test_case_id"`
+			Events []struct {
+				Type string `json:"type"`
+				Data struct {
+					Served *struct {
+						Tool   string `json:"tool"`
+						Answer string `json:"answer"`
+					} `json:"served"`
+					Status int    `json:"status"`
+					Mode   string `json:"mode"`
+				} `json:"data"`
+			} `json:"events"`
+			Metrics struct {
+				ModelCalls *int `json:"model_call_count"`
+			} `json:"metrics"`
+		}
+		if err := json.Unmarshal(b, &tr); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		var served []string
+		models := 0
+		for _, e := range tr.Events {
+			switch e.Type {
+			case "tool_call":
+				if e.Data.Served != nil && e.Data.Served.Tool == "check_stock" {
+					served = append(served, e.Data.Served.Answer)
+				}
+			case "model_call":
+				models++
+				if e.Data.Status != 200 || e.Data.Mode != "passthrough" {
+					t.Errorf("%s: model_call %+v, want a passthrough 200", tr.ID, e.Data)
+				}
+			}
+		}
+		if len(served) != 1 || served[0] != want[tr.ID] {
+			t.Errorf("%s: the served check_stock calls' answers %q, want [%q]", tr.ID, served, want[tr.ID])
+		}
+		if models != 2 || tr.Metrics.ModelCalls == nil || *tr.Metrics.ModelCalls != 2 {
+			t.Errorf("%s: %d model_call events, model_call_count %v; want 2", tr.ID, models, tr.Metrics.ModelCalls)
+		}
 	}
 }
 
