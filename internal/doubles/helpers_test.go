@@ -23,7 +23,7 @@ import (
 
 // serverFixture reads testdata/server: the config's doubles and the plans
 // of tests "a" and "b".
-func serverFixture(t *testing.T) (*decl.Config, map[string]*decl.Plan) {
+func serverFixture(t testing.TB) (*decl.Config, map[string]*decl.Plan) {
 	t.Helper()
 	var diags diag.Diagnostics
 	d, root := parseFile(t, "testdata/server/config.yaml", &diags)
@@ -82,7 +82,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // connect is an MCP client session with the doubles at url, sending
 // token in the backend header ("" for none), over rt (the network when
 // nil).
-func connect(t *testing.T, url, token string, rt http.RoundTripper) *sdk.ClientSession {
+func connect(t testing.TB, url, token string, rt http.RoundTripper) *sdk.ClientSession {
 	t.Helper()
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -169,7 +169,7 @@ func (w *pipeResponse) Write(b []byte) (int, error) {
 func (w *pipeResponse) Flush() { w.WriteHeader(http.StatusOK) }
 
 // parseFile parses a YAML file into its root node.
-func parseFile(t *testing.T, path string, diags *diag.Diagnostics) (*decode.Decoder, *yaml.Node) {
+func parseFile(t testing.TB, path string, diags *diag.Diagnostics) (*decode.Decoder, *yaml.Node) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

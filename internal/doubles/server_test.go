@@ -14,7 +14,7 @@ import (
 )
 
 // serveOver starts the fixture's doubles over the network for a board.
-func serveOver(t *testing.T, board *backend.Board, now func() time.Time) string {
+func serveOver(t testing.TB, board *backend.Board, now func() time.Time) string {
 	t.Helper()
 	c, plans := serverFixture(t)
 	s := NewServer(c, board, plans, Options{Now: now})

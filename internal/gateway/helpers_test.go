@@ -122,7 +122,7 @@ type rig struct {
 	bd    *backend.Binding
 }
 
-func newRig(t *testing.T, o Options) *rig {
+func newRig(t testing.TB, o Options) *rig {
 	t.Helper()
 	if o.Board == nil {
 		o.Board = backend.NewBoard(false, func(string) bool { return true })

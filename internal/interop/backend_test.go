@@ -3,6 +3,7 @@
 package interop
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,11 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/ananke/action/internal/interop/peer"
+	"github.com/ananke/action/internal/normalized/normalizedtest"
 )
 
 // TestBackendMastra runs a real Mastra agent (mastra-backend-server.mjs)
@@ -73,7 +78,9 @@ func (b backendRun) run(t *testing.T, upstream string, args ...string) (int, str
 
 // doubles: each test's answer reaches the agent, which streams no tool
 // call: the trace's calls are the doubles' alone, one a call the test gave
-// no answer; the tests run one at a time though --parallel 4 asks for more.
+// no answer; a dropped connection makes Mastra's MCP client reconnect and
+// send the call again, so the doubles see it twice; the tests run one at a
+// time though --parallel 4 asks for more.
 func (b backendRun) doubles(t *testing.T) {
 	reports := t.TempDir()
 	cfg := filepath.Join(b.dir, "mastra-doubles")
@@ -85,11 +92,15 @@ func (b backendRun) doubles(t *testing.T) {
 	validateReports(t, reports)
 	checkHidden(t, regexp.MustCompile(regexp.QuoteMeta(aimockKey)), out, reports)
 	sum := readBackendSummary(t, reports)
-	want := map[string]struct{ answer, text string }{
-		"in-stock":   {"test", "SKU A-1: 4 in stock."},
-		"timeout":    {"test fault:timeout", "Sorry, the inventory service did not respond."},
-		"is-error":   {"test", "Sorry, the inventory service failed."},
-		"unanswered": {"", "Sorry, the inventory service has no answer for SKU A-1."},
+	want := map[string]struct {
+		answer, text string
+		calls        int
+	}{
+		"in-stock":   {"test", "SKU A-1: 4 in stock.", 1},
+		"timeout":    {"test fault:timeout", "Sorry, the inventory service did not respond.", 1},
+		"is-error":   {"test", "Sorry, the inventory service failed.", 1},
+		"unanswered": {"", "Sorry, the inventory service has no answer for SKU A-1.", 1},
+		"drop":       {"test fault:drop", "Sorry, the inventory service failed.", 2},
 	}
 	if len(sum.Tests) != len(want) {
 		t.Fatalf("%d tests, want %d", len(sum.Tests), len(want))
@@ -104,18 +115,19 @@ func (b backendRun) doubles(t *testing.T) {
 		if turn.Text != w.text {
 			t.Errorf("%s: the agent said %q, want %q", got.ID, turn.Text, w.text)
 		}
-		// The agent streamed no tool call: the one in the trace is the
+		// The agent streamed no tool call: the ones in the trace are the
 		// double's, with the arguments the agent sent.
-		if len(turn.ToolCalls) != 1 {
-			t.Fatalf("%s: %d tool calls, want the 1 served", got.ID, len(turn.ToolCalls))
+		if len(turn.ToolCalls) != w.calls {
+			t.Fatalf("%s: %d tool calls, want the %d served", got.ID, len(turn.ToolCalls), w.calls)
 		}
-		c := turn.ToolCalls[0]
-		if c.Name != "check_stock" || c.Args != `{"sku":"A-1"}` || c.Served == nil || c.Served.Tool != "check_stock" {
-			t.Errorf("%s: tool call %+v (served %+v), want check_stock {\"sku\":\"A-1\"} served by the doubles", got.ID, c, c.Served)
-			continue
-		}
-		if c.Served.Answer != w.answer || c.Served.Unanswered != (got.ID == "unanswered") {
-			t.Errorf("%s: served %+v, want answer %q, unanswered %v", got.ID, *c.Served, w.answer, got.ID == "unanswered")
+		for _, c := range turn.ToolCalls {
+			if c.Name != "check_stock" || c.Args != `{"sku":"A-1"}` || c.Served == nil || c.Served.Tool != "check_stock" {
+				t.Errorf("%s: tool call %+v (served %+v), want check_stock {\"sku\":\"A-1\"} served by the doubles", got.ID, c, c.Served)
+				continue
+			}
+			if c.Served.Answer != w.answer || c.Served.Unanswered != (got.ID == "unanswered") {
+				t.Errorf("%s: served %+v, want answer %q, unanswered %v", got.ID, *c.Served, w.answer, got.ID == "unanswered")
+			}
 		}
 		if len(turn.ModelCalls) != 2 {
 			t.Errorf("%s: %d model calls, want 2 (the tool call, the answer)", got.ID, len(turn.ModelCalls))
@@ -135,6 +147,80 @@ func (b backendRun) doubles(t *testing.T) {
 	}
 	if !strings.Contains(string(page), `"served"`) || !strings.Contains(string(page), `"unanswered":true`) {
 		t.Error("index.html carries no served call, or none unanswered")
+	}
+	checkExport(t, b.bin, reports)
+	checkBackendExport(t, b.bin, reports, map[string][]string{"in-stock": {"test"}, "timeout": {"test fault:timeout"}, "is-error": {"test"},
+		"unanswered": {""}, "drop": {"test fault:drop", "test fault:drop"}})
+}
+
+// checkBackendExport exports a report as normalized traces, validates
+// each against the published schema, and checks that each test's trace
+// carries the doubles' record of each of its calls (the answers want
+// gives) and its two model calls, each a 200 in passthrough.
+func checkBackendExport(t *testing.T, bin, reports string, want map[string][]string) {
+	t.Helper()
+	out := t.TempDir()
+	if msg, err := exec.Command(bin, "trace", "export", "-o", out, reports).CombinedOutput(); err != nil {
+		t.Fatalf("ananke trace export: %v\n%s", err, msg)
+	}
+	s := normalizedtest.Schema(t)
+	files, _ := filepath.Glob(filepath.Join(out, "*.trace.json"))
+	if len(files) != len(want) {
+		t.Fatalf("%d exported traces, want %d", len(files), len(want))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("%s does not match the schema: %v", filepath.Base(f), err)
+		}
+		var tr struct {
+			ID     string `json:"test_case_id"`
+			Events []struct {
+				Type string `json:"type"`
+				Data struct {
+					Served *struct {
+						Tool   string `json:"tool"`
+						Answer string `json:"answer"`
+					} `json:"served"`
+					Status int    `json:"status"`
+					Mode   string `json:"mode"`
+				} `json:"data"`
+			} `json:"events"`
+			Metrics struct {
+				ModelCalls *int `json:"model_call_count"`
+			} `json:"metrics"`
+		}
+		if err := json.Unmarshal(b, &tr); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		var served []string
+		models := 0
+		for _, e := range tr.Events {
+			switch e.Type {
+			case "tool_call":
+				if e.Data.Served != nil && e.Data.Served.Tool == "check_stock" {
+					served = append(served, e.Data.Served.Answer)
+				}
+			case "model_call":
+				models++
+				if e.Data.Status != 200 || e.Data.Mode != "passthrough" {
+					t.Errorf("%s: model_call %+v, want a passthrough 200", tr.ID, e.Data)
+				}
+			}
+		}
+		if !slices.Equal(served, want[tr.ID]) {
+			t.Errorf("%s: the served check_stock calls' answers %q, want %q", tr.ID, served, want[tr.ID])
+		}
+		if models != 2 || tr.Metrics.ModelCalls == nil || *tr.Metrics.ModelCalls != 2 {
+			t.Errorf("%s: %d model_call events, model_call_count %v; want 2", tr.ID, models, tr.Metrics.ModelCalls)
+		}
 	}
 }
 

@@ -73,8 +73,13 @@ func Build(t *trace.Trace, m Meta) Trace {
 	if t.TestStartMs == 0 || out.Metrics.TimingMsTotal < 0 {
 		out.Metrics.TimingMsTotal = max(m.DurationMs, 0)
 	}
+	models := 0
 	for i := range t.Turns {
 		out.Metrics.ToolCallCount += len(t.Turns[i].ToolCalls)
+		models += len(t.Turns[i].ModelCalls)
+	}
+	if t.Gateway || models > 0 {
+		out.Metrics.ModelCallCount = &models
 	}
 	out.Metrics.TokenUsage = tokenUsage(t)
 	return out
@@ -142,7 +147,7 @@ func outcome(s status.Status, ran bool) string {
 func ranAny(t *trace.Trace) bool {
 	for i := range t.Turns {
 		tt := &t.Turns[i]
-		if len(tt.ToolCalls)+len(tt.Texts)+len(tt.Memory)+len(tt.Outbound)+len(tt.RunErrors) > 0 {
+		if len(tt.ToolCalls)+len(tt.Texts)+len(tt.Memory)+len(tt.Outbound)+len(tt.RunErrors)+len(tt.ModelCalls) > 0 {
 			return true
 		}
 	}

@@ -24,35 +24,44 @@ func validate(t *testing.T, s *jsonschema.Schema, doc []byte) error {
 // TestExportGolden exports testdata/report: an imported trace with memory,
 // outbound messages, a failed tool, a run error and a scheduler, and the
 // shown attempt of a retried AG-UI test with a client tool and chunked
-// text. Each export matches its golden file and the schema.
+// text; and testdata/backend-report: an AG-UI test bound to the tool
+// doubles and the model gateway (a served call the agent streamed under
+// its MCP client's name, one it did not stream that timed out, one the
+// test gave no answer, and four model calls, the first a 429). Each export
+// matches its golden file and the schema.
 func TestExportGolden(t *testing.T) {
 	s := normalizedtest.Schema(t)
-	r, err := Open(filepath.Join("testdata", "report"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := r.Items("", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, it := range items {
-		names = append(names, it.Name)
-		tr, err := r.Export(it)
+	for _, tc := range []struct{ report, names string }{
+		{"report", "tests_pay.trace.json hello.trace.json"},
+		{"backend-report", "tests_stock.trace.json"},
+	} {
+		r, err := Open(filepath.Join("testdata", tc.report))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b bytes.Buffer
-		if err := Write(&b, tr); err != nil {
+		items, err := r.Items("", false)
+		if err != nil {
 			t.Fatal(err)
 		}
-		golden.Assert(t, filepath.Join("testdata", strings.TrimSuffix(it.Name, ".trace.json")+".golden.json"), b.String())
-		if err := validate(t, s, b.Bytes()); err != nil {
-			t.Errorf("%s does not match the schema: %v", it.Name, err)
+		var names []string
+		for _, it := range items {
+			names = append(names, it.Name)
+			tr, err := r.Export(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := Write(&b, tr); err != nil {
+				t.Fatal(err)
+			}
+			golden.Assert(t, filepath.Join("testdata", strings.TrimSuffix(it.Name, ".trace.json")+".golden.json"), b.String())
+			if err := validate(t, s, b.Bytes()); err != nil {
+				t.Errorf("%s does not match the schema: %v", it.Name, err)
+			}
 		}
-	}
-	if got := strings.Join(names, " "); got != "tests_pay.trace.json hello.trace.json" {
-		t.Errorf("names = %s", got)
+		if got := strings.Join(names, " "); got != tc.names {
+			t.Errorf("%s: names = %s, want %s", tc.report, got, tc.names)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package normalized
 
 import (
+	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
 )
@@ -29,6 +30,9 @@ const (
 	TypeMessageSent     = "message_sent"
 	TypeError           = "error"
 	TypeFinalOutput     = "final_output"
+	// TypeModelCall is an extension too: a request the agent made to its
+	// model through Ananke's model gateway (docs/gateway.md).
+	TypeModelCall = "model_call"
 )
 
 // Actors of events.
@@ -141,6 +145,10 @@ type ToolCallData struct {
 	Args   any    `json:"args"`
 	// Client is true for a client tool Ananke answered itself.
 	Client bool `json:"client,omitempty"`
+	// Served is the record of Ananke's tool doubles when they answered
+	// the call (docs/doubles.md): the double's tool, the answer chosen or
+	// the fault played, whether the test gave it no answer, its latency.
+	Served *trace.Served `json:"served,omitempty"`
 	Ref
 }
 
@@ -179,6 +187,42 @@ type ErrorData struct {
 	Ref
 }
 
+// ModelCallData is a request the agent made to its model through Ananke's
+// model gateway, as the trace's model call says (docs/gateway.md); the
+// event's ts is when it started.
+type ModelCallData struct {
+	// Turn is the turn it was made in.
+	Turn int `json:"turn"`
+	// Model is the model asked for; ResponseModel the one that answered,
+	// when it differs.
+	Model         string `json:"model"`
+	ResponseModel string `json:"response_model,omitempty"`
+	Stream        bool   `json:"stream,omitempty"`
+	// Messages is how many messages the request carried, Tools the
+	// tools it offered.
+	Messages int      `json:"messages"`
+	Tools    []string `json:"tools,omitempty"`
+	// Mode is how the gateway answered: record, replay or passthrough.
+	Mode string `json:"mode"`
+	// Status is the HTTP status the agent got (0: none, the connection
+	// was dropped or the agent gave up); Fault the fault Ananke injected,
+	// Error why the gateway could not answer as the test meant, Note
+	// what happened that the agent is judged on.
+	Status int    `json:"status"`
+	Fault  string `json:"fault,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Note   string `json:"note,omitempty"`
+	// FinishReason is the answer's finish_reason, ToolCalls the tools it
+	// called.
+	FinishReason string   `json:"finish_reason,omitempty"`
+	ToolCalls    []string `json:"tool_calls,omitempty"`
+	// Usage is the token counts the answer reported, only those it
+	// reported; absent when it reported none.
+	Usage *cost.Tokens `json:"usage,omitempty"`
+	// DurationMs is from its start to its end.
+	DurationMs int64 `json:"duration_ms"`
+}
+
 // FinalOutputData is the assistant's text at the end of the last turn.
 type FinalOutputData struct {
 	Text string `json:"text"`
@@ -193,6 +237,10 @@ type Metrics struct {
 	// retried before it.
 	RetryCount int         `json:"retry_count"`
 	TokenUsage *TokenUsage `json:"token_usage,omitempty"`
+	// ModelCallCount is how many requests the agent made to its model
+	// through Ananke's model gateway; absent when the attempt was not
+	// bound to it, since then nothing counted them.
+	ModelCallCount *int `json:"model_call_count,omitempty"`
 }
 
 // TokenUsage is what the agent's model used, when the source reports it.
