@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ananke/action/internal/target"
@@ -111,7 +112,13 @@ func (s *Session) Turn(ctx context.Context, in target.Turn, rec *trace.Recorder)
 			out.ClientFailure = fmt.Sprintf("the agent still called client tools after %d follow-up runs (target.max_followups)", s.o.MaxFollowups)
 			break
 		}
-		if out.ClientFailure = s.answer(rec, res.Pending); out.ClientFailure != "" {
+		pending := slices.DeleteFunc(slices.Clone(res.Pending), func(c ToolCall) bool {
+			return s.o.Answers[c.Function.Name] == nil && in.Served != nil && in.Served(c.Function.Name, c.Function.Arguments)
+		})
+		if len(pending) == 0 {
+			break // the doubles answered them: no follow-up run
+		}
+		if out.ClientFailure = s.answer(rec, pending); out.ClientFailure != "" {
 			break
 		}
 	}

@@ -119,6 +119,38 @@ func TestSessionClientFailures(t *testing.T) {
 	}
 }
 
+// TestSessionServedCall: a call the agent streamed with no result that
+// Ananke's tool doubles answered (Turn.Served) is its backend's: no
+// client_tools failure, no follow-up run; one they did not answer still
+// fails.
+func TestSessionServedCall(t *testing.T) {
+	srv := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Call(r.Input.RunID+"-c", "inventory_check_stock", `{"sku":"A-1"}`, "")...)}
+	})
+	for _, c := range []struct {
+		name   string
+		served func(name, args string) bool
+		want   string
+	}{
+		{"served", func(name, args string) bool { return name == "inventory_check_stock" && args == `{"sku":"A-1"}` }, ""},
+		{"another call served", func(name, args string) bool { return name == "refund" }, `the agent called "inventory_check_stock"`},
+		{"no doubles", nil, `the agent called "inventory_check_stock"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := sessionFor(srv, agui.SessionOptions{MaxFollowups: 1})
+			rec := trace.NewRecorder()
+			rec.StartTurn(0, target.TurnUser, "stock?", time.UnixMilli(0))
+			out, err := s.Turn(context.Background(), target.Turn{Type: target.TurnUser, Text: "stock?", Served: c.served}, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(out.ClientFailure, c.want) || out.ClientTools != (c.want != "") || len(rec.Trace().Turns[0].Runs) != 1 {
+				t.Errorf("outcome %+v after %d runs; want failure %q after 1 run", out, len(rec.Trace().Turns[0].Runs), c.want)
+			}
+		})
+	}
+}
+
 // TestSessionRunTimeout: a run that outlasts its timeout ends with the
 // cause target.ErrRunTimeout, which the engine words as target.timeout_ms.
 func TestSessionRunTimeout(t *testing.T) {

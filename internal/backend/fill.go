@@ -194,3 +194,30 @@ func ModelUsage(models []trace.ModelCall) *cost.Spend {
 	}
 	return s
 }
+
+// Served reports whether the doubles answered, in turn i, a call of the
+// tool the agent names name (a double's name, or it prefixed by a server
+// name) with these arguments: a call the agent streamed with no result is
+// then its backend's, not a client tool the test failed to answer.
+func (bd *Binding) Served(i int, name, args string) bool {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	for _, c := range bd.calls {
+		tool := c.Name
+		if c.Served != nil && c.Served.Tool != "" {
+			tool = c.Served.Tool
+		}
+		if c.Turn == i && sameTool(name, tool) && sameArgs(name0(args), name0(c.Args)) {
+			return true
+		}
+	}
+	return false
+}
+
+// name0 is arguments as compared: the text, or an empty object for none.
+func name0(args string) string {
+	if strings.TrimSpace(args) == "" {
+		return "{}"
+	}
+	return args
+}

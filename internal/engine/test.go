@@ -315,8 +315,11 @@ type turnOutcome struct {
 // when the session checks them, the protocol and the client tools.
 func (e *engine) playTurn(ctx context.Context, turn spec.Turn, in target.Turn, p *plan, conv *conversation) turnOutcome {
 	i := in.Index
-	if p.binding != nil {
-		p.binding.SetTurn(i)
+	if bd := p.binding; bd != nil {
+		bd.SetTurn(i)
+		if e.opts.Backend.Doubles() {
+			in.Served = func(name, args string) bool { return bd.Served(i, name, args) }
+		}
 	}
 	conv.rec.StartTurn(i, turn.Type, in.Shown(), p.now())
 	res, err := p.session.Turn(ctx, in, conv.rec)

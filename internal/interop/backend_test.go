@@ -286,7 +286,7 @@ func (b backendRun) gateway(t *testing.T) {
 		t.Fatalf("record: exit %d\n%s", exit, out)
 	}
 	files, _ := filepath.Glob(filepath.Join(suite, "recordings", "*"))
-	if len(files) != 3 {
+	if len(files) != 4 {
 		t.Errorf("%d recording files %v, want one per test", len(files), files)
 	}
 	for _, d := range []string{recorded, filepath.Join(suite, "recordings")} {
@@ -309,8 +309,13 @@ func (b backendRun) gateway(t *testing.T) {
 		}
 		return m
 	}
-	if a, b := texts(rec), texts(rep); len(a) != 3 || !equalMaps(a, b) {
-		t.Errorf("recorded %v\nreplayed %v\nwant the same three verdicts and texts", a, b)
+	if a, b := texts(rec), texts(rep); len(a) != 4 || !equalMaps(a, b) {
+		t.Errorf("recorded %v\nreplayed %v\nwant the same four verdicts and texts", a, b)
+	}
+	for id, v := range texts(rec) {
+		if !strings.HasPrefix(v, "pass: ") {
+			t.Errorf("%s: %s, want a pass", id, v)
+		}
 	}
 	for _, s := range []backendSummary{rec, rep} {
 		for _, tr := range s.Tests {

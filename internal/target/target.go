@@ -41,6 +41,12 @@ type Turn struct {
 	Arguments json.RawMessage
 	// Resume is a resume turn's answers to the pending interrupts.
 	Resume []Answer
+	// Served, when set, reports whether Ananke's tool doubles answered a
+	// call of this name and arguments in the turn (docs/backend.md): a
+	// call the agent streamed with no result is then its backend's — a
+	// double that failed, timed out or dropped — not a client tool left
+	// unanswered. nil without doubles.
+	Served func(name, args string) bool
 }
 
 // Shown is the turn as the trace shows its user message: the message, or
