@@ -16,6 +16,15 @@ const ListToolsCall = "tools/list"
 type Trace struct {
 	TestStartMs int64 `json:"test_start_ts"`
 	TestEndMs   int64 `json:"test_end_ts"`
+	// TraceID is the W3C trace id of the attempt (32 hex digits) and
+	// SpanID its root span's id (16): every request to the agent carries
+	// them in traceparent, under a span per turn and per run
+	// (docs/opentelemetry.md). Empty for an imported trace.
+	TraceID string `json:"trace_id,omitempty"`
+	SpanID  string `json:"span_id,omitempty"`
+	// Spans are the agent's OpenTelemetry spans for the attempt, in the
+	// order they started (docs/opentelemetry.md).
+	Spans []Span `json:"spans,omitempty"`
 	// History is the messages the test placed before its first turn.
 	History []Message `json:"history,omitempty"`
 	Turns   []Turn    `json:"turns"`
@@ -86,6 +95,12 @@ type Turn struct {
 	AgentFiles []Attachment `json:"agent_files,omitempty"`
 	StartMs    int64        `json:"turn_start_ts"`
 	EndMs      int64        `json:"turn_end_ts"`
+	// SpanID is the turn's span in the attempt's trace (TraceID), and
+	// Requests the spans of the HTTP requests the turn sent the agent,
+	// under it: each request's traceparent names its span, so the agent's
+	// spans nest under it (docs/opentelemetry.md).
+	SpanID   string        `json:"span_id,omitempty"`
+	Requests []RequestSpan `json:"requests,omitempty"`
 	ToolCalls  []ToolCall   `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
 	// were started; Text joins them. A trace file writes them beside the
