@@ -138,6 +138,7 @@ func configSchema() decode.Obj {
 		"gateway":       gwdecl.ConfigSchema(),
 		"backend":       backendSchema(),
 		"doubles":       decl.ConfigSchema(),
+		"otel":          otelSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")

@@ -1,0 +1,153 @@
+package spec
+
+import (
+	"math"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/decode"
+	"github.com/ananke/action/internal/diag"
+	"github.com/ananke/action/internal/vars"
+)
+
+// OpenTelemetry (docs/opentelemetry.md): the config's otel: section.
+
+// DefaultGraceMs is how long, at most, the end of a turn waits for the
+// agent's spans of the turn when the receiver is on (otel.grace_ms).
+const DefaultGraceMs = 2000
+
+// OTel is the config's otel: section.
+type OTel struct {
+	Pos diag.Pos
+	// Receiver is the address of Ananke's OTLP/HTTP receiver, host:port
+	// (port 0: a free port); zero when the config starts none.
+	// ReceiverPos is where it is written.
+	Receiver    vars.Template
+	ReceiverPos diag.Pos
+	// GraceMs bounds the wait, after each turn, for the agent's spans of
+	// the turn (DefaultGraceMs when not written).
+	GraceMs int64
+	// Export is the OTLP/HTTP endpoint Ananke sends the run to (its base
+	// URL: /v1/traces is added); zero when the config says none.
+	// ExportPos is where it is written.
+	Export    vars.Template
+	ExportPos diag.Pos
+	// Headers are sent with every export request; their values are
+	// secrets.
+	Headers []NamedValue
+	// TraceState is sent as tracestate beside every traceparent (zero:
+	// none).
+	TraceState vars.Template
+}
+
+var otelFields = []string{"receiver", "grace_ms", "export", "headers", "tracestate"}
+
+// otel reads the config's otel: section; nil when it is not a mapping.
+func (l *loader) otel(n *yaml.Node) *OTel {
+	f, ok := l.Fields(n, "otel", otelFields)
+	if !ok {
+		return nil
+	}
+	o := &OTel{Pos: l.Pos(l.DerefQuiet(n)), GraceMs: DefaultGraceMs}
+	if p, ok := f["receiver"]; ok {
+		o.Receiver = l.listenAddr(p.Val, "otel.receiver", "127.0.0.1:4318")
+		o.ReceiverPos = l.Pos(l.DerefQuiet(p.Val))
+	}
+	if p, ok := f["grace_ms"]; ok {
+		if v, ok := l.Integer(p.Val, "otel.grace_ms", 0, math.MaxInt32); ok {
+			o.GraceMs = v
+		}
+		if _, on := f["receiver"]; !on {
+			l.Errorf(l.DerefQuiet(p.Key), "otel.grace_ms is how long a turn waits for the spans the receiver gets, but otel has no receiver; add receiver: or remove grace_ms")
+		}
+	}
+	if p, ok := f["export"]; ok {
+		o.Export = l.url(p.Val, "otel.export")
+		o.ExportPos = l.Pos(l.DerefQuiet(p.Val))
+	}
+	if p, ok := f["headers"]; ok {
+		o.Headers = l.namedValues(p.Val, "otel.headers", "HTTP header name", validHeaderName)
+	}
+	if p, ok := f["tracestate"]; ok {
+		o.TraceState = l.traceState(p.Val)
+	}
+	return o
+}
+
+// listenAddr reads an address to listen on: host:port, or a template
+// resolved later.
+func (l *loader) listenAddr(n *yaml.Node, what, example string) vars.Template {
+	t, ok := l.Template(n, what)
+	if !ok || len(t.Refs()) > 0 {
+		return t
+	}
+	if _, port, err := net.SplitHostPort(t.Raw); err != nil || !validPort(port) {
+		l.Errorf(l.DerefQuiet(n), "%s %q is not an address (write host:port, e.g. %s, :%s for every interface, or port 0 for a free one)", what, t.Raw, example, example[strings.LastIndexByte(example, ':')+1:])
+	}
+	return t
+}
+
+// validPort reports whether s is a port number.
+func validPort(s string) bool {
+	v, err := strconv.ParseUint(s, 10, 16)
+	return err == nil && s != "" && s[0] != '+' && v <= math.MaxUint16
+}
+
+// traceState reads otel.tracestate: a W3C tracestate header value
+// (key=value pairs separated by commas), or a template resolved later.
+func (l *loader) traceState(n *yaml.Node) vars.Template {
+	t, ok := l.Template(n, "otel.tracestate")
+	if !ok || len(t.Refs()) > 0 {
+		return t
+	}
+	if msg := checkTraceState(t.Raw); msg != "" {
+		l.Errorf(l.DerefQuiet(n), "otel.tracestate %q is not a W3C tracestate: %s (write key=value pairs separated by commas, e.g. vendor=value)", t.Raw, msg)
+	}
+	return t
+}
+
+var (
+	traceStateKey   = regexp.MustCompile(`^(?:[a-z][_0-9a-z\-*/]{0,255}|[a-z0-9][_0-9a-z\-*/]{0,240}@[a-z][_0-9a-z\-*/]{0,13})$`)
+	traceStateValue = regexp.MustCompile(`^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$`)
+)
+
+// checkTraceState says what is wrong with a tracestate ("" when nothing).
+func checkTraceState(s string) string {
+	members := strings.Split(s, ",")
+	if len(members) > 32 {
+		return strconv.Itoa(len(members)) + " members, at most 32 are allowed"
+	}
+	seen := map[string]bool{}
+	for _, m := range members {
+		m = strings.Trim(m, " \t")
+		key, value, ok := strings.Cut(m, "=")
+		switch {
+		case !ok:
+			return strconv.Quote(m) + " has no ="
+		case !traceStateKey.MatchString(key):
+			return "key " + strconv.Quote(key) + " is not a tracestate key (lowercase letters, digits, _ - * /)"
+		case !traceStateValue.MatchString(value):
+			return "the value of " + key + " is empty or holds a character a tracestate value may not (, = or a control)"
+		case seen[key]:
+			return "key " + key + " is written twice"
+		}
+		seen[key] = true
+	}
+	return ""
+}
+
+func otelSchema() decode.Obj {
+	o := decode.Object("OpenTelemetry: receive the agent's spans, send the run to a tracing backend (docs/opentelemetry.md).", otelFields, decode.Obj{
+		"receiver":   decode.Str("Address of Ananke's OTLP/HTTP receiver, host:port (127.0.0.1:4318; port 0: a free port); the agent exports its spans to it (ANANKE_OTLP_ENDPOINT holds its URL)."),
+		"grace_ms":   decode.Obj{"type": "integer", "minimum": 0, "maximum": math.MaxInt32, "description": "With receiver: how long, at most, the end of a turn waits for the agent's spans of the turn (default 2000)."},
+		"export":     decode.Str("OTLP/HTTP endpoint the run is sent to (its base URL, e.g. http://collector:4318); ${ENV.X} allowed."),
+		"headers":    decode.StringMap("Headers of every export request; values are secrets."),
+		"tracestate": decode.Str("W3C tracestate sent beside every traceparent (vendor=value, comma-separated)."),
+	})
+	o["dependentRequired"] = decode.Obj{"grace_ms": []string{"receiver"}}
+	return o
+}
