@@ -24,18 +24,15 @@ const DefaultGraceMs = 2000
 type OTel struct {
 	Pos diag.Pos
 	// Receiver is the address of Ananke's OTLP/HTTP receiver, host:port
-	// (port 0: a free port); zero when the config starts none.
-	// ReceiverPos is where it is written.
-	Receiver    vars.Template
-	ReceiverPos diag.Pos
+	// (port 0: a free port); zero when the config starts none. Its Pos
+	// is where it is written, as Export's.
+	Receiver vars.Template
 	// GraceMs bounds the wait, after each turn, for the agent's spans of
 	// the turn (DefaultGraceMs when not written).
 	GraceMs int64
 	// Export is the OTLP/HTTP endpoint Ananke sends the run to (its base
 	// URL: /v1/traces is added); zero when the config says none.
-	// ExportPos is where it is written.
-	Export    vars.Template
-	ExportPos diag.Pos
+	Export vars.Template
 	// Headers are sent with every export request; their values are
 	// secrets.
 	Headers []NamedValue
@@ -55,7 +52,6 @@ func (l *loader) otel(n *yaml.Node) *OTel {
 	o := &OTel{Pos: l.Pos(l.DerefQuiet(n)), GraceMs: DefaultGraceMs}
 	if p, ok := f["receiver"]; ok {
 		o.Receiver = l.listenAddr(p.Val, "otel.receiver", "127.0.0.1:4318")
-		o.ReceiverPos = l.Pos(l.DerefQuiet(p.Val))
 	}
 	if p, ok := f["grace_ms"]; ok {
 		if v, ok := l.Integer(p.Val, "otel.grace_ms", 0, math.MaxInt32); ok {
@@ -67,7 +63,6 @@ func (l *loader) otel(n *yaml.Node) *OTel {
 	}
 	if p, ok := f["export"]; ok {
 		o.Export = l.url(p.Val, "otel.export")
-		o.ExportPos = l.Pos(l.DerefQuiet(p.Val))
 	}
 	if p, ok := f["headers"]; ok {
 		o.Headers = l.namedValues(p.Val, "otel.headers", "HTTP header name", validHeaderName)

@@ -29,8 +29,8 @@ func TestOTel(t *testing.T) {
 	if len(o.Headers) != 1 || o.Headers[0].Name != "authorization" || o.Headers[0].Value.Raw != "Bearer ${ENV.OTLP_TOKEN}" {
 		t.Errorf("headers %+v", o.Headers)
 	}
-	if o.Pos.Line != 7 || o.ReceiverPos.Line != 7 || o.ReceiverPos.Col != 13 || o.ExportPos.Line != 9 {
-		t.Errorf("positions: otel %v, receiver %v, export %v", o.Pos, o.ReceiverPos, o.ExportPos)
+	if o.Pos.Line != 7 || o.Receiver.Pos.Line != 7 || o.Receiver.Pos.Col != 13 || o.Export.Pos.Line != 9 || o.TraceState.Pos.Line != 11 || o.Headers[0].Value.Pos.Line != 10 {
+		t.Errorf("positions: otel %v, receiver %v, export %v, tracestate %v, header %v", o.Pos, o.Receiver.Pos, o.Export.Pos, o.TraceState.Pos, o.Headers[0].Value.Pos)
 	}
 	if d := mustConfig(t, minimalConfig+"otel: {receiver: \":4318\"}\n").OTel; d.GraceMs != DefaultGraceMs || !d.Export.IsZero() {
 		t.Errorf("defaults: %+v", d)
