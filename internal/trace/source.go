@@ -59,7 +59,9 @@ func (t *Trace) Caps() []string {
 // (docs/backend.md), beyond its source's: capability.ToolTrace when the
 // attempt was bound to the tool doubles or some call was served by them
 // (every call to a double is recorded, streamed or not), and
-// capability.ModelCalls when it was bound to the model gateway.
+// capability.ModelCalls when it was bound to the model gateway; and
+// capability.Spans when Ananke's OTLP receiver took the agent's spans
+// for it (OTelReceiver) or it holds spans (docs/opentelemetry.md).
 func (t *Trace) Backend() []string {
 	var out []string
 	if t.Doubles || t.served() {
@@ -67,6 +69,9 @@ func (t *Trace) Backend() []string {
 	}
 	if t.Gateway {
 		out = append(out, capability.ModelCalls)
+	}
+	if t.OTelReceiver || len(t.Spans) > 0 {
+		out = append(out, capability.Spans)
 	}
 	return out
 }

@@ -40,6 +40,10 @@ type Trace struct {
 	// request to its model among their ModelCalls (Trace.Backend).
 	Doubles bool `json:"doubles,omitempty"`
 	Gateway bool `json:"model_gateway,omitempty"`
+	// OTelReceiver says Ananke's OTLP receiver took the agent's spans for
+	// the attempt (docs/opentelemetry.md): Spans are every span the agent
+	// sent under TraceID before the attempt ended, none when it sent none.
+	OTelReceiver bool `json:"otel_receiver,omitempty"`
 	// Mask, when set, masks each raw event when it is read for a report
 	// (ReadEvents): the report sets it, since masking needs every test's
 	// secrets.
