@@ -11,6 +11,7 @@ import (
 	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/otel/spanstore"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
@@ -77,6 +78,12 @@ type Options struct {
 	// says use it bind each attempt, send its token to the agent, and run
 	// one at a time unless the agent forwards the token.
 	Backend *backend.Board
+	// Spans holds the agent's OpenTelemetry spans Ananke's OTLP receiver
+	// gets, by trace id (docs/opentelemetry.md); nil: the receiver is
+	// off. Each attempt that reaches the agent takes those of its trace
+	// id: after each turn, the turn's, waited for within the store's
+	// grace, before the turn is priced and checked; at its end, the rest.
+	Spans *spanstore.Store
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.

@@ -192,6 +192,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	conv := &conversation{rec: e.newRecorder()}
 	conv.rec.SetHistory(p.given)
 	e.startBackend(p.binding, conv.rec.Trace())
+	e.startSpans(conv.rec.Trace())
 	defer func() {
 		if src := p.session.Source(); src != nil {
 			conv.rec.SetSource(*src) // with the ids the turns learnt
@@ -199,6 +200,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 		if err := p.session.Close(); err != nil && r.Status == status.Pass {
 			r.Status, r.Reason = status.Error, "close the session: "+err.Error()
 		}
+		e.endSpans(conv.rec.Trace(), r)
 		r.Trace = conv.rec.Trace()
 		if err := conv.rec.Close(); err != nil && r.Status != status.Error {
 			// The events are lost: the report could not show them.
@@ -224,6 +226,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	if t.Simulator != nil && !e.simulate(ctx, t, p, conv, r) {
 		return
 	}
+	e.lateSpans(conv.rec.Trace(), r)
 	scope := conv.rec.Trace().TestScope()
 	r.Results = append(r.Results, assertion.Evaluate(p.checks.checks, scope)...)
 	e.scripts(ctx, t, p.checks.scripts, scope, r)
@@ -238,7 +241,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 // (when they pass) its judges. It reports whether the test goes on.
 func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p *plan, conv *conversation, r *Attempt) bool {
 	out := e.playTurn(ctx, turn, tp.in, p, conv)
-	if err := e.endTurn(p, conv, r); err != nil && out.err == nil {
+	if err := e.endTurn(ctx, p, conv, r); err != nil && out.err == nil {
 		out.err = err
 	}
 	r.Warnings = append(r.Warnings, out.warnings...)

@@ -58,8 +58,10 @@ type Store struct {
 
 // pending is what a begun attempt has not taken yet.
 type pending struct {
-	spans   []trace.Span
-	dropped int
+	spans []trace.Span
+	// kept counts every span kept for the attempt, taken or not;
+	// dropped those over the limit since the last Take.
+	kept, dropped int
 	// changed is closed, and replaced, when a span arrives.
 	changed chan struct{}
 }
@@ -127,11 +129,12 @@ func (s *Store) Add(spans []trace.Span) {
 		sp := &spans[i]
 		p := s.traces[sp.TraceID]
 		switch {
-		case p != nil && len(p.spans) >= s.opts.MaxPerTrace:
+		case p != nil && p.kept >= s.opts.MaxPerTrace:
 			p.dropped++
 			s.stats.Dropped++
 		case p != nil:
 			p.spans = append(p.spans, *sp)
+			p.kept++
 			if woken == nil {
 				woken = map[*pending]bool{}
 			}
@@ -173,6 +176,9 @@ func (s *Store) changed(traceID string) <-chan struct{} {
 	}
 	return nil
 }
+
+// MaxPerTrace is how many spans an attempt keeps at most.
+func (s *Store) MaxPerTrace() int { return s.opts.MaxPerTrace }
 
 // Stats returns what the store received so far.
 func (s *Store) Stats() Stats {

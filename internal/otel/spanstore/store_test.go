@@ -43,7 +43,7 @@ func ids(spans []trace.Span) string {
 // ended; the others are counted, and an attempt's spans over its limit
 // are dropped and counted.
 func TestStore(t *testing.T) {
-	s := spanstore.New(spanstore.Options{MaxPerTrace: 3})
+	s := spanstore.New(spanstore.Options{MaxPerTrace: 5})
 	s.Begin(traceA)
 	s.Begin(traceA) // beginning twice is beginning once
 	s.Begin(traceB)
