@@ -439,6 +439,7 @@ func origins(tr *trace.Trace, refs []int64) []string {
 // trace returns a masked copy of a trace.
 func (b *builder) trace(t *trace.Trace) *trace.Trace {
 	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns)), Doubles: t.Doubles, Gateway: t.Gateway}
+	c.OTelReceiver, c.Spans = t.OTelReceiver, b.spans(t.Spans)
 	if !b.red.Empty() {
 		// Raw events are masked as they are read for the trace file: they
 		// may be on disk, and there may be a million of them.

@@ -61,6 +61,11 @@ type traceHead struct {
 	// capabilities.
 	Doubles bool `json:"doubles,omitempty"`
 	Gateway bool `json:"model_gateway,omitempty"`
+	// OTelReceiver says Ananke's OTLP receiver took the agent's spans for
+	// the attempt, and Spans are those spans, masked
+	// (docs/opentelemetry.md).
+	OTelReceiver bool         `json:"otel_receiver,omitempty"`
+	Spans        []trace.Span `json:"spans,omitempty"`
 }
 
 type attemptRef struct {
@@ -92,6 +97,7 @@ func Write(w io.Writer, t *report.Test, a *report.Attempt) error {
 	h.Test.ID, h.Test.Name, h.Test.File = t.ID, t.Name, t.File
 	h.TestStartMs, h.TestEndMs, h.History, h.Source = tr.TestStartMs, tr.TestEndMs, tr.History, tr.Source
 	h.Doubles, h.Gateway = tr.Doubles, tr.Gateway
+	h.OTelReceiver, h.Spans = tr.OTelReceiver, tr.Spans
 	head, err := marshal(h)
 	if err != nil {
 		return err
@@ -233,6 +239,7 @@ func Read(r io.Reader) (*trace.Trace, error) {
 		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, Schema)
 	}
 	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Doubles: f.Doubles, Gateway: f.Gateway,
+		OTelReceiver: f.OTelReceiver, Spans: f.Spans,
 		Turns: make([]trace.Turn, 0, len(f.Turns))}
 	for _, ti := range f.Turns {
 		t := ti.Turn
