@@ -12,8 +12,9 @@
 //     assertion kinds) depend on no protocol package, nor on the seam;
 //   - the engine, the trace, the seam, the file model and the assertion
 //     kinds depend on no server Ananke runs behind the agent
-//     (internal/doubles, internal/gateway): the command line starts them,
-//     the engine knows only internal/backend, and the file model reads
+//     (internal/doubles, internal/gateway, internal/otel/receiver): the
+//     command line starts them, the engine knows only internal/backend and
+//     the receiver's span store (internal/otel/spanstore), and the file model reads
 //     their keys through their file models (internal/doubles/decl,
 //     internal/gateway/decl);
 //   - only internal/cli and the main packages touch the process: no other

@@ -40,9 +40,10 @@ type importRule struct {
 var protocols = []string{module + "/internal/agui", module + "/internal/a2a", module + "/internal/mcp", module + "/internal/target/registry"}
 
 // backendServers are the servers Ananke runs behind the agent (the tool
-// doubles' MCP server, the model gateway): their file models (decl, under
-// them) are the file model's, the servers the command line's.
-var backendServers = []string{module + "/internal/doubles", module + "/internal/gateway"}
+// doubles' MCP server, the model gateway, the OTLP receiver): their file
+// models (decl, under them) are the file model's, the servers the command
+// line's; the engine knows the receiver's span store alone.
+var backendServers = []string{module + "/internal/doubles", module + "/internal/gateway", module + "/internal/otel/receiver"}
 
 func exactly(paths ...string) func(string) bool {
 	return func(p string) bool { return slices.Contains(paths, p) }
@@ -75,7 +76,7 @@ var importRules = []importRule{
 	{
 		from: anyOf(module+"/internal/engine", module+"/internal/trace", module+"/internal/target", module+"/internal/assertion", module+"/internal/spec"),
 		to:   exactly(backendServers...),
-		why:  "the servers behind the agent are the command line's to start; the engine, the trace and the file model know only internal/backend and the servers' file models",
+		why:  "the servers behind the agent are the command line's to start; the engine, the trace and the file model know only internal/backend, the span store and the servers' file models",
 	},
 }
 
