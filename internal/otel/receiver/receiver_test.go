@@ -60,7 +60,7 @@ func traces(spans ...sp) ptrace.Traces {
 }
 
 // body encodes td as an export request, gzipped when zip is set.
-func body(t *testing.T, td ptrace.Traces, proto, zip bool) []byte {
+func body(t testing.TB, td ptrace.Traces, proto, zip bool) []byte {
 	t.Helper()
 	req := ptraceotlp.NewExportRequestFromTraces(td)
 	var b []byte
