@@ -58,18 +58,18 @@ func (e *engine) startBackend(bd *backend.Binding, tr *trace.Trace) {
 
 // endTurn closes the turn playing: what the backend served during it is
 // moved into it (backend.Fill), the agent's spans of it join the trace
-// (turnSpans), it is priced, and each call to a double
+// (turnSpans; waited for unless the turn failed), it is priced, and each call to a double
 // the test gave no answer becomes a warning. It returns the error of a
 // model call the gateway could not answer (a replay without a
 // recording, an upstream that failed): the attempt then errors, since
 // the agent was not given what the test meant it to get.
-func (e *engine) endTurn(ctx context.Context, p *plan, conv *conversation, r *Attempt) error {
+func (e *engine) endTurn(ctx context.Context, p *plan, conv *conversation, r *Attempt, failed bool) error {
 	turn := conv.rec.EndTurn(p.now(), p.session.State())
 	if bd := p.binding; bd != nil {
 		calls, models := bd.Take(turn.Index)
 		backend.Fill(turn, calls, models)
 	}
-	e.turnSpans(ctx, conv.rec.Trace(), turn, r)
+	e.turnSpans(ctx, conv.rec.Trace(), turn, r, !failed)
 	e.price(turn)
 	for _, c := range turn.ToolCalls {
 		if c.Served != nil && c.Served.Unanswered {

@@ -66,7 +66,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			continue
 		}
 		out := e.playTurn(sctx, turn, in, p, conv)
-		if err := e.endTurn(ctx, p, conv, r); err != nil && out.err == nil {
+		if err := e.endTurn(ctx, p, conv, r, out.err != nil); err != nil && out.err == nil {
 			out.err = err
 		}
 		r.Warnings = append(r.Warnings, out.warnings...)

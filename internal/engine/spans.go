@@ -30,15 +30,24 @@ func (e *engine) startSpans(tr *trace.Trace) {
 	tr.OTelReceiver = true
 }
 
-// turnSpans waits for the agent's spans of the turn that ended, attaches
-// what arrived to the trace, and fills the turn with the tool calls and
-// usage they describe (genai.Fill).
-func (e *engine) turnSpans(ctx context.Context, tr *trace.Trace, turn *trace.Turn, r *Attempt) {
+// turnSpans waits for the agent's spans of the turn that ended (unless
+// wait is false: a turn that failed — an agent that did not answer —
+// is not waited for), attaches what arrived to the trace, and fills the
+// turn with the tool calls and usage they describe (genai.Fill).
+func (e *engine) turnSpans(ctx context.Context, tr *trace.Trace, turn *trace.Turn, r *Attempt, wait bool) {
 	e.startSpans(tr)
 	if !tr.OTelReceiver {
 		return
 	}
-	e.droppedSpans(e.opts.Spans.Await(ctx, tr, turn.Index), turn.Index, r)
+	var dropped int
+	if wait {
+		dropped = e.opts.Spans.Await(ctx, tr, turn.Index)
+	} else {
+		var spans []trace.Span
+		spans, dropped = e.opts.Spans.Take(tr.TraceID)
+		spanstore.Attach(tr, spans)
+	}
+	e.droppedSpans(dropped, turn.Index, r)
 	genai.Fill(turn, spanstore.Of(tr, turn.Index))
 }
 

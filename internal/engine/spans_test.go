@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -33,6 +34,8 @@ type spanAgent struct {
 	trace  string
 	turns  []string // the turns' span ids
 	prefix string
+	// fail, when set, fails every turn once its spans are sent.
+	fail error
 }
 
 func (s *spanAgent) span(id, parent, name string, start int64) trace.Span {
@@ -67,7 +70,7 @@ func (s *spanAgent) Turn(_ context.Context, in target.Turn, rec *trace.Recorder)
 		spans = append(spans, s.span("late0", s.prefix+"agent0", "chat", 30))
 	}
 	s.store.Add(spans)
-	return target.Outcome{}, nil
+	return target.Outcome{}, s.fail
 }
 
 func (s *spanAgent) State() json.RawMessage { return json.RawMessage(`{}`) }
@@ -98,9 +101,13 @@ func fired(time.Duration) <-chan time.Time {
 }
 
 func spanProtocol(store *spanstore.Store) func(string) (engine.Protocol, bool) {
+	return failingSpanProtocol(store, nil)
+}
+
+func failingSpanProtocol(store *spanstore.Store, fail error) func(string) (engine.Protocol, bool) {
 	next := &atomic.Int64{}
 	return func(string) (engine.Protocol, bool) {
-		return engine.Protocol{Open: func(*engine.Setup) target.Session { return &spanAgent{store: store, next: next} }}, true
+		return engine.Protocol{Open: func(*engine.Setup) target.Session { return &spanAgent{store: store, next: next, fail: fail} }}, true
 	}
 }
 
@@ -157,6 +164,29 @@ func TestSpansDropped(t *testing.T) {
 	}
 	if want := "turn 1: 2 of the agent's spans were dropped: an attempt keeps at most 3; turn 1: 1 of the agent's spans were dropped: an attempt keeps at most 3"; strings.Join(warned, "; ") != want {
 		t.Errorf("warnings %q, want %q", warned, want)
+	}
+}
+
+// TestSpansFailedTurn: a turn that failed is not waited for (its agent
+// may never answer): the spans that came are attached at once.
+func TestSpansFailedTurn(t *testing.T) {
+	var waits atomic.Int32
+	store := spanstore.New(spanstore.Options{Grace: time.Minute, After: func(d time.Duration) <-chan time.Time {
+		waits.Add(1)
+		return fired(d)
+	}})
+	r := one(t, run(t, spansSuite(t, "a"), func(o *engine.Options) {
+		o.Protocols, o.Spans = failingSpanProtocol(store, errors.New("agent down")), store
+	}))
+	if r.Status != status.Error || !strings.Contains(r.Reason, "agent down") {
+		t.Fatalf("status %s %q", r.Status, r.Reason)
+	}
+	tr := r.Shown().Trace
+	if n := waits.Load(); n != 0 {
+		t.Errorf("the failed turn was waited for (%d timers)", n)
+	}
+	if len(tr.Spans) != 3 || tr.Spans[0].Turn != 0 || tr.Spans[2].Name != "flush" {
+		t.Errorf("spans %+v; want turn 0's two and the one sent at the end", tr.Spans)
 	}
 }
 

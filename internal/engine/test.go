@@ -241,7 +241,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 // (when they pass) its judges. It reports whether the test goes on.
 func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p *plan, conv *conversation, r *Attempt) bool {
 	out := e.playTurn(ctx, turn, tp.in, p, conv)
-	if err := e.endTurn(ctx, p, conv, r); err != nil && out.err == nil {
+	if err := e.endTurn(ctx, p, conv, r, out.err != nil); err != nil && out.err == nil {
 		out.err = err
 	}
 	r.Warnings = append(r.Warnings, out.warnings...)
