@@ -53,7 +53,7 @@ export function startTracing(serviceName) {
       const parent = propagation.extract(ROOT_CONTEXT, req.headers);
       const span = tracer.startSpan(`${req.method} ${route}`, {
         kind: SpanKind.SERVER,
-        attributes: { "http.request.method": req.method, "url.path": req.url, "http.route": route },
+        attributes: { "http.request.method": req.method, "url.path": (req.originalUrl ?? req.url).split("?")[0], "http.route": route },
       }, parent);
       let ended = false;
       const end = () => {
