@@ -14,7 +14,7 @@
 //                                        within a second of a run's end)
 //
 // The exporters read the endpoint and header variables themselves. Spans are
-// flushed on SIGTERM and SIGINT before the process exits.
+// flushed on SIGTERM and SIGINT (for at most 2 s) before the process exits 0.
 import {
   context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace,
 } from "@opentelemetry/api";
@@ -40,7 +40,9 @@ export function startTracing(serviceName) {
   let stopping;
   const shutdown = () => (stopping ??= provider.shutdown().catch((err) => console.error(`otel: ${err}`)));
   for (const sig of ["SIGTERM", "SIGINT"]) {
-    process.once(sig, () => shutdown().finally(() => process.exit(0)));
+    // At most 2 s: a receiver that is gone must not hold the exit up.
+    process.once(sig, () => Promise.race([shutdown(), new Promise((r) => setTimeout(r, 2000).unref())])
+      .finally(() => process.exit(0)));
   }
   return {
     tracer,
