@@ -75,14 +75,14 @@ const debug = Boolean(env.MASTRA_DEBUG);
 
 // OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: Mastra's spans go
 // through its OpenTelemetry bridge, so they nest under the active span (the
-// request's SERVER span) and are exported by the global tracer provider.
+// request's SERVER span) and are exported by the global tracer provider. Each
+// request's agent gets a Mastra of its own (sharing this observability): one
+// Mastra for all would share its event bus between concurrent runs, and two
+// runs with the same AG-UI runId would then execute each other's tool calls.
 const SERVICE = "mastra-backend";
 const tracing = startTracing(SERVICE);
-const mastra = tracing && new Mastra({
-  logger: false,
-  observability: new Observability({
-    configs: { default: { serviceName: SERVICE, bridge: new OtelBridge() } },
-  }),
+const observability = tracing && new Observability({
+  configs: { default: { serviceName: SERVICE, bridge: new OtelBridge() } },
 });
 
 // The Ananke-Test header of the AG-UI request being served, for the MCP
@@ -133,7 +133,7 @@ async function agentFor(urls) {
     tools,
     defaultOptions: { maxSteps: 5, ...(stepMs ? { modelSettings: { timeout: { stepMs } } } : {}) },
   });
-  if (mastra) agent.__registerMastra(mastra);
+  if (observability) agent.__registerMastra(new Mastra({ logger: false, observability }));
   return agent;
 }
 

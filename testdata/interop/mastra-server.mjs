@@ -31,7 +31,9 @@ import { OtelBridge } from "@mastra/otel-bridge";
 import { startTracing } from "./otel.mjs";
 
 // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set: the agents are
-// registered with a Mastra whose observability bridges to OpenTelemetry.
+// registered with a Mastra whose observability bridges to OpenTelemetry. Its
+// event bus is then shared by concurrent runs, which must have distinct AG-UI
+// runIds (Ananke's are): two at once with the same one mix their tool calls.
 const tracing = startTracing("mastra");
 
 // Backend tools: Mastra executes them and streams TOOL_CALL_RESULT.
