@@ -44,7 +44,8 @@
 //                        "execute_tool inventory_check_stock" span per tool
 //                        call, with GenAI attributes; service name
 //                        "mastra-backend". MCP requests carry the traceparent
-//                        of the span they are made in. Unset: no tracing.
+//                        of the span they are made in, model calls the
+//                        request's SERVER span's. Unset: no tracing.
 //
 // The tools are listed from the MCP server at every AG-UI request (so the
 // server need not be up when the agent starts); a listing that fails ends the
@@ -125,10 +126,13 @@ async function agentFor(urls) {
   const failed = Object.entries(errors ?? {});
   if (failed.length) throw new Error(`listing the tools of MCP server ${failed.map(([s, e]) => `${s}: ${String(e).split("\n")[0]}`).join("; ")}`);
   const token = testToken();
+  // The model config's headers are fixed per agent: a model call carries the
+  // request's SERVER span as its traceparent.
+  const headers = { ...(token ? { [TEST_HEADER]: token } : {}), ...(tracing ? inject({}) : {}) };
   const agent = new Agent({
     id: "backend", name: "backend",
     instructions: "You are a shop assistant. Use the inventory tools to answer questions about stock.",
-    model: { id: `openai/${model}`, url: gatewayURL, apiKey, ...(token ? { headers: { [TEST_HEADER]: token } } : {}) },
+    model: { id: `openai/${model}`, url: gatewayURL, apiKey, ...(Object.keys(headers).length ? { headers } : {}) },
     maxRetries,
     tools,
     defaultOptions: { maxSteps: 5, ...(stepMs ? { modelSettings: { timeout: { stepMs } } } : {}) },

@@ -72,9 +72,10 @@ export function startTracing(serviceName) {
   };
 }
 
-// inject adds the active context's traceparent to a Headers object (an
-// outgoing request made while serving one).
+// inject adds the active context's traceparent to the headers of an outgoing
+// request made while serving one: a Headers object or a plain object.
 export function inject(headers) {
-  propagation.inject(context.active(), headers, { set: (h, k, v) => h.set(k, v) });
+  const set = headers instanceof Headers ? (h, k, v) => h.set(k, v) : (h, k, v) => { h[k] = v; };
+  propagation.inject(context.active(), headers, { set });
   return headers;
 }
