@@ -72,7 +72,11 @@ type Stats struct {
 	Received int
 	// Unattributed are the spans whose trace id is no attempt's (the
 	// agent's own traces, or an attempt's that never began): dropped.
-	Unattributed int
+	// FirstUnattributed is the first of them, to name in a warning (an
+	// agent whose instrumentation does not continue the incoming
+	// traceparent sends only such spans).
+	Unattributed      int
+	FirstUnattributed *trace.Span
 	// Late are the spans that arrived after their attempt ended: dropped.
 	Late int
 	// Dropped are the spans over an attempt's limit.
@@ -143,6 +147,11 @@ func (s *Store) Add(spans []trace.Span) {
 			s.stats.Late++
 		default:
 			s.stats.Unattributed++
+			if s.stats.FirstUnattributed == nil {
+				first := *sp
+				first.Attributes, first.Events = nil, nil
+				s.stats.FirstUnattributed = &first
+			}
 		}
 	}
 	for p := range woken {

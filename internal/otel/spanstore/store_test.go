@@ -69,8 +69,12 @@ func TestStore(t *testing.T) {
 	if ids(b) != "b1@-1 " {
 		t.Errorf("take B: %s", ids(b))
 	}
-	want := spanstore.Stats{Received: 9, Unattributed: 1, Late: 1, Dropped: 1}
-	if got := s.Stats(); got != want {
+	got := s.Stats()
+	if first := got.FirstUnattributed; first == nil || first.SpanID != "x" {
+		t.Errorf("first unattributed %+v", first)
+	}
+	got.FirstUnattributed = nil
+	if want := (spanstore.Stats{Received: 9, Unattributed: 1, Late: 1, Dropped: 1}); got != want {
 		t.Errorf("stats %+v, want %+v", got, want)
 	}
 }
