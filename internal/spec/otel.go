@@ -3,7 +3,6 @@ package spec
 import (
 	"math"
 	"net"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -105,10 +104,45 @@ func (l *loader) traceState(n *yaml.Node) vars.Template {
 	return t
 }
 
-var (
-	traceStateKey   = regexp.MustCompile(`^(?:[a-z][_0-9a-z\-*/]{0,255}|[a-z0-9][_0-9a-z\-*/]{0,240}@[a-z][_0-9a-z\-*/]{0,13})$`)
-	traceStateValue = regexp.MustCompile(`^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$`)
-)
+// validTraceStateKey reports whether k is a W3C tracestate key: a
+// simple key (a lowercase letter, then up to 255 of a-z 0-9 _ - * /) or
+// a tenant@system key.
+func validTraceStateKey(k string) bool {
+	keyChar := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '*' || c == '/'
+	}
+	part := func(s string, first func(byte) bool, max int) bool {
+		if s == "" || len(s) > max || !first(s[0]) {
+			return false
+		}
+		for i := 1; i < len(s); i++ {
+			if !keyChar(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	lowerOrDigit := func(c byte) bool { return lower(c) || c >= '0' && c <= '9' }
+	if tenant, system, ok := strings.Cut(k, "@"); ok {
+		return part(tenant, lowerOrDigit, 241) && part(system, lower, 14)
+	}
+	return part(k, lower, 256)
+}
+
+// validTraceStateValue reports whether v is a W3C tracestate value: 1 to
+// 256 printable ASCII characters but , and =, not ending in a space.
+func validTraceStateValue(v string) bool {
+	if v == "" || len(v) > 256 || v[len(v)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c > 0x7e || c == ',' || c == '=' {
+			return false
+		}
+	}
+	return true
+}
 
 // checkTraceState says what is wrong with a tracestate ("" when nothing).
 func checkTraceState(s string) string {
@@ -123,9 +157,9 @@ func checkTraceState(s string) string {
 		switch {
 		case !ok:
 			return strconv.Quote(m) + " has no ="
-		case !traceStateKey.MatchString(key):
+		case !validTraceStateKey(key):
 			return "key " + strconv.Quote(key) + " is not a tracestate key (lowercase letters, digits, _ - * /)"
-		case !traceStateValue.MatchString(value):
+		case !validTraceStateValue(value):
 			return "the value of " + key + " is empty or holds a character a tracestate value may not (, = or a control)"
 		case seen[key]:
 			return "key " + key + " is written twice"

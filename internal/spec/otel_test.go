@@ -61,9 +61,15 @@ func TestOTelErrors(t *testing.T) {
 			t.Errorf("%s: got\n%s\nwant %q", tc.src, diags.Error(), tc.want)
 		}
 	}
-	for _, ok := range []string{"a=1", "a=1, b=2", "t@v=x y", "k=" + strings.Repeat("v", 256)} {
+	for _, ok := range []string{"a=1", "a=1, b=2", "t@v=x y", "0t@v=x", "a_-*/9=x", "k=" + strings.Repeat("v", 256), strings.Repeat("k", 256) + "=v"} {
 		if msg := checkTraceState(ok); msg != "" {
 			t.Errorf("%q: %s", ok, msg)
+		}
+	}
+	for _, bad := range []string{"0a=x", "a@0=x", "@v=x", "t@=x", "a=x=y", "a=\x01", "k=" + strings.Repeat("v", 257), strings.Repeat("k", 257) + "=v",
+		strings.Repeat("a=1,", 32) + "b=2"} {
+		if msg := checkTraceState(bad); msg == "" {
+			t.Errorf("%q taken", bad)
 		}
 	}
 }
