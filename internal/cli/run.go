@@ -257,6 +257,13 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	}
 	a.environ = append(a.environ, be.environ()...)
 	defer be.stop() // when the run did not get to stop it
+	// So does the OTLP receiver, its URL in ANANKE_OTLP_ENDPOINT.
+	rcv, err := a.startReceiver(suite.Config, o.dryRun)
+	if err != nil {
+		return nil, err // with its exit code
+	}
+	a.environ = append(a.environ, rcv.environ()...)
+	defer rcv.stop() // when the run did not get to stop it
 
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
@@ -305,6 +312,9 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		if be != nil {
 			fmt.Fprintln(a.Err, be.describe())
 		}
+		if rcv != nil {
+			fmt.Fprintln(a.Err, rcv.describe())
+		}
 	}
 	live := console.NewLive(a.Out, copts)
 	// Raw events go to a private spool as they arrive and into the report
@@ -320,16 +330,17 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
-		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(),
+		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(),
 	})
 	// Stopped before the reports: the gateway's recordings are saved,
 	// and a late request is an orphan the report shows.
-	stopErr := be.stop()
+	stopErr := errors.Join(be.stop(), rcv.stop())
 	live.Close()
 	root, _ := a.getwd()
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
 		Secrets: append(lm.secrets, be.secretsOrNil()...), Prices: prices}
 	r := report.Build(out, meta)
+	r.Warnings = append(r.Warnings, rcv.warnings(r)...)
 	o.history.apply(a, r)
 	err = a.finish(r, o.reportDir, copts)
 	if rerr := recorded(r); rerr != nil {

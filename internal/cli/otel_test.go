@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ananke/action/internal/agui/aguitest"
+	"github.com/ananke/action/internal/otel/receiver"
+)
+
+// TestOTelReceiverRun: with otel.receiver, the receiver listens before
+// the hooks run, its URL is ANANKE_OTLP_ENDPOINT in their environment,
+// and what it gets that is no test's — a span of a trace no attempt has,
+// an export it cannot read — is a warning of the run.
+func TestOTelReceiverRun(t *testing.T) {
+	exports := make(chan int, 4)
+	agent := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		var props struct{ OTLP string }
+		json.Unmarshal(r.Input.ForwardedProps, &props)
+		span := `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"shop-agent"}}]},"scopeSpans":[{"spans":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"00f067aa0ba902b7","name":"background job"}]}]}]}`
+		for _, body := range []string{span, `{"resourceSpans":7}`} {
+			resp, err := http.Post(props.OTLP+receiver.Path, "application/json", bytes.NewReader([]byte(body)))
+			if err != nil {
+				t.Errorf("export to %q: %v", props.OTLP, err)
+				continue
+			}
+			resp.Body.Close()
+			exports <- resp.StatusCode
+		}
+		return textAgentCLI(r)
+	})
+	cfg := backendTarget(agent.Endpoint()) + `  forwardedProps: {otlp: "${OTLP}"}
+otel: {receiver: "127.0.0.1:0", grace_ms: 0}
+before_all:
+  - cmd: [sh, -c, 'printf "{\"OTLP\": \"%s\"}" "$ANANKE_OTLP_ENDPOINT"']
+`
+	dir := suiteOf(t, map[string]string{"ananke.config.yaml": cfg, "t.ananke.yaml": "version: \"1.0\"\nname: t\nturns: [{user: hi}]\n"})
+	out := filepath.Join(t.TempDir(), "r")
+	r := run(t, dir, nil, "run", "-o", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	if got := []int{<-exports, <-exports}; got[0] != http.StatusOK || got[1] != http.StatusBadRequest {
+		t.Errorf("the receiver answered %v; want 200, then 400", got)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary struct {
+		Warnings []struct{ Rule, Message string }
+	}
+	if err := json.Unmarshal(raw, &summary); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range summary.Warnings {
+		got = append(got, w.Rule+": "+w.Message)
+	}
+	for _, want := range []string{
+		`otel: the OTLP receiver refused 1 export request of 2: decode the traces`,
+		`otel: 1 span with a trace id no test attempt had: dropped (the first: "background job" of trace 0af7651916cd43dd8448eb211c80319c from shop-agent); does the agent continue the traceparent of Ananke's requests?`,
+	} {
+		if !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("warnings\n%s\nlack\n%s", strings.Join(got, "\n"), want)
+		}
+	}
+}
