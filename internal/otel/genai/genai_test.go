@@ -1,6 +1,7 @@
 package genai
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -39,7 +40,7 @@ func withResult(c trace.ToolCall, content string) trace.ToolCall {
 
 // fromSpan is the call a tool span of turn 2 adds.
 func fromSpan(id, name, args string, startMs, endMs int64, result *trace.Result) trace.ToolCall {
-	return trace.ToolCall{ID: id, Name: name, Turn: 2, Args: args, ArgsJSON: args != "" && args[0] == '{', Result: result,
+	return trace.ToolCall{ID: id, Name: name, Turn: 2, Args: args, ArgsJSON: json.Valid([]byte(args)), Result: result,
 		Source: trace.SourceSpans, StartedMs: startMs, EndedMs: endMs, TimestampMs: endMs}
 }
 
@@ -98,6 +99,11 @@ func TestFillToolCalls(t *testing.T) {
 			[]trace.Span{failed(tool("s1", "charge", 1000, 1003, nil), "card declined"), failed(tool("s2", "charge", 1004, 1005, map[string]any{AttrToolRes: "boom"}), "")},
 			[]trace.ToolCall{fromSpan("s1", "charge", "", 1000, 1003, &trace.Result{Error: "card declined"}),
 				fromSpan("s2", "charge", "", 1004, 1005, &trace.Result{Content: "boom", Error: "the tool span's status is error"})}},
+		{"attributes of the wrong type: the span's name names the tool, structured arguments are JSON",
+			nil,
+			[]trace.Span{span("s1", "a1", "execute_tool ping", 1000, 1001, map[string]any{AttrOperation: OpExecuteTool, AttrToolName: int64(5), AttrToolID: true, AttrToolArgs: float64(3)}),
+				span("s2", "a1", "execute_tool", 1000, 1001, map[string]any{AttrOperation: OpExecuteTool, AttrToolName: []any{"x"}})},
+			[]trace.ToolCall{fromSpan("s1", "ping", "3", 1000, 1001, nil)}},
 		{"spans that are no tool call add nothing",
 			[]trace.ToolCall{streamed("tc-1", "x", `{}`, 990)},
 			[]trace.Span{span("s1", "", "invoke_agent shop", 900, 2000, map[string]any{AttrOperation: OpInvokeAgent}),
@@ -198,6 +204,15 @@ func TestFillUsage(t *testing.T) {
 			[]trace.Span{agent("a1", "", map[string]any{AttrInputTokens: int64(100), AttrOutputTokens: int64(50)}),
 				chat("c1", "a1", tokens(int64(60), int64(30)))},
 			spend(usage("openai", "gpt-4o", 60, 30))},
+		{"counts that are no count are unknown", nil,
+			[]trace.Span{chat("c1", "", tokens("many", int64(-3))), chat("c2", "", tokens(true, int64(4)))},
+			func() *cost.Spend {
+				u := &cost.Usage{Provider: "openai", Model: "gpt-4o"}
+				u.Tokens.Set(cost.Output, 4)
+				s := spend(u)
+				s.Unreported = 1
+				return s
+			}()},
 		{"no span reports usage: none", nil,
 			[]trace.Span{chat("c1", "", nil), tool("t1", "x", 1, 2, nil)},
 			nil},
