@@ -275,9 +275,9 @@ func TestRequires(t *testing.T) {
 		{"[supports_memory_events, supports_replay]", []string{"supports_memory_events", "supports_replay"}, ""},
 		{"[]", nil, ""},
 		{"[supports_memory_event]", nil,
-			`t.ananke.yaml:5:25: turns[0].assert.requires: "supports_memory_event" is not a capability (known: supports_tool_trace, supports_streaming_timing, supports_state, supports_reasoning, supports_memory_events, supports_scheduler_context, supports_container_metadata, supports_live_run, supports_replay, supports_interrupts, supports_usage, supports_model_calls) (did you mean "supports_memory_events"?)`},
+			`t.ananke.yaml:5:25: turns[0].assert.requires: "supports_memory_event" is not a capability (known: supports_tool_trace, supports_streaming_timing, supports_state, supports_reasoning, supports_memory_events, supports_scheduler_context, supports_container_metadata, supports_live_run, supports_replay, supports_interrupts, supports_usage, supports_model_calls, supports_spans) (did you mean "supports_memory_events"?)`},
 		{"memory", nil,
-			`t.ananke.yaml:5:24: turns[0].assert.requires: "memory" is not a capability (known: supports_tool_trace, supports_streaming_timing, supports_state, supports_reasoning, supports_memory_events, supports_scheduler_context, supports_container_metadata, supports_live_run, supports_replay, supports_interrupts, supports_usage, supports_model_calls)`},
+			`t.ananke.yaml:5:24: turns[0].assert.requires: "memory" is not a capability (known: supports_tool_trace, supports_streaming_timing, supports_state, supports_reasoning, supports_memory_events, supports_scheduler_context, supports_container_metadata, supports_live_run, supports_replay, supports_interrupts, supports_usage, supports_model_calls, supports_spans)`},
 		{"{a: 1}", nil, `t.ananke.yaml:5:24: turns[0].assert.requires must be a string or a list of strings, not a mapping`},
 	}
 	for _, tc := range tests {
