@@ -39,8 +39,14 @@ type spanAgent struct {
 }
 
 func (s *spanAgent) span(id, parent, name string, start int64) trace.Span {
-	return trace.Span{TraceID: s.trace, SpanID: s.prefix + id, ParentID: parent, Name: name, StartNs: start, EndNs: start + 5, Turn: -1,
+	sp := trace.Span{TraceID: s.trace, SpanID: s.prefix + id, ParentID: parent, Name: name, StartNs: start, EndNs: start + 5, Turn: -1,
 		Attributes: map[string]any{"test": s.prefix}}
+	if strings.HasPrefix(name, "execute_tool ") {
+		sp.Attributes["gen_ai.operation.name"] = "execute_tool"
+		sp.Attributes["gen_ai.tool.name"] = strings.TrimPrefix(name, "execute_tool ")
+		sp.Attributes["gen_ai.tool.call.arguments"] = `{"sku":"A-1"}`
+	}
+	return sp
 }
 
 func (s *spanAgent) Turn(_ context.Context, in target.Turn, rec *trace.Recorder) (target.Outcome, error) {
@@ -144,6 +150,40 @@ func TestSpansJoinTheTrace(t *testing.T) {
 	}
 	if st := store.Stats(); st.Received != 3*6 || st.Late != 0 || st.Unattributed != 0 {
 		t.Errorf("store %+v", st)
+	}
+}
+
+// TestSpansBeforeChecks: a turn's spans are attached, and the tool calls
+// they describe join the turn, before its checks: spans.require and
+// tools.require pass on an agent that streams no tool call; a check
+// that asks for what the spans do not show fails.
+func TestSpansBeforeChecks(t *testing.T) {
+	store := spanstore.New(spanstore.Options{After: fired})
+	s := writeSuite(t, map[string]string{
+		"ananke.config.yaml": usageConfig + "otel: {receiver: \"127.0.0.1:0\"}\n",
+		"a.ananke.yaml": `version: "1.0"
+name: a
+turns:
+  - user: a
+    assert:
+      spans: {require: [{operation: execute_tool, under: {name: invoke_agent}, count: {exact: 1}}]}
+      tools: {require: [{name: check_stock, args_match: {sku: "^A-1$"}}]}
+  - user: a
+    assert:
+      spans: {require: [{name: "execute_tool reserve"}]}
+`})
+	r := one(t, run(t, s, func(o *engine.Options) { o.Protocols, o.Spans = spanProtocol(store), store }))
+	a := r.Shown()
+	for _, id := range []string{"turn[0].spans.require[0]", "turn[0].tools.require[0]"} {
+		if res := resultOf(t, a, id); res.Status != status.Pass {
+			t.Errorf("%s %s %q", id, res.Status, res.Message)
+		}
+	}
+	if res := resultOf(t, a, "turn[1].spans.require[0]"); res.Status != status.Fail {
+		t.Errorf("turn[1].spans.require[0] %s %q; want a failure", res.Status, res.Message)
+	}
+	if calls := a.Trace.Turns[0].ToolCalls; len(calls) != 1 || calls[0].Source != trace.SourceSpans {
+		t.Errorf("turn 0 calls %+v; want check_stock from its spans", calls)
 	}
 }
 

@@ -58,13 +58,15 @@ func (t *Trace) Caps() []string {
 // Backend lists the capabilities the trace has from Ananke's backend
 // (docs/backend.md), beyond its source's: capability.ToolTrace when the
 // attempt was bound to the tool doubles or some call was served by them
-// (every call to a double is recorded, streamed or not), and
-// capability.ModelCalls when it was bound to the model gateway; and
-// capability.Spans when Ananke's OTLP receiver took the agent's spans
-// for it (OTelReceiver) or it holds spans (docs/opentelemetry.md).
+// (every call to a double is recorded, streamed or not), or some call was
+// found in the agent's spans (an agent that reports its tool calls in
+// GenAI spans, docs/opentelemetry.md); capability.ModelCalls when it was
+// bound to the model gateway; capability.Spans when Ananke's OTLP
+// receiver took the agent's spans for the attempt (OTelReceiver), or it
+// holds spans.
 func (t *Trace) Backend() []string {
 	var out []string
-	if t.Doubles || t.served() {
+	if t.Doubles || t.callWhere(func(c *ToolCall) bool { return c.Served != nil || c.Source == SourceSpans }) {
 		out = append(out, capability.ToolTrace)
 	}
 	if t.Gateway {
@@ -76,12 +78,11 @@ func (t *Trace) Backend() []string {
 	return out
 }
 
-// served reports whether some call of the trace was served by the tool
-// doubles.
-func (t *Trace) served() bool {
+// callWhere reports whether some call of the trace is one ok accepts.
+func (t *Trace) callWhere(ok func(*ToolCall) bool) bool {
 	for i := range t.Turns {
 		for j := range t.Turns[i].ToolCalls {
-			if t.Turns[i].ToolCalls[j].Served != nil {
+			if ok(&t.Turns[i].ToolCalls[j]) {
 				return true
 			}
 		}

@@ -252,6 +252,11 @@ type ToolCall struct {
 	// Served, when set, says Ananke's tool doubles answered the call
 	// (docs/doubles.md).
 	Served *Served `json:"served,omitempty"`
+	// Source says where a call the agent did not stream was found:
+	// SourceSpans for a call known only from the agent's OpenTelemetry
+	// spans (docs/opentelemetry.md); empty for a streamed call, and for
+	// one the doubles served (Served).
+	Source string `json:"source,omitempty"`
 
 	StartedMs int64 `json:"started_ms"`
 	EndedMs   int64 `json:"ended_ms,omitempty"`
@@ -263,6 +268,9 @@ type ToolCall struct {
 	EndSeq    int64 `json:"end_seq,omitempty"`
 	ResultSeq int64 `json:"result_seq,omitempty"`
 }
+
+// SourceSpans is the Source of a tool call found in the agent's spans.
+const SourceSpans = "spans"
 
 // Result is a tool call's result as received.
 type Result struct {
