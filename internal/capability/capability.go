@@ -44,10 +44,13 @@ const (
 	// its model, tokens and status — what Ananke's model gateway sees of
 	// an attempt bound to it (docs/gateway.md, docs/backend.md).
 	ModelCalls = "supports_model_calls"
+	// Spans: the agent's OpenTelemetry spans (docs/opentelemetry.md):
+	// received from the agent while it ran, or read from an OTLP file.
+	Spans = "supports_spans"
 )
 
 // All lists every capability flag, in the order reports show them.
-var All = []string{ToolTrace, StreamingTiming, State, Reasoning, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Interrupts, Usage, ModelCalls}
+var All = []string{ToolTrace, StreamingTiming, State, Reasoning, MemoryEvents, SchedulerContext, ContainerMetadata, LiveRun, Replay, Interrupts, Usage, ModelCalls, Spans}
 
 // AGUI is what a run of an AG-UI agent observes, live or replayed.
 var AGUI = []string{ToolTrace, StreamingTiming, State, Reasoning, LiveRun, Replay, Interrupts}

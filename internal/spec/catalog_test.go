@@ -232,7 +232,7 @@ func TestCatalogErrors(t *testing.T) {
 
 func capabilityNames() []string {
 	return []string{"supports_tool_trace", "supports_streaming_timing", "supports_state", "supports_reasoning", "supports_memory_events",
-		"supports_scheduler_context", "supports_container_metadata", "supports_live_run", "supports_replay", "supports_interrupts", "supports_usage", "supports_model_calls"}
+		"supports_scheduler_context", "supports_container_metadata", "supports_live_run", "supports_replay", "supports_interrupts", "supports_usage", "supports_model_calls", "supports_spans"}
 }
 
 // TestVocabularyIDs: an item's id is its check's id (in its scope, as
