@@ -59,14 +59,6 @@ func deriveSpan(parts ...string) pcommon.SpanID {
 	return pcommon.SpanID(d[:8])
 }
 
-// traceOr is the id s names, or one derived from parts.
-func traceOr(s string, parts ...string) pcommon.TraceID {
-	if id, ok := traceID(s); ok {
-		return id
-	}
-	return deriveTrace(parts...)
-}
-
 // spanOr is the id s names, or one derived from parts.
 func spanOr(s string, parts ...string) pcommon.SpanID {
 	if id, ok := spanID(s); ok {

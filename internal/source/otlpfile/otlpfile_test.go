@@ -148,7 +148,7 @@ func TestParseErrors(t *testing.T) {
 			"t.json:2: not OTLP JSON trace data: ID.UnmarshalJSONIter: length mismatch"},
 		{"wrong type, pretty", "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": [{\"spans\": [\n      {\"name\": 3}\n    ]}]}\n  ]\n}\n",
 			"t.json:4: not OTLP JSON trace data: ReadString: expects \" or n, but found 3"},
-		{"spans not a list", fmt.Sprintf(`{"resourceSpans":[{"scopeSpans":[{"spans":{}}]}]}`), "t.json:1: not OTLP JSON trace data: ReadArray"},
+		{"spans not a list", `{"resourceSpans":[{"scopeSpans":[{"spans":{}}]}]}`, "t.json:1: not OTLP JSON trace data: ReadArray"},
 		{"attribute of the wrong type", fmt.Sprintf(one, spanJSON(`,"attributes":[{"key":"n","value":{"intValue":"x"}}]`)), "t.json:1: not OTLP JSON trace data: ReadInt64"},
 		{"no trace id", "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[\n" + spanJSON("") + ",\n" + `{"spanId":"eee19b7ec3c1b175","name":"orphan"}` + "\n]}]}]}",
 			`t.json:3: span "orphan": no traceId`},
