@@ -33,9 +33,12 @@ type Options struct {
 	Headers map[string]string
 	// HTTP sends the requests (nil: a client of its own).
 	HTTP *http.Client
-	// Timeout bounds the whole export, retries included (0:
+	// Timeout bounds each request, its retries included (0:
 	// DefaultTimeout).
 	Timeout time.Duration
+	// Batch is how many spans a request carries at most (0:
+	// DefaultBatch); a larger run is sent in several.
+	Batch int
 	// Retries is how often a request answered 429, 502, 503 or 504, or
 	// that failed in transport, is sent again (0: DefaultRetries; -1:
 	// never); MaxBackoff caps the wait before each, a Retry-After header's
@@ -73,13 +76,22 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Send exports the run r as OTLP protobuf to o.Endpoint.
+// Send exports the run r as OTLP protobuf to o.Endpoint, in requests of
+// at most o.Batch spans; it stops at the first that fails.
 func Send(ctx context.Context, r *report.Report, o Options) error {
-	body, err := ptraceotlp.NewExportRequestFromTraces(Traces(r, o.Redactor)).MarshalProto()
-	if err != nil {
-		return fmt.Errorf("export: encode: %w", err)
+	if o.Batch <= 0 {
+		o.Batch = DefaultBatch
 	}
-	return post(ctx, body, o)
+	for _, td := range batches(Traces(r, o.Redactor), o.Batch) {
+		body, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+		if err != nil {
+			return fmt.Errorf("export: encode: %w", err)
+		}
+		if err := post(ctx, body, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // post sends body, retrying what may pass later.

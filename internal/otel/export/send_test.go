@@ -10,6 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
 	"github.com/ananke/action/internal/otel/export"
 	"github.com/ananke/action/internal/report/reporttest"
 )
@@ -128,4 +131,47 @@ func TestSendTimeoutWhileWaiting(t *testing.T) {
 			t.Fatalf("err %v after %s", err, time.Since(start))
 		}
 	})
+}
+
+// TestSendBatches: a run of more spans than a request may carry is sent
+// in several, which together hold every span once, each under its own
+// resource and scope.
+func TestSendBatches(t *testing.T) {
+	r := withSpans(t)
+	whole := export.Traces(r, nil)
+	var got []ptrace.Traces
+	o := export.Options{Endpoint: "http://collector.example:4318/v1/traces", Batch: 7, HTTP: &http.Client{Transport: transport(func(req *http.Request) (*http.Response, error) {
+		body, _ := io.ReadAll(req.Body)
+		er := ptraceotlp.NewExportRequest()
+		if err := er.UnmarshalProto(body); err != nil {
+			return nil, err
+		}
+		got = append(got, er.Traces())
+		return answer(200, nil), nil
+	})}}
+	if err := export.Send(context.Background(), r, o); err != nil {
+		t.Fatal(err)
+	}
+	want := (whole.SpanCount() + 6) / 7
+	if len(got) != want {
+		t.Fatalf("%d requests for %d spans, want %d", len(got), whole.SpanCount(), want)
+	}
+	all := map[string]span{}
+	for i, td := range got {
+		if n := td.SpanCount(); n > 7 || (i < len(got)-1 && n != 7) {
+			t.Errorf("request %d holds %d spans", i, n)
+		}
+		for id, s := range collect(td) {
+			if _, dup := all[id]; dup {
+				t.Errorf("span %s sent twice", id)
+			}
+			all[id] = s
+		}
+	}
+	for id, s := range collect(whole) {
+		o, ok := all[id]
+		if !ok || o.Name() != s.Name() || o.service != s.service || o.ParentSpanID() != s.ParentSpanID() {
+			t.Errorf("span %s %q (%s) not sent as built", id, s.Name(), s.service)
+		}
+	}
 }

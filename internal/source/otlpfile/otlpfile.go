@@ -11,7 +11,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"unicode/utf8"
 
@@ -36,7 +38,11 @@ const MaxFileBytes = 256 << 20
 func Read(path, display string) (*trace.Trace, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // said with the path as the test wrote it
+		}
+		return nil, fmt.Errorf("%s: %w", display, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
