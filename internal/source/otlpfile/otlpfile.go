@@ -10,8 +10,8 @@ package otlpfile
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
