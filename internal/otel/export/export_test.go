@@ -297,3 +297,16 @@ func TestSendRefused(t *testing.T) {
 		t.Errorf("error = %q", err)
 	}
 }
+
+// TestTracesRedactPatterns: with the config's redactor, what its redact
+// patterns match is masked in the agent's spans too.
+func TestTracesRedactPatterns(t *testing.T) {
+	r := withSpans(t)
+	sp := &r.Tests[0].Attempts[0].Trace.Spans[1]
+	sp.Attributes["card"] = "tok_abcdef12 on file"
+	red := report.ConfigRedactor(r.MaskValues(), reporttest.Config())
+	tool := collect(export.Traces(r, red))[toolSpan]
+	if v, _ := tool.Attributes().Get("card"); v.Str() != report.Mask+" on file" {
+		t.Errorf("card = %q", v.Str())
+	}
+}
