@@ -68,6 +68,7 @@ func build(all []read, display string) (*trace.Trace, error) {
 			seq++
 			turn.Events = append(turn.Events, trace.Event{Seq: seq, ReceivedMs: s.StartNs / 1e6, Type: SpanEvent, Raw: raw, Origin: fmt.Sprintf("%s:%d", display, s.line)})
 		}
+		texts(&turn, byTurn[t], tr)
 		genai.Fill(&turn, byTurn[t])
 		tr.Turns = append(tr.Turns, turn)
 	}

@@ -177,6 +177,38 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestReadTexts: the user's message and the assistant's text come from
+// the GenAI message attributes; a turn without them says so.
+func TestReadTexts(t *testing.T) {
+	tr, err := Read(filepath.Join("testdata", "collector.jsonl"), "collector.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, txt := tr.Turns[0].UserText, tr.Turns[0].Text(); u != "Weather in Paris?" || txt != "Sunny, 23 °C." {
+		t.Errorf("turn 0: user %q, text %q", u, txt)
+	}
+	if len(tr.Turns[1].Texts) != 0 || len(tr.Notices) != 1 || tr.Notices[0].Turn != 1 ||
+		tr.Notices[0].Message != "turn[1]: no span of the turn has gen_ai.output.messages with the assistant's text; the turn's text is empty" {
+		t.Errorf("turn 1: texts %q, notices %+v", tr.Turns[1].Texts, tr.Notices)
+	}
+	for _, tc := range []struct {
+		v    any
+		want []message
+		ok   bool
+	}{
+		{`[{"role":"user","content":"hi"}]`, []message{{"user", "hi"}}, true},
+		{[]any{map[string]any{"role": "assistant", "parts": []any{map[string]any{"type": "text", "content": "a"}, "junk", map[string]any{"type": "text", "content": 5}}}}, []message{{"assistant", "a"}}, true},
+		{`{"role":"user"}`, nil, false},
+		{`not json`, nil, false},
+		{nil, nil, false},
+	} {
+		got, ok := messages(tc.v)
+		if ok != tc.ok || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("messages(%v) = %v %v, want %v %v", tc.v, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 // TestParseDuplicate: a span written twice is kept once, and said.
 func TestParseDuplicate(t *testing.T) {
 	line := fmt.Sprintf(one, spanJSON(""))
@@ -184,7 +216,7 @@ func TestParseDuplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Spans) != 1 || len(tr.Notices) != 1 || !strings.HasPrefix(tr.Notices[0].Message, "t.json:2: span eee19b7ec3c1b174") {
+	if len(tr.Spans) != 1 || len(tr.Notices) != 2 || !strings.HasPrefix(tr.Notices[0].Message, "t.json:2: span eee19b7ec3c1b174") {
 		t.Errorf("%d spans, notices %+v", len(tr.Spans), tr.Notices)
 	}
 }
