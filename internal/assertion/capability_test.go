@@ -28,6 +28,7 @@ func TestNeeds(t *testing.T) {
 		"interrupts": {capability.Interrupts},
 		"reasoning":  {capability.Reasoning},
 		"model":      {capability.ModelCalls},
+		"spans":      {capability.Spans},
 		"text":       nil, "judge": nil, "script": nil,
 	}
 	for _, d := range Defs() {

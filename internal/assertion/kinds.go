@@ -66,6 +66,8 @@ const (
 	KindModelAllowed          Kind = "model.allowed"
 	KindModelMaxPromptTokens  Kind = "model.max_prompt_tokens"
 	KindModelNoCallAfter      Kind = "model.no_call_after"
+	KindSpansRequire          Kind = "spans.require"
+	KindSpansForbid           Kind = "spans.forbid"
 )
 
 // Builtins are the kinds of the results the engine makes itself, which no
@@ -99,6 +101,7 @@ const (
 	docHITL     = "Interrupts: `resume`, `interrupts`, `on_interrupt`"
 	docAgents   = "Reasoning and sub-agents: `reasoning`, `agent`"
 	docModel    = "Model calls: `model`"
+	docSpans    = "Spans: `spans`"
 	toolTrace   = capability.ToolTrace
 	timingTrace = capability.StreamingTiming
 )
@@ -167,6 +170,14 @@ var defs = []*Def{
 		Example: `{model: {no_call_after: [confirm_order]}}`,
 		read:    readNames, schema: noCallAfterSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { noModelCallAfter(r, p.(Tool).Name.Value, s) }},
+	{Kind: KindSpansForbid, Category: CategoryProcess, Needs: needs(capability.Spans), Role: Prohibition, Doc: docSpans,
+		Example: `{spans: {forbid: [{name_match: "${SPAN}", operation: execute_tool, service: shop, status: error, attributes: {gen_ai.tool.name: "${TOOL}", gen_ai.request.model: {match: "${MODEL}"}}, under: {name: agent, name_match: "${AGENT}", attributes: {gen_ai.agent.name: {equals: "${NAME}"}, x: {match: "${X}"}, y: {exists: false}}}}]}}`,
+		read:    readSpanForbid, schema: spansForbidSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { spansForbid(r, p.(*SpanEntry), s) }},
+	{Kind: KindSpansRequire, Category: CategoryProcess, Needs: needs(capability.Spans), Role: Requirement, Doc: docSpans,
+		Example: `{spans: {require: [{name_match: "${SPAN}", operation: execute_tool, attributes: {gen_ai.tool.name: "${TOOL}", gen_ai.request.model: {match: "${MODEL}"}}, under: {operation: invoke_agent, name_match: "${AGENT}", attributes: {gen_ai.agent.name: "${NAME}", x: {match: "${X}"}}}, count: {min: 1, max: 3}, max_duration_ms: 2000, status: ok, severity: warning}]}}`,
+		read:    readSpanRequire, schema: spansRequireSchema,
+		eval: func(r *Result, p Payload, s trace.Scope) { spansRequire(r, p.(*SpanEntry), s) }},
 	{Kind: KindMaxIdle, Category: CategoryTiming, Needs: needs(timingTrace), Role: TurnLimit, Single: true, Doc: docAssert,
 		Example: `{timing: {max_idle_ms: 10000}}`,
 		read:    readMs, schema: limitSchema,
@@ -323,6 +334,8 @@ var sections = []*section{
 	{name: "model", fields: []string{"max_calls", "min_calls", "allowed", "max_prompt_tokens", "no_call_after"},
 		empty: "max_calls, min_calls, allowed, max_prompt_tokens or no_call_after",
 		desc:  "The agent's requests to its model through Ananke's model gateway (needs supports_model_calls; docs/gateway.md)."},
+	{name: "spans", fields: []string{"require", "forbid"}, empty: "require or forbid",
+		desc: "The agent's OpenTelemetry spans in scope (needs supports_spans; docs/opentelemetry.md)."},
 	{name: "judge"},
 	{name: "script"},
 	{name: "result", fields: []string{"match", "not_match", "json_path", "is_error", "max_duration_ms"}, since: decode.MinorMCP,

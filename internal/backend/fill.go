@@ -42,7 +42,7 @@ func Fill(turn *trace.Turn, calls []trace.ToolCall, models []trace.ModelCall) {
 	if len(models) > 0 {
 		turn.ModelCalls = append(turn.ModelCalls, models...)
 		slices.SortStableFunc(turn.ModelCalls, func(a, b trace.ModelCall) int { return cmp.Compare(a.StartedMs, b.StartedMs) })
-		if saysNothing(turn.Usage) {
+		if SaysNothing(turn.Usage) {
 			if u := ModelUsage(turn.ModelCalls); u != nil {
 				turn.Usage = u
 			}
@@ -50,10 +50,11 @@ func Fill(turn *trace.Turn, calls []trace.ToolCall, models []trace.ModelCall) {
 	}
 }
 
-// saysNothing reports whether an agent's usage tells nothing the model
-// calls could not: none reported, or every count it knows zero and no
-// cost above zero.
-func saysNothing(s *cost.Spend) bool {
+// SaysNothing reports whether an agent's usage tells nothing the model
+// calls could not (the gateway's, or those the agent's spans describe:
+// internal/otel/genai): none reported, or every count it knows zero and
+// no cost above zero.
+func SaysNothing(s *cost.Spend) bool {
 	if s == nil {
 		return true
 	}
@@ -83,7 +84,7 @@ func fillCalls(turn *trace.Turn, calls []trace.ToolCall) {
 		}
 		i := -1
 		for j := range streamed {
-			if s := turn.ToolCalls[j]; !matched[j] && s.Served == nil && sameTool(s.Name, tool) && sameArgs(s.Args, c.Args) {
+			if s := turn.ToolCalls[j]; !matched[j] && s.Served == nil && SameTool(s.Name, tool) && SameArgs(s.Args, c.Args) {
 				i = j
 				break
 			}
@@ -106,9 +107,10 @@ func fillCalls(turn *trace.Turn, calls []trace.ToolCall) {
 // and its tool's.
 var separators = []string{"_", "__", ".", "/", "-", ":"}
 
-// sameTool reports whether a streamed call's name is the double's tool:
-// the same, or the tool prefixed by a server name and a separator.
-func sameTool(streamed, tool string) bool {
+// SameTool reports whether a streamed call's name is the double's tool
+// (or the tool a span names, internal/otel/genai): the same, or the tool
+// prefixed by a server name and a separator.
+func SameTool(streamed, tool string) bool {
 	if streamed == tool {
 		return true
 	}
@@ -120,10 +122,10 @@ func sameTool(streamed, tool string) bool {
 	return false
 }
 
-// sameArgs reports whether two calls' arguments are equal as JSON (an
+// SameArgs reports whether two calls' arguments are equal as JSON (an
 // empty text is an empty object); text that is not JSON must be equal
 // as is.
-func sameArgs(a, b string) bool {
+func SameArgs(a, b string) bool {
 	va, oka := jsonValue(a)
 	vb, okb := jsonValue(b)
 	if !oka || !okb {
@@ -207,7 +209,7 @@ func (bd *Binding) Served(i int, name, args string) bool {
 		if c.Served != nil && c.Served.Tool != "" {
 			tool = c.Served.Tool
 		}
-		if c.Turn == i && sameTool(name, tool) && sameArgs(name0(args), name0(c.Args)) {
+		if c.Turn == i && SameTool(name, tool) && SameArgs(name0(args), name0(c.Args)) {
 			return true
 		}
 	}

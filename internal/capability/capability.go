@@ -44,8 +44,8 @@ const (
 	// its model, tokens and status — what Ananke's model gateway sees of
 	// an attempt bound to it (docs/gateway.md, docs/backend.md).
 	ModelCalls = "supports_model_calls"
-	// Spans: the agent's OpenTelemetry spans — what Ananke's OTLP
-	// receiver got of an attempt while it was on, or an OTLP file
+	// Spans: the agent's OpenTelemetry spans for the attempt, received
+	// by Ananke's OTLP receiver or read from an OTLP file
 	// (docs/opentelemetry.md).
 	Spans = "supports_spans"
 )

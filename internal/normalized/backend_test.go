@@ -126,3 +126,39 @@ func TestBackendSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestSpansCallEvents: a call only the agent's spans showed carries its
+// source and takes its place by time, as a call only the doubles saw
+// does; the schema holds it.
+func TestSpansCallEvents(t *testing.T) {
+	tr := backendTrace()
+	tr.Turns[0].ToolCalls = append(tr.Turns[0].ToolCalls, trace.ToolCall{ID: "sp1", Name: "quote", Args: `{}`, ArgsJSON: true,
+		Result: &trace.Result{Content: "9"}, Source: trace.SourceSpans, StartedMs: base + 40, TimestampMs: base + 45})
+	got := Build(tr, Meta{TestID: "stock", RunID: RunID(mustTime(t, "2026-11-23T08:07:12Z"), "c", ""), Run: 1, Status: "pass"})
+	var order []string
+	for _, e := range got.Events {
+		if id, ok := dataOf(t, e)["call_id"].(string); ok {
+			order = append(order, e.Type+" "+id)
+		}
+	}
+	want := "tool_call s1|tool_result s1|tool_call sp1|tool_result sp1|tool_call d1|tool_result d1"
+	if g := strings.Join(order, "|"); g != want {
+		t.Errorf("calls:\n %s\nwant\n %s", g, want)
+	}
+	for _, e := range got.Events {
+		if d := dataOf(t, e); d["call_id"] == "sp1" && e.Type == TypeToolCall && d["source"] != "spans" {
+			t.Errorf("the call found in spans = %s", mustJSON(d))
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, got); err != nil {
+		t.Fatal(err)
+	}
+	s := normalizedtest.Schema(t)
+	if err := validate(t, s, b.Bytes()); err != nil {
+		t.Fatalf("the built trace does not match the schema: %v", err)
+	}
+	if validate(t, s, []byte(strings.Replace(b.String(), `"source": "spans"`, `"source": "logs"`, 1))) == nil {
+		t.Error("the schema accepts a source other than spans")
+	}
+}

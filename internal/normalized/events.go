@@ -59,18 +59,19 @@ type builder struct {
 
 // turn returns a turn's events in order: its user message, then what
 // happened, by trace sequence number. What has no trace event — a call
-// only Ananke's tool doubles saw, with its result, and the model calls
-// through its gateway — is placed among the rest by time (byTime).
+// only Ananke's tool doubles saw or only the agent's spans showed, with
+// its result, and the model calls through its gateway — is placed among
+// the rest by time (byTime).
 func (b *builder) turn(t *trace.Turn) []*item {
 	var its, timed []*item
 	for i := range t.ToolCalls {
 		c := &t.ToolCalls[i]
 		add := func(it *item) { its = append(its, it) }
-		if c.StartSeq == 0 && c.Served != nil { // the agent streamed no such call
+		if c.StartSeq == 0 && (c.Served != nil || c.Source != "") { // the agent streamed no such call
 			add = func(it *item) { timed = append(timed, it) }
 		}
 		call := &item{ev: Event{Type: TypeToolCall, Actor: ActorAgent,
-			Data: ToolCallData{CallID: c.ID, Name: c.Name, Args: args(c), Client: c.Client, Served: c.Served, Ref: b.ref(c.StartSeq)}},
+			Data: ToolCallData{CallID: c.ID, Name: c.Name, Args: args(c), Client: c.Client, Served: c.Served, Source: c.Source, Ref: b.ref(c.StartSeq)}},
 			key: c.StartSeq, rank: rankCall, ms: c.StartedMs, agent: c.Agent}
 		b.calls[c.ID] = call
 		add(call)

@@ -149,6 +149,9 @@ type ToolCallData struct {
 	// the call (docs/doubles.md): the double's tool, the answer chosen or
 	// the fault played, whether the test gave it no answer, its latency.
 	Served *trace.Served `json:"served,omitempty"`
+	// Source is "spans" for a call found only in the agent's
+	// OpenTelemetry spans (docs/opentelemetry.md).
+	Source string `json:"source,omitempty"`
 	Ref
 }
 

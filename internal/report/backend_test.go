@@ -9,6 +9,7 @@ import (
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/trace"
 )
 
 // TestBackendInReport: the calls the doubles served and the gateway's
@@ -27,8 +28,9 @@ func TestBackendInReport(t *testing.T) {
 	}
 	test := r.Tests[0]
 	calls := test.Turns[0].ToolCalls
-	if len(calls) != 2 || calls[0].Served == nil || calls[0].Served.Answer != "match[0]" || calls[1].Served == nil || !calls[1].Served.Unanswered {
-		t.Errorf("calls %+v; want both served, the second unanswered", calls)
+	if len(calls) != 3 || calls[0].Served == nil || calls[0].Served.Answer != "match[0]" || calls[1].Served == nil || !calls[1].Served.Unanswered ||
+		calls[2].Served != nil || calls[2].Source != trace.SourceSpans {
+		t.Errorf("calls %+v; want two served, the second unanswered, and one found in spans", calls)
 	}
 	mc := test.Turns[0].ModelCalls
 	if len(mc) != 3 || mc[0].Fault != "429" || mc[1].AtMs != 120 || mc[1].DurationMs != 170 || mc[1].ResponseModel != "gpt-4o-mini-2024-07-18" ||

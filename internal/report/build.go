@@ -378,7 +378,7 @@ func (b *builder) attachments(as []trace.Attachment) []trace.Attachment {
 }
 
 func (b *builder) call(c *trace.ToolCall, base int64) *Call {
-	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID, Served: c.Served,
+	out := &Call{ID: c.ID, Name: c.Name, Turn: c.Turn, Args: b.red.String(c.Args), Client: c.Client, Agent: c.Agent, SubagentRunID: c.SubagentRunID, Served: c.Served, Source: c.Source,
 		AtMs: c.StartedMs - base, DurationMs: c.TimestampMs - c.StartedMs, Seq: c.StartSeq}
 	if c.Result != nil {
 		s := b.red.String(assertion.ResultText(c.Result))

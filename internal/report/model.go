@@ -452,10 +452,14 @@ type Call struct {
 	// Served, when set, says Ananke's tool doubles answered the call
 	// (Unanswered: the test gave the tool no answer, and the agent got an
 	// error).
-	Served     *trace.Served `json:"served,omitempty"`
-	AtMs       int64         `json:"at_ms"`
-	DurationMs int64         `json:"duration_ms"`
-	Seq        int64         `json:"seq"`
+	Served *trace.Served `json:"served,omitempty"`
+	// Source is "spans" for a call found only in the agent's
+	// OpenTelemetry spans (trace.SourceSpans); absent for a call the
+	// agent streamed.
+	Source     string `json:"source,omitempty"`
+	AtMs       int64  `json:"at_ms"`
+	DurationMs int64  `json:"duration_ms"`
+	Seq        int64  `json:"seq"`
 }
 
 // Subagent is one sub-agent run of a turn.

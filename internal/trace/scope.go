@@ -30,6 +30,19 @@ type Scope struct {
 	// Backend are the capabilities the trace has from Ananke's backend
 	// (Trace.Backend).
 	Backend []string
+	// spans are the agent's spans in scope (Spans).
+	spans []Span
+}
+
+// Spans are the agent's OpenTelemetry spans in scope: those attributed to
+// the turn (Span.Turn), or every span of the attempt for the whole test,
+// those of no turn included.
+func (s Scope) Spans() []Span { return s.spans }
+
+// WithSpans returns the scope with spans as its spans.
+func (s Scope) WithSpans(spans []Span) Scope {
+	s.spans = spans
+	return s
 }
 
 // Caps returns the capabilities of the scope's trace.
@@ -51,13 +64,18 @@ func (t *Trace) TurnScope(i int) Scope {
 	for _, prev := range t.Turns[:i] {
 		s.Before = append(s.Before, prev.ToolCalls...)
 	}
+	for j := range t.Spans {
+		if t.Spans[j].Turn == t.Turns[i].Index {
+			s.spans = append(s.spans, t.Spans[j])
+		}
+	}
 	return s
 }
 
 // TestScope is the whole test: from the first turn's start to the last
 // turn's end (hooks excluded).
 func (t *Trace) TestScope() Scope {
-	s := Scope{Name: "test", Turns: t.Turns, History: t.History, Source: t.Source, UsageReported: t.UsageReported(), Backend: t.Backend()}
+	s := Scope{Name: "test", Turns: t.Turns, History: t.History, Source: t.Source, UsageReported: t.UsageReported(), Backend: t.Backend(), spans: t.Spans}
 	if n := len(t.Turns); n > 0 {
 		s.StartMs, s.EndMs = t.Turns[0].StartMs, t.Turns[n-1].EndMs
 	}

@@ -58,25 +58,30 @@ func (t *Trace) Caps() []string {
 // Backend lists the capabilities the trace has from Ananke's backend
 // (docs/backend.md), beyond its source's: capability.ToolTrace when the
 // attempt was bound to the tool doubles or some call was served by them
-// (every call to a double is recorded, streamed or not), and
-// capability.ModelCalls when it was bound to the model gateway.
+// (every call to a double is recorded, streamed or not), or some call was
+// found in the agent's spans (an agent that reports its tool calls in
+// GenAI spans, docs/opentelemetry.md); capability.ModelCalls when it was
+// bound to the model gateway; capability.Spans when the agent's spans
+// arrived.
 func (t *Trace) Backend() []string {
 	var out []string
-	if t.Doubles || t.served() {
+	if t.Doubles || t.callWhere(func(c *ToolCall) bool { return c.Served != nil || c.Source == SourceSpans }) {
 		out = append(out, capability.ToolTrace)
 	}
 	if t.Gateway {
 		out = append(out, capability.ModelCalls)
 	}
+	if len(t.Spans) > 0 {
+		out = append(out, capability.Spans)
+	}
 	return out
 }
 
-// served reports whether some call of the trace was served by the tool
-// doubles.
-func (t *Trace) served() bool {
+// callWhere reports whether some call of the trace is one ok accepts.
+func (t *Trace) callWhere(ok func(*ToolCall) bool) bool {
 	for i := range t.Turns {
 		for j := range t.Turns[i].ToolCalls {
-			if t.Turns[i].ToolCalls[j].Served != nil {
+			if ok(&t.Turns[i].ToolCalls[j]) {
 				return true
 			}
 		}

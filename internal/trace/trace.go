@@ -99,9 +99,9 @@ type Turn struct {
 	// Requests the spans of the HTTP requests the turn sent the agent,
 	// under it: each request's traceparent names its span, so the agent's
 	// spans nest under it (docs/opentelemetry.md).
-	SpanID   string        `json:"span_id,omitempty"`
-	Requests []RequestSpan `json:"requests,omitempty"`
-	ToolCalls  []ToolCall   `json:"tool_calls"`
+	SpanID    string        `json:"span_id,omitempty"`
+	Requests  []RequestSpan `json:"requests,omitempty"`
+	ToolCalls []ToolCall    `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
 	// were started; Text joins them. A trace file writes them beside the
 	// events only when the events are not AG-UI's (an imported or an
@@ -248,6 +248,11 @@ type ToolCall struct {
 	// Served, when set, says Ananke's tool doubles answered the call
 	// (docs/doubles.md).
 	Served *Served `json:"served,omitempty"`
+	// Source says where a call the agent did not stream was found:
+	// SourceSpans for a call known only from the agent's OpenTelemetry
+	// spans (docs/opentelemetry.md); empty for a streamed call, and for
+	// one the doubles served (Served).
+	Source string `json:"source,omitempty"`
 
 	StartedMs int64 `json:"started_ms"`
 	EndedMs   int64 `json:"ended_ms,omitempty"`
@@ -259,6 +264,9 @@ type ToolCall struct {
 	EndSeq    int64 `json:"end_seq,omitempty"`
 	ResultSeq int64 `json:"result_seq,omitempty"`
 }
+
+// SourceSpans is the Source of a tool call found in the agent's spans.
+const SourceSpans = "spans"
 
 // Result is a tool call's result as received.
 type Result struct {

@@ -81,5 +81,8 @@ func callLine(c *report.Call) string {
 	if s := format.Served(c); s != "" {
 		who += ", " + s
 	}
+	if s := format.Source(c); s != "" {
+		who += ", " + s
+	}
 	return fmt.Sprintf("%s %s → %s  (call %s%s, +%dms)", c.Name, format.OneLine(c.Args, 80), res, format.ShortID(c.ID), who, c.AtMs)
 }

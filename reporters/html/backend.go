@@ -47,6 +47,7 @@ func modelCalls(rt *report.Turn) []modelCall {
 func served(c *call, rc *report.Call) {
 	c.Served = format.Served(rc)
 	c.Unanswered = rc.Served != nil && rc.Served.Unanswered
+	c.Source = format.Source(rc)
 }
 
 // runWarnings are the run's warnings, as the page lists them.

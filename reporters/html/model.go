@@ -236,6 +236,9 @@ type call struct {
 	// (match[0])"), Unanswered one the test gave no answer (backend.go).
 	Served     string `json:"served,omitempty"`
 	Unanswered bool   `json:"unanswered,omitempty"`
+	// Source marks a call found only in the agent's spans ("◇ from
+	// spans"; backend.go).
+	Source string `json:"source,omitempty"`
 	// StartMs is the call's start, ArgsEndMs its TOOL_CALL_END (absent:
 	// none), DoneMs when it completed.
 	StartMs   int64  `json:"start_ms"`

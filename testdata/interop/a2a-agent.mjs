@@ -16,6 +16,12 @@
 //              "interop-oauth-secret" without it; scope a2a.invoke) a token
 //              "interop-token-N"; /oauth/rpc wants one as a bearer token
 //
+// OpenTelemetry, opt-in: with OTEL_EXPORTER_OTLP_ENDPOINT set (otel.mjs has
+// the other OTEL_* variables) each JSON-RPC request is a SERVER span
+// "POST /<agent>/rpc", a child of its traceparent, and the stock question
+// below adds GenAI spans under it; service name "a2a-agent". The A2A stream
+// carries none of its tool calls: they are known from the spans alone.
+//
 // Requests carrying an "x-required-key" header must carry the value the
 // A2A_REQUIRED_KEY environment variable names, when it is set (an auth test).
 //
@@ -42,6 +48,14 @@
 //   hang                working, then nothing (a task that never finishes)
 //   bad                 a streaming request is answered with a plain JSON-RPC
 //                       error (application/json, not an event stream)
+//   Is SKU A-1 in stock?  a message "SKU A-1: 4 in stock." (B-2: "SKU B-2
+//                       is out of stock."; any other SKU: "I know no SKU X."),
+//                       after an in-process check_stock call streamed as
+//                       nothing; traced, its spans are "invoke_agent
+//                       ananke-scripted-agent" > "chat scripted-model" (20
+//                       input, 6 output tokens), "execute_tool check_stock"
+//                       (call id call_stock_<sku>, arguments and result), "chat
+//                       scripted-model" (30 input, 8 output tokens)
 //   anything else       a message echoing it: "You said: …"
 import express from "express";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -50,6 +64,66 @@ import {
   AgentEvent, DefaultRequestHandler, InMemoryTaskStore,
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { startTracing } from "./otel.mjs";
+
+const tracing = startTracing("a2a-agent");
+
+// traced runs fn inside a span when tracing is on (fn gets the span or
+// undefined); an exception marks the span as an error.
+async function traced(name, kind, attributes, fn) {
+  if (!tracing) return fn(undefined);
+  return tracing.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.recordException(err);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String(err?.message ?? err) });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+// The stock question: a scripted model asks for check_stock, an in-process
+// tool answers, the model answers in words. Each step is a GenAI span.
+const STOCK = { "A-1": 4, "B-2": 0 };
+const MODEL = "scripted-model";
+const chat = (input, output, fn) => traced(`chat ${MODEL}`, SpanKind.CLIENT, {
+  "gen_ai.operation.name": "chat", "gen_ai.provider.name": "ananke", "gen_ai.request.model": MODEL,
+  "gen_ai.response.model": MODEL, "gen_ai.usage.input_tokens": input, "gen_ai.usage.output_tokens": output,
+}, async () => { await sleep(5); return fn(); });
+
+function checkStock({ sku }) {
+  if (!(sku in STOCK)) throw new Error(`unknown SKU ${sku}`);
+  return { sku, in_stock: STOCK[sku] };
+}
+
+async function answerStock(sku) {
+  return traced("invoke_agent ananke-scripted-agent", SpanKind.INTERNAL, {
+    "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "ananke-scripted-agent", "gen_ai.provider.name": "ananke",
+  }, async () => {
+    const args = { sku };
+    const id = `call_stock_${sku.toLowerCase().replace(/[^a-z0-9]/g, "")}`;
+    await chat(20, 6, () => undefined);
+    let result;
+    try {
+      result = await traced("execute_tool check_stock", SpanKind.INTERNAL, {
+        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "check_stock", "gen_ai.tool.type": "function",
+        "gen_ai.tool.call.id": id, "gen_ai.tool.call.arguments": JSON.stringify(args),
+      }, async (span) => {
+        const out = checkStock(args);
+        span?.setAttribute("gen_ai.tool.call.result", JSON.stringify(out));
+        return out;
+      });
+    } catch {
+      result = undefined;
+    }
+    return chat(30, 8, () => (!result ? `I know no SKU ${sku}.`
+      : result.in_stock > 0 ? `SKU ${sku}: ${result.in_stock} in stock.` : `SKU ${sku} is out of stock.`));
+  });
+}
 
 const STATE = {
   working: 2, completed: 3, failed: 4, inputRequired: 6, rejected: 7,
@@ -114,6 +188,13 @@ const executor = {
       return;
     }
     const lower = said.toLowerCase();
+    const stock = /^is sku (\S+) in stock\??$/i.exec(said);
+    if (stock) {
+      const words = await answerStock(stock[1].toUpperCase());
+      bus.publish(AgentEvent.message(message([text(words)], { contextId: rc.contextId })));
+      bus.finished();
+      return;
+    }
     if (lower === "who am i") {
       const user = rc.context?.user;
       const who = user?.isAuthenticated ? user.userName : "nobody";
@@ -335,7 +416,10 @@ const server = app.listen(port, "127.0.0.1", () => {
     const guard = a.oauth ? requireToken : requireKey;
     const userBuilder = a.oauth ? oauthUser : UserBuilder.noAuthentication;
     app.use(`${a.path}/.well-known/agent-card.json`, requireKey, agentCardHandler({ agentCardProvider: handler, ...compat }));
-    app.use(`${a.path}/rpc`, guard, express.json(), badStream,
+    // The SERVER span starts after the body is read, so the executor runs in
+    // its context.
+    const traceRPC = (req, res, next) => (tracing ? tracing.serverSpan(req, res, `${a.path}/rpc`, () => next()) : next());
+    app.use(`${a.path}/rpc`, guard, express.json(), traceRPC, badStream,
       jsonRpcHandler({ requestHandler: handler, userBuilder, ...compat }));
   }
   console.log(`listening on ${origin}`);

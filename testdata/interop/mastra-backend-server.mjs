@@ -35,6 +35,17 @@
 //                        sent on every MCP request and model call made for it;
 //                        otherwise nothing is forwarded
 //   MASTRA_DEBUG         "1": print MCP client logs and listing errors
+//   OTEL_EXPORTER_OTLP_ENDPOINT  set: OpenTelemetry on (otel.mjs has the other
+//                        OTEL_* variables): a SERVER span "POST /agent" per
+//                        request, a child of its traceparent, and under it
+//                        Mastra's own spans through its OpenTelemetry bridge
+//                        (@mastra/otel-bridge): "invoke_agent backend", a
+//                        "chat <model>" span per model call and an
+//                        "execute_tool inventory_check_stock" span per tool
+//                        call, with GenAI attributes; service name
+//                        "mastra-backend". MCP requests carry the traceparent
+//                        of the span they are made in, model calls the
+//                        request's SERVER span's. Unset: no tracing.
 //
 // The tools are listed from the MCP server at every AG-UI request (so the
 // server need not be up when the agent starts); a listing that fails ends the
@@ -47,6 +58,10 @@ import { Agent } from "@mastra/core/agent";
 import { MCPClient } from "@mastra/mcp";
 import { MastraAgent } from "@ag-ui/mastra";
 import { EventEncoder } from "@ag-ui/encoder";
+import { Mastra } from "@mastra/core";
+import { Observability } from "@mastra/observability";
+import { OtelBridge } from "@mastra/otel-bridge";
+import { inject, startTracing } from "./otel.mjs";
 
 const env = process.env;
 const streamTools = env.STREAM_TOOL_CALLS !== "0";
@@ -58,6 +73,18 @@ const serverName = env.MCP_SERVER_NAME || "inventory";
 const timeout = Number(env.MCP_TIMEOUT_MS || 2000);
 const forward = env.FORWARD_TEST_HEADER === "1";
 const debug = Boolean(env.MASTRA_DEBUG);
+
+// OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: Mastra's spans go
+// through its OpenTelemetry bridge, so they nest under the active span (the
+// request's SERVER span) and are exported by the global tracer provider. Each
+// request's agent gets a Mastra of its own (sharing this observability): one
+// Mastra for all would share its event bus between concurrent runs, and two
+// runs with the same AG-UI runId would then execute each other's tool calls.
+const SERVICE = "mastra-backend";
+const tracing = startTracing(SERVICE);
+const observability = tracing && new Observability({
+  configs: { default: { serviceName: SERVICE, bridge: new OtelBridge() } },
+});
 
 // The Ananke-Test header of the AG-UI request being served, for the MCP
 // requests and model calls made while serving it.
@@ -79,9 +106,10 @@ const newClient = (doublesURL, n) => new MCPClient({
       timeout,
       fetch: (url, init) => {
         const token = testToken();
-        if (!token) return fetch(url, init);
+        if (!token && !tracing) return fetch(url, init);
         const headers = new Headers(init?.headers);
-        headers.set(TEST_HEADER, token);
+        if (token) headers.set(TEST_HEADER, token);
+        if (tracing) inject(headers);
         return fetch(url, { ...init, headers });
       },
       ...(debug ? { logger: (m) => console.error(`mcp ${m.level}: ${m.message}`) } : {}),
@@ -98,14 +126,19 @@ async function agentFor(urls) {
   const failed = Object.entries(errors ?? {});
   if (failed.length) throw new Error(`listing the tools of MCP server ${failed.map(([s, e]) => `${s}: ${String(e).split("\n")[0]}`).join("; ")}`);
   const token = testToken();
-  return new Agent({
+  // The model config's headers are fixed per agent: a model call carries the
+  // request's SERVER span as its traceparent.
+  const headers = { ...(token ? { [TEST_HEADER]: token } : {}), ...(tracing ? inject({}) : {}) };
+  const agent = new Agent({
     id: "backend", name: "backend",
     instructions: "You are a shop assistant. Use the inventory tools to answer questions about stock.",
-    model: { id: `openai/${model}`, url: gatewayURL, apiKey, ...(token ? { headers: { [TEST_HEADER]: token } } : {}) },
+    model: { id: `openai/${model}`, url: gatewayURL, apiKey, ...(Object.keys(headers).length ? { headers } : {}) },
     maxRetries,
     tools,
     defaultOptions: { maxSteps: 5, ...(stepMs ? { modelSettings: { timeout: { stepMs } } } : {}) },
   });
+  if (observability) agent.__registerMastra(new Mastra({ logger: false, observability }));
+  return agent;
 }
 
 async function serve(req, res) {
@@ -142,7 +175,9 @@ async function serve(req, res) {
 const server = http.createServer((req, res) => {
   if (req.method !== "POST" || req.url !== "/agent") { res.writeHead(req.url === "/health" ? 200 : 404).end(); return; }
   const token = req.headers[TEST_HEADER];
-  current.run(typeof token === "string" && token ? token : undefined, () => serve(req, res));
+  const run = () => current.run(typeof token === "string" && token ? token : undefined, () => serve(req, res));
+  if (tracing) tracing.serverSpan(req, res, "/agent", run);
+  else run();
 });
 const i = process.argv.indexOf("--port");
 const port = Number(i >= 0 ? process.argv[i + 1] : (env.PORT ?? 0));

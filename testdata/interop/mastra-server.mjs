@@ -8,6 +8,13 @@
 //
 // It prints "listening on http://127.0.0.1:PORT" when ready and answers
 // POST /agent, /agent-memory and /agent-state with an AG-UI event stream.
+//
+// With OTEL_EXPORTER_OTLP_ENDPOINT set (otel.mjs has the other OTEL_*
+// variables), each request is a SERVER span under its traceparent with
+// Mastra's own spans under it (@mastra/otel-bridge): "invoke_agent interop",
+// "chat scripted" (the whole generation, with the scripted model's usage:
+// 10 input and 5 output tokens a step), "execute_tool <tool>"; service name
+// "mastra".
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent } from "@mastra/core/agent";
@@ -18,6 +25,16 @@ import { EventEncoder } from "@ag-ui/encoder";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV2 } from "ai/test";
 import { z } from "zod";
+import { Mastra } from "@mastra/core";
+import { Observability } from "@mastra/observability";
+import { OtelBridge } from "@mastra/otel-bridge";
+import { startTracing } from "./otel.mjs";
+
+// OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set: the agents are
+// registered with a Mastra whose observability bridges to OpenTelemetry. Its
+// event bus is then shared by concurrent runs, which must have distinct AG-UI
+// runIds (Ananke's are): two at once with the same one mix their tool calls.
+const tracing = startTracing("mastra");
 
 // Backend tools: Mastra executes them and streams TOOL_CALL_RESULT.
 const WEATHER = { Paris: ["sunny", 21], Berlin: ["cloudy", 12], Lyon: ["rainy", 14] };
@@ -281,8 +298,19 @@ const agents = {
   "/agent-memory": new Agent({ ...config, memory: new MockMemory() }),
   "/agent-state": new Agent({ ...config, memory: new MockMemory({ enableWorkingMemory: true }) }),
 };
+if (tracing) {
+  const mastra = new Mastra({
+    logger: false,
+    observability: new Observability({ configs: { default: { serviceName: "mastra", bridge: new OtelBridge() } } }),
+  });
+  for (const agent of Object.values(agents)) agent.__registerMastra(mastra);
+}
 
-const server = http.createServer(async (req, res) => {
+const server = http.createServer((req, res) => (tracing
+  ? tracing.serverSpan(req, res, req.url, () => serve(req, res))
+  : serve(req, res)));
+
+async function serve(req, res) {
   const agent = agents[req.url];
   if (req.method !== "POST" || !agent) { res.writeHead(req.url === "/health" ? 200 : 404).end(); return; }
   let input;
@@ -308,7 +336,7 @@ const server = http.createServer(async (req, res) => {
     error: (err) => res.end(encoder.encode({ type: "RUN_ERROR", message: String(err?.message ?? err) })),
     complete: () => res.end(),
   });
-});
+}
 const i = process.argv.indexOf("--port");
 const port = Number(i >= 0 ? process.argv[i + 1] : (process.env.PORT ?? 0));
 server.listen(port, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));

@@ -16,7 +16,7 @@ import (
 // doubles and its model from Ananke's gateway (docs/backend.md): an A2A
 // agent that streamed no tool call, so its turn's calls are the ones the
 // doubles served — one answered, one the test gave no answer (with its
-// warning) — and whose model calls are the gateway's: a 429 Ananke
+// warning) — and one its OpenTelemetry spans showed, and whose model calls are the gateway's: a 429 Ananke
 // injected, then the retry, which reported the turn's usage, then one
 // the upstream refused, which errored the attempt. A request
 // no test took is the run's warning; the secret is planted in a model
@@ -29,12 +29,16 @@ func BackendOutcome() *engine.Outcome {
 	reserve := trace.ToolCall{ID: "double-2", Name: "reserve", Turn: 0, Args: `{"sku":"A-1","token":"` + Secret + `"}`, ArgsJSON: true,
 		Result: &trace.Result{Content: "no answer for reserve in this test", Error: "no answer for reserve in this test"}, StartedMs: base + 500, EndedMs: base + 501, TimestampMs: base + 501,
 		Served: &trace.Served{By: "doubles", Tool: "reserve", Unanswered: true}}
+	// The agent streamed no calls over A2A: quote_price is known from its
+	// OpenTelemetry spans alone.
+	quote := trace.ToolCall{ID: "call_9", Name: "quote_price", Turn: 0, Args: `{"sku":"A-1"}`, ArgsJSON: true,
+		Result: &trace.Result{Content: "89.50"}, StartedMs: base + 700, EndedMs: base + 720, TimestampMs: base + 720, Source: trace.SourceSpans}
 	used := Usage("", "gpt-4o-mini", 1200, 80)
 	retry := trace.ModelCall{Turn: 0, Model: "gpt-4o-mini", ResponseModel: "gpt-4o-mini-2024-07-18", Messages: 2, Tools: []string{"check_stock", "reserve"},
 		Usage: &used, Status: 200, Mode: "replay", FinishReason: "tool_calls", ToolCalls: []string{"check_stock"},
 		StartedMs: base + 120, EndedMs: base + 290}
 	turn := trace.Turn{Index: 0, Kind: "a2a:send", UserText: "is A-1 in stock?", StartMs: base, EndMs: base + 900,
-		ToolCalls: []trace.ToolCall{stock, reserve}, Texts: []string{"A-1: 4 in stock."},
+		ToolCalls: []trace.ToolCall{stock, reserve, quote}, Texts: []string{"A-1: 4 in stock."},
 		ModelCalls: []trace.ModelCall{
 			{Turn: 0, Model: "gpt-4o-mini", Messages: 2, Status: 429, Fault: "429", Mode: "replay", StartedMs: base + 100, EndedMs: base + 101},
 			retry,

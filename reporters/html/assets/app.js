@@ -288,7 +288,7 @@
   function callCard(c) {
     return h('div', { class: 'call' + (c.client ? ' client' : '') + (c.served ? ' double' : '') + (c.unanswered ? ' unanswered' : '') },
       h('div', { class: 'call-head' }, h('code', { class: 'tool' }, c.name), c.client && flag('client-answered', 'client'), c.agent && flag('by ' + c.agent, 'agent'),
-        c.served && flag(c.served, c.unanswered ? 'warn' : 'double'),
+        c.served && flag(c.served, c.unanswered ? 'warn' : 'double'), c.source && flag(c.source, 'spans'),
         h('span', { class: 'sub' }, c.id + ' · ' + at(c.start_ms) + ' · took ' + dur(Math.max(0, c.done_ms - c.start_ms))),
         ' ', seqLink(c.start_seq), ' ', seqLink(c.end_seq), ' ', seqLink(c.result_seq)),
       h('div', { class: 'label' }, 'Arguments'), block(c.args, { json: c.args_json, whole: c.args_bytes }),
@@ -397,7 +397,7 @@
     for (const r of tu.resumes || []) rows.push(lane('resume: ' + r.answer + (r.tool ? ' ' + r.tool : ''), r.at_ms, r.at_ms, at(r.at_ms) + ', ' + r.status, 'resume'));
     if (tu.first_text_ms != null) rows.push(lane('first text', tu.first_text_ms, tu.first_text_ms, at(tu.first_text_ms), 'text'));
     for (const c of tu.calls || []) {
-      rows.push(lane(c.name + (c.client ? ' (client)' : '') + (c.served ? ' ⇄' : ''), c.start_ms, c.done_ms, at(c.start_ms) + ', ' + dur(Math.max(0, c.done_ms - c.start_ms)), c.client ? 'client' : c.served ? 'double' : 'call'));
+      rows.push(lane(c.name + (c.client ? ' (client)' : '') + (c.served ? ' ⇄' : '') + (c.source ? ' ◇' : ''), c.start_ms, c.done_ms, at(c.start_ms) + ', ' + dur(Math.max(0, c.done_ms - c.start_ms)), c.client ? 'client' : c.served ? 'double' : 'call'));
     }
     for (const m of tu.model_calls || []) rows.push(lane('model ' + m.model, m.at_ms, m.at_ms + m.duration_ms, at(m.at_ms) + ', ' + dur(m.duration_ms), m.failed ? 'interrupt' : 'model'));
     for (const i of tu.interrupts || []) rows.push(lane('interrupt: ' + (i.tool || i.reason), i.at_ms, i.at_ms, at(i.at_ms) + ', ' + i.reason, 'interrupt'));

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/trace"
 )
 
 // What Ananke served behind the agent (docs/backend.md), in the words
@@ -13,6 +14,19 @@ import (
 
 // DoubleMark marks a call Ananke's tool doubles answered.
 const DoubleMark = "⇄ double"
+
+// SpansMark marks a call found only in the agent's OpenTelemetry spans
+// (docs/opentelemetry.md).
+const SpansMark = "◇ from spans"
+
+// Source says where a call the agent did not stream was found:
+// SpansMark for one found in its spans; "" otherwise.
+func Source(c *report.Call) string {
+	if c.Source == trace.SourceSpans {
+		return SpansMark
+	}
+	return ""
+}
 
 // Served says how the doubles answered a call: "⇄ double (match[0])",
 // "⇄ double: no answer for this test"; "" for a call they did not serve.
