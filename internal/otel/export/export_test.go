@@ -83,11 +83,14 @@ func collect(td ptrace.Traces) map[string]span {
 	out := map[string]span{}
 	for i := range td.ResourceSpans().Len() {
 		rs := td.ResourceSpans().At(i)
-		svc, _ := rs.Resource().Attributes().Get("service.name")
+		service := ""
+		if v, ok := rs.Resource().Attributes().Get("service.name"); ok {
+			service = v.Str()
+		}
 		for j := range rs.ScopeSpans().Len() {
 			ss := rs.ScopeSpans().At(j).Spans()
 			for k := range ss.Len() {
-				out[ss.At(k).SpanID().String()] = span{ss.At(k), svc.AsString()}
+				out[ss.At(k).SpanID().String()] = span{ss.At(k), service}
 			}
 		}
 	}
