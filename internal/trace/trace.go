@@ -99,9 +99,9 @@ type Turn struct {
 	// Requests the spans of the HTTP requests the turn sent the agent,
 	// under it: each request's traceparent names its span, so the agent's
 	// spans nest under it (docs/opentelemetry.md).
-	SpanID   string        `json:"span_id,omitempty"`
-	Requests []RequestSpan `json:"requests,omitempty"`
-	ToolCalls  []ToolCall   `json:"tool_calls"`
+	SpanID    string        `json:"span_id,omitempty"`
+	Requests  []RequestSpan `json:"requests,omitempty"`
+	ToolCalls []ToolCall    `json:"tool_calls"`
 	// Texts holds the assistant text messages of the turn in the order they
 	// were started; Text joins them. A trace file writes them beside the
 	// events only when the events are not AG-UI's (an imported or an
