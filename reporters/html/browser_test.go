@@ -463,3 +463,21 @@ func TestBrowserBackend(t *testing.T) {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
 	}
 }
+
+// TestBrowserTraceID: a test's page shows its shown attempt's trace id.
+func TestBrowserTraceID(t *testing.T) {
+	rep := extras()
+	const id = "0af7651916cd43dd8448eb211c80319c"
+	rep.Tests[0].TraceID = id
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#list")
+	p.SetHash("test=" + url.QueryEscape(rep.Tests[0].ID))
+	p.WaitVisible(`#detail[data-test="` + rep.Tests[0].ID + `"]`)
+	if got := p.Text("#detail .trace-id"); got != id {
+		t.Errorf("the page shows trace id %q, want %s", got, id)
+	}
+}
