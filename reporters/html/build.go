@@ -106,7 +106,7 @@ func buildStability(rt *report.Test, withUsage bool) *stability {
 	s.CI, s.PassK, s.Adaptive = intervalText(rt.PassRateCI), passKText(rt), adaptiveText(rt)
 	for i, a := range rt.Attempts {
 		at := attempt{Label: a.Label(), Status: a.Status, Reason: a.Reason, DurationMs: a.DurationMs, Shown: i+1 == rt.Shown, TraceFile: a.TraceFile,
-			Usage: spendText(a.Usage, withUsage)}
+			Usage: spendText(a.Usage, withUsage), TraceID: a.TraceID}
 		for _, f := range a.Failed {
 			at.Failed = append(at.Failed, buildAssertion(f, nil))
 		}

@@ -134,6 +134,8 @@ type attempt struct {
 	Usage     string      `json:"usage,omitempty"`
 	Failed    []assertion `json:"failed,omitempty"`
 	TraceFile string      `json:"trace_file"`
+	// TraceID is the attempt's W3C trace id.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 type assertion struct {

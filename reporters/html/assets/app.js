@@ -651,7 +651,8 @@
       h('table', { class: 'attempts' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), data.usage && h('th', {}, 'Usage'), h('th', {}, 'Failed assertions'))),
         h('tbody', {}, s.attempts.map((a) => h('tr', { class: a.shown ? 'shown' : '' },
-          h('td', {}, a.label, a.shown && h('span', { class: 'sub' }, ' (shown below)')),
+          h('td', {}, a.label, a.shown && h('span', { class: 'sub' }, ' (shown below)'),
+            a.trace_id && h('div', { class: 'sub' }, 'trace ', h('code', { class: 'attempt-trace-id' }, a.trace_id))),
           h('td', {}, badge(a.status)), h('td', {}, dur(a.duration_ms)), data.usage && h('td', { class: 'usage' }, a.usage),
           h('td', {}, a.reason && h('p', { class: 'msg' }, clean(a.reason)),
             (a.failed || []).map((f) => renderAssertion(f, { linkable: a.shown, file: a.trace_file, fold: true }))))))));
