@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,5 +41,36 @@ func TestTraceIDVerbose(t *testing.T) {
 		if at <= head || head < 0 || !strings.HasPrefix(lines[at+1], "  ├─ turn[0]") {
 			t.Errorf("-v: the trace id is not between the test's header and its turns:\n%s", b.String())
 		}
+	}
+}
+
+// TestAttemptTraceIDsVerbose: with -v a test run more than once says each
+// attempt's trace id under its attempts.
+func TestAttemptTraceIDsVerbose(t *testing.T) {
+	r := reporttest.Report()
+	ft := &r.Tests[reporttest.Flips]
+	var want []string
+	for i := range ft.Attempts {
+		ft.Attempts[i].TraceID = fmt.Sprintf("%032x", i+1)
+		want = append(want, "    "+ft.Attempts[i].Label()+": trace "+ft.Attempts[i].TraceID)
+	}
+	var b bytes.Buffer
+	if err := console.Write(&b, r, console.Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	head := strings.Index(out, ft.Name+"  ")
+	at := strings.Index(out[max(head, 0):], "  attempts: ") + max(head, 0)
+	if head < 0 || at < head {
+		t.Fatalf("no attempts line:\n%s", out)
+	}
+	end := strings.Index(out[at:], "\n") + at + 1
+	if got := strings.Join(strings.Split(out[end:], "\n")[:len(want)], "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("under the attempts:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+	b.Reset()
+	console.Write(&b, r, console.Options{})
+	if strings.Contains(b.String(), ": trace ") {
+		t.Errorf("trace ids without -v:\n%s", b.String())
 	}
 }
