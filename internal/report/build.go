@@ -439,13 +439,13 @@ func origins(tr *trace.Trace, refs []int64) []string {
 
 // trace returns a masked copy of a trace.
 func (b *builder) trace(t *trace.Trace) *trace.Trace {
-	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns)), Doubles: t.Doubles, Gateway: t.Gateway,
-		TraceID: t.TraceID, SpanID: t.SpanID}
+	c := &trace.Trace{TestStartMs: t.TestStartMs, TestEndMs: t.TestEndMs, Turns: make([]trace.Turn, len(t.Turns)), Doubles: t.Doubles, Gateway: t.Gateway}
 	if !b.red.Empty() {
 		// Raw events are masked as they are read for the trace file: they
 		// may be on disk, and there may be a million of them.
 		c.Mask = b.red.JSON
 	}
+	c.TraceID, c.SpanID = t.TraceID, t.SpanID
 	for _, m := range t.History {
 		c.History = append(c.History, trace.Message{Role: m.Role, Content: b.red.String(m.Content)})
 	}

@@ -96,8 +96,8 @@ func Write(w io.Writer, t *report.Test, a *report.Attempt) error {
 	}
 	h.Test.ID, h.Test.Name, h.Test.File = t.ID, t.Name, t.File
 	h.TestStartMs, h.TestEndMs, h.History, h.Source = tr.TestStartMs, tr.TestEndMs, tr.History, tr.Source
-	h.Doubles, h.Gateway = tr.Doubles, tr.Gateway
 	h.TraceID, h.SpanID = tr.TraceID, tr.SpanID
+	h.Doubles, h.Gateway = tr.Doubles, tr.Gateway
 	head, err := marshal(h)
 	if err != nil {
 		return err
@@ -239,7 +239,8 @@ func Read(r io.Reader) (*trace.Trace, error) {
 		return nil, fmt.Errorf("trace schema %q, want %q", f.Schema, Schema)
 	}
 	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Doubles: f.Doubles, Gateway: f.Gateway,
-		TraceID: f.TraceID, SpanID: f.SpanID, Turns: make([]trace.Turn, 0, len(f.Turns))}
+		Turns: make([]trace.Turn, 0, len(f.Turns))}
+	tr.TraceID, tr.SpanID = f.TraceID, f.SpanID
 	for _, ti := range f.Turns {
 		t := ti.Turn
 		t.Texts = ti.Texts
