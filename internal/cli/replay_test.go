@@ -102,8 +102,8 @@ func reportNumbers(t *testing.T, dir string) map[string]float64 {
 		test := x.(map[string]any)
 		delete(out, fmt.Sprintf("summary.tests[%d].duration_ms", i))
 		var tr map[string]any
-		readJSON(t, filepath.Join(dir, filepath.FromSlash(test["trace_file"].(string))), &tr)
-		start, _ := tr["test_start_ts"].(float64)
+		readNumbers(t, filepath.Join(dir, filepath.FromSlash(test["trace_file"].(string))), &tr)
+		start, _ := tr["test_start_ts"].(json.Number).Float64()
 		numbers(tr, test["id"].(string)+".trace", start, out)
 	}
 	return out
@@ -120,8 +120,26 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 }
 
+// readNumbers reads a JSON file keeping its numbers as written
+// (json.Number): a Unix-ns stamp has more digits than a float64 holds.
+func readNumbers(t *testing.T, path string, v any) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
 // numbers collects the numbers in v by path; those past 1e12 are Unix-ms
-// stamps, taken from base.
+// stamps, taken from base, and those past 1e15 Unix-ns stamps (a request
+// span's), made Unix-ms (the millisecond they fall in) and taken from
+// base.
 func numbers(v any, path string, base float64, out map[string]float64) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -132,6 +150,13 @@ func numbers(v any, path string, base float64, out map[string]float64) {
 		for i, x := range v {
 			numbers(x, fmt.Sprintf("%s[%d]", path, i), base, out)
 		}
+	case json.Number:
+		if ns, err := v.Int64(); err == nil && ns > 1e15 {
+			out[path] = float64(ns/1e6) - base
+			return
+		}
+		f, _ := v.Float64()
+		numbers(f, path, base, out)
 	case float64:
 		if v > 1e12 {
 			v -= base

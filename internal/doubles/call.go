@@ -33,12 +33,14 @@ type call struct {
 	declared bool
 	// req is the HTTP request's context: done when the agent gives up.
 	req context.Context
+	// traceparent is the W3C trace context the request carried.
+	traceparent string
 }
 
 // begin takes a call as it arrives: the binding its header routes it to,
 // and the reply the bound test gives it.
 func (s *Server) begin(h http.Header, tool string, rawArgs json.RawMessage) *call {
-	c := &call{tool: tool, started: s.o.Now(), declared: s.cfg.Tool(tool) != nil}
+	c := &call{tool: tool, started: s.o.Now(), declared: s.cfg.Tool(tool) != nil, traceparent: h.Get("traceparent")}
 	c.args, c.argsOK = "{}", true
 	if a := bytes.TrimSpace(rawArgs); len(a) > 0 && string(a) != "null" {
 		c.args, c.argsOK = string(a), json.Valid(a)
@@ -86,7 +88,8 @@ func (s *Server) record(c *call, res *trace.Result, ended time.Time) {
 	tc := trace.ToolCall{
 		Name: c.tool, Args: c.args, ArgsJSON: c.argsOK, Result: res,
 		StartedMs: c.started.UnixMilli(), TimestampMs: ended.UnixMilli(),
-		Served: &trace.Served{By: "doubles", Tool: c.tool, Answer: c.label(), Unanswered: c.choice.Reply == nil},
+		Served: &trace.Served{By: "doubles", Tool: c.tool, Answer: c.label(), Unanswered: c.choice.Reply == nil,
+			TraceParent: c.traceparent},
 	}
 	if res != nil {
 		tc.EndedMs = ended.UnixMilli()

@@ -65,6 +65,7 @@ func (e *engine) startBackend(bd *backend.Binding, tr *trace.Trace) {
 // the agent was not given what the test meant it to get.
 func (e *engine) endTurn(ctx context.Context, p *plan, conv *conversation, r *Attempt, failed bool) error {
 	turn := conv.rec.EndTurn(p.now(), p.session.State())
+	turn.Requests = p.tc.EndTurn(turn.Index)
 	if bd := p.binding; bd != nil {
 		calls, models := bd.Take(turn.Index)
 		backend.Fill(turn, calls, models)

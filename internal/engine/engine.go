@@ -72,6 +72,13 @@ type Options struct {
 	// target.type): the sessions that play the turns. A test that plays
 	// turns errors when it gives none.
 	Protocols func(targetType string) (Protocol, bool)
+	// TraceState is the W3C tracestate every request to the agent sends
+	// beside its traceparent ("": none); it must be valid
+	// (tracectx.ParseState), else every attempt errors. TraceIDs is where
+	// the attempts' trace and span ids come from (nil: crypto/rand); it is
+	// read under a lock (docs/opentelemetry.md#trace-context).
+	TraceState string
+	TraceIDs   io.Reader
 	// Backend attributes what Ananke serves behind the agent — its tool
 	// doubles, its model gateway — to the attempt bound to it
 	// (docs/backend.md); nil: Ananke serves nothing there. The tests it
@@ -164,6 +171,9 @@ func Run(ctx context.Context, opts Options) *Outcome {
 		tr.MaxIdleConnsPerHost = max(opts.Parallel, 2)
 		opts.HTTP = &http.Client{Transport: tr}
 		defer tr.CloseIdleConnections()
+	}
+	if opts.TraceIDs != nil {
+		opts.TraceIDs = &lockedReader{r: opts.TraceIDs}
 	}
 	e := &engine{opts: opts}
 	out := &Outcome{Start: opts.Now(), Tests: make([]*TestResult, len(opts.Suite.Tests))}

@@ -3,9 +3,14 @@
 package engine_test
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ananke/action/internal/assertion"
@@ -75,5 +80,61 @@ func TestMCPAuth(t *testing.T) {
 				t.Errorf("without auth: status %v (%s), want an error naming the 401", r.Status, r.Reason)
 			}
 		})
+	}
+}
+
+// TestMCPTraceContext: every HTTP request of an MCP session over
+// streamable HTTP (initialize, the calls, the listing, the session's
+// end) carries the attempt's trace id, and each turn keeps the spans its
+// requests' traceparents named (mcp-go behind a proxy that notes them).
+func TestMCPTraceContext(t *testing.T) {
+	bin := peer.GoBuild(t, "mcp-go")
+	upstream, err := url.Parse(peer.MustStart(t, t.TempDir(), nil, bin, "http").URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var parents []string
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		parents = append(parents, r.Method+" "+r.Header.Get("traceparent"))
+		mu.Unlock()
+		proxy.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	s := writeSuite(t, map[string]string{
+		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: mcp\n  transport: http\n  endpoint: \"" + srv.URL + "/mcp\"\n  timeout_ms: " + strconv.Itoa(answerTimeoutMs) + "\n",
+		"calls.ananke.yaml": "version: \"1.2\"\nname: calls\nturns:\n" +
+			"  - type: mcp:call\n    tool: echo\n    arguments: { message: hi }\n" +
+			"  - type: mcp:list_tools\n",
+	})
+	r := one(t, run(t, s))
+	if r.Status != status.Pass {
+		t.Fatalf("status %v (%s), want pass", r.Status, r.Reason)
+	}
+	tr := r.Shown().Trace
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]bool{}
+	for _, p := range parents {
+		method, tp, _ := strings.Cut(p, " ")
+		if !strings.HasPrefix(tp, "00-"+tr.TraceID+"-") || !strings.HasSuffix(tp, "-01") {
+			t.Errorf("%s request with traceparent %q; want one of trace %s", method, tp, tr.TraceID)
+		}
+		seen[tp] = true
+	}
+	if len(seen) != len(parents) {
+		t.Errorf("%d requests, %d distinct traceparents", len(parents), len(seen))
+	}
+	for _, turn := range tr.Turns {
+		if len(turn.Requests) == 0 {
+			t.Errorf("turn %d kept no request span", turn.Index)
+		}
+		for _, rq := range turn.Requests {
+			if !seen["00-"+tr.TraceID+"-"+rq.SpanID+"-01"] {
+				t.Errorf("turn %d: request span %s was named by no request", turn.Index, rq.SpanID)
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/backend"
+	"github.com/ananke/action/internal/otel/tracectx"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
@@ -37,6 +38,9 @@ type plan struct {
 	// binding is the attempt's binding to the backend (nil: the test does
 	// not use it).
 	binding *backend.Binding
+	// tc is the attempt's trace context: its ids, the turns' spans, the
+	// requests' spans.
+	tc *tracectx.Attempt
 }
 
 // turnPlan is one scripted turn: what it sends, and its checks.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/hooks"
+	"github.com/ananke/action/internal/otel/tracectx"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/target"
@@ -33,8 +34,14 @@ func (e *engine) runAttempt(ctx context.Context, t *spec.Test, run, retry int) *
 	}
 	r := &Attempt{Run: run, Retry: retry, Start: aio.Now(), Results: []assertion.Result{}, Warnings: []Warning{}, Trace: &trace.Trace{Turns: []trace.Turn{}}}
 	defer func() { r.End = aio.Now() }()
+	tc, err := e.traceContext()
+	if err != nil {
+		r.Status, r.Reason = status.Error, err.Error()
+		return r
+	}
+	aio.HTTP = tc.Client(aio.HTTP)
 	vars := e.newVars()
-	e.play(ctx, t, vars, r, aio)
+	e.play(ctx, t, vars, r, aio, tc)
 	if e.opts.Tape != nil && !e.opts.Tape.Live() && r.Trace != nil {
 		e.replayed(r.Trace)
 	}
@@ -60,7 +67,7 @@ func (e *engine) replayed(tr *trace.Trace) {
 }
 
 // play runs the attempt's hooks and turns, within --timeout.
-func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attempt, aio AttemptIO) {
+func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attempt, aio AttemptIO, tc *tracectx.Attempt) {
 	if d := e.opts.TestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errTestTimeout)
@@ -88,6 +95,7 @@ func (e *engine) play(ctx context.Context, t *spec.Test, vs *vars.Vars, r *Attem
 		return
 	}
 	r.Secrets = p.secrets
+	p.tc = tc
 	e.playTurns(ctx, t, p, r)
 	// A session may learn secrets as it plays (an OAuth2 token it
 	// fetched: Setup.Secret).
@@ -191,6 +199,8 @@ type conversation struct {
 func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attempt) {
 	conv := &conversation{rec: e.newRecorder()}
 	conv.rec.SetHistory(p.given)
+	tr := conv.rec.Trace()
+	tr.TraceID, tr.SpanID = p.tc.TraceID(), p.tc.SpanID()
 	e.startBackend(p.binding, conv.rec.Trace())
 	e.startSpans(conv.rec.Trace())
 	defer func() {
@@ -325,9 +335,16 @@ func (e *engine) playTurn(ctx context.Context, turn spec.Turn, in target.Turn, p
 		}
 	}
 	conv.rec.StartTurn(i, turn.Type, in.Shown(), p.now())
+	var out turnOutcome
+	span, err := p.tc.StartTurn(i)
+	if err != nil {
+		out.err = err
+		return out
+	}
+	tt := conv.rec.Trace().Turns
+	tt[len(tt)-1].SpanID = span
 	res, err := p.session.Turn(ctx, in, conv.rec)
 	conv.pending = res.Pending
-	var out turnOutcome
 	for _, w := range res.Warnings {
 		out.warnings = append(out.warnings, Warning{Turn: i, Seq: w.Seq, Rule: w.Rule, Message: w.Message})
 	}

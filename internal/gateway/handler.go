@@ -56,6 +56,7 @@ func (g *Gateway) chat(w http.ResponseWriter, r *http.Request) {
 	c := &call{g: g, w: w, r: r}
 	c.mc.StartedMs = g.now().UnixMilli()
 	c.mc.Mode = string(g.o.Mode)
+	c.mc.TraceParent = r.Header.Get("traceparent")
 	c.bd, c.why = g.o.Board.Route(r.Header)
 	if c.bd != nil {
 		c.turn = c.bd.Turn()

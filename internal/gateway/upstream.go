@@ -58,6 +58,14 @@ func (c *call) forward() {
 	if a := c.r.Header.Get("Accept"); a != "" {
 		out.Header.Set("Accept", a)
 	}
+	// The agent's trace context goes on, so the model's spans (a
+	// provider's, a proxy's) nest under the agent's call
+	// (docs/opentelemetry.md#trace-context).
+	for _, k := range []string{"traceparent", "tracestate"} {
+		if v := c.r.Header.Get(k); v != "" {
+			out.Header.Set(k, v)
+		}
+	}
 	g.authorize(out, c.r)
 	resp, err := g.client.Do(out)
 	if err != nil {

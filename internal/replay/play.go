@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/otel/tracectx"
 	"github.com/ananke/action/internal/spec"
 )
 
@@ -172,6 +173,8 @@ func (t *playTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("replay: request %d differs from the recording: %s", k+1, formatDiffs(diffs))
 	}
 	t.clock.set(x.AtMs)
+	// The request's span (tracectx) has the recorded exchange's times.
+	tracectx.Stamp(req.Context(), t.clock.start.Add(time.Duration(x.AtMs)*time.Millisecond), t.clock.start.Add(time.Duration(x.EndMs)*time.Millisecond))
 	if x.Error != "" {
 		t.clock.set(x.EndMs)
 		return nil, errors.New(x.Error)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/otel/tracectx"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 )
@@ -123,6 +124,7 @@ func (t *recordTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		x.Error, x.EndMs = err.Error(), t.r.since(t.a)
+		t.stamp(req, x)
 		return nil, err
 	}
 	x.Status, x.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
@@ -132,8 +134,14 @@ func (t *recordTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	x.tmp = f.Name()
-	resp.Body = &teeBody{body: resp.Body, f: f, x: x, r: t.r, a: t.a}
+	resp.Body = &teeBody{body: resp.Body, f: f, x: x, r: t.r, a: t.a, done: func() { t.stamp(req, x) }}
 	return resp, nil
+}
+
+// stamp gives the request's span (tracectx) the exchange's recorded
+// times, which a replay gives it too.
+func (t *recordTransport) stamp(req *http.Request, x *exchangeRec) {
+	tracectx.Stamp(req.Context(), t.a.start.Add(time.Duration(x.AtMs)*time.Millisecond), t.a.start.Add(time.Duration(x.EndMs)*time.Millisecond))
 }
 
 // requestBody reads the request's body and puts it back.
@@ -176,6 +184,16 @@ type teeBody struct {
 	r      *Recorder
 	a      *attemptRec
 	closed bool
+	// done is called once the exchange has ended (EndMs set).
+	done  func()
+	ended bool
+}
+
+func (b *teeBody) end() {
+	if !b.ended {
+		b.ended = true
+		b.done()
+	}
 }
 
 func (b *teeBody) Read(p []byte) (int, error) {
@@ -184,8 +202,9 @@ func (b *teeBody) Read(p []byte) (int, error) {
 		b.f.Write(p[:n])
 		b.x.Chunks = append(b.x.Chunks, [2]int64{b.r.since(b.a), int64(n)})
 	}
-	if err != nil {
+	if err != nil && !b.ended { // it ended at its first error
 		b.x.EndMs = b.r.since(b.a)
+		b.end()
 	}
 	return n, err
 }
@@ -196,6 +215,7 @@ func (b *teeBody) Close() error {
 		if b.x.EndMs == 0 {
 			b.x.EndMs = b.r.since(b.a)
 		}
+		b.end()
 		b.f.Close()
 	}
 	return b.body.Close()

@@ -61,8 +61,10 @@ func must(b []byte, err error) []byte {
 // its source says it was replayed, and the agent is not asked again.
 func TestRecordAnyProtocol(t *testing.T) {
 	var asked atomic.Int32
+	var parents []string // the requests' traceparents; one at a time
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
+		parents = append(parents, r.Header.Get("traceparent"))
 		b, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(b)
@@ -114,6 +116,28 @@ func TestRecordAnyProtocol(t *testing.T) {
 		if live.Turns[i].StartMs != replayed.Turns[i].StartMs-replayed.TestStartMs+live.TestStartMs {
 			t.Errorf("turn %d started %d ms into the replay, %d ms into the recording", i,
 				replayed.Turns[i].StartMs-replayed.TestStartMs, live.Turns[i].StartMs-live.TestStartMs)
+		}
+	}
+	// Each request carried the attempt's trace context, under a span of
+	// its own its turn keeps; the replay has a trace of its own, and its
+	// request spans the recorded times.
+	if replayed.TraceID == "" || replayed.TraceID == live.TraceID {
+		t.Errorf("trace ids: live %q, replayed %q; want a fresh one", live.TraceID, replayed.TraceID)
+	}
+	for i := range live.Turns {
+		lt, rt := live.Turns[i], replayed.Turns[i]
+		if len(lt.Requests) != 1 || len(rt.Requests) != 1 {
+			t.Fatalf("turn %d: %d live requests, %d replayed; want 1", i, len(lt.Requests), len(rt.Requests))
+		}
+		if want := "00-" + live.TraceID + "-" + lt.Requests[0].SpanID + "-01"; parents[i] != want {
+			t.Errorf("turn %d: traceparent %q, want %q", i, parents[i], want)
+		}
+		rel := func(tr *trace.Trace, r trace.RequestSpan) [2]int64 {
+			start := tr.TestStartMs * 1e6
+			return [2]int64{(r.StartNs - start) / 1e6, (r.EndNs - start) / 1e6}
+		}
+		if l, r := rel(live, lt.Requests[0]), rel(replayed, rt.Requests[0]); l != r {
+			t.Errorf("turn %d: request span at %v ms from the start live, %v replayed", i, l, r)
 		}
 	}
 	if live.Source.Mode != "live" || replayed.Source.Mode != "replay" || replayed.Source.Adapter != "echo" {

@@ -284,6 +284,7 @@ func (b *builder) test(r *engine.TestResult) (Test, int) {
 		t.Warnings = append(t.Warnings, Warning{Turn: w.Turn, Seq: w.Seq, Rule: w.Rule, Message: b.red.String(w.Message)})
 	}
 	t.Trace = t.Attempts[shownAt].Trace
+	t.TraceID = tr.TraceID
 	t.Source = b.source(tr.Source)
 	if tr.UsageReported() || len(tr.Backend()) > 0 {
 		t.Source.Capabilities = tr.Caps()
@@ -310,7 +311,7 @@ func (b *builder) attempt(a *engine.Attempt) Attempt {
 	}
 	out := Attempt{Run: a.Run + 1, Retry: a.Retry, Status: a.Status, Reason: b.red.String(a.Reason),
 		StartedAt: a.Start.UTC(), DurationMs: a.End.Sub(a.Start).Milliseconds(), Failed: []Assertion{}, Trace: b.trace(tr),
-		Usage: traceUsage(tr)}
+		Usage: traceUsage(tr), TraceID: tr.TraceID}
 	for _, r := range a.Results {
 		if r.Status == status.Fail {
 			out.Failed = append(out.Failed, b.assertion(r, tr))
@@ -445,6 +446,7 @@ func (b *builder) trace(t *trace.Trace) *trace.Trace {
 		// may be on disk, and there may be a million of them.
 		c.Mask = b.red.JSON
 	}
+	c.TraceID, c.SpanID = t.TraceID, t.SpanID
 	for _, m := range t.History {
 		c.History = append(c.History, trace.Message{Role: m.Role, Content: b.red.String(m.Content)})
 	}

@@ -233,6 +233,10 @@ type Test struct {
 	// attempt's trace.
 	ResultFile string `json:"result_file"`
 	TraceFile  string `json:"trace_file"`
+	// TraceID is the shown attempt's W3C trace id: its requests to the
+	// agent carried it (docs/opentelemetry.md#trace-context); "" for an
+	// attempt that sent none, or an imported trace.
+	TraceID string `json:"trace_id,omitempty"`
 	// Source is where the shown attempt's trace came from and what it
 	// can observe: the capabilities its assertions were gated on.
 	Source Source `json:"source"`
@@ -284,6 +288,8 @@ type Attempt struct {
 	// Usage is what the agent used in this attempt (nil: none reported).
 	Usage     *cost.Spend `json:"usage,omitempty"`
 	TraceFile string      `json:"trace_file"`
+	// TraceID is the attempt's W3C trace id (docs/opentelemetry.md#trace-context).
+	TraceID string `json:"trace_id,omitempty"`
 	// Trace is this attempt's masked trace (its own file).
 	Trace *trace.Trace `json:"-"`
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ananke/action/internal/source/claude"
 	"github.com/ananke/action/internal/source/nanoclaw"
+	"github.com/ananke/action/internal/source/otlpfile"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 )
@@ -24,6 +25,8 @@ func Load(ctx context.Context, src *spec.Source) (*trace.Trace, error) {
 		return claude.ReadWith(src.Abs, src.Path, claude.Options{Strict: src.Strict})
 	case spec.FormatNanoClaw:
 		return nanoclaw.Read(nanoclaw.Options{Root: src.Abs, Display: src.Path, Group: src.Group, Session: src.Session, Task: src.Task})
+	case spec.FormatOTLP:
+		return otlpfile.Read(src.Abs, src.Path)
 	}
 	return nil, fmt.Errorf("format %q has no adapter", src.Format)
 }

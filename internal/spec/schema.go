@@ -195,7 +195,7 @@ func testSchema() decode.Obj {
 			"assert":      decode.Ref("assert"),
 		}, "id", "assert"), "What a dynamic test must see happen, in order."),
 		"source": decode.Object("A recorded run of another runtime to assert on, instead of turns.", sourceFields, decode.Obj{
-			"format":  decode.Obj{"enum": SourceFormats, "description": "claude-transcript: Claude Code / Agent SDK sessions; nanoclaw: a NanoClaw folder."},
+			"format":  decode.Obj{"enum": SourceFormats, "description": "claude-transcript: Claude Code / Agent SDK sessions; nanoclaw: a NanoClaw folder; otlp: an OTLP JSON trace file."},
 			"path":    decode.Str("Relative to this file. claude-transcript: a session's .jsonl, a project folder of sessions (one test each), or a glob; ~ and ${ENV.NAME} are read when the suite loads. nanoclaw: the NanoClaw folder."),
 			"select":  decode.Obj{"enum": selections, "description": "claude-transcript, a folder or a glob: all sessions, one test each (default), or the newest."},
 			"strict":  decode.Obj{"type": "boolean", "description": "claude-transcript: a line that cannot be read is an error, not a warning (default false)."},

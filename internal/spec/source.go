@@ -15,10 +15,12 @@ import (
 const (
 	FormatClaude   = "claude-transcript"
 	FormatNanoClaw = "nanoclaw"
+	// FormatOTLP is an OTLP JSON trace file (docs/opentelemetry.md).
+	FormatOTLP = "otlp"
 )
 
 // SourceFormats lists the formats a test's source may have.
-var SourceFormats = []string{FormatClaude, FormatNanoClaw}
+var SourceFormats = []string{FormatClaude, FormatNanoClaw, FormatOTLP}
 
 // Source is a recorded run of another runtime that a test asserts on
 // instead of talking to the target: `source: {format, path, ...}` in place
@@ -73,7 +75,7 @@ func (l *loader) source(n *yaml.Node, f map[string]decode.Pair) (*Source, []sess
 		if v, node, ok := l.Text(p.Val, "source.format"); ok {
 			s.Format = v
 			if !slices.Contains(SourceFormats, v) {
-				l.Errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw)%s", v, decode.DidYouMean(v, SourceFormats))
+				l.Errorf(node, "source.format %q is not a known format (known: claude-transcript, nanoclaw, otlp)%s", v, decode.DidYouMean(v, SourceFormats))
 			}
 		}
 	}
@@ -162,7 +164,8 @@ func (l *loader) source(n *yaml.Node, f map[string]decode.Pair) (*Source, []sess
 	return s, sessions, expand
 }
 
-// sourcePath checks that a nanoclaw source's path is a folder.
+// sourcePath checks that a nanoclaw source's path is a folder, and an
+// otlp source's a file.
 func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 	st, err := os.Stat(s.Abs)
 	switch {
@@ -170,6 +173,8 @@ func (l *loader) sourcePath(node *yaml.Node, s *Source) {
 		l.Errorf(node, "source.path: %s: %v", s.Path, decode.UnwrapPath(err))
 	case s.Format == FormatNanoClaw && !st.IsDir():
 		l.Errorf(node, "source.path: %s is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)", s.Path)
+	case s.Format == FormatOTLP && st.IsDir():
+		l.Errorf(node, "source.path: %s is a folder; an otlp source is an OTLP JSON trace file", s.Path)
 	}
 }
 

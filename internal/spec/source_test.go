@@ -17,6 +17,7 @@ func sourceDir(t *testing.T) string {
 	return writeFiles(t, map[string]string{
 		"rec/session.jsonl":                "{}\n",
 		"rec/nano/groups/family/CLAUDE.md": "# Family\n",
+		"rec/traces.json":                  "{}\n",
 	})
 }
 
@@ -54,6 +55,8 @@ func TestSource(t *testing.T) {
 			Source{Pos: diag.Pos{Line: 4, Col: 3}, Format: FormatNanoClaw, Path: "rec/nano", Abs: filepath.Join(dir, "rec", "nano"), Group: "family", Session: "s-1", Task: "digest"}},
 		{"nanoclaw, group only", "t.ananke.yaml", "source: {format: nanoclaw, path: rec/nano/, group: family}\n",
 			Source{Pos: diag.Pos{Line: 3, Col: 9}, Format: FormatNanoClaw, Path: "rec/nano/", Abs: filepath.Join(dir, "rec", "nano"), Group: "family"}},
+		{"otlp", "t.ananke.yaml", "source: {format: otlp, path: rec/traces.json}\n",
+			Source{Pos: diag.Pos{Line: 3, Col: 9}, Format: FormatOTLP, Path: "rec/traces.json", Abs: filepath.Join(dir, "rec", "traces.json")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,10 +105,10 @@ func TestSourceErrors(t *testing.T) {
 		want      []string
 	}{
 		{"unknown format, close", "source: {format: nanoclow, path: rec/nano, group: family}\n", []string{
-			`t.ananke.yaml:3:18: source.format "nanoclow" is not a known format (known: claude-transcript, nanoclaw) (did you mean "nanoclaw"?)`,
+			`t.ananke.yaml:3:18: source.format "nanoclow" is not a known format (known: claude-transcript, nanoclaw, otlp) (did you mean "nanoclaw"?)`,
 		}},
 		{"unknown format, far", "source: {format: jsonl, path: rec/session.jsonl}\n", []string{
-			`t.ananke.yaml:3:18: source.format "jsonl" is not a known format (known: claude-transcript, nanoclaw)`,
+			`t.ananke.yaml:3:18: source.format "jsonl" is not a known format (known: claude-transcript, nanoclaw, otlp)`,
 		}},
 		{"format not a string", "source: {format: [nanoclaw], path: rec/nano, group: g}\n", []string{
 			`t.ananke.yaml:3:18: source.format must be a string, not a list`,
@@ -124,6 +127,15 @@ func TestSourceErrors(t *testing.T) {
 		}},
 		{"a file for nanoclaw", "source: {format: nanoclaw, path: rec/session.jsonl, group: family}\n", []string{
 			`t.ananke.yaml:3:34: source.path: rec/session.jsonl is a file; a nanoclaw source is a NanoClaw folder (with groups/, and data/v2.db or store/messages.db)`,
+		}},
+		{"a folder for otlp", "source: {format: otlp, path: rec/nano}\n", []string{
+			`t.ananke.yaml:3:30: source.path: rec/nano is a folder; an otlp source is an OTLP JSON trace file`,
+		}},
+		{"an otlp file missing", "source: {format: otlp, path: rec/gone.json}\n", []string{
+			`t.ananke.yaml:3:30: source.path: rec/gone.json: no such file or directory`,
+		}},
+		{"group for otlp", "source: {format: otlp, path: rec/traces.json, group: family}\n", []string{
+			`t.ananke.yaml:3:47: source.group is for format nanoclaw`,
 		}},
 		{"a folder without sessions", "source: {format: claude-transcript, path: rec/nano}\n", []string{
 			`t.ananke.yaml:3:43: source.path: rec/nano holds no Claude Code session (a .jsonl transcript)`,

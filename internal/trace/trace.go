@@ -323,6 +323,10 @@ type Served struct {
 	Unanswered bool `json:"unanswered,omitempty"`
 	// LatencyMs is the delay the answer was held for.
 	LatencyMs int64 `json:"latency_ms,omitempty"`
+	// TraceParent is the W3C traceparent the agent's call carried, when
+	// it sent one: its client span, in the attempt's trace when the agent
+	// continued it (docs/opentelemetry.md#trace-context).
+	TraceParent string `json:"traceparent,omitempty"`
 }
 
 // ModelCall is one request the agent made to its model through Ananke's
@@ -330,6 +334,9 @@ type Served struct {
 type ModelCall struct {
 	// Turn is the turn it was made in.
 	Turn int `json:"turn"`
+	// TraceParent is the W3C traceparent the agent's request carried,
+	// when it sent one (docs/opentelemetry.md#trace-context).
+	TraceParent string `json:"traceparent,omitempty"`
 	// Model is the model the request asked for; Response the one the
 	// response named (they differ when a provider routes).
 	Model         string `json:"model"`

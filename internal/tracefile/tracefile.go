@@ -48,10 +48,15 @@ type traceHead struct {
 		File string `json:"file"`
 	} `json:"test"`
 	// Attempt names the attempt of a test run more than once.
-	Attempt     *attemptRef     `json:"attempt,omitempty"`
-	TestStartMs int64           `json:"test_start_ts"`
-	TestEndMs   int64           `json:"test_end_ts"`
-	History     []trace.Message `json:"history,omitempty"`
+	Attempt     *attemptRef `json:"attempt,omitempty"`
+	TestStartMs int64       `json:"test_start_ts"`
+	TestEndMs   int64       `json:"test_end_ts"`
+	// TraceID and SpanID are the attempt's W3C trace id and root span
+	// (docs/opentelemetry.md#trace-context); each turn has its span_id and
+	// the spans of its requests.
+	TraceID string          `json:"trace_id,omitempty"`
+	SpanID  string          `json:"span_id,omitempty"`
+	History []trace.Message `json:"history,omitempty"`
 	// Source is where an imported or adapted trace came from: its adapter,
 	// capabilities and runtime context (absent: an AG-UI run).
 	Source *trace.Source `json:"source,omitempty"`
@@ -96,6 +101,7 @@ func Write(w io.Writer, t *report.Test, a *report.Attempt) error {
 	}
 	h.Test.ID, h.Test.Name, h.Test.File = t.ID, t.Name, t.File
 	h.TestStartMs, h.TestEndMs, h.History, h.Source = tr.TestStartMs, tr.TestEndMs, tr.History, tr.Source
+	h.TraceID, h.SpanID = tr.TraceID, tr.SpanID
 	h.Doubles, h.Gateway = tr.Doubles, tr.Gateway
 	h.OTelReceiver, h.Spans = tr.OTelReceiver, tr.Spans
 	head, err := marshal(h)
@@ -241,6 +247,7 @@ func Read(r io.Reader) (*trace.Trace, error) {
 	tr := &trace.Trace{TestStartMs: f.TestStartMs, TestEndMs: f.TestEndMs, History: f.History, Source: f.Source, Doubles: f.Doubles, Gateway: f.Gateway,
 		OTelReceiver: f.OTelReceiver, Spans: f.Spans,
 		Turns: make([]trace.Turn, 0, len(f.Turns))}
+	tr.TraceID, tr.SpanID = f.TraceID, f.SpanID
 	for _, ti := range f.Turns {
 		t := ti.Turn
 		t.Texts = ti.Texts

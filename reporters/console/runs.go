@@ -37,6 +37,14 @@ func (p *printer) runs(t *report.Test) {
 		marks[i] = a.Label() + " " + p.o.mark(a.Status)
 	}
 	p.line(1, p.o.paint("dim", "attempts:")+" "+strings.Join(marks, ", "))
+	if p.o.Verbose {
+		// Each attempt's trace, where its spans are (docs/opentelemetry.md#trace-context).
+		for _, a := range t.Attempts {
+			if a.TraceID != "" {
+				p.line(2, p.o.paint("dim", a.Label()+": trace "+a.TraceID))
+			}
+		}
+	}
 	for _, a := range t.Others() {
 		if a.Status == status.Error && a.Reason != "" {
 			p.line(2, clean(a.Label()+": "+a.Reason))

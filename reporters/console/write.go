@@ -72,6 +72,11 @@ func (p *printer) test(t *report.Test) {
 		p.checkpoints(t)
 	}
 	if p.o.Verbose {
+		if t.TraceID != "" {
+			// Where the agent's own spans of the attempt are, in a tracing
+			// backend (docs/opentelemetry.md#trace-context).
+			p.line(1, p.o.paint("dim", "trace "+t.TraceID))
+		}
 		p.tree(t)
 		for _, w := range t.Warnings {
 			p.line(1, p.o.paint("error", clean(fmt.Sprintf("warning: %s: %s [%s]", w.Where(), w.Message, w.Rule))))

@@ -2,6 +2,7 @@ package html_test
 
 import (
 	"flag"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -461,5 +462,45 @@ func TestBrowserBackend(t *testing.T) {
 	}
 	if errs := p.Errors(); len(errs) > 0 {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestBrowserTraceID: a test's page shows its shown attempt's trace id.
+func TestBrowserTraceID(t *testing.T) {
+	rep := extras()
+	const id = "0af7651916cd43dd8448eb211c80319c"
+	rep.Tests[0].TraceID = id
+	dir := t.TempDir()
+	if err := reportdir.Write(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#list")
+	p.SetHash("test=" + url.QueryEscape(rep.Tests[0].ID))
+	p.WaitVisible(`#detail[data-test="` + rep.Tests[0].ID + `"]`)
+	if got := p.Text("#detail .trace-id"); got != id {
+		t.Errorf("the page shows trace id %q, want %s", got, id)
+	}
+
+	// A test run more than once: each attempt's, in its row of the runs.
+	rep = reporttest.Report()
+	ft := &rep.Tests[reporttest.Flips]
+	var want []string
+	for i := range ft.Attempts {
+		ft.Attempts[i].TraceID = fmt.Sprintf("%032x", i+1)
+		want = append(want, ft.Attempts[i].TraceID)
+	}
+	dir = t.TempDir()
+	if err := reportdir.Write(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	p = htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p.WaitVisible("#list")
+	p.SetHash("test=" + url.QueryEscape(ft.ID))
+	p.WaitVisible(`#detail[data-test="` + ft.ID + `"]`)
+	var got []string
+	p.Eval(`[...document.querySelectorAll('#detail .attempts .attempt-trace-id')].map((e) => e.textContent)`, &got)
+	if !slices.Equal(got, want) {
+		t.Errorf("the runs' trace ids %q, want %q", got, want)
 	}
 }

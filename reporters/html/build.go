@@ -49,7 +49,7 @@ var pageCaps = caps{Event: EventCap, Text: TextCap, Events: EventsCap}
 // report's history.
 func buildTest(rt *report.Test, withUsage bool, base string) (test, *trace.Trace) {
 	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky, Inconclusive: rt.Inconclusive,
-		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile,
+		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile, TraceID: rt.TraceID,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
 	t.Detail, _ = cut(rt.Detail, TextCap)
 	t.Quarantine = quarantineOf(rt)
@@ -106,7 +106,7 @@ func buildStability(rt *report.Test, withUsage bool) *stability {
 	s.CI, s.PassK, s.Adaptive = intervalText(rt.PassRateCI), passKText(rt), adaptiveText(rt)
 	for i, a := range rt.Attempts {
 		at := attempt{Label: a.Label(), Status: a.Status, Reason: a.Reason, DurationMs: a.DurationMs, Shown: i+1 == rt.Shown, TraceFile: a.TraceFile,
-			Usage: spendText(a.Usage, withUsage)}
+			Usage: spendText(a.Usage, withUsage), TraceID: a.TraceID}
 		for _, f := range a.Failed {
 			at.Failed = append(at.Failed, buildAssertion(f, nil))
 		}

@@ -97,7 +97,10 @@ type test struct {
 	Usage *usage `json:"usage,omitempty"`
 	// TraceFile is the shown attempt's trace, which holds whatever the
 	// page cut.
-	TraceFile   string              `json:"trace_file"`
+	TraceFile string `json:"trace_file"`
+	// TraceID is the shown attempt's W3C trace id, where a tracing backend
+	// finds the agent's spans of it (docs/opentelemetry.md#trace-context).
+	TraceID     string              `json:"trace_id,omitempty"`
 	History     []trace.Message     `json:"history,omitempty"`
 	Checkpoints []report.Checkpoint `json:"checkpoints,omitempty"`
 	Assertions  []assertion         `json:"assertions"`
@@ -131,6 +134,8 @@ type attempt struct {
 	Usage     string      `json:"usage,omitempty"`
 	Failed    []assertion `json:"failed,omitempty"`
 	TraceFile string      `json:"trace_file"`
+	// TraceID is the attempt's W3C trace id.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 type assertion struct {
