@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,6 +46,9 @@ before_all:
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.out, r.errOut)
 	}
+	if !strings.Contains(r.out, "trace id no test attempt had") {
+		t.Errorf("the console does not show the run's warning:\n%s", r.out)
+	}
 	if got := []int{<-exports, <-exports}; got[0] != http.StatusOK || got[1] != http.StatusBadRequest {
 		t.Errorf("the receiver answered %v; want 200, then 400", got)
 	}
@@ -69,5 +73,72 @@ before_all:
 		if !strings.Contains(strings.Join(got, "\n"), want) {
 			t.Errorf("warnings\n%s\nlack\n%s", strings.Join(got, "\n"), want)
 		}
+	}
+}
+
+// TestOTelReceiverSpans: an agent that exports its spans to
+// ANANKE_OTLP_ENDPOINT under each request's traceparent, tests four at a
+// time: each attempt's trace file holds its own spans, each in the turn
+// it answered, and the run warns of nothing.
+func TestOTelReceiverSpans(t *testing.T) {
+	agent := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		var props struct{ OTLP string }
+		json.Unmarshal(r.Input.ForwardedProps, &props)
+		tp := strings.Split(r.Header.Get("traceparent"), "-")
+		body := fmt.Sprintf(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":%q,"spanId":"%s","parentSpanId":%q,"name":"POST /agent","kind":2},{"traceId":%q,"spanId":"%s","parentSpanId":"%s","name":"execute_tool check_stock","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}}]}]}]}]}`,
+			tp[1], "aa"+tp[2][2:], tp[2], tp[1], "bb"+tp[2][2:], "aa"+tp[2][2:])
+		resp, err := http.Post(props.OTLP+receiver.Path, "application/json", bytes.NewReader([]byte(body)))
+		if err != nil || resp.StatusCode != 200 {
+			t.Errorf("export: %v %v", err, resp)
+		} else {
+			resp.Body.Close()
+		}
+		return textAgentCLI(r)
+	})
+	cfg := backendTarget(agent.Endpoint()) + `  forwardedProps: {otlp: "${OTLP}"}
+otel: {receiver: "127.0.0.1:0"}
+before_all:
+  - cmd: [sh, -c, 'printf "{\"OTLP\": \"%s\"}" "$ANANKE_OTLP_ENDPOINT"']
+`
+	files := map[string]string{"ananke.config.yaml": cfg}
+	for i := range 8 {
+		files[fmt.Sprintf("t%d.ananke.yaml", i)] = fmt.Sprintf("version: \"1.0\"\nname: t%d\nturns: [{user: hi}, {user: again}]\n", i)
+	}
+	dir := suiteOf(t, files)
+	out := filepath.Join(t.TempDir(), "r")
+	r := run(t, dir, nil, "run", "--parallel", "4", "-o", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	traces, _ := filepath.Glob(filepath.Join(out, "*", "*.trace.json*"))
+	if len(traces) != 8 {
+		t.Fatalf("%d trace files: %v", len(traces), traces)
+	}
+	for _, p := range traces {
+		raw, _ := os.ReadFile(p)
+		var head struct {
+			TraceID      string `json:"trace_id"`
+			OTelReceiver bool   `json:"otel_receiver"`
+			Spans        []struct {
+				TraceID string `json:"trace_id"`
+				Turn    int    `json:"turn"`
+			} `json:"spans"`
+		}
+		if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&head); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		turns := ""
+		for _, s := range head.Spans {
+			if s.TraceID != head.TraceID {
+				t.Errorf("%s: span of %s", p, s.TraceID)
+			}
+			turns += fmt.Sprint(s.Turn)
+		}
+		if turns != "0011" || !head.OTelReceiver {
+			t.Errorf("%s: turns %q receiver %v", filepath.Base(p), turns, head.OTelReceiver)
+		}
+	}
+	if strings.Contains(r.out, "OTLP receiver") || strings.Contains(r.out, "trace id no test attempt had") {
+		t.Errorf("the run warned:\n%s", r.out)
 	}
 }
