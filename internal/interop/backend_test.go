@@ -26,8 +26,9 @@ import (
 // TestBackendMastra runs a real Mastra agent (mastra-backend-server.mjs)
 // whose tool comes from Ananke's tool doubles through Mastra's MCP client
 // and whose model is Ananke's model gateway, with aimock behind it
-// (aimock-backend.json): the suites of mastra-doubles, mastra-parallel and
-// mastra-gateway, each starting its agent with target.server.
+// (aimock-backend.json): the suites of mastra-doubles, mastra-parallel,
+// mastra-gateway and mastra-otel, each starting its agent with
+// target.server.
 func TestBackendMastra(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -49,6 +50,7 @@ func TestBackendMastra(t *testing.T) {
 	t.Run("doubles", b.doubles)
 	t.Run("parallel", b.parallel)
 	t.Run("gateway", b.gateway)
+	t.Run("otel", b.otel)
 }
 
 type backendRun struct {
