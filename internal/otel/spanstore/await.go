@@ -9,13 +9,15 @@ import (
 	"github.com/ananke/action/internal/trace"
 )
 
-// Await waits, once turn i of tr (its Index) ended, for the agent's spans of the
-// turn, then attaches to tr every span of its trace id that arrived
-// (Attach). The turn's spans are complete when the agent's span of each
-// HTTP request the turn sent it (a span whose parent is the request's
-// span) has arrived and then no span arrives for Options.Quiet; Await
-// waits no longer than Options.Grace, nor once ctx is done. It returns
-// how many spans of the attempt were dropped over its limit.
+// Await waits, once turn i of tr (its Index) ended, for the agent's
+// spans of the turn, then attaches to tr every span of its trace id that
+// arrived (Attach). The turn's spans are complete when the agent's span
+// of the last HTTP request the turn sent it (a span whose parent is the
+// request's span: its server span, which ends after all it did) has
+// arrived and then no span arrives for Options.Quiet; an earlier request
+// the agent made no span for — an agent card, a token — is not waited
+// for. Await waits no longer than Options.Grace, nor once ctx is done.
+// It returns how many spans of the attempt were dropped over its limit.
 func (s *Store) Await(ctx context.Context, tr *trace.Trace, i int) int {
 	id, dropped := tr.TraceID, 0
 	take := func() {
@@ -47,28 +49,30 @@ func (s *Store) Await(ctx context.Context, tr *trace.Trace, i int) int {
 	}
 }
 
-// answered reports whether each request turn i sent has a span of the
-// agent under it.
+// answered reports whether the last request turn i sent (the last to
+// start) has a span of the agent under it; true for a turn that sent
+// none.
 func answered(tr *trace.Trace, i int) bool {
-	var reqs []trace.RequestSpan
+	var last *trace.RequestSpan
 	for j := range tr.Turns {
-		if tr.Turns[j].Index == i {
-			reqs = tr.Turns[j].Requests
+		if tr.Turns[j].Index != i {
+			continue
+		}
+		for k := range tr.Turns[j].Requests {
+			if r := &tr.Turns[j].Requests[k]; last == nil || r.StartNs >= last.StartNs {
+				last = r
+			}
 		}
 	}
-	if len(reqs) == 0 {
+	if last == nil {
 		return true
 	}
-	children := make(map[string]bool, len(tr.Spans))
 	for j := range tr.Spans {
-		children[tr.Spans[j].ParentID] = true
-	}
-	for _, r := range reqs {
-		if !children[r.SpanID] {
-			return false
+		if tr.Spans[j].ParentID == last.SpanID {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // Attach adds spans to tr.Spans, each with the turn it belongs to by

@@ -208,6 +208,27 @@ func TestAwaitBounded(t *testing.T) {
 	}
 }
 
+// TestAwaitLastRequest: the wait is for the agent's span of the turn's
+// last request; an earlier one it made no span for (an agent card
+// fetched before the message) is not waited for.
+func TestAwaitLastRequest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := spanstore.New(spanstore.Options{Grace: 10 * time.Second, Quiet: 100 * time.Millisecond})
+		tr := &trace.Trace{TraceID: traceA, Turns: []trace.Turn{{Index: 0, SpanID: "t0",
+			Requests: []trace.RequestSpan{{SpanID: "card", StartNs: 1}, {SpanID: "send", StartNs: 2}}}}}
+		s.Begin(traceA)
+		start := time.Now()
+		time.AfterFunc(30*time.Millisecond, func() { s.Add([]trace.Span{span(traceA, "srv", "send", 5)}) })
+		s.Await(context.Background(), tr, 0)
+		if took := time.Since(start); took != 130*time.Millisecond {
+			t.Errorf("waited %v, want 130ms: the last request's span at 30ms, then 100ms quiet", took)
+		}
+		if got := ids(tr.Spans); got != "srv@0 " {
+			t.Errorf("spans %s", got)
+		}
+	})
+}
+
 // TestAwaitNoRequests: a turn that sent no HTTP request (an MCP server
 // over stdio) waits only for the quiet period.
 func TestAwaitNoRequests(t *testing.T) {
