@@ -381,6 +381,7 @@ type backendTest struct {
 		ToolCalls []struct {
 			Name   string `json:"name"`
 			Args   string `json:"args"`
+			Source string `json:"source"`
 			Served *struct {
 				Tool       string `json:"tool"`
 				Answer     string `json:"answer"`

@@ -4,12 +4,17 @@ package interop
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/interop/peer"
 )
 
 // otel: the Mastra agent of mastra-parallel, traced (mastra-otel), sends
@@ -121,4 +126,53 @@ func traceSpans(t *testing.T, path string) (head struct {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return head
+}
+
+// TestOTelA2A: the scripted A2A agent, traced (a2a-otel), streams no tool
+// call: the check_stock call and the model's usage its spans show join
+// each turn, so tools.require and budgets are checked on them, two tests
+// at a time, each on its own spans.
+func TestOTelA2A(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := peer.Dir()
+	peer.Node(t, filepath.Join("@opentelemetry", "sdk-trace-node"))
+	bin := filepath.Join(t.TempDir(), "ananke")
+	build := exec.Command("go", "build", "-o", bin, root)
+	build.Dir = root
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, msg)
+	}
+	reports := t.TempDir()
+	cfg := filepath.Join(dir, "a2a-otel")
+	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "run", "-c", filepath.Join(cfg, "ananke.config.yaml"), "-o", reports, "--parallel", "2", cfg)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "A2A_OTEL_PORT="+strconv.Itoa(freePort(t)))
+	raw, err := cmd.CombinedOutput()
+	out := string(raw)
+	defer logOnFailure(t, out)
+	if err != nil {
+		t.Fatalf("ananke run: %v", err)
+	}
+	validateReports(t, reports)
+	sum := readBackendSummary(t, reports)
+	if len(sum.Tests) != 2 {
+		t.Fatalf("%d tests, want 2", len(sum.Tests))
+	}
+	for _, tc := range sum.Tests {
+		if tc.Status != "pass" || len(tc.Turns) != 1 {
+			t.Errorf("%s: %s (%s), %d turns", tc.ID, tc.Status, tc.Reason, len(tc.Turns))
+			continue
+		}
+		calls := tc.Turns[0].ToolCalls
+		if len(calls) != 1 || calls[0].Name != "check_stock" || calls[0].Source != "spans" {
+			t.Errorf("%s: tool calls %+v; want check_stock found in spans", tc.ID, calls)
+		}
+		if tc.Usage == nil || tc.Usage.Tokens.Total == nil || *tc.Usage.Tokens.Total == 0 {
+			t.Errorf("%s: no usage from the spans", tc.ID)
+		}
+	}
 }
