@@ -10,6 +10,7 @@ package receiver
 
 import (
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,8 +20,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/ananke/action/internal/otel/otlp"
 	"github.com/ananke/action/internal/otel/spanstore"
@@ -197,11 +196,15 @@ func (r *Receiver) refuse(w http.ResponseWriter, proto bool, status, code int, m
 	r.stats.LastError = msg
 	r.mu.Unlock()
 	if proto {
-		var b []byte
-		b = protowire.AppendTag(b, 1, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(code))
-		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendString(b, msg)
+		// google.rpc.Status{code: 1, message: 2}: a varint and a string,
+		// whose varints are encoding/binary's (the binary links no
+		// protobuf runtime for two fields). A key is the field number
+		// shifted by 3 and the wire type: 0 varint, 2 length-delimited.
+		const codeKey, messageKey = 1 << 3, 2<<3 | 2
+		b := binary.AppendUvarint([]byte{codeKey}, uint64(code))
+		b = append(b, messageKey)
+		b = binary.AppendUvarint(b, uint64(len(msg)))
+		b = append(b, msg...)
 		w.Header().Set("Content-Type", protobufType)
 		w.WriteHeader(status)
 		w.Write(b)
