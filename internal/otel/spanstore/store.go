@@ -16,8 +16,8 @@ import (
 // Defaults of Options.
 const (
 	DefaultGrace = 2 * time.Second
-	// DefaultQuiet is how long no span may arrive, once every request of
-	// a turn has its span from the agent, before the turn's spans are
+	// DefaultQuiet is how long no span may arrive, once the last request
+	// of a turn has its span from the agent, before the turn's spans are
 	// taken as complete: an exporter sends a request's spans within a
 	// batch or a few close together.
 	DefaultQuiet = 100 * time.Millisecond
@@ -31,9 +31,8 @@ type Options struct {
 	// (otel.grace_ms); 0 waits for nothing but takes what has arrived.
 	// Negative: DefaultGrace.
 	Grace time.Duration
-	// Quiet is how long no new span may arrive before a turn whose
-	// requests all have their spans is taken as complete (0:
-	// DefaultQuiet).
+	// Quiet is how long no new span may arrive before a turn whose last
+	// request has its span is taken as complete (0: DefaultQuiet).
 	Quiet time.Duration
 	// MaxPerTrace bounds the spans an attempt holds; more are dropped and
 	// counted (0: DefaultMaxPerTrace).
