@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ananke/action/internal/plural"
@@ -264,6 +265,14 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	}
 	a.environ = append(a.environ, rcv.environ()...)
 	defer rcv.stop() // when the run did not get to stop it
+	tracestate, err := a.traceState(suite.Config)
+	if err != nil {
+		return nil, err
+	}
+	out, err := a.exportTarget(suite.Config, rcv)
+	if err != nil {
+		return nil, err
+	}
 
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
@@ -326,11 +335,11 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		defer os.RemoveAll(spool)
 	}
 	prices := cost.NewTable(suite.Config.Pricing)
-	out := engine.Run(ctx, engine.Options{
+	results := engine.Run(ctx, engine.Options{
 		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
-		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(),
+		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(), TraceState: tracestate,
 	})
 	// Stopped before the reports: the gateway's recordings are saved,
 	// and a late request is an orphan the report shows.
@@ -338,11 +347,12 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	live.Close()
 	root, _ := a.getwd()
 	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
-		Secrets: append(lm.secrets, be.secretsOrNil()...), Prices: prices}
-	r := report.Build(out, meta)
+		Secrets: slices.Concat(lm.secrets, be.secretsOrNil(), out.secretsOrNil()), Prices: prices}
+	r := report.Build(results, meta)
 	r.Warnings = append(r.Warnings, rcv.warnings(r)...)
 	o.history.apply(a, r)
 	err = a.finish(r, o.reportDir, copts)
+	a.send(ctx, out, r, suite.Config)
 	if rerr := recorded(r); rerr != nil {
 		err = errors.Join(err, withCode(ExitError, "", rerr))
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/secret"
@@ -83,7 +83,10 @@ func Send(ctx context.Context, r *report.Report, o Options) error {
 		o.Batch = DefaultBatch
 	}
 	for _, td := range batches(Traces(r, o.Redactor), o.Batch) {
-		body, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+		// An ExportTraceServiceRequest is a TracesData on the wire (both
+		// are `repeated ResourceSpans resource_spans = 1`): ptrace's
+		// marshaler writes it without linking ptraceotlp's gRPC service.
+		body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
 		if err != nil {
 			return fmt.Errorf("export: encode: %w", err)
 		}
@@ -189,10 +192,9 @@ func once(ctx context.Context, client *http.Client, body []byte, o Options) (int
 		return resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), o.Now), fmt.Errorf("%s%s", resp.Status, said(data))
 	}
 	// A 2xx may still reject spans (partial success).
-	out := ptraceotlp.NewExportResponse()
-	if resp.Header.Get("Content-Type") == "application/x-protobuf" && out.UnmarshalProto(data) == nil {
-		if ps := out.PartialSuccess(); ps.RejectedSpans() > 0 {
-			return resp.StatusCode, 0, fmt.Errorf("%d spans rejected: %s", ps.RejectedSpans(), ps.ErrorMessage())
+	if resp.Header.Get("Content-Type") == "application/x-protobuf" {
+		if rejected, msg := partialSuccess(data); rejected > 0 {
+			return resp.StatusCode, 0, fmt.Errorf("%d spans rejected: %s", rejected, msg)
 		}
 	}
 	return resp.StatusCode, 0, nil
