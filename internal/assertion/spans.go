@@ -154,30 +154,8 @@ func (l *reader) spanSelect(f map[string]decode.Pair, what string) SpanSelect {
 // attrChecks reads attributes: a mapping of attribute names to a value
 // (equals), or to {equals}, {match} or {exists}.
 func (l *reader) attrChecks(n *yaml.Node, what string) []AttrCheck {
-	m := l.Deref(n)
-	if m == nil {
-		return nil
-	}
-	if m.Kind != yaml.MappingNode {
-		l.Errorf(m, "%s must be a mapping of attribute names to a value or {equals | match | exists}, not %s", what, decode.KindName(m))
-		return nil
-	}
 	var out []AttrCheck
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := l.Deref(m.Content[i]), m.Content[i+1]
-		if k == nil {
-			continue
-		}
-		if k.Kind != yaml.ScalarNode || k.Value == "" {
-			l.Errorf(k, "%s: attribute names must be non-empty strings", what)
-			continue
-		}
-		if seen[k.Value] {
-			l.Errorf(k, "%s: attribute %q is listed twice", what, k.Value)
-			continue
-		}
-		seen[k.Value] = true
+	l.namedEntries(n, what, "attribute names to a value or {equals | match | exists}", "attribute", func(k, v *yaml.Node) {
 		w := what + "." + k.Value
 		c := AttrCheck{Key: k.Value, Pos: l.Pos(k)}
 		if dv := l.DerefQuiet(v); dv.Kind != yaml.MappingNode {
@@ -185,36 +163,36 @@ func (l *reader) attrChecks(n *yaml.Node, what string) []AttrCheck {
 				c.Equals, c.Text = t, t.Raw
 				out = append(out, c)
 			}
-			continue
+			return
 		}
 		f, ok := l.Fields(v, w, attrCheckFields)
 		if !ok {
-			continue
+			return
 		}
 		if len(f) != 1 {
 			l.Errorf(l.DerefQuiet(v), "%s needs exactly one of equals, match or exists", w)
-			continue
+			return
 		}
 		switch {
 		case f["equals"].Val != nil:
 			t, ok := l.Template(f["equals"].Val, w+".equals")
 			if !ok {
-				continue
+				return
 			}
 			c.Equals, c.Text = t, t.Raw
 		case f["match"].Val != nil:
 			if c.Match = l.OptRegex(f, "match", w); c.Match == nil {
-				continue
+				return
 			}
 		default:
 			b, ok := l.Boolean(f["exists"].Val, w+".exists")
 			if !ok {
-				continue
+				return
 			}
 			c.Exists = &b
 		}
 		out = append(out, c)
-	}
+	})
 	return out
 }
 

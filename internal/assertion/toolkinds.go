@@ -343,15 +343,33 @@ func (l *reader) argsMatch(f map[string]decode.Pair, what string) []ArgMatch {
 		return nil
 	}
 	what += ".args_match"
-	m := l.Deref(p.Val)
+	var out []ArgMatch
+	l.namedEntries(p.Val, what, "argument name to regex", "argument", func(k, v *yaml.Node) {
+		if strings.HasPrefix(k.Value, ".") || strings.HasSuffix(k.Value, ".") || strings.Contains(k.Value, "..") {
+			l.Errorf(k, "%s: %q is not a valid dotted path (use a.b or items.0.sku)", what, k.Value)
+			return
+		}
+		if re, ok := l.Regex(v, what+"."+k.Value); ok {
+			out = append(out, ArgMatch{Path: k.Value, Pos: l.Pos(k), Regex: re})
+		}
+	})
+	return out
+}
+
+// namedEntries walks a mapping of names (argument names, attribute
+// names) to what each takes, calling fn with each key and value; the
+// mapping's problems — not a mapping, a name that is not a non-empty
+// string, a name listed twice — are reported at their place; shape says
+// what the mapping holds ("argument name to regex").
+func (l *reader) namedEntries(n *yaml.Node, what, shape, noun string, fn func(k, v *yaml.Node)) {
+	m := l.Deref(n)
 	if m == nil {
-		return nil
+		return
 	}
 	if m.Kind != yaml.MappingNode {
-		l.Errorf(m, "%s must be a mapping of argument name to regex, not %s", what, decode.KindName(m))
-		return nil
+		l.Errorf(m, "%s must be a mapping of %s, not %s", what, shape, decode.KindName(m))
+		return
 	}
-	var out []ArgMatch
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := l.Deref(m.Content[i]), m.Content[i+1]
@@ -359,23 +377,16 @@ func (l *reader) argsMatch(f map[string]decode.Pair, what string) []ArgMatch {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.Value == "" {
-			l.Errorf(k, "%s: argument names must be non-empty strings", what)
+			l.Errorf(k, "%s: %s names must be non-empty strings", what, noun)
 			continue
 		}
 		if seen[k.Value] {
-			l.Errorf(k, "%s: argument %q is listed twice", what, k.Value)
+			l.Errorf(k, "%s: %s %q is listed twice", what, noun, k.Value)
 			continue
 		}
 		seen[k.Value] = true
-		if strings.HasPrefix(k.Value, ".") || strings.HasSuffix(k.Value, ".") || strings.Contains(k.Value, "..") {
-			l.Errorf(k, "%s: %q is not a valid dotted path (use a.b or items.0.sku)", what, k.Value)
-			continue
-		}
-		if re, ok := l.Regex(v, what+"."+k.Value); ok {
-			out = append(out, ArgMatch{Path: k.Value, Pos: l.Pos(k), Regex: re})
-		}
+		fn(k, v)
 	}
-	return out
 }
 
 // BindArgs binds the regexes of an args_match list.
