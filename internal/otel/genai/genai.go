@@ -112,6 +112,10 @@ func ToolCalls(spans []trace.Span) []trace.ToolCall {
 
 func toolSpans(spans []trace.Span) []found {
 	var out []found
+	byID := make(map[string]*trace.Span, len(spans))
+	for i := range spans {
+		byID[spans[i].SpanID] = &spans[i]
+	}
 	for i := range spans {
 		s := &spans[i]
 		if Operation(s) != OpExecuteTool {
@@ -131,7 +135,7 @@ func toolSpans(spans []trace.Span) []found {
 		args, hasArgs := text(s.Attributes, AttrToolArgs, AttrToolInput)
 		c := trace.ToolCall{
 			ID: id, Name: name, Turn: s.Turn, Args: args, ArgsJSON: json.Valid([]byte(args)),
-			Source:    trace.SourceSpans,
+			Source:    trace.SourceSpans, Agent: subagent(s, byID),
 			StartedMs: s.StartNs / 1e6, EndedMs: s.EndNs / 1e6, TimestampMs: s.EndNs / 1e6,
 		}
 		if res, ok := text(s.Attributes, AttrToolRes, AttrToolOut); ok || s.Status == "error" {
@@ -144,6 +148,26 @@ func toolSpans(spans []trace.Span) []found {
 	}
 	slices.SortStableFunc(out, func(a, b found) int { return cmp.Compare(a.call.StartedMs, b.call.StartedMs) })
 	return out
+}
+
+// subagent is the agent that made a tool call, as ToolCall.Agent names
+// it: the gen_ai.agent.name of its nearest invoke_agent ancestor when
+// that agent runs under another one (a sub-agent); "" for the main
+// agent's calls (its outermost invoke_agent span).
+func subagent(s *trace.Span, byID map[string]*trace.Span) string {
+	var agents []*trace.Span
+	seen := map[string]bool{s.SpanID: true}
+	for a := byID[s.ParentID]; a != nil && !seen[a.SpanID]; a = byID[a.ParentID] {
+		seen[a.SpanID] = true
+		if Operation(a) == OpInvokeAgent {
+			agents = append(agents, a)
+		}
+	}
+	if len(agents) < 2 {
+		return ""
+	}
+	name, _ := agents[0].Attributes[AttrAgentName].(string)
+	return name
 }
 
 // text is the first of keys the attributes hold, as text: a string as it

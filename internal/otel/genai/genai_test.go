@@ -244,3 +244,24 @@ func TestOperation(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCallAgent: a call made under a sub-agent — an invoke_agent span
+// under another one — names it; the main agent's calls name none.
+func TestToolCallAgent(t *testing.T) {
+	agent := func(id, parent, name string) trace.Span {
+		return span(id, parent, OpInvokeAgent+" "+name, 0, 100, map[string]any{AttrOperation: OpInvokeAgent, AttrAgentName: name})
+	}
+	main, sub := tool("t1", "search", 10, 20, nil), tool("t2", "lookup", 30, 40, nil)
+	sub.ParentID = "s1"
+	loop := tool("t3", "ping", 50, 60, nil)
+	loop.ParentID = "x1"
+	spans := []trace.Span{agent("a1", "", "shop"), agent("s1", "a1", "researcher"), main, sub,
+		span("x1", "x2", "loop", 0, 1, nil), span("x2", "x1", "loop", 0, 1, nil), loop}
+	got := map[string]string{}
+	for _, c := range ToolCalls(spans) {
+		got[c.Name] = c.Agent
+	}
+	if want := map[string]string{"search": "", "lookup": "researcher", "ping": ""}; !reflect.DeepEqual(got, want) {
+		t.Errorf("agents %v, want %v", got, want)
+	}
+}
