@@ -135,7 +135,7 @@ func toolSpans(spans []trace.Span) []found {
 		args, hasArgs := text(s.Attributes, AttrToolArgs, AttrToolInput)
 		c := trace.ToolCall{
 			ID: id, Name: name, Turn: s.Turn, Args: args, ArgsJSON: json.Valid([]byte(args)),
-			Source:    trace.SourceSpans, Agent: subagent(s, byID),
+			Source: trace.SourceSpans, Agent: subagent(s, byID),
 			StartedMs: s.StartNs / 1e6, EndedMs: s.EndNs / 1e6, TimestampMs: s.EndNs / 1e6,
 		}
 		if res, ok := text(s.Attributes, AttrToolRes, AttrToolOut); ok || s.Status == "error" {
