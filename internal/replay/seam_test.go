@@ -132,12 +132,17 @@ func TestRecordAnyProtocol(t *testing.T) {
 		if want := "00-" + live.TraceID + "-" + lt.Requests[0].SpanID + "-01"; parents[i] != want {
 			t.Errorf("turn %d: traceparent %q, want %q", i, parents[i], want)
 		}
+		// Both are stamped from their tape's start plus the exchange's
+		// recorded milliseconds: taken from the first request's start,
+		// they are equal to the nanosecond. (The trace's own start is
+		// another clock reading, which a busy machine may put in the
+		// next millisecond.)
 		rel := func(tr *trace.Trace, r trace.RequestSpan) [2]int64 {
-			start := tr.TestStartMs * 1e6
-			return [2]int64{(r.StartNs - start) / 1e6, (r.EndNs - start) / 1e6}
+			first := tr.Turns[0].Requests[0].StartNs
+			return [2]int64{r.StartNs - first, r.EndNs - first}
 		}
 		if l, r := rel(live, lt.Requests[0]), rel(replayed, rt.Requests[0]); l != r {
-			t.Errorf("turn %d: request span at %v ms from the start live, %v replayed", i, l, r)
+			t.Errorf("turn %d: request span at %v ns from the first request live, %v replayed", i, l, r)
 		}
 	}
 	if live.Source.Mode != "live" || replayed.Source.Mode != "replay" || replayed.Source.Adapter != "echo" {
