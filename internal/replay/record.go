@@ -212,7 +212,7 @@ func (b *teeBody) Read(p []byte) (int, error) {
 func (b *teeBody) Close() error {
 	if !b.closed {
 		b.closed = true
-		if b.x.EndMs == 0 {
+		if !b.ended { // closed before its end was read; 0 ms is an end too
 			b.x.EndMs = b.r.since(b.a)
 		}
 		b.end()
