@@ -166,9 +166,16 @@ func nearestCommand(name string) string {
 // summary is a command's line of the help, as a sentence: "Run the tests
 // against the agent."; "" for a command not listed.
 func summary(name string) string {
-	for _, c := range slices.Concat(commands, traceCommands) {
-		if c.name == name || "trace "+c.name == name {
+	for _, c := range commands {
+		if c.name == name {
 			return strings.ToUpper(c.summary[:1]) + c.summary[1:] + "."
+		}
+		if sub, ok := subcommands(c.name); ok {
+			for _, s := range sub {
+				if c.name+" "+s.name == name {
+					return strings.ToUpper(s.summary[:1]) + s.summary[1:] + "."
+				}
+			}
 		}
 	}
 	return ""

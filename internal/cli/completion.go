@@ -111,8 +111,11 @@ var valueNames = map[string]values{
 // subcommands are the commands of a command that takes a command of its
 // own (read when asked: the tables are filled by init functions).
 func subcommands(name string) ([]command, bool) {
-	if name == "trace" {
+	switch name {
+	case "trace":
 		return traceCommands, true
+	case "doubles":
+		return doublesCommands, true
 	}
 	return nil, false
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 
 	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/diag"
@@ -18,31 +17,18 @@ import (
 // served on stdin and stdout for agents that spawn their MCP servers as
 // commands (docs/doubles.md).
 
-var doublesCommands = []struct {
-	name string
-	run  func(ctx context.Context, a *app, args []string) error
-}{
-	{"serve", runDoublesServe},
+// doublesCommands are the commands of `ananke doubles` (shell completion
+// and the help read them).
+var doublesCommands []command
+
+func init() { // not an initializer: the commands' help reads the table
+	doublesCommands = []command{
+		{"serve", "serve the tool doubles of a running run over stdio, for an agent that spawns its MCP servers", runDoublesServe},
+	}
 }
 
 func runDoubles(ctx context.Context, a *app, args []string) error {
-	if len(args) == 0 {
-		doublesUsage(a.Err)
-		return exitWith(ExitInvalid)
-	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
-		doublesUsage(a.Out)
-		return nil
-	}
-	for _, c := range doublesCommands {
-		if c.name == args[0] {
-			return c.run(ctx, a, args[1:])
-		}
-	}
-	var usage strings.Builder
-	doublesUsage(&usage)
-	return invalidf("doubles", "unknown command %q\n\n%s", args[0], strings.TrimSuffix(usage.String(), "\n"))
+	return a.runSub(ctx, "doubles", doublesCommands, doublesUsage, args)
 }
 
 func doublesUsage(w io.Writer) {

@@ -26,23 +26,29 @@ func init() { // not an initializer: the commands' help reads the table
 
 // runTrace is `ananke trace`: commands on a report's traces.
 func runTrace(ctx context.Context, a *app, args []string) error {
+	return a.runSub(ctx, "trace", traceCommands, traceUsage, args)
+}
+
+// runSub runs the command args name among cmds, the commands of the
+// command parent; usage prints parent's help.
+func (a *app) runSub(ctx context.Context, parent string, cmds []command, usage func(io.Writer), args []string) error {
 	if len(args) == 0 {
-		traceUsage(a.Err)
+		usage(a.Err)
 		return exitWith(ExitInvalid)
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		traceUsage(a.Out)
+		usage(a.Out)
 		return nil
 	}
-	for _, c := range traceCommands {
+	for _, c := range cmds {
 		if c.name == args[0] {
 			return c.run(ctx, a, args[1:])
 		}
 	}
-	var usage strings.Builder
-	traceUsage(&usage)
-	return invalidf("trace", "unknown command %q\n\n%s", args[0], strings.TrimSuffix(usage.String(), "\n"))
+	var b strings.Builder
+	usage(&b)
+	return invalidf(parent, "unknown command %q\n\n%s", args[0], strings.TrimSuffix(b.String(), "\n"))
 }
 
 func traceUsage(w io.Writer) {
