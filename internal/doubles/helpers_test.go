@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ananke/action/internal/doubles/decl/decltest"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/decode"
@@ -26,20 +26,20 @@ import (
 func serverFixture(t testing.TB) (*decl.Config, map[string]*decl.Plan) {
 	t.Helper()
 	var diags diag.Diagnostics
-	d, root := parseFile(t, "testdata/server/config.yaml", &diags)
-	c := decl.ReadConfig(d, member(root, "doubles"))
+	d, root := decltest.ParseFile(t, "testdata/server/config.yaml", &diags)
+	c := decl.ReadConfig(d, decltest.Member(root, "doubles"))
 	plans := map[string]*decl.Plan{}
 	for _, id := range []string{"a", "b"} {
-		d, root := parseFile(t, filepath.Join("testdata/server", id+".yaml"), &diags)
+		d, root := decltest.ParseFile(t, filepath.Join("testdata/server", id+".yaml"), &diags)
 		turns := map[int]decl.Answers{}
-		if n := member(root, "turns"); n != nil {
+		if n := decltest.Member(root, "turns"); n != nil {
 			for i, turn := range n.Content {
-				if m := member(turn, "doubles"); m != nil {
+				if m := decltest.Member(turn, "doubles"); m != nil {
 					turns[i] = decl.ReadAnswers(d, m, decode.Index("turns", i)+".doubles")
 				}
 			}
 		}
-		plans[id] = decl.NewPlan(decl.ReadAnswers(d, member(root, "doubles"), "doubles"), turns)
+		plans[id] = decl.NewPlan(decl.ReadAnswers(d, decltest.Member(root, "doubles"), "doubles"), turns)
 		decl.Check(c, plans[id], &diags)
 	}
 	if len(diags) > 0 {
@@ -167,31 +167,3 @@ func (w *pipeResponse) Write(b []byte) (int, error) {
 }
 
 func (w *pipeResponse) Flush() { w.WriteHeader(http.StatusOK) }
-
-// parseFile parses a YAML file into its root node.
-func parseFile(t testing.TB, path string, diags *diag.Diagnostics) (*decode.Decoder, *yaml.Node) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &decode.Decoder{File: path, Diags: diags}
-	root := d.ParseBytes(data)
-	if root == nil {
-		t.Fatalf("%s does not parse: %v", path, *diags)
-	}
-	return d, root
-}
-
-// member is a mapping's value for key (nil when absent).
-func member(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}

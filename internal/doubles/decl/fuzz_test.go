@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ananke/action/internal/doubles/decl/decltest"
+
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 )
@@ -42,11 +44,11 @@ func FuzzRead(f *testing.F) {
 			return nil, os.ErrNotExist
 		}}
 		var c *Config
-		if n := member(root, "doubles"); n != nil {
+		if n := decltest.Member(root, "doubles"); n != nil {
 			c = r.config(n)
 		}
 		var p *Plan
-		if n := member(root, "answers"); n != nil {
+		if n := decltest.Member(root, "answers"); n != nil {
 			p = NewPlan(r.answers(n, "answers"), nil)
 		}
 		Check(c, p, &diags)

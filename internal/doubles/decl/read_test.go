@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/ananke/action/internal/doubles/decl/decltest"
 
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
@@ -42,23 +42,23 @@ func loadCase(t *testing.T, dir string) (*Config, *Plan, diag.Diagnostics) {
 	t.Helper()
 	var diags diag.Diagnostics
 	var c *Config
-	d, root := parseFile(t, filepath.Join(dir, "config.yaml"), &diags)
-	if n := member(root, "doubles"); n != nil {
+	d, root := decltest.ParseFile(t, filepath.Join(dir, "config.yaml"), &diags)
+	if n := decltest.Member(root, "doubles"); n != nil {
 		c = ReadConfig(d, n)
 	}
 	test := filepath.Join(dir, "test.yaml")
 	if _, err := os.Stat(test); err != nil {
 		return c, nil, diags
 	}
-	d, root = parseFile(t, test, &diags)
+	d, root = decltest.ParseFile(t, test, &diags)
 	var own Answers
-	if n := member(root, "doubles"); n != nil {
+	if n := decltest.Member(root, "doubles"); n != nil {
 		own = ReadAnswers(d, n, "doubles")
 	}
 	turns := map[int]Answers{}
-	if n := member(root, "turns"); n != nil {
+	if n := decltest.Member(root, "turns"); n != nil {
 		for i, turn := range n.Content {
-			if m := member(turn, "doubles"); m != nil {
+			if m := decltest.Member(turn, "doubles"); m != nil {
 				turns[i] = ReadAnswers(d, m, decode.Index("turns", i)+".doubles")
 			}
 		}
@@ -66,32 +66,4 @@ func loadCase(t *testing.T, dir string) (*Config, *Plan, diag.Diagnostics) {
 	p := NewPlan(own, turns)
 	Check(c, p, &diags)
 	return c, p, diags
-}
-
-// parseFile parses a YAML file into its root node.
-func parseFile(t *testing.T, path string, diags *diag.Diagnostics) (*decode.Decoder, *yaml.Node) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &decode.Decoder{File: path, Diags: diags}
-	root := d.ParseBytes(data)
-	if root == nil {
-		t.Fatalf("%s does not parse: %v", path, *diags)
-	}
-	return d, root
-}
-
-// member is a mapping's value for key (nil when absent).
-func member(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/doubles/decl/decltest"
+
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 )
@@ -54,7 +56,7 @@ func TestAddr(t *testing.T) {
 	var diags diag.Diagnostics
 	d := &decode.Decoder{File: "c.yaml", Diags: &diags}
 	root := d.ParseBytes([]byte("doubles:\n  listen: \"${ENV.LISTEN}\"\n  tools: [{name: t}]\n"))
-	c := ReadConfig(d, member(root, "doubles"))
+	c := ReadConfig(d, decltest.Member(root, "doubles"))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
