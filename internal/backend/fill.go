@@ -209,17 +209,9 @@ func (bd *Binding) Served(i int, name, args string) bool {
 		if c.Served != nil && c.Served.Tool != "" {
 			tool = c.Served.Tool
 		}
-		if c.Turn == i && SameTool(name, tool) && SameArgs(name0(args), name0(c.Args)) {
+		if c.Turn == i && SameTool(name, tool) && SameArgs(args, c.Args) {
 			return true
 		}
 	}
 	return false
-}
-
-// name0 is arguments as compared: the text, or an empty object for none.
-func name0(args string) string {
-	if strings.TrimSpace(args) == "" {
-		return "{}"
-	}
-	return args
 }
