@@ -75,10 +75,7 @@ func fillCalls(turn *trace.Turn, calls []trace.ToolCall) {
 		if c.TimestampMs == 0 {
 			c.TimestampMs = max(c.EndedMs, c.StartedMs)
 		}
-		tool := c.Name
-		if c.Served != nil && c.Served.Tool != "" {
-			tool = c.Served.Tool
-		}
+		tool := servedTool(c)
 		if c.Name == "" {
 			c.Name = tool
 		}
@@ -205,13 +202,19 @@ func (bd *Binding) Served(i int, name, args string) bool {
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
 	for _, c := range bd.calls {
-		tool := c.Name
-		if c.Served != nil && c.Served.Tool != "" {
-			tool = c.Served.Tool
-		}
+		tool := servedTool(c)
 		if c.Turn == i && SameTool(name, tool) && SameArgs(args, c.Args) {
 			return true
 		}
 	}
 	return false
+}
+
+// servedTool is the double a served call called: its Served.Tool, else
+// its name.
+func servedTool(c trace.ToolCall) string {
+	if c.Served != nil && c.Served.Tool != "" {
+		return c.Served.Tool
+	}
+	return c.Name
 }
