@@ -91,6 +91,15 @@ type Options struct {
 	// id: after each turn, the turn's, waited for within the store's
 	// grace, before the turn is priced and checked; at its end, the rest.
 	Spans *spanstore.Store
+	// Followup, when set, is asked once every test of the suite finished
+	// (and the run was not cancelled) for more tests to run in the same
+	// run — the same target.server, before_all variables and backend, and
+	// before the after_all hooks: attack runs, planned from the suite's
+	// results (docs/attacks.md). Their results are Outcome.Followup, never
+	// Outcome.Tests; FollowupObserver, not Observer, sees them, and
+	// FailFast does not stop them.
+	Followup         func(done []*TestResult) []*spec.Test
+	FollowupObserver Observer
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.
@@ -193,6 +202,7 @@ func Run(ctx context.Context, opts Options) *Outcome {
 	defer srv.stop()
 	if e.beforeAll(ctx, out) {
 		newScheduler(e).run(ctx, out.Tests)
+		e.followup(ctx, out)
 	} else {
 		failed := out.Hooks[len(out.Hooks)-1]
 		for i, t := range opts.Suite.Tests {
@@ -205,6 +215,25 @@ func Run(ctx context.Context, opts Options) *Outcome {
 		out.Orphans = opts.Backend.Orphans()
 	}
 	return out
+}
+
+// followup runs the tests Options.Followup gives once the suite's
+// finished, on an engine of their own that shares everything but the
+// tests, the observer and --fail-fast.
+func (e *engine) followup(ctx context.Context, out *Outcome) {
+	if e.opts.Followup == nil || ctx.Err() != nil {
+		return
+	}
+	more := e.opts.Followup(out.Tests)
+	if len(more) == 0 {
+		return
+	}
+	f := *e
+	suite := *e.opts.Suite
+	suite.Tests = more
+	f.opts.Suite, f.opts.Observer, f.opts.FailFast = &suite, e.opts.FollowupObserver, false
+	out.Followup = make([]*TestResult, len(more))
+	newScheduler(&f).run(ctx, out.Followup)
 }
 
 // policy is how test t runs and is judged: its own runs, min_pass_rate and

@@ -120,6 +120,9 @@ type Warning struct {
 // Outcome is the result of a whole run.
 type Outcome struct {
 	Tests []*TestResult // in the suite's order
+	// Followup are the results of the tests Options.Followup gave, in its
+	// order; nil when it gave none.
+	Followup []*TestResult
 	// Hooks are the before_all and after_all hooks that ran, in order.
 	Hooks []SuiteHook
 	// Secrets are values the suite hooks and target.server read from the

@@ -58,6 +58,9 @@ type Report struct {
 	// (history.Attach); nil without one. Tests stay last: summary.json is
 	// written a test at a time after the fields before them.
 	History *History `json:"history,omitempty"`
+	// Attacks is what the attack runs found (SetAttacks,
+	// docs/attacks.md); nil when none ran.
+	Attacks *Attacks `json:"attacks,omitempty"`
 	Tests   []Test   `json:"tests"`
 
 	masked []string

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/decode"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/doubles/decl"
@@ -94,6 +95,10 @@ type Test struct {
 	// the tool doubles nor the model gateway, so the test is left out of
 	// the backend (UsesBackend, docs/backend.md).
 	NoBackend bool
+	// Attack, when set, makes the test an attack run: a copy of a test of
+	// the suite with one attack's payload planted in one of its channels
+	// (internal/attack; docs/attacks.md). No file sets it.
+	Attack *plant.Plant
 
 	// sessions are the sessions a claude-transcript source names, until
 	// the suite is loaded; expand makes a test of each (expandSessions).

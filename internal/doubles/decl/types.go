@@ -5,6 +5,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/vars"
 )
@@ -140,6 +141,10 @@ type Answers map[string]*Answer
 type Plan struct {
 	Test  Answers
 	Turns map[int]Answers
+	// Plant, when it plants in a double (plant.Double), is an attack run's
+	// payload, planted in every result the tool answers
+	// (docs/attacks.md); nil otherwise.
+	Plant *plant.Plant
 }
 
 // NewPlan is the plan of a test that answers test and, by turn index,
