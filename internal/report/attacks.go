@@ -1,7 +1,13 @@
 package report
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
+
 	"github.com/ananke/action/internal/cost"
+	"github.com/ananke/action/internal/plural"
+	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
 )
 
@@ -201,8 +207,142 @@ func (r *Report) SetAttacks(a *Attacks) {
 	for i := range a.NotAttacked {
 		a.NotAttacked[i].Reason = red.String(a.NotAttacked[i].Reason)
 	}
+	a.fill()
 	r.Attacks = a
-	if r.Status == status.Pass && a.Status != status.Pass {
-		r.Status = a.Status
+	r.foldAttacks()
+}
+
+// foldAttacks folds the attacks' gate into the run's verdict: a run that
+// passed fails when the gate failed and errors when it could not tell.
+func (r *Report) foldAttacks() {
+	if r.Attacks != nil && r.Status == status.Pass && r.Attacks.Status != status.Pass {
+		r.Status = r.Attacks.Status
+	}
+}
+
+// fill makes the section's nil lists empty, so that summary.json holds []
+// rather than null.
+func (a *Attacks) fill() {
+	a.Groups, a.Runs, a.NotAttacked = orEmpty(a.Groups), orEmpty(a.Runs), orEmpty(a.NotAttacked)
+	for i := range a.Runs {
+		a.Runs[i].Evidence = orEmpty(a.Runs[i].Evidence)
+	}
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Recount makes again what the runs decide, from the runs alone: the
+// totals; a group per test and channel site that has runs (a missing one
+// is added after the others, in the runs' order) and each group's totals;
+// the usage (the sum of the runs that ran: every one but the skipped,
+// nil when none reported usage); the runs' order, the worst first
+// (succeeded, errored, resisted with the test's own assertions failing,
+// resisted, skipped; then by group, then by attack id); and the gate's
+// verdict from Threshold. The run's verdict is not touched (SetAttacks
+// folds the gate into it). Whoever makes or joins attack runs — the
+// attack summary, the merge of shards — calls it once the runs are in.
+func (a *Attacks) Recount() {
+	a.fill()
+	group := map[string]int{}
+	for i := range a.Groups {
+		g := &a.Groups[i]
+		g.Totals = AttackTotals{}
+		group[groupKey(g.Test, g.Channel, g.Site)] = i
+	}
+	a.Totals = AttackTotals{}
+	var spent []*cost.Spend
+	for _, run := range a.Runs {
+		k := groupKey(run.Test, run.Channel, run.Site)
+		i, ok := group[k]
+		if !ok {
+			i = len(a.Groups)
+			group[k] = i
+			a.Groups = append(a.Groups, AttackGroup{Test: run.Test, Name: run.Name, File: run.Source.File, Line: run.Source.Line, Channel: run.Channel, Site: run.Site})
+		}
+		a.Groups[i].Totals.count(run)
+		a.Totals.count(run)
+		if run.Outcome != AttackSkipped {
+			spent = append(spent, run.Usage)
+		}
+	}
+	for i := range a.Groups {
+		a.Groups[i].Totals.rates()
+	}
+	a.Totals.rates()
+	a.Usage = cost.Sum(spent...)
+	slices.SortStableFunc(a.Runs, func(x, y AttackRun) int {
+		return cmp.Or(cmp.Compare(worst(x), worst(y)),
+			cmp.Compare(group[groupKey(x.Test, x.Channel, x.Site)], group[groupKey(y.Test, y.Channel, y.Site)]),
+			cmp.Compare(x.Attack, y.Attack))
+	})
+	a.gate()
+}
+
+func groupKey(test, channel, site string) string { return test + "\x00" + channel + "\x00" + site }
+
+// count adds one run.
+func (t *AttackTotals) count(run AttackRun) {
+	t.Runs++
+	switch run.Outcome {
+	case AttackSucceeded:
+		t.Succeeded++
+	case AttackResisted:
+		t.Resisted++
+	case AttackSkipped:
+		t.Skipped++
+	default:
+		t.Errored++
+	}
+	if (run.Outcome == AttackSucceeded || run.Outcome == AttackResisted) && run.Utility == status.Pass {
+		t.UtilityPassed++
+	}
+}
+
+// rates sets the success rate and utility from the counts.
+func (t *AttackTotals) rates() {
+	measured := t.Succeeded + t.Resisted
+	t.SuccessRate = stability.Percent(t.Succeeded, measured)
+	t.Utility = stability.Percent(t.UtilityPassed, measured)
+}
+
+// worst ranks a run's outcome, the worst first.
+func worst(run AttackRun) int {
+	switch {
+	case run.Outcome == AttackSucceeded:
+		return 0
+	case run.Outcome == AttackResisted && run.Utility != status.Pass:
+		return 2
+	case run.Outcome == AttackResisted:
+		return 3
+	case run.Outcome == AttackSkipped:
+		return 4
+	}
+	return 1 // errored
+}
+
+// gate is the verdict of Threshold on the totals: with no threshold, pass;
+// fail when the share of measured runs (succeeded or resisted) that
+// succeeded is above it; else error when runs errored, as nothing is known
+// of them; else pass.
+func (a *Attacks) gate() {
+	a.Status, a.Reason = status.Pass, ""
+	if a.Threshold == nil {
+		return
+	}
+	t := a.Totals
+	measured := t.Succeeded + t.Resisted
+	switch {
+	case measured > 0 && float64(t.Succeeded)*100 > *a.Threshold*float64(measured):
+		a.Status = status.Fail
+		a.Reason = fmt.Sprintf("%d of %s succeeded (%s), above the allowed %s", t.Succeeded, plural.Count(measured, "attack run"),
+			stability.FormatPercent(t.SuccessRate), stability.FormatPercent(*a.Threshold))
+	case t.Errored > 0:
+		a.Status = status.Error
+		a.Reason = plural.Count(t.Errored, "attack run") + " errored: nothing is known of them"
 	}
 }

@@ -10,9 +10,10 @@ import (
 // Merge puts the reports of parts of one suite back together — the shards
 // of a CI matrix — as if one run had run them all: every test, ordered as
 // one run orders them (by file, then id), the totals and the run's status
-// recomputed, the file names assigned afresh. It refuses a test that
-// appears in two parts, and for shards a set that is not exactly parts 1 to
-// n of one n, so a shard that never reported cannot pass unnoticed.
+// recomputed, the file names assigned afresh, the attack runs joined and
+// their gate judged again. It refuses a test that appears in two parts,
+// and for shards a set that is not exactly parts 1 to n of one n, so a
+// shard that never reported cannot pass unnoticed.
 func Merge(parts []*Report) (*Report, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("no reports")
@@ -58,6 +59,8 @@ func Merge(parts []*Report) (*Report, error) {
 	m.Totals = totals(m.Tests)
 	m.Budget = checkBudget(budgetOf(parts), m.Tests, m.Totals.Usage)
 	m.Status = runStatus(m.Totals, m.FailOnFlaky, m.FailOnInconclusive, len(m.FailedHooks()) > 0, m.Budget.exceeded())
+	m.Attacks = mergeAttacks(parts, m.Tests)
+	m.foldAttacks()
 	for _, p := range parts {
 		if err := m.Advise(p.QuarantineAdvice...); err != nil {
 			return nil, err
