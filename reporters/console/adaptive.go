@@ -49,14 +49,15 @@ func (p *printer) adaptiveSummary(r *report.Report) {
 
 // whyFailed says why a run whose tests did not fail failed (its budget
 // aside): flaky tests under --fail-on-flaky, inconclusive ones under
-// --fail-on-inconclusive.
+// --fail-on-inconclusive. The attacks' gate says it in the Attacks
+// section.
 func (p *printer) whyFailed(r *report.Report) {
 	t := r.Totals.Counted()
 	inconclusive := r.FailOnInconclusive && t.Inconclusive() > 0
 	if inconclusive {
 		p.line(0, p.o.paint("fail", "Inconclusive tests fail the run (--fail-on-inconclusive)."))
 	}
-	if !inconclusive || r.FailOnFlaky && t.Flaky > 0 {
+	if !inconclusive && !attacksFailed(r) || r.FailOnFlaky && t.Flaky > 0 {
 		p.line(0, p.o.paint("fail", "Flaky tests fail the run (--fail-on-flaky)."))
 	}
 }

@@ -241,6 +241,7 @@ func (p *printer) summary(r *report.Report) {
 		p.whyFailed(r)
 	}
 	p.line(0, fmt.Sprintf("Time:  %s", format.Duration(r.DurationMs)))
+	p.attacks(r)
 }
 
 func nonEmptyLines(s string) []string {
