@@ -24,8 +24,9 @@
 // (confidence.go), and a test run adaptively why its runs stopped
 // (adaptive.go). A quarantined test that failed or errored is a <skipped
 // type="quarantined"> holding what it would have been, so that it fails no
-// build (quarantine.go). The output validates against Jenkins'
-// junit-10.xsd.
+// build (quarantine.go). Attack runs (docs/attacks.md) come after the
+// tests, in a <testsuite name="attacks"> of their own (attacks.go). The
+// output validates against Jenkins' junit-10.xsd.
 package junit
 
 import (
@@ -80,6 +81,11 @@ func Write(w io.Writer, r *report.Report) error {
 		adaptiveProperties(byFile[f], tests[f])
 		quarantineProperties(byFile[f], tests[f])
 		suites.add(*byFile[f])
+	}
+	// The attack runs after the tests they attacked.
+	if s, ok := attackSuite(r); ok {
+		s.ID = len(suites.Suites)
+		suites.add(s)
 	}
 	// The run's budget last: it holds the tests together.
 	if s, ok := budgetSuite(r); ok {
