@@ -13,7 +13,9 @@
 // warnings gets a closed block listing them, as failures are listed.
 // Warnings never change a verdict: the heading only counts the tests that
 // have them. In a run whose agent reported usage, the totals and the table
-// of tests have a Cost column (usage.go).
+// of tests have a Cost column (usage.go). A run with attack runs has an
+// Attacks section under the totals, and a gate that failed or errored it
+// leads the heading (attacks.go).
 //
 // The same text is the sticky PR comment, the check run's summary, the job
 // summary and the file written by `ananke run --summary`, so it is rendered

@@ -41,7 +41,10 @@ const (
 // others, which alone decide it: "### ✓ Ananke: all 3 tests passed, 1
 // quarantined (1 failed, not failing the run)". With the base branch's
 // history, the failures are counted by its verdict: "2 failed of 6 tests
-// (1 new failure, 1 known flaky on main)".
+// (1 new failure, 1 known flaky on main)". An attacks' gate that failed or
+// errored the run leads, after a failed hook and an exceeded budget: "3 of
+// 8 attack runs succeeded (37.5%), above the allowed 0%; all 2 tests
+// passed".
 func heading(r *report.Report, title string) string {
 	t, q := r.Totals.Counted(), r.Totals.Quarantine()
 	var sym string
@@ -58,7 +61,7 @@ func heading(r *report.Report, title string) string {
 	what := blameHeading(r, outcome(t))
 	over := r.Budget != nil && r.Budget.Exceeded
 	switch {
-	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && !over && (!inconclusiveFailed(r) || r.FailOnFlaky):
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && !over && (r.FailOnFlaky || !inconclusiveFailed(r) && !attacksFailed(r)):
 		what = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + what
 	case t.Flaky > 0:
 		what += fmt.Sprintf(", %d flaky", t.Flaky)
@@ -75,6 +78,7 @@ func heading(r *report.Report, title string) string {
 	if t.NotMade > 0 {
 		what += ", " + plural.Count(t.NotMade, "check") + " not made"
 	}
+	what = attacksHeading(r, what)
 	if over {
 		// First: it is why a run whose tests passed failed.
 		what = "run budget exceeded; " + what

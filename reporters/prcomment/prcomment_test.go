@@ -82,3 +82,25 @@ func TestBodyHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyAttacks: the comment is the shared markdown, so a run failed by
+// its attacks' gate says so first in its heading, and the Attacks section
+// gives the totals, the table and the attacks that succeeded, linked to
+// where they were planted.
+func TestBodyAttacks(t *testing.T) {
+	body := prcomment.Body(reporttest.AttacksReport(true, reporttest.Passing, reporttest.Wobbly), prcomment.Options{CheckName: "agent tests",
+		LinkBase: "https://github.com/o/r/blob/abc/", Artifact: "the `ananke-report` artifact"})
+	golden.Assert(t, "testdata/comment-attacks.golden.md", body)
+	for _, want := range []string{
+		"<!-- ananke:report:agent tests -->\n### ✗ agent tests: 3 of 8 attack runs succeeded (37.5%), above the allowed 0%; all 2 tests passed",
+		"**Attacks:** 10 runs · 3 succeeded (37.5%)",
+		"Planted at [`tests/weather.ananke.yaml:4`](https://github.com/o/r/blob/abc/tests/weather.ananke.yaml#L4)",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("comment lacks %q", want)
+		}
+	}
+	if strings.Contains(body, reporttest.Secret) {
+		t.Error("the comment shows the secret")
+	}
+}

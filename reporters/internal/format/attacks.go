@@ -115,6 +115,12 @@ var evidenceWords = map[string]string{
 // shortened to n characters: "turn[0] · tool call delete_order:
 // {"order_id":"A-17"}", "turn[0] · markdown image: …![s](https://…)".
 func Evidence(e report.AttackEvidence, n int) string {
+	return EvidenceWhere(e) + ": " + OneLine(e.Excerpt, n)
+}
+
+// EvidenceWhere is the evidence without its excerpt: "turn[0] · tool call
+// delete_order", "turn[0] · link".
+func EvidenceWhere(e report.AttackEvidence) string {
 	words, ok := evidenceWords[e.Kind]
 	if !ok {
 		words = e.Kind
@@ -122,5 +128,5 @@ func Evidence(e report.AttackEvidence, n int) string {
 	if e.Tool != "" {
 		words += " " + e.Tool
 	}
-	return fmt.Sprintf("turn[%d] · %s: %s", e.Turn, words, OneLine(e.Excerpt, n))
+	return fmt.Sprintf("turn[%d] · %s", e.Turn, words)
 }
