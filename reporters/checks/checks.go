@@ -83,6 +83,9 @@ func Conclusion(r *report.Report) string {
 // "3 of 3 tests passed, 1 quarantined (1 failed, not failing the run)".
 // With the base branch's history, the failures are counted by its
 // verdict: "2 failed of 6 tests (1 new failure, 1 known flaky on main)".
+// An attacks' gate that failed or errored the run comes first, after a
+// failed hook: "3 of 8 attack runs succeeded (37.5%), above the allowed
+// 0%; 2 of 2 tests passed".
 func Title(r *report.Report) string {
 	t := r.Totals.Counted()
 	var parts []string
@@ -97,7 +100,7 @@ func Title(r *report.Report) string {
 		s = blameTitle(r, fmt.Sprintf("%s of %d tests", strings.Join(parts, ", "), t.Total))
 	}
 	switch {
-	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && (!inconclusiveFailed(r) || r.FailOnFlaky):
+	case r.Status == status.Fail && t.Failed == 0 && t.Flaky > 0 && (r.FailOnFlaky || !inconclusiveFailed(r) && !attacksFailed(r)):
 		s = plural.Count(t.Flaky, "flaky test") + " failed the run (fail-on-flaky); " + s
 	case t.Flaky > 0:
 		s += fmt.Sprintf(", %d flaky", t.Flaky)
@@ -110,6 +113,7 @@ func Title(r *report.Report) string {
 	if t.NotMade > 0 {
 		s += ", " + plural.Count(t.NotMade, "check") + " not made"
 	}
+	s = attacksTitle(r, s)
 	if h := format.HooksFailed(r.FailedHooks()); h != "" {
 		s = h + "; " + s
 	}
@@ -128,8 +132,9 @@ func Title(r *report.Report) string {
 // test with protocol warnings. A test that errored because a suite hook
 // failed is counted in the hook's annotation rather than given one of its
 // own at the same line. With the base branch's history, a failing test's
-// annotations end with its verdict (blame.go). Positions outside the
-// repository cannot be annotated and are left out.
+// annotations end with its verdict (blame.go). Attacks that succeeded come
+// last, where their payloads were planted (attacks.go). Positions outside
+// the repository cannot be annotated and are left out.
 func Annotations(r *report.Report) []github.Annotation {
 	out, byHook := hooks(nil, r)
 	out = budget(out, r)
@@ -156,7 +161,7 @@ func Annotations(r *report.Report) []github.Annotation {
 		}
 		out = append(out[:from], blamed(quarantined(out[from:], t), r, t)...)
 	}
-	return out
+	return attacks(out, r)
 }
 
 // maxTitle is GitHub's limit on an annotation's title: 255 characters
