@@ -6,7 +6,8 @@
 // involved, the kinds of failure, the attempts of a test run several times
 // — and a summary. With -v every test is printed as a tree of its turns.
 // When the agent reported usage, the lines, trees and summary say what it
-// used (usage.go).
+// used (usage.go). Attack runs get a line each as they finish and an
+// Attacks section after the summary (attacks.go).
 package console
 
 import "github.com/ananke/action/internal/status"
