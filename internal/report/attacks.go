@@ -202,7 +202,15 @@ func (r *Report) SetAttacks(a *Attacks) {
 		a.NotAttacked[i].Reason = red.String(a.NotAttacked[i].Reason)
 	}
 	r.Attacks = a
-	if r.Status == status.Pass && a.Status != status.Pass {
-		r.Status = a.Status
+	r.Status = r.withAttacks(r.Status)
+}
+
+// withAttacks is the run's status s with the attacks' gate folded in: a
+// passing run fails when the gate failed, and errors when it could not
+// tell.
+func (r *Report) withAttacks(s status.Status) status.Status {
+	if s == status.Pass && r.Attacks != nil && r.Attacks.Status != status.Pass {
+		return r.Attacks.Status
 	}
+	return s
 }
