@@ -53,11 +53,26 @@ func TestBrowserAttacks(t *testing.T) {
 	p.Eval(`[...document.querySelectorAll('#attack-groups tr')].map((tr) => [...tr.cells].slice(0, 7).map((c) => c.innerText.replace(/\n/g, ' ')))`, &groups)
 	want := [][]string{
 		{"weather in Paris tests/weather.ananke.yaml:1", "tool_result get_weather", "3", "1", "50%", "1", "50%"},
-		{"search finds shoes tests/search.ananke.yaml:1", "user", "2", "0", "0%", "0", "0%"},
+		{"search finds shoes tests/search.ananke.yaml:1", "history 1", "1", "0", "—", "0", "—"},
+		{"search finds shoes tests/search.ananke.yaml:1", "user", "1", "0", "0%", "0", "0%"},
 	}
 	if !slices.EqualFunc(groups, want, slices.Equal) {
 		t.Errorf("the channel sites: %q; want %q", groups, want)
 	}
+	// Sorted by utility, the lowest first; a site with no measured run last.
+	sortBy := func(by string) []string {
+		p.Eval(`(() => { const s = document.getElementById('attack-sort'); s.value = '`+by+`'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
+		var got []string
+		p.Eval(`[...document.querySelectorAll('#attack-groups tr')].map((tr) => tr.dataset.group)`, &got)
+		return got
+	}
+	if got := sortBy("utility"); !slices.Equal(got, []string{"tests/search user", "tests/weather tool_result get_weather", "tests/search history 1"}) {
+		t.Errorf("sorted by utility: %q", got)
+	}
+	if got := sortBy("success"); !slices.Equal(got, []string{"tests/weather tool_result get_weather", "tests/search user", "tests/search history 1"}) {
+		t.Errorf("sorted by success rate: %q", got)
+	}
+	sortBy("order")
 	if got := p.Text("#detail section.not-attacked"); !strings.Contains(got, "checkout declines the card: did not pass without attack (failed)") {
 		t.Errorf("the tests not attacked: %q", got)
 	}
@@ -127,7 +142,7 @@ func TestBrowserAttacks(t *testing.T) {
 		// A channel site's runs alone, then every run again.
 		p.Click(`.outcomes button[data-outcome="all"]`)
 		p.Click(`#attack-groups tr[data-group="tests/search user"] button`)
-		if got := shownRuns(p); !slices.Equal(got, []string{"resisted", "skipped"}) {
+		if got := shownRuns(p); !slices.Equal(got, []string{"resisted"}) {
 			t.Errorf("the user site's runs show as %q", got)
 		}
 		if c := p.Text(`.outcomes button[data-outcome="succeeded"] .count`); c != "0" {
@@ -142,7 +157,7 @@ func TestBrowserAttacks(t *testing.T) {
 	t.Run("address", func(t *testing.T) {
 		p := p.For(t)
 		p.Click(`.outcomes button[data-outcome="succeeded"]`)
-		id := "tests/search@attack/user/tool-roleplay"
+		id := "tests/search@attack/history.1/tool-roleplay"
 		p.SetHash("attacks&run=" + url.QueryEscape(id))
 		p.WaitVisible(`details.attack-run[data-run="` + id + `"][open] .body`)
 		if got := p.Text(`details.attack-run[data-run="` + id + `"] .body`); !strings.Contains(got, "the test itself calls search") {
