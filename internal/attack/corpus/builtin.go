@@ -9,7 +9,7 @@ import (
 )
 
 // builtinFile is the built-in corpus, written for this project: each goal
-// in a few styles (docs/attacks.md#the-built-in-corpus).
+// in a few styles (docs/attacks.md).
 //
 //go:embed builtin.jsonl
 var builtinFile []byte

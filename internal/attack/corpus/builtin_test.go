@@ -17,7 +17,7 @@ const (
 )
 
 // TestBuiltinValid: the built-in corpus passes the checks a user's corpus
-// does, and is sized as docs/attacks.md says.
+// does, and holds 20 to 28 attacks.
 func TestBuiltinValid(t *testing.T) {
 	var diags diag.Diagnostics
 	read := Read("builtin.jsonl", builtinFile, &diags)
