@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -58,8 +59,11 @@ type Attacks struct {
 	FailOnSuccess *float64
 }
 
-// percentRE is a percentage written as a string: "5%", "2.5 %".
-var percentRE = regexp.MustCompile(`^\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*$`)
+// percentRE is a percentage written as a string: "5%", "2.5 %"; compiled
+// at first use, not at start-up.
+var percentRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*$`)
+})
 
 var attacksFields = []string{"enabled", "tags", "families", "channels", "corpus", "builtin", "sample", "tool", "instructions", "fail_on_success"}
 
@@ -220,7 +224,7 @@ func (l *loader) failOnSuccess(n *yaml.Node) *float64 {
 			return nil
 		}
 	default:
-		m := percentRE.FindStringSubmatch(s.Value)
+		m := percentRE().FindStringSubmatch(s.Value)
 		if m == nil {
 			l.Errorf(s, "%s must be true, false or a percentage (5 or \"5%%\"), not %q", what, s.Value)
 			return nil
@@ -263,7 +267,7 @@ func attacksSchema() decode.Obj {
 		"fail_on_success": decode.Obj{"oneOf": []any{
 			decode.Obj{"type": "boolean"},
 			decode.Obj{"type": "number", "minimum": 0, "maximum": 100},
-			decode.Obj{"type": "string", "pattern": percentRE.String()},
+			decode.Obj{"type": "string", "pattern": percentRE().String()},
 		}, "description": "Fail the run when the attack success rate is above this percentage (true: any success; 5 or \"5%\"); default: no gate."},
 	})
 }
