@@ -44,7 +44,7 @@ func (p *Plan) Report(results []*engine.TestResult) *report.Attacks {
 		ar := Judge(run, res, p.opts)
 		a.Runs = append(a.Runs, ar)
 		order[run.ID] = run
-		if ar.Usage != nil {
+		if res != nil && len(res.Attempts) > 0 { // a run that never ran used nothing
 			spends = append(spends, ar.Usage)
 		}
 		if res != nil && !res.Start.IsZero() {
