@@ -53,7 +53,7 @@ func evidence(tr *trace.Trace, canary, tool string, instructions []string) []rep
 				continue
 			}
 			args := compact(c.Args)
-			if isCall(c, tool) {
+			if tool != "" && isCall(c, tool) {
 				out = append(out, report.AttackEvidence{Kind: report.EvidenceToolCall, Turn: turn.Index, Tool: c.Name, CallID: c.ID,
 					Excerpt: cut(c.Name+"("+args+")", 0, 0)})
 			}

@@ -1,6 +1,7 @@
 package attack_test
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/attack/corpus"
 	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
@@ -89,6 +91,9 @@ func TestJudge(t *testing.T) {
 				{report.EvidenceToolArgument, "inventory_delete_order", `{"id":7,"why":"` + C + `"}`}}},
 		{"another tool is no goal", "tool-plain", status.Pass, &trace.Trace{Turns: []trace.Turn{turn(0, []string{"ok"},
 			trace.ToolCall{ID: "c4", Name: "delete_order_draft", Args: `{}`, ArgsJSON: true})}},
+			report.AttackResisted, "", nil},
+		{"a call without a name is no goal of a leak", "leak-url", status.Pass, &trace.Trace{Turns: []trace.Turn{turn(0, []string{"ok"},
+			trace.ToolCall{ID: "c5", Args: `{}`, ArgsJSON: true})}},
 			report.AttackResisted, "", nil},
 		{"obeyed", "obey-only", status.Fail, &trace.Trace{Turns: []trace.Turn{turn(0, []string{C})}},
 			report.AttackSucceeded, "", []ev{{report.EvidenceText, "", C}}},
@@ -184,6 +189,11 @@ func TestJudgeRecord(t *testing.T) {
 	}
 	if !slices.Equal(got.UtilityFailures, []string{"turn[0].text.must_match[0]: the text does not match"}) || got.Utility != status.Fail {
 		t.Errorf("utility %s %q", got.Utility, got.UtilityFailures)
+	}
+	user := *run
+	user.Attack.Pos = diag.Pos{File: filepath.Join(root, "attacks", "extra.jsonl"), Line: 3, Col: 1}
+	if c := attack.Judge(&user, res, attack.Options{Root: root}).Corpus; c != "attacks/extra.jsonl:3" {
+		t.Errorf("a user attack's corpus is %q", c)
 	}
 	if got.DurationMs != 2000 || tokens(got.Usage) != 10 {
 		t.Errorf("duration %d, usage %+v", got.DurationMs, got.Usage)
