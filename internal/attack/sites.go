@@ -43,18 +43,18 @@ func Sites(t *spec.Test, cfg *spec.Config) []Site {
 	if t.Simulator != nil {
 		out = append(out, Site{plant.Simulator, "", t.Simulator.Pos})
 	}
-	if turn := firstUserTurn(t); turn != nil && turn.User.Raw != "" {
+	if turn := firstUserTurn(t); turn != nil {
 		out = append(out, Site{plant.User, "", turn.Pos})
 	}
 	return out
 }
 
 // firstUserTurn is the test's first turn that sends a user message (user
-// or a2a:send), the one the user channel appends to; nil when it has
-// none.
+// or a2a:send) with text, the one the user channel appends to; nil when
+// it has none.
 func firstUserTurn(t *spec.Test) *spec.Turn {
 	for i := range t.Turns {
-		if typ := t.Turns[i].Type; typ == spec.TurnUser || typ == spec.TurnA2ASend {
+		if typ := t.Turns[i].Type; (typ == spec.TurnUser || typ == spec.TurnA2ASend) && t.Turns[i].User.Raw != "" {
 			return &t.Turns[i]
 		}
 	}
@@ -151,18 +151,16 @@ func attachmentSites(t *spec.Test) []Site {
 }
 
 // textual reports whether a file of MIME type mime is text a payload can
-// be planted in: text/*, JSON, XML (and their +json, +xml kinds),
-// markdown.
+// be planted in: text/*, JSON, XML, their +json and +xml kinds, markdown
+// (the attachment channel's files, as the engine plants them).
 func textual(mime string) bool {
-	m := strings.ToLower(strings.TrimSpace(mime))
-	if i := strings.IndexByte(m, ';'); i >= 0 {
-		m = strings.TrimSpace(m[:i])
-	}
+	m, _, _ := strings.Cut(mime, ";")
+	m = strings.ToLower(strings.TrimSpace(m))
 	switch {
 	case strings.HasPrefix(m, "text/"),
 		m == "application/json", m == "application/xml",
 		strings.HasSuffix(m, "+json"), strings.HasSuffix(m, "+xml"),
-		strings.Contains(m, "markdown"):
+		strings.HasSuffix(m, "/markdown"), strings.HasSuffix(m, "/x-markdown"):
 		return true
 	}
 	return false

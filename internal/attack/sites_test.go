@@ -52,10 +52,10 @@ func TestSites(t *testing.T) {
 		// message after it; the first user turn follows agui:connect.
 		{"plain.config.yaml", "history", []string{"history:2@history.ananke.yaml:6", "user:@history.ananke.yaml:10"}},
 		// Textual files once each (the history's first), not the image; the
-		// first user turn has no text, so the user channel is not offered.
+		// first user turn has no text, so the user channel is the next's.
 		{"plain.config.yaml", "attachments", []string{
 			"attachment:notes.txt@attachments.ananke.yaml:7", "attachment:notes.md@attachments.ananke.yaml:10",
-			"attachment:data.json@attachments.ananke.yaml:12", "history:0@attachments.ananke.yaml:4"}},
+			"attachment:data.json@attachments.ananke.yaml:12", "history:0@attachments.ananke.yaml:4", "user:@attachments.ananke.yaml:14"}},
 		{"plain.config.yaml", "simulated", []string{"simulator:@simulated.ananke.yaml:4"}},
 		{"plain.config.yaml", "skipped", []string{}},
 		// With tool doubles and a state: a test with answers of its own
