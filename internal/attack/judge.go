@@ -16,7 +16,7 @@ import (
 
 // Judge is what came of attack run run, whose result is res: its outcome
 // from what the agent produced in the shown attempt (evidence.go), and its
-// utility, the copy's own verdict (docs/attacks.md, "Detection").
+// utility, the copy's own verdict (docs/attacks.md, "How success is detected").
 func Judge(run *Run, res *engine.TestResult, o Options) report.AttackRun {
 	out := runHeader(run, o.Root)
 	out.Outcome, out.Utility = report.AttackError, status.Error

@@ -14,7 +14,7 @@ import (
 	"github.com/ananke/action/internal/status"
 )
 
-// Report is the report's attacks section (docs/attacks.md, "Report"):
+// Report is the report's attacks section (docs/attacks.md, "Reports"):
 // every attack run judged, results being the follow-up wave's
 // (engine.Outcome.Followup, in Followup's order), with the runs Followup
 // dropped, the totals, the groups per test and channel site, the tests
