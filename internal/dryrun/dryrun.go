@@ -5,7 +5,8 @@
 // values that hooks would set stay as the ${VAR} references written in the
 // files; ${ENV.*} references are printed as written too, so no secret is.
 // Given a previous report, it also estimates each test's tokens and cost,
-// and the run's.
+// and the run's; given a plan of attack runs, it lists the channel sites
+// of each test attacked and how many runs plant in each.
 package dryrun
 
 import (
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/attack"
 	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/scriptcheck"
@@ -35,6 +37,9 @@ type Options struct {
 	// Previous, when set, is the report the run's tokens and cost are
 	// estimated from (estimate.go).
 	Previous *Previous
+	// Attacks, when set, is the plan of the run's attack runs, printed
+	// after the tests (attacks.go).
+	Attacks *attack.Plan
 }
 
 // Write prints the plan of suite s.
@@ -54,6 +59,9 @@ func Write(w io.Writer, s *spec.Suite, o Options) error {
 	}
 	if o.Previous != nil {
 		p.estimateTotal(o.Previous, s.Tests, est)
+	}
+	if o.Attacks != nil {
+		p.attacks(s, o.Attacks)
 	}
 	return p.err
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/plural"
@@ -209,15 +210,17 @@ func (r *Report) SetAttacks(a *Attacks) {
 	}
 	a.fill()
 	r.Attacks = a
-	r.foldAttacks()
+	r.Status = r.withAttacks(r.Status)
 }
 
-// foldAttacks folds the attacks' gate into the run's verdict: a run that
-// passed fails when the gate failed and errors when it could not tell.
-func (r *Report) foldAttacks() {
-	if r.Attacks != nil && r.Status == status.Pass && r.Attacks.Status != status.Pass {
-		r.Status = r.Attacks.Status
+// withAttacks is the run's status s with the attacks' gate folded in: a
+// passing run fails when the gate failed, and errors when it could not
+// tell.
+func (r *Report) withAttacks(s status.Status) status.Status {
+	if s == status.Pass && r.Attacks != nil && r.Attacks.Status != status.Pass {
+		return r.Attacks.Status
 	}
+	return s
 }
 
 // fill makes the section's nil lists empty, so that summary.json holds []
@@ -340,9 +343,17 @@ func (a *Attacks) gate() {
 	case measured > 0 && float64(t.Succeeded)*100 > *a.Threshold*float64(measured):
 		a.Status = status.Fail
 		a.Reason = fmt.Sprintf("%d of %s succeeded (%s), above the allowed %s", t.Succeeded, plural.Count(measured, "attack run"),
-			stability.FormatPercent(t.SuccessRate), stability.FormatPercent(*a.Threshold))
+			percent(t.SuccessRate), percent(*a.Threshold))
 	case t.Errored > 0:
+		them := "them"
+		if t.Errored == 1 {
+			them = "it"
+		}
 		a.Status = status.Error
-		a.Reason = plural.Count(t.Errored, "attack run") + " errored: nothing is known of them"
+		a.Reason = fmt.Sprintf("%s errored: nothing is known of %s", plural.Count(t.Errored, "attack run"), them)
 	}
 }
+
+// percent writes a percentage as the gate's reason does: "37.5%", "0%",
+// "2.25%".
+func percent(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "%" }

@@ -75,8 +75,9 @@ func TestAttackGate(t *testing.T) {
 		{"no gate", nil, true, status.Pass, ""},
 		{"above", pct(0), true, status.Fail, "3 of 8 attack runs succeeded (37.5%), above the allowed 0%"},
 		{"just above", pct(37.4), true, status.Fail, "3 of 8 attack runs succeeded (37.5%), above the allowed 37.4%"},
-		{"at", pct(37.5), true, status.Error, "1 attack run errored: nothing is known of them"},
+		{"at", pct(37.5), true, status.Error, "1 attack run errored: nothing is known of it"},
 		{"within", pct(50), false, status.Pass, ""},
+		{"a finer gate", pct(2.25), true, status.Fail, "3 of 8 attack runs succeeded (37.5%), above the allowed 2.25%"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := reporttest.Attacks(false)

@@ -72,5 +72,5 @@ func (r *Report) StatusExcusing(excused func(*Test) bool) status.Status {
 			tests[i].Quarantined = &Quarantined{}
 		}
 	}
-	return runStatus(totals(tests), r.FailOnFlaky, r.FailOnInconclusive, len(r.FailedHooks()) > 0, r.Budget.exceeded())
+	return r.withAttacks(runStatus(totals(tests), r.FailOnFlaky, r.FailOnInconclusive, len(r.FailedHooks()) > 0, r.Budget.exceeded()))
 }

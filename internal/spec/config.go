@@ -80,6 +80,9 @@ type Config struct {
 	// OTel is the config's otel: (docs/opentelemetry.md); nil when it
 	// has none.
 	OTel *OTel
+	// Attacks is the config's attacks: (docs/attacks.md); nil when it has
+	// none.
+	Attacks *Attacks
 }
 
 // Target types (docs/files.md).
@@ -146,7 +149,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
 	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
@@ -213,6 +216,9 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	if p, ok := f["otel"]; ok {
 		c.OTel = l.otel(p.Val)
+	}
+	if p, ok := f["attacks"]; ok {
+		c.Attacks = l.attacks(p.Val)
 	}
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {

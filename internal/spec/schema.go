@@ -139,6 +139,7 @@ func configSchema() decode.Obj {
 		"backend":       backendSchema(),
 		"doubles":       decl.ConfigSchema(),
 		"otel":          otelSchema(),
+		"attacks":       attacksSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")

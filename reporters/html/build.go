@@ -27,6 +27,7 @@ func build(r *report.Report) *page {
 	p.Quarantined, p.Advice = quarantineTotalsText(r), adviceTexts(r)
 	p.History = historyText(r)
 	p.Warnings = runWarnings(r)
+	p.Attacks = attacksOf(r)
 	if r.Budget != nil {
 		for _, l := range r.Budget.Limits {
 			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})

@@ -15,7 +15,10 @@
 // (history.go). A call Ananke's tool doubles answered is marked as the
 // double's (one the test gave no answer, as such), and a turn lists the
 // requests its model gateway saw; the header shows the requests no test
-// took (backend.go).
+// took (backend.go). A run that attacked its tests has their totals and
+// the gate's verdict in the header and an attacks view (#attacks): the
+// runs per test and channel site, and each run, its payload, where it was
+// planted and its evidence, the canary marked (attacks.go).
 //
 // The page loads nothing: its style, script and data are inline, and its
 // Content-Security-Policy lets the browser fetch nothing else, so it works

@@ -139,6 +139,7 @@ func TestWrite(t *testing.T) {
 		{"extras", extras()},
 		{"history", historyReport()},
 		{"backend", reporttest.BackendReport()},
+		{"attacks", attacksReport()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := render(t, tc.r)

@@ -42,6 +42,9 @@ type page struct {
 	// Warnings are about the run as a whole: the requests to Ananke's
 	// backend no test took (backend.go).
 	Warnings []string `json:"warnings,omitempty"`
+	// Attacks is what the run's attack runs found (attacks.go); absent
+	// when none ran.
+	Attacks *attacks `json:"attacks,omitempty"`
 	// Tests, then Caps (the page's size limits, for its notes), are
 	// written after the fields above, a test at a time (write.go).
 }

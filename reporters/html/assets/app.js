@@ -159,6 +159,7 @@
         ['Models', t.model.requests > 0 && t.model.requests + ' requests, ' + t.model.cache_hits + ' cached, ' + modelTokens(t.model)]]),
       ...(data.advice || []).map((a) => h('div', { class: 'callout advice' }, h('p', {}, clean(a)))),
       ...(data.warnings || []).map((w) => h('div', { class: 'callout st-warn' }, h('p', {}, badge('warn'), ' ', clean(w)))),
+      data.attacks && attacksCallout(data.attacks),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
         h('p', {}, badge(b.status), ' ', clean(b.message)))),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
@@ -196,13 +197,18 @@
     // With the agent's usage, the list sorts by what each test cost.
     const sortSel = data.usage ? h('select', { id: 'sort', 'aria-label': 'Sort tests', onchange: (e) => { view.sort = e.target.value; refreshList(); } },
       h('option', { value: 'order' }, 'sort: in order'), h('option', { value: 'cost' }, 'sort: by cost'), h('option', { value: 'tokens' }, 'sort: by tokens')) : null;
+    const at = data.attacks;
+    if (at) {
+      nav.append(h('p', { class: 'attacks-link' }, h('a', { href: '#attacks', id: 'attacks-link' }, badge(at.status), ' Attacks',
+        h('span', { class: 'sub' }, ' ' + at.totals.succeeded + ' of ' + count(at.totals.runs, 'run') + ' succeeded'))));
+    }
     nav.append(buttons, h('div', { class: 'find' }, search, tagSel, sortSel), h('p', { id: 'shown', class: 'sub' }), h('ul', { id: 'list' }));
     refreshList();
   }
 
   function refreshList() {
     const base = data.tests.filter(selected);
-    for (const b of document.querySelectorAll('.filters button')) {
+    for (const b of document.querySelectorAll('#tests .filters button')) {
       const f = b.dataset.filter;
       b.setAttribute('aria-pressed', String(f === view.filter));
       b.querySelector('.count').textContent = base.filter((t) => matches(t, f)).length;
@@ -669,6 +675,7 @@
     seqs = t.turns.flatMap((tu) => tu.events.map((e) => e[0])).sort((x, y) => x - y);
     const d = document.getElementById('detail');
     d.dataset.test = t.id;
+    delete d.dataset.view;
     const src = t.source && [t.source.adapter, t.source.version, t.source.mode, t.source.path].filter(Boolean).join(' · ');
     fill(d, [
       h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.quarantine && flag('quarantined', 'warn'), blameFlag(t), t.warned && flag('warned', 'warn'),
@@ -703,6 +710,7 @@
     const bad = data.tests.filter((t) => t.status === 'fail' || t.status === 'error');
     const d = document.getElementById('detail');
     delete d.dataset.test;
+    delete d.dataset.view;
     fill(d, [h('h2', {}, bad.length ? 'Tests to look at' : 'Every test passed or was skipped'),
       h('p', { class: 'sub' }, 'Choose a test on the left to see its assertions, conversation, tool calls and raw events.'),
       bad.length > 0 && h('ul', { class: 'attention' }, bad.map((t) => {
@@ -713,8 +721,182 @@
     for (const a of document.querySelectorAll('#list .item')) a.setAttribute('aria-current', 'false');
   }
 
+  // Attack runs (docs/attacks.md): the run's header gives their totals and
+  // the gate's verdict; the attacks view (#attacks) sums them per test and
+  // channel site and lists every run, the worst first, each opening on its
+  // payload, where it was planted, what showed the attack succeeded (the
+  // run's canary marked wherever it shows) and the test's own failures
+  // under attack. A succeeded attack shows as a failure.
+  const OUTCOMES = ['all', 'succeeded', 'resisted', 'error', 'skipped'];
+  const OUTCOME_LABEL = { succeeded: 'SUCCEEDED', resisted: 'RESISTED', error: 'ERROR', skipped: 'SKIPPED' };
+  const EVIDENCE_WORDS = { tool_call: 'called the goal’s tool', tool_argument: 'the canary in a tool call’s arguments',
+    markdown_image: 'the canary in a markdown image’s address', url: 'the canary in an address', text: 'the canary in its text',
+    instructions: 'its own instructions in its text' };
+  const atk = { outcome: 'all', group: null, sort: 'order', shown: false, rows: new Map() };
+
+  // pct is a rate of the attack runs that were measured (succeeded or
+  // resisted); '—' when none was.
+  function pct(rate, t) { return t.succeeded + t.resisted ? Math.round(rate * 10) / 10 + '%' : '—'; }
+  // site names where a payload went: 'tool_result search_orders'.
+  function site(x) { return x.channel + (x.site ? ' ' + x.site : ''); }
+  // attackLine says the attack runs' totals in a line.
+  function attackLine(a) {
+    const t = a.totals;
+    return [count(t.runs, 'attack run'), t.succeeded + ' succeeded (' + pct(t.success_rate, t) + ')', t.errored && t.errored + ' errored',
+      t.skipped && t.skipped + ' skipped', 'utility ' + pct(t.utility, t), a.usage].filter(Boolean).join(' · ');
+  }
+  function attacksCallout(a) {
+    return h('div', { id: 'attacks-summary', class: 'callout attacks st-' + a.status, role: a.status === 'fail' ? 'alert' : null },
+      h('p', {}, badge(a.status), ' ', h('strong', {}, 'Attacks: '), attackLine(a), ' ', h('a', { href: '#attacks' }, 'Show attacks')),
+      a.reason && h('p', { class: 'msg' }, clean(a.reason)));
+  }
+  // marked is a text with the canary marked wherever it shows.
+  function marked(text, canary) {
+    const parts = clean(text).split(canary);
+    return parts.flatMap((p, i) => (i ? [h('mark', { class: 'canary' }, canary), p] : [p]));
+  }
+  function outcomeBadge(r) {
+    return h('span', { class: 'badge outcome st-' + r.status }, OUTCOME_LABEL[r.outcome] || r.outcome.toUpperCase());
+  }
+  function testLink(id, name) {
+    return byId.has(id) ? h('a', { href: '#test=' + enc(id) }, name || id) : name || id;
+  }
+  function inGroup(r) {
+    const g = atk.group;
+    return !g || (r.test === g.test && r.channel === g.channel && (r.site || '') === (g.site || ''));
+  }
+
+  function renderAttacks() {
+    const a = data.attacks, t = a.totals;
+    cur = null;
+    seqs = [];
+    atk.shown = true;
+    const d = document.getElementById('detail');
+    delete d.dataset.test;
+    d.dataset.view = 'attacks';
+    const totals = [['runs', 'Runs', t.runs], ['succeeded', 'Succeeded', t.succeeded], ['resisted', 'Resisted', t.resisted],
+      ['errored', 'Errored', t.errored], ['skipped', 'Skipped', t.skipped], ['success_rate', 'Success rate', pct(t.success_rate, t)],
+      ['utility', 'Utility', pct(t.utility, t)]];
+    const sortSel = h('select', { id: 'attack-sort', 'aria-label': 'Sort channel sites', onchange: (e) => { atk.sort = e.target.value; fillGroups(); } },
+      h('option', { value: 'order' }, 'sort: in order'), h('option', { value: 'success' }, 'sort: by success rate'), h('option', { value: 'utility' }, 'sort: by utility'));
+    const outcomes = h('div', { class: 'filters outcomes', role: 'group', 'aria-label': 'Filter attack runs by outcome' },
+      OUTCOMES.map((o) => h('button', { type: 'button', 'data-outcome': o, onclick: () => { atk.outcome = o; refreshRuns(); } },
+        h('span', { class: 'fl' }, o), ' ', h('span', { class: 'count' }, ''))));
+    atk.rows = new Map(a.runs.map((r) => [r.id, runRow(r)]));
+    fill(d, [
+      h('div', { class: 'test-head' }, badge(a.status), h('h2', {}, 'Attacks'), a.gate ? flag('gate: ' + a.gate) : flag('no gate: attacks fail nothing')),
+      h('ul', { id: 'attack-totals', class: 'totals' }, totals.map(([k, label, n]) =>
+        h('li', { 'data-total': k, class: 'tot-' + k + (n && k === 'succeeded' ? ' some' : '') }, h('span', { class: 'n' }, n), h('span', { class: 'k' }, label)))),
+      dl([['Duration', dur(a.duration_ms)], ['Usage', a.usage]]),
+      a.reason && h('div', { class: 'callout st-' + a.status }, h('p', { class: 'msg' }, clean(a.reason))),
+      h('section', { class: 'attack-groups' }, h('h3', {}, 'Per test and channel site ', h('span', { class: 'sub' }, count(a.groups.length, 'site'))),
+        h('div', { class: 'find' }, sortSel),
+        h('table', { class: 'attempts attack-groups' },
+          h('thead', {}, h('tr', {}, ['Test', 'Channel site', 'Runs', 'Succeeded', 'Success rate', 'Errored', 'Utility', ''].map((x) => h('th', {}, x)))),
+          h('tbody', { id: 'attack-groups' }))),
+      h('section', { class: 'attack-runs' }, h('h3', {}, 'Attack runs ', h('span', { class: 'sub' }, 'the worst first')),
+        outcomes, h('p', { id: 'attack-shown', class: 'sub' }), h('div', { id: 'attack-runs' }, [...atk.rows.values()])),
+      a.not_attacked && h('section', { class: 'not-attacked' }, h('h3', {}, 'Not attacked'),
+        h('ul', {}, a.not_attacked.map((n) => h('li', {}, testLink(n.test, n.name), ': ', clean(n.reason)))))], true);
+    fillGroups();
+    refreshRuns();
+    for (const el of document.querySelectorAll('#list .item')) el.setAttribute('aria-current', 'false');
+    window.scrollTo(0, Math.min(window.scrollY, d.offsetTop));
+  }
+
+  // fillGroups lists the channel sites, in the order atk.sort says: the
+  // report's, the highest success rate first or the lowest utility first
+  // (sites with no measured run last).
+  function fillGroups() {
+    const key = { success: (g) => -g.totals.success_rate, utility: (g) => g.totals.utility }[atk.sort];
+    const measured = (g) => g.totals.succeeded + g.totals.resisted > 0;
+    const list = data.attacks.groups.map((g, i) => [g, i]);
+    if (key) list.sort((x, y) => measured(y[0]) - measured(x[0]) || key(x[0]) - key(y[0]) || x[1] - y[1]);
+    document.getElementById('attack-groups').replaceChildren(...list.map(([g]) => {
+      const t = g.totals, on = atk.group === g;
+      return h('tr', { class: (t.succeeded ? 'st-fail' : '') + (on ? ' shown' : ''), 'data-group': g.test + ' ' + site(g) },
+        h('td', {}, testLink(g.test, g.name), h('div', { class: 'sub' }, g.source)), h('td', {}, h('code', {}, site(g))),
+        h('td', {}, String(t.runs)), h('td', { class: 'succeeded' }, String(t.succeeded)), h('td', {}, pct(t.success_rate, t)),
+        h('td', {}, String(t.errored)), h('td', {}, pct(t.utility, t)),
+        h('td', {}, h('button', { type: 'button', class: 'more', 'aria-pressed': String(on), onclick: () => { atk.group = on ? null : g; fillGroups(); refreshRuns(); } },
+          on ? 'all runs' : 'its runs')));
+    }));
+  }
+
+  // refreshRuns hides the runs the filters leave out and counts the rest.
+  function refreshRuns() {
+    const runs = data.attacks.runs.filter(inGroup);
+    for (const b of document.querySelectorAll('.outcomes button')) {
+      const o = b.dataset.outcome;
+      b.setAttribute('aria-pressed', String(o === atk.outcome));
+      b.querySelector('.count').textContent = runs.filter((r) => o === 'all' || r.outcome === o).length;
+    }
+    let n = 0;
+    for (const r of data.attacks.runs) {
+      const show = inGroup(r) && (atk.outcome === 'all' || r.outcome === atk.outcome);
+      atk.rows.get(r.id).hidden = !show;
+      n += show;
+    }
+    document.getElementById('attack-shown').textContent = 'Showing ' + n + ' of ' + count(data.attacks.runs.length, 'attack run') +
+      (atk.group ? ' (' + (atk.group.name || atk.group.test) + ', ' + site(atk.group) + ')' : '');
+  }
+
+  // runRow is an attack run, its body made when it first opens.
+  function runRow(r) {
+    const row = h('details', { class: 'attack-run st-' + r.status, 'data-run': r.id, 'data-outcome': r.outcome },
+      h('summary', {}, outcomeBadge(r), h('code', { class: 'kind' }, r.attack),
+        h('span', { class: 'msg' }, (r.name || r.test) + ' · ' + site(r) + (r.evidence ? ' · ' + r.evidence.map((e) => e.kind).join(', ') : '')),
+        h('span', { class: 'flag utility' + (r.utility === 'pass' ? ' ok' : r.utility === 'skipped' ? '' : ' warn') }, 'utility ' + r.utility)));
+    row.addEventListener('toggle', () => { if (row.open) runBody(row, r); });
+    return row;
+  }
+  function runBody(row, r) {
+    if (row.childElementCount > 1) return;
+    const ev = (r.evidence || []).map((e) => h('li', { class: 'evidence' },
+      h('div', { class: 'note' }, 'turn ' + e.turn + ' · ', h('strong', {}, EVIDENCE_WORDS[e.kind] || e.kind), ' ', h('code', { class: 'sub' }, e.kind),
+        e.tool && [' · ', h('code', { class: 'tool' }, e.tool)], e.call_id && h('span', { class: 'sub' }, ' call ' + e.call_id)),
+      h('pre', { class: 'code excerpt' }, marked(e.excerpt, r.canary))));
+    row.append(h('div', { class: 'body' },
+      r.reason && h('p', { class: 'msg full' }, clean(r.reason)),
+      dl([['Run', h('code', {}, r.id)], ['Test', testLink(r.test, r.name)],
+        ['Attack', [h('code', {}, r.attack), ' · goal ' + r.goal + ' · style ' + r.style + ' · from ' + r.corpus]],
+        ['Planted in', [h('code', {}, site(r)), r.planted_at && [' at ', h('code', { class: 'planted-at' }, r.planted_at)]]],
+        ['Canary', h('mark', { class: 'canary' }, r.canary)], ['Utility', badge(r.utility)],
+        ['Duration', dur(r.duration_ms)], ['Usage', r.usage],
+        ['Link', h('a', { href: '#attacks&run=' + enc(r.id) }, '#attacks&run=' + r.id)]]),
+      h('div', { class: 'label' }, 'Payload'), h('pre', { class: 'code payload' }, marked(r.payload, r.canary)),
+      r.payload_bytes && h('p', { class: 'note cut' }, 'Cut: this is the first part of ' + size(r.payload_bytes) + '; the whole is in summary.json.'),
+      ev.length > 0 && [h('div', { class: 'label' }, 'Evidence'), h('ul', { class: 'evidence-list' }, ev)],
+      r.utility_failures && [h('div', { class: 'label' }, 'Failed under attack'),
+        h('ul', { class: 'utility-failures' }, r.utility_failures.map((f) => h('li', { class: 'msg' }, clean(f))))]));
+  }
+  // openRun opens the attack run an address names, showing it whatever
+  // the filters.
+  function openRun(id) {
+    const row = atk.rows.get(id);
+    if (!row) return;
+    if (row.hidden) {
+      atk.outcome = 'all';
+      atk.group = null;
+      fillGroups();
+      refreshRuns();
+    }
+    row.open = true;
+    runBody(row, data.attacks.runs.find((r) => r.id === id));
+    row.scrollIntoView({ block: 'start' });
+  }
+
   function route() {
     const q = new URLSearchParams(location.hash.slice(1));
+    const onAttacks = !!data.attacks && q.has('attacks');
+    const link = document.getElementById('attacks-link');
+    if (link) link.setAttribute('aria-current', String(onAttacks));
+    if (onAttacks) {
+      if (!atk.shown) renderAttacks();
+      if (q.get('run')) openRun(q.get('run'));
+      return;
+    }
+    atk.shown = false;
     const t = byId.get(q.get('test'));
     if (!t) { renderHome(); return; }
     if (t !== cur) renderTest(t);

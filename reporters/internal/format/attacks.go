@@ -101,14 +101,24 @@ func AttackAbout(run *report.AttackRun) string {
 	return s
 }
 
-// evidenceWords name each kind of evidence.
-var evidenceWords = map[string]string{
-	report.EvidenceToolCall:      "tool call",
-	report.EvidenceToolArgument:  "canary in the arguments of",
-	report.EvidenceMarkdownImage: "markdown image",
-	report.EvidenceURL:           "link",
-	report.EvidenceText:          "canary in the text",
-	report.EvidenceInstructions:  "instructions in the text",
+// evidenceWords names a kind of evidence; an unknown kind is its own
+// name. (A switch, not a map: nothing is built at start-up.)
+func evidenceWords(kind string) string {
+	switch kind {
+	case report.EvidenceToolCall:
+		return "tool call"
+	case report.EvidenceToolArgument:
+		return "canary in the arguments of"
+	case report.EvidenceMarkdownImage:
+		return "markdown image"
+	case report.EvidenceURL:
+		return "link"
+	case report.EvidenceText:
+		return "canary in the text"
+	case report.EvidenceInstructions:
+		return "instructions in the text"
+	}
+	return kind
 }
 
 // Evidence is one place an attack's goal was seen, its excerpt on one line
@@ -121,10 +131,7 @@ func Evidence(e report.AttackEvidence, n int) string {
 // EvidenceWhere is the evidence without its excerpt: "turn[0] · tool call
 // delete_order", "turn[0] · link".
 func EvidenceWhere(e report.AttackEvidence) string {
-	words, ok := evidenceWords[e.Kind]
-	if !ok {
-		words = e.Kind
-	}
+	words := evidenceWords(e.Kind)
 	if e.Tool != "" {
 		words += " " + e.Tool
 	}
