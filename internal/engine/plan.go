@@ -104,12 +104,13 @@ func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO, bd *backe
 	p.session, p.words = proto.Open(a), proto.Words
 	a.History() // the trace shows it, whether or not the session sends it
 	// An attack run's direct injection (plant.User) goes into the first
-	// user message with text.
+	// user message written with text (whatever its references resolve
+	// to), the turn internal/attack offers as the channel's site.
 	user := false
 	for i, turn := range t.Turns {
 		in := target.Turn{Index: i, Type: turn.Type, Text: r.Str(turn.User), Tool: r.Str(turn.Tool)}
 		in.Parts, in.Attachments = r.parts(turn.Parts, t.Attack)
-		if !user && (in.Type == target.TurnUser || in.Type == target.TurnA2ASend) && in.Text != "" {
+		if !user && (in.Type == target.TurnUser || in.Type == target.TurnA2ASend) && turn.User.Raw != "" {
 			user = true
 			in.Text, in.Parts = plantMessage(t.Attack, plant.User, "", in.Text, in.Parts)
 		}
