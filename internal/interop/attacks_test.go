@@ -124,16 +124,33 @@ func (a attackRun) baseline(t *testing.T) {
 	}
 }
 
-// dryRun: the plan names each test's channel sites, and nothing runs.
+// dryRun: the plan lists, under each test, each client tool's result as
+// a channel site with its attack runs, one per attack; nothing runs.
 func (a attackRun) dryRun(t *testing.T) {
 	exit, out := a.run(t, "--dry-run", "--attack")
 	defer logOnFailure(t, out)
 	if exit != 0 {
 		t.Errorf("exit %d, want 0", exit)
 	}
-	for _, s := range append([]string{"tool_result", "vulnerable", "hardened"}, attackSites...) {
-		if !strings.Contains(out, s) {
-			t.Errorf("the plan does not mention %q", s)
+	attacks := len(readAttackCorpus(t, filepath.Join(a.suite, "attacks.jsonl")))
+	if want := fmt.Sprintf("%d attack runs over 2 tests", 2*attacks*len(attackSites)); !strings.Contains(out, want) {
+		t.Errorf("the plan does not say %q", want)
+	}
+	for _, test := range []string{"vulnerable", "hardened"} {
+		i := strings.Index(out, "["+test+"]")
+		if i < 0 {
+			t.Errorf("the plan does not list test %s", test)
+			continue
+		}
+		section := out[i:] // up to the blank line before the next test
+		if end := strings.Index(section, "\n\n"); end >= 0 {
+			section = section[:end]
+		}
+		for _, site := range attackSites {
+			re := regexp.MustCompile(`(?m)^\s+tool_result ` + site + `\b.*\b` + fmt.Sprint(attacks) + ` attack runs$`)
+			if !re.MatchString(section) {
+				t.Errorf("the plan lists no line %s under test %s", re, test)
+			}
 		}
 	}
 }
