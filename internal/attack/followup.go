@@ -7,6 +7,7 @@ import (
 
 	"github.com/ananke/action/internal/attack/corpus"
 	"github.com/ananke/action/internal/engine"
+	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/internal/trace"
@@ -94,4 +95,20 @@ func calls(tr *trace.Trace, tool string) *trace.ToolCall {
 
 func isCall(c *trace.ToolCall, tool string) bool {
 	return c.Name == tool || strings.HasSuffix(c.Name, "_"+tool) || (c.Served != nil && c.Served.Tool == tool)
+}
+
+// Judged is res judged as the attack run it is a result of (Judge, with
+// the plan's options); nil when res is not the result of a run Followup
+// gave: for a live line as each attack run finishes.
+func (p *Plan) Judged(res *engine.TestResult) *report.AttackRun {
+	if p == nil || res == nil || res.Test == nil {
+		return nil
+	}
+	for _, run := range p.followed {
+		if run.ID == res.Test.ID {
+			ar := Judge(run, res, p.opts)
+			return &ar
+		}
+	}
+	return nil
 }

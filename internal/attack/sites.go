@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/diag"
@@ -135,7 +134,7 @@ func attachmentSites(t *spec.Test) []Site {
 	add := func(parts []spec.Part) {
 		for _, p := range parts {
 			f := p.File
-			if f == nil || !textual(f.MIME) || slices.ContainsFunc(out, func(s Site) bool { return s.Site == f.Name }) {
+			if f == nil || !plant.Textual(f.MIME) || slices.ContainsFunc(out, func(s Site) bool { return s.Site == f.Name }) {
 				continue
 			}
 			out = append(out, Site{plant.Attachment, f.Name, p.Pos})
@@ -148,22 +147,6 @@ func attachmentSites(t *spec.Test) []Site {
 		add(turn.Parts)
 	}
 	return out
-}
-
-// textual reports whether a file of MIME type mime is text a payload can
-// be planted in: text/*, JSON, XML, their +json and +xml kinds, markdown
-// (the attachment channel's files, as the engine plants them).
-func textual(mime string) bool {
-	m, _, _ := strings.Cut(mime, ";")
-	m = strings.ToLower(strings.TrimSpace(m))
-	switch {
-	case strings.HasPrefix(m, "text/"),
-		m == "application/json", m == "application/xml",
-		strings.HasSuffix(m, "+json"), strings.HasSuffix(m, "+xml"),
-		strings.HasSuffix(m, "/markdown"), strings.HasSuffix(m, "/x-markdown"):
-		return true
-	}
-	return false
 }
 
 // lastSpoken is the index of the last history message of the user or the

@@ -6,7 +6,10 @@
 // failure) and once more over the whole test. It also starts and stops
 // target.server and runs tests in parallel. What Ananke serves behind the
 // agent — its tool doubles, its model gateway — reaches each attempt's
-// trace through Options.Backend (backend.go).
+// trace through Options.Backend (backend.go). An attack run — a copy of a
+// test with spec.Test.Attack set, run in the follow-up wave
+// (Options.Followup) — has its payload planted where each value it goes
+// into is resolved (plant.go lists where).
 //
 // The engine decides each test's status; it writes nothing: callers read
 // the results (and an Observer sees each test as it finishes).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/simulator"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/status"
@@ -37,6 +38,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 	if cp.all() {
 		end = "done" // reached in the scripted turns
 	}
+	first := true // the simulated user's first message is still to be sent
 	for k := 0; k < t.MaxTurns && end == ""; k++ {
 		i := len(t.Turns) + k
 		turn := spec.Turn{Pos: t.Simulator.Pos, Index: i, Type: trace.KindSimulated}
@@ -64,6 +66,12 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 		case move.GoalAchieved && move.Message == "":
 			end = fmt.Sprintf("the simulated user declared its goal achieved before turn[%d]", i)
 			continue
+		}
+		if in.Type == target.TurnUser && first {
+			// An attack run's payload rides on it (plant.Simulator); the
+			// trace shows it as sent.
+			first = false
+			in.Text = t.Attack.Text(plant.Simulator, "", in.Text)
 		}
 		out := e.playTurn(sctx, turn, in, p, conv)
 		if err := e.endTurn(ctx, p, conv, r, out.err != nil); err != nil && out.err == nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/backend"
 	"github.com/ananke/action/internal/otel/tracectx"
 	"github.com/ananke/action/internal/simulator"
@@ -102,9 +103,17 @@ func (e *engine) newPlan(t *spec.Test, vars *vars.Vars, aio AttemptIO, bd *backe
 	a := &Setup{Resolver: r, Target: &cfg.Target, Dir: cfg.Dir, Test: t, HTTP: aio.HTTP, Now: aio.Now, NewID: e.newID, p: p}
 	p.session, p.words = proto.Open(a), proto.Words
 	a.History() // the trace shows it, whether or not the session sends it
+	// An attack run's direct injection (plant.User) goes into the first
+	// user message written with text (whatever its references resolve
+	// to), the turn internal/attack offers as the channel's site.
+	user := false
 	for i, turn := range t.Turns {
 		in := target.Turn{Index: i, Type: turn.Type, Text: r.Str(turn.User), Tool: r.Str(turn.Tool)}
-		in.Parts, in.Attachments = r.parts(turn.Parts)
+		in.Parts, in.Attachments = r.parts(turn.Parts, t.Attack)
+		if !user && (in.Type == target.TurnUser || in.Type == target.TurnA2ASend) && turn.User.Raw != "" {
+			user = true
+			in.Text, in.Parts = plantMessage(t.Attack, plant.User, "", in.Text, in.Parts)
+		}
 		if !turn.Arguments.IsZero() {
 			in.Arguments = r.JSON(turn.Arguments, "{}")
 		}

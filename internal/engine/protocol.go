@@ -2,8 +2,10 @@ package engine
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
@@ -108,12 +110,16 @@ func (a *Setup) Endpoint() string {
 
 // History is the messages the test places before its first turn,
 // resolved; the trace records them whether or not the session sends them.
+// An attack run's payload is planted in the message at its site's index
+// (plant.History), as sent and as the trace shows it.
 func (a *Setup) History() []target.Message {
 	if a.resolved&resolvedHistory == 0 {
 		a.resolved |= resolvedHistory
-		for _, m := range a.Test.History {
+		attack := a.Test.Attack
+		for i, m := range a.Test.History {
 			text := a.Str(m.Content)
-			parts, atts := a.parts(m.Parts)
+			parts, atts := a.parts(m.Parts, attack)
+			text, parts = plantMessage(attack, plant.History, strconv.Itoa(i), text, parts)
 			a.history = append(a.history, target.Message{Role: m.Role, Text: text, Parts: parts})
 			a.p.given = append(a.p.given, trace.Message{Role: m.Role, Content: text, Attachments: atts})
 		}

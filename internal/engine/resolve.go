@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
@@ -76,8 +77,10 @@ func (r *Resolver) Args(ms []assertion.ArgMatch) []assertion.ArgMatch {
 }
 
 // parts resolves a message's parts: the text parts' references, and what
-// the trace records of its attachments. Nil for a plain message.
-func (r *Resolver) parts(ps []spec.Part) ([]target.Part, []trace.Attachment) {
+// the trace records of its attachments. Nil for a plain message. An
+// attack run's payload is planted in the textual file it names
+// (plant.Attachment).
+func (r *Resolver) parts(ps []spec.Part, attack *plant.Plant) ([]target.Part, []trace.Attachment) {
 	if len(ps) == 0 {
 		return nil, nil
 	}
@@ -89,8 +92,9 @@ func (r *Resolver) parts(ps []spec.Part) ([]target.Part, []trace.Attachment) {
 			out = append(out, target.Part{Type: "text", Text: r.Str(*p.Text)})
 		case p.File != nil:
 			f := p.File
-			out = append(out, target.Part{Type: f.Kind, MIME: f.MIME, Filename: f.Name, Data: f.Data})
-			atts = append(atts, trace.Attachment{Name: f.Name, MIME: f.MIME, Bytes: len(f.Data)})
+			data := plantFile(attack, f.Name, f.MIME, f.Data)
+			out = append(out, target.Part{Type: f.Kind, MIME: f.MIME, Filename: f.Name, Data: data})
+			atts = append(atts, trace.Attachment{Name: f.Name, MIME: f.MIME, Bytes: len(data)})
 		}
 	}
 	return out, atts

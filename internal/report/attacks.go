@@ -185,14 +185,15 @@ func AttackStatus(outcome string) status.Status {
 }
 
 // SetAttacks puts the attack runs' section in the report, every secret of
-// the run masked in it, and folds its gate into the run's verdict: a run
+// the run and secrets (those the attack runs read) masked in it, and folds its gate into the run's verdict: a run
 // that passed fails when the gate failed and errors when it could not
 // tell. Tests keep their statuses.
-func (r *Report) SetAttacks(a *Attacks) {
+func (r *Report) SetAttacks(a *Attacks, secrets ...string) {
 	if a == nil {
 		r.Attacks = nil
 		return
 	}
+	r.masked = slices.Concat(r.masked, secrets)
 	red := NewRedactor(r.masked, nil)
 	a.Reason = red.String(a.Reason)
 	for i := range a.Runs {

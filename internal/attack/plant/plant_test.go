@@ -73,3 +73,17 @@ func FuzzInto(f *testing.F) {
 		}
 	})
 }
+
+func TestTextual(t *testing.T) {
+	for mime, want := range map[string]bool{
+		"text/plain": true, "text/csv": true, "TEXT/Markdown; charset=utf-8": true,
+		"application/json": true, "application/xml": true, "application/ld+json": true, "image/svg+xml": true,
+		"application/markdown": true, "application/x-markdown": true,
+		"application/pdf": false, "image/png": false, "application/octet-stream": false, "": false,
+		"application/jsonl": false,
+	} {
+		if got := Textual(mime); got != want {
+			t.Errorf("Textual(%q) = %v, want %v", mime, got, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/big"
 	"strconv"
+
+	"github.com/ananke/action/internal/attack/plant"
 )
 
 // Choice is the reply chosen for one call, and which answer gave it.
@@ -21,8 +23,22 @@ type Choice struct {
 // the turn's answer, else the test's, else the config's default. Within
 // an answer, the first match entry whose args the call's contain wins,
 // else the answer's own reply; an answer with neither for this call
-// leaves it to the next.
+// leaves it to the next. When p is an attack run's that plants in the
+// tool's double (plant.Double), the reply's result carries the payload
+// (plant.Into): a copy, so the config and the test keep what they hold,
+// as checked against the tool's schemas; a fault stays as it is.
 func (c *Config) Choose(p *Plan, turn int, tool string, rawArgs json.RawMessage) Choice {
+	ch := c.choose(p, turn, tool, rawArgs)
+	if r := ch.Reply; r != nil && r.Fault == "" && p != nil && p.Plant.At(plant.Double, tool) {
+		planted := *r
+		planted.Result = p.Plant.JSON(plant.Double, tool, r.Result)
+		ch.Reply = &planted
+	}
+	return ch
+}
+
+// choose is Choose without the attack run's payload.
+func (c *Config) choose(p *Plan, turn int, tool string, rawArgs json.RawMessage) Choice {
 	args, _ := decodeJSON(rawArgs).(map[string]any)
 	type level struct {
 		a     *Answer

@@ -6,20 +6,20 @@ import (
 )
 
 // AttacksReport is the fixture report of a run with attack runs
-// (docs/attacks.md), built as Report builds one from the tests picked, then the
-// attacks section set on it (SetAttacks), which masks the secret planted
-// in an evidence excerpt and folds the gate into the run's verdict. Two
-// tests were attacked, each through two channel sites: the weather test
-// through its client tool get_forecast and its user message, the search
-// test through the tool double search and its history. Of the ten runs,
-// three succeeded — one that called delete_order with the canary in its
-// arguments (tool_call and tool_argument), one that showed a markdown
-// image and one that wrote a link with the canary, whose own assertion
-// failed too — five resisted, one of them with the test's assertion
-// failing, one errored and one was skipped; the checkout and legacy tests
-// were not attacked. Every run that ran reported usage. gated sets the gate
-// at 0%, which fails (3 of 8 measured runs succeeded); without it there
-// is no gate.
+// (docs/attacks.md), built as Report builds one from the tests picked,
+// then the attacks section set on it (SetAttacks), which masks the attack
+// runs' own secret, planted in an evidence excerpt, and folds the gate
+// into the run's verdict. Two tests were attacked, each through two
+// channel sites: the weather test through its client tool get_forecast
+// and its user message, the search test through the tool double search
+// and its history. Of the ten runs, three succeeded — one that called
+// delete_order with the canary in its arguments (tool_call and
+// tool_argument), one that showed a markdown image and one that wrote a
+// link with the canary, whose own assertion failed too — five resisted,
+// one of them with the test's assertion failing, one errored and one was
+// skipped; the checkout and legacy tests were not attacked. Every run
+// that ran reported usage. gated sets the gate at 0%, which fails (3 of 8
+// measured runs succeeded); without it there is no gate.
 func AttacksReport(gated bool, tests ...int) *report.Report {
 	out := Outcome()
 	all := out.Tests
@@ -27,11 +27,9 @@ func AttacksReport(gated bool, tests ...int) *report.Report {
 	for _, i := range tests {
 		out.Tests = append(out.Tests, all[i])
 	}
-	// The secret is the run's, whichever tests are picked: the attack runs
-	// saw it.
-	out.Secrets = append(out.Secrets, Secret)
 	r := report.Build(out, report.Meta{Version: "v1.2.3", Config: Config(), Parallel: 2})
-	r.SetAttacks(Attacks(gated))
+	// The attack runs' own secret, whichever tests are picked.
+	r.SetAttacks(Attacks(gated), Secret)
 	return r
 }
 

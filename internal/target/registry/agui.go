@@ -2,15 +2,18 @@ package registry
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/ananke/action/internal/agui"
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/attack/plant"
 	"github.com/ananke/action/internal/capability"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
+	"github.com/ananke/action/internal/vars"
 )
 
 // aguiProtocol: an AG-UI agent, one run per turn plus a follow-up run per
@@ -28,7 +31,7 @@ func openAGUI(a *engine.Setup) target.Session {
 	tg, t := a.Target, a.Test
 	o := agui.SessionOptions{
 		ThreadID:        a.Str(tg.ThreadID),
-		State:           a.JSON(tg.State, "{}"),
+		State:           t.Attack.JSON(plant.State, "state", a.JSON(tg.State, "{}")), // an attack run's payload (plant.State)
 		ForwardedProps:  mergeObjects(a.JSON(tg.ForwardedProps, "{}"), a.JSON(t.ForwardedProps, "{}")),
 		ProtocolVersion: tg.ProtocolVersion,
 		MaxFollowups:    tg.MaxFollowups,
@@ -55,10 +58,13 @@ func openAGUI(a *engine.Setup) target.Session {
 
 // answer is how Ananke answers client tool ct: its result, or the result
 // of the first results entry whose args_match all match the call's
-// arguments (false when none does).
+// arguments (false when none does). An attack run's payload is planted in
+// each (plant.ToolResult).
 func answer(a *engine.Setup, ct spec.ClientTool) func(args string) (string, bool) {
+	name := ct.Name.Value
+	result := func(v vars.Value) string { return plantResult(a.Test.Attack, name, a.Text(v)) }
 	if ct.Result != nil {
-		s := a.Text(*ct.Result)
+		s := result(*ct.Result)
 		return func(string) (string, bool) { return s, true }
 	}
 	type entry struct {
@@ -67,7 +73,7 @@ func answer(a *engine.Setup, ct spec.ClientTool) func(args string) (string, bool
 	}
 	var entries []entry
 	for _, re := range ct.Results {
-		entries = append(entries, entry{args: a.Args(re.ArgsMatch), result: a.Text(re.Result)})
+		entries = append(entries, entry{args: a.Args(re.ArgsMatch), result: result(re.Result)})
 	}
 	return func(args string) (string, bool) {
 		for _, e := range entries {
@@ -77,6 +83,20 @@ func answer(a *engine.Setup, ct spec.ClientTool) func(args string) (string, bool
 		}
 		return "", false
 	}
+}
+
+// plantResult is client tool name's answer s with an attack run's payload
+// planted, when p plants there: into the JSON of an object or an array
+// (plant.Into), appended to any other text — a scalar's JSON text too,
+// which the agent reads as text.
+func plantResult(p *plant.Plant, name, s string) string {
+	if !p.At(plant.ToolResult, name) {
+		return s
+	}
+	if t := strings.TrimSpace(s); t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+		return string(p.JSON(plant.ToolResult, name, json.RawMessage(t)))
+	}
+	return p.Text(plant.ToolResult, name, s)
 }
 
 // mergeObjects returns base with the keys of over set over it, when both
