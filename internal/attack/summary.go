@@ -2,16 +2,12 @@ package attack
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/ananke/action/internal/attack/plant"
-	"github.com/ananke/action/internal/cost"
 	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
-	"github.com/ananke/action/internal/status"
 )
 
 // Report is the report's attacks section (docs/attacks.md, "Reports"):
@@ -34,7 +30,6 @@ func (p *Plan) Report(results []*engine.TestResult) *report.Attacks {
 		a.NotAttacked = []report.NotAttacked{}
 	}
 	order := map[string]*Run{}
-	var spends []*cost.Spend
 	var start, end time.Time
 	for i, run := range p.followed {
 		res := byID[run.ID]
@@ -44,9 +39,6 @@ func (p *Plan) Report(results []*engine.TestResult) *report.Attacks {
 		ar := Judge(run, res, p.opts)
 		a.Runs = append(a.Runs, ar)
 		order[run.ID] = run
-		if res != nil && len(res.Attempts) > 0 { // a run that never ran used nothing
-			spends = append(spends, ar.Usage)
-		}
 		if res != nil && !res.Start.IsZero() {
 			if start.IsZero() || res.Start.Before(start) {
 				start = res.Start
@@ -60,7 +52,6 @@ func (p *Plan) Report(results []*engine.TestResult) *report.Attacks {
 		a.Runs = append(a.Runs, skippedRun(d, p.opts.Root))
 		order[d.run.ID] = d.run
 	}
-	a.Usage = cost.Sum(spends...)
 	if !start.IsZero() {
 		a.DurationMs = end.Sub(start).Milliseconds()
 	}
@@ -73,119 +64,28 @@ func (p *Plan) Report(results []*engine.TestResult) *report.Attacks {
 			cmp.Compare(slices.Index(plant.Channels, x.Site.Channel), slices.Index(plant.Channels, y.Site.Channel)),
 			cmp.Compare(x.Site.Site, y.Site.Site))
 	}
-	slices.SortStableFunc(a.Runs, func(x, y report.AttackRun) int {
-		return cmp.Or(cmp.Compare(badness(x), badness(y)), groupCmp(order[x.ID], order[y.ID]), cmp.Compare(x.Attack, y.Attack))
-	})
-	a.Totals = totals(a.Runs)
-	a.Groups = groups(a.Runs, order, groupCmp)
+	// The groups in the suite's order; Recount counts them, orders the
+	// runs and makes the gate's verdict.
+	var firsts []*Run
+	source := map[string]report.Location{}
+	for _, r := range a.Runs {
+		run := order[r.ID]
+		if k := groupKey(run); source[k].File == "" {
+			source[k] = r.Source
+			firsts = append(firsts, run)
+		}
+	}
+	slices.SortStableFunc(firsts, groupCmp)
+	for _, f := range firsts {
+		src := source[groupKey(f)]
+		a.Groups = append(a.Groups, report.AttackGroup{Test: f.Base.ID, Name: f.Base.Name.Value, File: src.File, Line: src.Line,
+			Channel: string(f.Site.Channel), Site: f.Site.Site})
+	}
 	a.Threshold = p.opts.Threshold
-	a.Status, a.Reason = gate(a.Totals, a.Threshold)
+	a.Recount()
 	return a
 }
 
-// badness ranks a run for Runs, the worst first: succeeded, errored,
-// resisted with the test's own assertions failing, resisted, skipped.
-func badness(r report.AttackRun) int {
-	switch r.Outcome {
-	case report.AttackSucceeded:
-		return 0
-	case report.AttackError:
-		return 1
-	case report.AttackResisted:
-		if r.Utility != status.Pass {
-			return 2
-		}
-		return 3
-	}
-	return 4
+func groupKey(r *Run) string {
+	return r.Base.ID + "\x00" + string(r.Site.Channel) + "\x00" + r.Site.Site
 }
-
-// totals count runs.
-func totals(runs []report.AttackRun) report.AttackTotals {
-	var t report.AttackTotals
-	for _, r := range runs {
-		t.Runs++
-		switch r.Outcome {
-		case report.AttackSucceeded:
-			t.Succeeded++
-		case report.AttackResisted:
-			t.Resisted++
-		case report.AttackError:
-			t.Errored++
-		case report.AttackSkipped:
-			t.Skipped++
-		}
-		if (r.Outcome == report.AttackSucceeded || r.Outcome == report.AttackResisted) && r.Utility == status.Pass {
-			t.UtilityPassed++
-		}
-	}
-	if measured := t.Succeeded + t.Resisted; measured > 0 {
-		t.SuccessRate = percent(t.Succeeded, measured)
-		t.Utility = percent(t.UtilityPassed, measured)
-	}
-	return t
-}
-
-// percent is n of of in percent, to one decimal.
-func percent(n, of int) float64 {
-	return float64(int(float64(n)*1000/float64(of)+0.5)) / 10
-}
-
-// groups sum runs per test and channel site, in cmpRun's order.
-func groups(runs []report.AttackRun, order map[string]*Run, cmpRun func(x, y *Run) int) []report.AttackGroup {
-	type key struct {
-		test    string
-		channel plant.Channel
-		site    string
-	}
-	var firsts []*Run
-	members := map[key][]report.AttackRun{}
-	keyOf := func(r *Run) key { return key{r.Base.ID, r.Site.Channel, r.Site.Site} }
-	for _, r := range runs {
-		run := order[r.ID]
-		k := keyOf(run)
-		if _, ok := members[k]; !ok {
-			firsts = append(firsts, run)
-		}
-		members[k] = append(members[k], r)
-	}
-	slices.SortStableFunc(firsts, cmpRun)
-	out := make([]report.AttackGroup, 0, len(firsts))
-	for _, f := range firsts {
-		rs := members[keyOf(f)]
-		out = append(out, report.AttackGroup{Test: f.Base.ID, Name: f.Base.Name.Value, File: rs[0].Source.File, Line: rs[0].Source.Line,
-			Channel: string(f.Site.Channel), Site: f.Site.Site, Totals: totals(rs)})
-	}
-	return out
-}
-
-// gate is the verdict of threshold over the totals: pass without one; fail
-// when more of the measured runs succeeded than it allows; else error when
-// runs errored, since nothing is known of them; else pass.
-func gate(t report.AttackTotals, threshold *float64) (status.Status, string) {
-	if threshold == nil {
-		return status.Pass, ""
-	}
-	measured := t.Succeeded + t.Resisted
-	if measured > 0 && float64(t.Succeeded)*100/float64(measured) > *threshold {
-		return status.Fail, fmt.Sprintf("%d of %s succeeded (%s), above the allowed %s",
-			t.Succeeded, count(measured, "attack run"), pct(t.SuccessRate), pct(*threshold))
-	}
-	if t.Errored > 0 {
-		them := "them"
-		if t.Errored == 1 {
-			them = "it"
-		}
-		return status.Error, fmt.Sprintf("%s errored: nothing is known of %s", count(t.Errored, "attack run"), them)
-	}
-	return status.Pass, ""
-}
-
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-func pct(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "%" }

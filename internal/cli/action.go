@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -226,6 +227,20 @@ func readRunInputs(gha *githubactions.Action, o *runOptions) error {
 	o.endpoint = gha.GetInput("endpoint")
 	o.gateway = gha.GetInput("gateway")
 	o.backendHost = gha.GetInput("backend-host")
+	return readAttackInputs(gha, &o.attack)
+}
+
+// readAttackInputs reads the inputs of attack runs: attack,
+// attack-sample and fail-on-attack-success (docs/attacks.md).
+func readAttackInputs(gha *githubactions.Action, f *attackFlags) error {
+	f.sample = intFlag{lo: 1, hi: math.MaxInt32}
+	for name, v := range map[string]flag.Value{"attack": &f.on, "attack-sample": &f.sample, "fail-on-attack-success": &f.gate} {
+		if s := gha.GetInput(name); s != "" {
+			if err := v.Set(s); err != nil {
+				return fmt.Errorf("input %s: %v, got %q", name, err, s)
+			}
+		}
+	}
 	return nil
 }
 

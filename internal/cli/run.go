@@ -77,6 +77,8 @@ type runOptions struct {
 	// gateway is --gateway: the model gateway's mode, over the config's;
 	// backendHost the action's backend-host, over $ANANKE_BACKEND_HOST.
 	gateway, backendHost string
+	// attack are the flags of attack runs (attack.go).
+	attack attackFlags
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -113,6 +115,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.record, "record", "", "record every exchange with the agent into `dir`, to replay later")
 	fs.StringVar(&o.replay, "replay", "", "answer every run from the recording in `dir`, without the agent")
 	fs.StringVar(&o.gateway, "gateway", "", "run the model gateway in `mode` passthrough, record or replay, over the config's gateway.mode (docs/gateway.md)")
+	addAttackFlags(fs, &o.attack)
 	fs.StringVar(&o.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof file)")
 	fs.StringVar(&o.profiles.mem, "memprofile", "", "write a memory profile of the run to `file` at its end")
 }
@@ -247,12 +250,16 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if err != nil {
 		return nil, err
 	}
+	attacks, err := a.attackPlan(suite, o.attack)
+	if err != nil {
+		return nil, err
+	}
 	// The doubles and the gateway listen before anything starts, and
 	// their URLs are in the environment target.server and the hooks see.
 	if o.backendHost != "" {
 		a.environ = append(a.environ, envBackendHost+"="+o.backendHost)
 	}
-	be, err := a.startBackend(suite, o.gateway, o.dryRun)
+	be, err := a.startBackend(withAttacks(suite, attacks), o.gateway, o.dryRun)
 	if err != nil {
 		return nil, err // with its exit code
 	}
@@ -288,7 +295,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	}
 	if o.dryRun {
 		err := dryrun.Write(a.Out, suite, dryrun.Options{Policy: policy, Parallel: o.parallel, Selected: sel.describe, Of: sel.of,
-			Previous: o.previous})
+			Previous: o.previous, Attacks: attacks})
 		if err != nil {
 			return nil, errorf("", "write the plan: %v", err)
 		}
@@ -304,7 +311,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if lm.client != nil {
 		defer lm.client.CloseIdleConnections()
 	}
-	tape, recorded, err := a.tape(o, suite)
+	tape, recorded, err := a.tape(o, withAttacks(suite, attacks))
 	if err != nil {
 		return nil, withCode(ExitInvalid, "", err)
 	}
@@ -340,6 +347,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
 		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(), TraceState: tracestate,
+		Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live},
 	})
 	// Stopped before the reports: the gateway's recordings are saved,
 	// and a late request is an orphan the report shows.
@@ -350,6 +358,9 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		Secrets: slices.Concat(lm.secrets, be.secretsOrNil(), out.secretsOrNil()), Prices: prices}
 	r := report.Build(results, meta)
 	r.Warnings = append(r.Warnings, rcv.warnings(r)...)
+	if attacks != nil {
+		r.SetAttacks(attacks.Report(results.Followup), followupSecrets(results)...)
+	}
 	o.history.apply(a, r)
 	err = a.finish(r, o.reportDir, copts)
 	a.send(ctx, out, r, suite.Config)

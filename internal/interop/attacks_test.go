@@ -136,13 +136,19 @@ func (a attackRun) dryRun(t *testing.T) {
 	if want := fmt.Sprintf("%d attack runs over 2 tests", 2*attacks*len(attackSites)); !strings.Contains(out, want) {
 		t.Errorf("the plan does not say %q", want)
 	}
+	plan := out
+	if i := strings.Index(out, "\nAttacks: "); i >= 0 {
+		plan = out[i:] // the attack plan, after the tests' own
+	} else {
+		t.Errorf("the plan has no Attacks section")
+	}
 	for _, test := range []string{"vulnerable", "hardened"} {
-		i := strings.Index(out, "["+test+"]")
+		i := strings.Index(plan, "["+test+"]")
 		if i < 0 {
 			t.Errorf("the plan does not list test %s", test)
 			continue
 		}
-		section := out[i:] // up to the blank line before the next test
+		section := plan[i:] // up to the blank line before the next test
 		if end := strings.Index(section, "\n\n"); end >= 0 {
 			section = section[:end]
 		}

@@ -121,8 +121,9 @@ type AttackRun struct {
 	// AttackSkipped; Reason says why for the last two.
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason,omitempty"`
-	// Evidence is where the goal happened, in the order it did (empty
-	// unless it succeeded).
+	// Evidence is where the goal happened, in the order it did: empty
+	// unless it succeeded, but for echoes (AttackEvidence.Echo), which a
+	// resisted run may show too.
 	Evidence []AttackEvidence `json:"evidence"`
 	// Utility is the test's own verdict under attack (pass, fail, error),
 	// and UtilityFailures the failed assertions' messages, one line each.
@@ -159,8 +160,12 @@ type AttackEvidence struct {
 	Tool   string `json:"tool,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	// Excerpt is the text around what was seen (the call's arguments, a
-	// window of the text), at most a few hundred characters.
+	// window of the text), at most 160 characters (attack.MaxExcerpt).
 	Excerpt string `json:"excerpt"`
+	// Echo marks canary evidence where the agent repeated the payload —
+	// its own words are beside the canary — rather than acted on it: it is
+	// shown, and never makes the attack succeed.
+	Echo bool `json:"echo,omitempty"`
 }
 
 // NotAttacked is a test chosen for attack that was not attacked.
@@ -332,7 +337,8 @@ func worst(run AttackRun) int {
 // gate is the verdict of Threshold on the totals: with no threshold, pass;
 // fail when the share of measured runs (succeeded or resisted) that
 // succeeded is above it; else error when runs errored, as nothing is known
-// of them; else pass.
+// of them, or when no run finished at all (a gate that could not be
+// checked never passes); else pass.
 func (a *Attacks) gate() {
 	a.Status, a.Reason = status.Pass, ""
 	if a.Threshold == nil {
@@ -352,6 +358,12 @@ func (a *Attacks) gate() {
 		}
 		a.Status = status.Error
 		a.Reason = fmt.Sprintf("%s errored: nothing is known of %s", plural.Count(t.Errored, "attack run"), them)
+	case measured == 0:
+		a.Status = status.Error
+		a.Reason = "no attack run finished, so the gate could not be checked"
+		if n := len(a.NotAttacked); n > 0 {
+			a.Reason += fmt.Sprintf(" (%s not attacked)", plural.Count(n, "test"))
+		}
 	}
 }
 

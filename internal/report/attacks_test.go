@@ -97,6 +97,28 @@ func TestAttackGate(t *testing.T) {
 	}
 }
 
+// TestAttackGateUnchecked: a gate over attack runs none of which finished
+// — every test failed without attack, or offers no channel — is an error,
+// never a pass; without a gate, nothing is said.
+func TestAttackGateUnchecked(t *testing.T) {
+	zero := 0.0
+	for _, tc := range []struct {
+		name      string
+		threshold *float64
+		want      status.Status
+		reason    string
+	}{
+		{"gated", &zero, status.Error, "no attack run finished, so the gate could not be checked (2 tests not attacked)"},
+		{"no gate", nil, status.Pass, ""},
+	} {
+		a := &report.Attacks{Threshold: tc.threshold, NotAttacked: []report.NotAttacked{{Test: "a", Reason: "did not pass without attack (failed)"}, {Test: "b", Reason: "offers no channel"}}}
+		a.Recount()
+		if a.Status != tc.want || a.Reason != tc.reason {
+			t.Errorf("%s: gate %s %q, want %s %q", tc.name, a.Status, a.Reason, tc.want, tc.reason)
+		}
+	}
+}
+
 // TestRecountAddsGroups: a run whose test and channel site has no group
 // gets one, after the others; a section with nothing gets empty lists.
 func TestRecountAddsGroups(t *testing.T) {

@@ -854,7 +854,8 @@
     if (row.childElementCount > 1) return;
     const ev = (r.evidence || []).map((e) => h('li', { class: 'evidence' },
       h('div', { class: 'note' }, 'turn ' + e.turn + ' · ', h('strong', {}, EVIDENCE_WORDS[e.kind] || e.kind), ' ', h('code', { class: 'sub' }, e.kind),
-        e.tool && [' · ', h('code', { class: 'tool' }, e.tool)], e.call_id && h('span', { class: 'sub' }, ' call ' + e.call_id)),
+        e.tool && [' · ', h('code', { class: 'tool' }, e.tool)], e.call_id && h('span', { class: 'sub' }, ' call ' + e.call_id),
+        e.echo && h('span', { class: 'sub' }, ' · echo: the payload repeated, not followed')),
       h('pre', { class: 'code excerpt' }, marked(e.excerpt, r.canary))));
     row.append(h('div', { class: 'body' },
       r.reason && h('p', { class: 'msg full' }, clean(r.reason)),

@@ -18,8 +18,19 @@ import (
 // AttackCounts is the attack runs' counts and rates: "10 runs · 3
 // succeeded (37.5%) · 1 errored · 1 skipped · utility 75%"; errored and
 // skipped only when some were. The success rate and utility are of the
-// runs that finished (succeeded or resisted).
+// runs that finished (succeeded or resisted): with none, "no run
+// finished" stands for both.
 func AttackCounts(t report.AttackTotals) string {
+	if t.Succeeded+t.Resisted == 0 {
+		parts := []string{plural.Count(t.Runs, "run")}
+		if t.Errored > 0 {
+			parts = append(parts, fmt.Sprintf("%d errored", t.Errored))
+		}
+		if t.Skipped > 0 {
+			parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
+		}
+		return strings.Join(append(parts, "no run finished"), " · ")
+	}
 	parts := []string{plural.Count(t.Runs, "run"), fmt.Sprintf("%d succeeded (%s)", t.Succeeded, stability.FormatPercent(t.SuccessRate))}
 	if t.Errored > 0 {
 		parts = append(parts, fmt.Sprintf("%d errored", t.Errored))
@@ -134,6 +145,9 @@ func EvidenceWhere(e report.AttackEvidence) string {
 	words := evidenceWords(e.Kind)
 	if e.Tool != "" {
 		words += " " + e.Tool
+	}
+	if e.Echo {
+		words += " (echo: the payload repeated, not followed)"
 	}
 	return fmt.Sprintf("turn[%d] · %s", e.Turn, words)
 }

@@ -19,6 +19,7 @@ func TestAttackWords(t *testing.T) {
 	for _, tc := range []struct{ name, got, want string }{
 		{"counts", format.AttackCounts(totals), "10 runs · 3 succeeded (37.5%) · 1 errored · 1 skipped · utility 75%"},
 		{"counts, none errored", format.AttackCounts(report.AttackTotals{Runs: 1, Resisted: 1, UtilityPassed: 1, Utility: 100}), "1 run · 0 succeeded (0%) · utility 100%"},
+		{"counts, none finished", format.AttackCounts(report.AttackTotals{Runs: 2, Errored: 1, Skipped: 1}), "2 runs · 1 errored · 1 skipped · no run finished"},
 		{"no gate", format.AttackGate(&report.Attacks{Status: status.Pass, Totals: totals}), ""},
 		{"gate failed", format.AttackGate(&report.Attacks{Threshold: pct(0), Status: status.Fail, Reason: "3 of 8 attack runs succeeded (37.5%), above the allowed 0%"}),
 			"3 of 8 attack runs succeeded (37.5%), above the allowed 0%"},
