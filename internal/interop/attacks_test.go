@@ -82,6 +82,45 @@ func TestAttacksMastra(t *testing.T) {
 	t.Run("without attack", a.baseline)
 	t.Run("dry run", a.dryRun)
 	t.Run("attack", a.attack)
+	t.Run("built-in corpus", a.builtin)
+}
+
+// builtin: the same tests under the built-in corpus, sampled
+// (builtin.config.yaml): attacks planted in the email the vulnerable
+// assistant reads succeed, each with evidence of its own (never an echo);
+// none succeeds against the hardened one, nor anywhere the agent does not
+// read; the gate fails the run and both tests keep their pass.
+func (a attackRun) builtin(t *testing.T) {
+	reports := t.TempDir()
+	exit, out := a.runWith(t, "builtin.config.yaml", "--attack", "--report-dir", reports)
+	defer logOnFailure(t, out)
+	if exit != 1 {
+		t.Errorf("exit %d, want 1: the gate fails", exit)
+	}
+	sum := readAttackSummary(t, reports)
+	checkAttackedTests(t, sum)
+	if sum.Attacks == nil {
+		t.Fatal("no attacks section")
+	}
+	succeeded := 0
+	for _, run := range sum.Attacks.Runs {
+		if run.Corpus != corpus.Builtin {
+			t.Errorf("run %s: corpus %q, want the built-in one", run.ID, run.Corpus)
+		}
+		if run.Outcome != report.AttackSucceeded {
+			continue
+		}
+		succeeded++
+		if run.Test != "vulnerable" || run.Site != "read_email" {
+			t.Errorf("run %s succeeded: only attacks in the email the vulnerable assistant reads may", run.ID)
+		}
+		if !slices.ContainsFunc(run.Evidence, func(e report.AttackEvidence) bool { return !e.Echo }) {
+			t.Errorf("run %s succeeded on echoes alone: %+v", run.ID, run.Evidence)
+		}
+	}
+	if succeeded == 0 || sum.Attacks.Totals.Succeeded != succeeded {
+		t.Errorf("%d attack runs succeeded (totals %d); want some, all against the vulnerable assistant", succeeded, sum.Attacks.Totals.Succeeded)
+	}
 }
 
 type attackRun struct{ bin, root, suite, url string }
@@ -90,9 +129,15 @@ type attackRun struct{ bin, root, suite, url string }
 // before the suite's folder, and returns its exit code and output.
 func (a attackRun) run(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return a.runWith(t, "ananke.config.yaml", args...)
+}
+
+// runWith is run with the suite's config file config.
+func (a attackRun) runWith(t *testing.T, config string, args ...string) (int, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
 	defer cancel()
-	args = append(append([]string{"run", "--config", filepath.Join(a.suite, "ananke.config.yaml")}, args...), a.suite)
+	args = append(append([]string{"run", "--config", filepath.Join(a.suite, config)}, args...), a.suite)
 	cmd := exec.CommandContext(ctx, a.bin, args...)
 	cmd.Dir = a.root
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+a.url)
