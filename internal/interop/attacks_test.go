@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -141,15 +140,8 @@ func (a attackRun) runWith(t *testing.T, config string, args ...string) (int, st
 	cmd := exec.CommandContext(ctx, a.bin, args...)
 	cmd.Dir = a.root
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+a.url)
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return ee.ExitCode(), string(out)
-	case err != nil:
-		t.Fatalf("ananke %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return 0, string(out)
+	out, exit := combined(t, cmd)
+	return exit, out
 }
 
 // baseline: without --attack the suite's attacks stay off (the config

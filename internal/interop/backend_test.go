@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -67,15 +66,8 @@ func (b backendRun) run(t *testing.T, upstream string, args ...string) (int, str
 	cmd := exec.CommandContext(ctx, b.bin, args...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "AIMOCK_KEY="+aimockKey, "AIMOCK_BACKEND_URL="+upstream,
 		"BACKEND_AGENT_PORT="+strconv.Itoa(freePort(t)), "INTEROP_DIR="+b.dir)
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return ee.ExitCode(), string(out)
-	case err != nil:
-		t.Fatalf("ananke %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return 0, string(out)
+	out, exit := combined(t, cmd)
+	return exit, out
 }
 
 // doubles: each test's answer reaches the agent, which streams no tool

@@ -3,7 +3,6 @@
 package interop
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -167,17 +166,22 @@ func ananke(t *testing.T, bin string, urls map[string]string, env []string, args
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(producerEnv(urls), env...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
+	return combined(t, cmd)
+}
+
+// combined runs cmd and returns its output, stdout and stderr together,
+// and its exit code; a command that could not run fails the test.
+func combined(t *testing.T, cmd *exec.Cmd) (string, int) {
+	t.Helper()
+	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
-		return buf.String(), ee.ExitCode()
+		return string(out), ee.ExitCode()
 	case err != nil:
-		t.Fatalf("ananke %s: %v\n%s", strings.Join(args, " "), err, buf.String())
+		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)
 	}
-	return buf.String(), 0
+	return string(out), 0
 }
 
 // cmpOr returns a when ok, else b.

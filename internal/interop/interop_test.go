@@ -5,7 +5,6 @@ package interop
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -687,15 +686,7 @@ func runSuite(t *testing.T, bin, dir string, urls map[string]string, s suite) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = producerEnv(urls)
-	out, err := cmd.CombinedOutput()
-	exit := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		exit = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("ananke %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
+	out, exit := combined(t, cmd)
 	defer func() {
 		if t.Failed() {
 			t.Logf("ananke %s (exit %d):\n%s", strings.Join(args, " "), exit, out)
