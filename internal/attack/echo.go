@@ -26,8 +26,8 @@ func newEcho(payload, canary string) echo {
 	if canary != "" {
 		s = strings.ReplaceAll(s, canary, "\x00")
 	}
-	s = markdownImage.ReplaceAllString(s, "\x00")
-	s = webURL.ReplaceAllString(s, "\x00")
+	s = markdownImage().ReplaceAllString(s, "\x00")
+	s = webURL().ReplaceAllString(s, "\x00")
 	var e echo
 	for _, w := range strings.Split(s, "\x00") {
 		if w = squeeze(w); len(w) >= EchoWindow {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ananke/action/internal/report"
@@ -20,10 +21,11 @@ const MinFragment = 8
 
 var (
 	// markdownImage is a markdown image, ![alt](url "title"): a chat UI
-	// fetches its URL unasked.
-	markdownImage = regexp.MustCompile(`!\[[^\]\n]*\]\([^)\n]*\)`)
+	// fetches its URL unasked. Compiled at first use, as webURL, to keep
+	// start-up small (docs/performance.md).
+	markdownImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]\n]*\]\([^)\n]*\)`) })
 	// webURL is an http(s) URL.
-	webURL = regexp.MustCompile("https?://[^\\s<>\"'`]+")
+	webURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("https?://[^\\s<>\"'`]+") })
 )
 
 // evidence is every place of trace tr where the agent did what an attack
@@ -93,8 +95,8 @@ func inText(text, canary string, turn int) []report.AttackEvidence {
 	}
 	var out []report.AttackEvidence
 	seen := map[string]bool{}
-	images := markdownImage.FindAllStringIndex(text, -1)
-	urls := webURL.FindAllStringIndex(text, -1)
+	images := markdownImage().FindAllStringIndex(text, -1)
+	urls := webURL().FindAllStringIndex(text, -1)
 	for from := 0; ; {
 		at := strings.Index(text[from:], canary)
 		if at < 0 {
