@@ -90,6 +90,12 @@ const (
 	TargetAGUI = "agui"
 	TargetA2A  = "a2a" // version 1.1
 	TargetMCP  = "mcp" // version 1.2
+	// TargetOpenAI is an agent behind an OpenAI-compatible API: Chat
+	// Completions or Responses (docs/openai.md).
+	TargetOpenAI = "openai"
+	// TargetHTTP is an agent behind a JSON API of its own, described by a
+	// request template and a response mapping (docs/http.md).
+	TargetHTTP = "http"
 )
 
 // TargetTypes lists the target types this build speaks.
@@ -122,8 +128,10 @@ type Target struct {
 	// MaxEventBytes bounds one SSE event (0: the client's default).
 	MaxEventBytes int
 
-	A2A *A2ATarget // type a2a
-	MCP *MCPTarget // type mcp
+	A2A    *A2ATarget    // type a2a
+	MCP    *MCPTarget    // type mcp
+	OpenAI *OpenAITarget // type openai
+	HTTP   *HTTPTarget   // type http
 }
 
 // NamedValue is one entry of a name-to-value mapping: a request header or
