@@ -199,6 +199,23 @@ func (t Template) resolve(lookup func(Ref) (string, error), quote func(string) s
 	return b.String(), nil
 }
 
+// Substitute returns t with each reference f answers replaced by f's
+// text, as a literal: the references a session resolves itself (an http
+// target's per-turn variables, docs/http.md) are set aside before the rest
+// resolves against a test's variables. The others stay references.
+func (t Template) Substitute(f func(Ref) (string, bool)) Template {
+	out := Template{Raw: t.Raw, Pos: t.Pos, parts: make([]part, 0, len(t.parts))}
+	for _, p := range t.parts {
+		if p.ref != nil {
+			if s, ok := f(*p.ref); ok {
+				p = part{lit: s}
+			}
+		}
+		out.parts = append(out.parts, p)
+	}
+	return out
+}
+
 // JoinTemplates concatenates templates with sep between them, keeping
 // their references; the result is at the first one's position.
 func JoinTemplates(ts []Template, sep string) Template {

@@ -23,6 +23,29 @@ type Value struct {
 	// lit, when set, is the value as literal JSON: a fixture file's, sent
 	// as written.
 	lit json.RawMessage
+	// subst answers the references set aside (Substitute).
+	subst func(Ref) (string, bool)
+}
+
+// Substitute returns v with each reference f answers replaced by f's
+// text, as a literal (Template.Substitute); the others resolve as before.
+func (v Value) Substitute(f func(Ref) (string, bool)) Value {
+	v.subst = f
+	return v
+}
+
+// lookup is how v resolves a reference against vars: the references set
+// aside first.
+func (v Value) lookup(vars *Vars) func(Ref) (string, error) {
+	if v.subst == nil {
+		return vars.Lookup
+	}
+	return func(r Ref) (string, error) {
+		if s, ok := v.subst(r); ok {
+			return s, nil
+		}
+		return vars.Lookup(r)
+	}
 }
 
 // IsZero reports whether the value was absent from the file.
@@ -47,7 +70,7 @@ func (v Value) Resolve(vars *Vars) (json.RawMessage, error) {
 	if v.node == nil {
 		return nil, nil
 	}
-	w := jsonWriter{file: v.file, lookup: vars.Lookup}
+	w := jsonWriter{file: v.file, lookup: v.lookup(vars)}
 	if err := w.write(v.node); err != nil {
 		return nil, err
 	}
@@ -65,7 +88,7 @@ func (v Value) ResolveString(vars *Vars) (string, error) {
 	if v.IsString() {
 		n := derefAll(v.node)
 		t, _ := ParseTemplate(n.Value, OffsetPos(v.file, n))
-		return t.Resolve(vars)
+		return t.resolve(v.lookup(vars), nil)
 	}
 	js, err := v.Resolve(vars)
 	return string(js), err
@@ -235,6 +258,11 @@ func (v Value) Refs() []Ref {
 	}
 	var refs []Ref
 	w := jsonWriter{file: v.file, lookup: func(r Ref) (string, error) {
+		if v.subst != nil {
+			if _, ok := v.subst(r); ok {
+				return "", nil
+			}
+		}
 		refs = append(refs, r)
 		return "", nil
 	}}
