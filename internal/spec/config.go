@@ -4,7 +4,6 @@ import (
 	"math"
 	"net/url"
 	"slices"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -99,7 +98,7 @@ const (
 )
 
 // TargetTypes lists the target types this build speaks.
-var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP}
+var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP, TargetHTTP}
 
 // Target is the agent under test: a flat union discriminated by Type. The
 // common fields come first; the AG-UI fields are set only for type agui,
@@ -159,8 +158,9 @@ type Server struct {
 var (
 	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
-	// type's own (targetFieldTypes says whose; auth is a2a's and mcp's).
-	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"))
+	// type's own (targetFieldTypes says whose; auth is a2a's, mcp's and
+	// http's).
+	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"), without(httpTargetFields, "auth"))
 	commonTargetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "server"}
 	aguiFields         = []string{"agentId", "threadId", "forwardedProps", "state", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields       = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -272,12 +272,15 @@ func (l *loader) target(n *yaml.Node) Target {
 		t.A2A = l.a2aTarget(f)
 	case TargetMCP:
 		t.MCP = l.mcpTarget(n, f)
+	case TargetHTTP:
+		t.HTTP = l.httpTarget(n, f, &t, true)
 	default:
 		// No type, or one Ananke does not speak: the fields written are
 		// still checked, so one run of validate shows every problem.
 		l.aguiTarget(f, &t)
 		l.a2aTarget(f)
 		l.mcpFields(f)
+		l.httpTarget(n, f, &t, false)
 	}
 	return t
 }
@@ -309,6 +312,8 @@ func typeFields(typ string) []string {
 		return slices.Concat(commonTargetFields, a2aFields)
 	case TargetMCP:
 		return slices.Concat(commonTargetFields, mcpFields)
+	case TargetHTTP:
+		return slices.Concat(commonTargetFields, httpTargetFields)
 	}
 	return targetFields
 }
@@ -326,8 +331,9 @@ func (l *loader) targetType(n *yaml.Node) string {
 		l.Since(node, decode.MinorA2A, "target type a2a")
 	case TargetMCP:
 		l.Since(node, decode.MinorMCP, "target type mcp")
+	case TargetHTTP:
 	default:
-		l.Errorf(node, `target.type %q is not supported (supported: "agui", "a2a", "mcp")`, s)
+		l.Errorf(node, `target.type %q is not supported (supported: %s)`, s, quoteAll(TargetTypes))
 		return ""
 	}
 	return s
@@ -340,7 +346,7 @@ func targetFieldTypes(field string) []string {
 	for _, t := range []struct {
 		typ    string
 		fields []string
-	}{{TargetAGUI, aguiFields}, {TargetA2A, a2aFields}, {TargetMCP, mcpFields}} {
+	}{{TargetAGUI, aguiFields}, {TargetA2A, a2aFields}, {TargetMCP, mcpFields}, {TargetHTTP, httpTargetFields}} {
 		if slices.Contains(t.fields, field) {
 			out = append(out, t.typ)
 		}
@@ -356,7 +362,7 @@ func (l *loader) foreignFields(f map[string]decode.Pair, typ string) {
 	}
 	for k, p := range f {
 		if owners := targetFieldTypes(k); len(owners) > 0 && !slices.Contains(owners, typ) {
-			l.Errorf(p.Key, "target: %s is an %s field; this target is %s", k, strings.Join(owners, " or "), typ)
+			l.Errorf(p.Key, "target: %s is an %s field; this target is %s", k, orList(owners), typ)
 			delete(f, k)
 		}
 	}

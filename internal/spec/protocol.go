@@ -32,6 +32,7 @@ func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 			}
 			diags.Add(at, "turn type %s needs %s target; the config's target is %s%s", turn.Type, targetsPlaying(turn.Type), typ, playsHint(typ))
 		}
+		checkHTTP(cfg, t, diags)
 		if typ != TargetAGUI {
 			for _, ct := range t.Tools {
 				diags.Add(ct.Pos, "client tools need an agui target; the config's target is %s", typ)
@@ -58,7 +59,15 @@ func targetsPlaying(turn string) string {
 			types = append(types, typ)
 		}
 	}
-	return "an " + strings.Join(types, " or ")
+	return "an " + orList(types)
+}
+
+// orList joins names as a sentence does: "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // playsHint adds, for an MCP target, the turns it plays.

@@ -225,6 +225,11 @@ func (t *Target) refs() []vars.Ref {
 	for _, h := range t.Headers {
 		refs = append(refs, h.Value.Refs()...)
 	}
+	if h := t.HTTP; h != nil {
+		// The session sets an http target's per-turn variables (the
+		// loader reported those in fields resolved once).
+		refs = notPerTurn(append(refs, h.refs()...))
+	}
 	refs = append(refs, t.ForwardedProps.Refs()...)
 	refs = append(refs, t.State.Refs()...)
 	if a := t.A2A; a != nil {

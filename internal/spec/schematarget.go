@@ -12,11 +12,11 @@ import (
 
 func targetSchema(server decode.Obj) decode.Obj {
 	t := decode.Object("The agent under test; type says which fields apply.", targetFields, decode.Obj{
-		"type":       decode.Obj{"enum": TargetTypes, "description": "Protocol: agui, a2a (version 1.1) or mcp (version 1.2)."},
+		"type":       decode.Obj{"enum": TargetTypes, "description": "Protocol: agui, a2a (version 1.1), mcp (version 1.2) or http (a JSON API of its own)."},
 		"headers":    decode.StringMap("HTTP headers sent with every request; values are masked in all output."),
 		"timeout_ms": decode.Positive("Bound on one run's exchange (default 60000)."),
 		"assert":     decode.Ref("assert"),
-		"endpoint":   decode.Str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), or MCP Streamable HTTP endpoint."),
+		"endpoint":   decode.Str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), MCP Streamable HTTP endpoint, or the http target's URL (may hold ${conversation_id}, ${message}, ${turn})."),
 		"server":     server,
 		// agui
 		"agentId":          decode.Str("agui: agent identifier."),
@@ -40,6 +40,11 @@ func targetSchema(server decode.Obj) decode.Obj {
 		"command":   decode.List(decode.Obj{"type": "string"}, "mcp stdio: program and arguments (no shell)."),
 		"env":       decode.StringMap("mcp stdio: extra environment variables; values are masked in all output."),
 		"cwd":       decode.Str("mcp stdio: working directory, relative to the config file."),
+		// http
+		"method":   decode.Obj{"enum": httpMethods, "description": "http: the request's method (default POST)."},
+		"body":     decode.Obj{"type": "object", "description": "http: the request body, a JSON template resolved per turn: ${message}, ${conversation_id}, ${turn}; a string that is exactly ${messages} is the conversation so far as a JSON array of {role, content}."},
+		"response": httpResponseSchema(),
+		"stream":   httpStreamSchema(),
 	}, "type")
 	discovery := []any{}
 	for _, k := range []string{"agentCardUrl", "agentCard", "endpoint"} {
@@ -63,12 +68,49 @@ func targetSchema(server decode.Obj) decode.Obj {
 			typeCase("transport", "streamable-http", without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 			typeCase("transport", MCPSSE, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 		}}),
+		typeCase("type", TargetHTTP, slices.Concat(commonTargetFields, httpTargetFields), decode.Obj{
+			"required": []string{"endpoint"},
+			// A plain response says where its text is; a stream's events do.
+			"anyOf": []any{decode.Obj{"required": []string{"response"}}, decode.Obj{"required": []string{"stream"}}},
+			"properties": decode.Obj{"auth": decode.Obj{"properties": decode.Obj{
+				"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": httpAuthSchemes}}}},
+		}),
 	}
 	return t
 }
 
+// jsonPathSchema is a JSON path or a JSON Pointer (docs/http.md).
+func jsonPathSchema(desc string) decode.Obj {
+	return decode.Obj{"type": "string", "pattern": `^[$/]`, "description": desc + " A JSONPath ($.a.b[0], $.a[*].b, $['a b']) or a JSON Pointer (/a/b/0)."}
+}
+
+func httpResponseSchema() decode.Obj {
+	calls := decode.Object("http: the response's tool calls: path selects each call, the others are read from it.", toolCallFields, decode.Obj{
+		"path":      jsonPathSchema("Each call, e.g. $.tool_calls[*]."),
+		"name":      jsonPathSchema("The call's tool name, within the call (e.g. $.name)."),
+		"arguments": jsonPathSchema("The call's arguments, within the call: a string as it is, anything else as JSON."),
+		"result":    jsonPathSchema("The call's result, within the call."),
+		"id":        jsonPathSchema("The call's id, within the call."),
+	}, "path", "name")
+	return decode.Object("http: where the turn is in a JSON response (and, with stream, in each event).", responseFields, decode.Obj{
+		"text":            jsonPathSchema("The reply (required without stream)."),
+		"conversation_id": jsonPathSchema("The id carried to the next turn as ${conversation_id}."),
+		"error":           jsonPathSchema("The agent's error: a value that is not empty fails the turn's run_error check."),
+		"tool_calls":      calls,
+		"input_tokens":    jsonPathSchema("The turn's input tokens."),
+		"output_tokens":   jsonPathSchema("The turn's output tokens."),
+	})
+}
+
+func httpStreamSchema() decode.Obj {
+	return decode.Object("http: the response is server-sent events, each event's data JSON read through the paths of response and these.", streamFields, decode.Obj{
+		"text": jsonPathSchema("The text each event adds to the reply."),
+		"done": decode.Obj{"type": "string", "minLength": 1, "description": `The data that ends the stream (e.g. "[DONE]"); default: the end of the body.`},
+	}, "text")
+}
+
 func authSchema() decode.Obj {
-	a := decode.Object("a2a, and mcp over http or sse: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
+	a := decode.Object("a2a, mcp over http or sse, and http: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
 		"scheme":       decode.Obj{"enum": authSchemes, "description": "apiKey, bearer or (a2a) oauth2: the client credentials grant (openIdConnect and mtls are not supported)."},
 		"name":         decode.Str(`apiKey: the header or query parameter (default "X-API-Key").`),
 		"in":           decode.Obj{"enum": authPlaces, "description": "apiKey: header (default) or query (a2a only)."},

@@ -36,6 +36,7 @@ var TurnTargets = map[string][]string{
 	TargetAGUI: {TurnUser, TurnConnect, TurnResume},
 	TargetA2A:  {TurnUser, TurnA2ASend},
 	TargetMCP:  {TurnMCPCall, TurnMCPList},
+	TargetHTTP: {TurnUser},
 }
 
 // Test is one test file (*.ananke.yaml). A file holds one test.
