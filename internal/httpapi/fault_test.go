@@ -40,8 +40,10 @@ func TestPlainAnswers(t *testing.T) {
 			handle: func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, "{\n  \"answer\": \"hi\"\n}") },
 			want:   `response.text $.reply matched nothing in the response: {"answer":"hi"}`},
 		{name: "a long response is quoted in part",
-			handle: func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{"answer":"`+strings.Repeat("é", 400)+`"}`) },
-			want:   `response.text $.reply matched nothing in the response: {"answer":"` + strings.Repeat("é", 144) + "…"},
+			handle: func(w http.ResponseWriter, _ *http.Request) {
+				writeJSON(w, 200, `{"answer":"`+strings.Repeat("é", 400)+`"}`)
+			},
+			want: `response.text $.reply matched nothing in the response: {"answer":"` + strings.Repeat("é", 144) + "…"},
 		{name: "the agent's error, no text",
 			handle: func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{"error":{"code":7,"message":"no"}}`) },
 			errors: `{"code":7,"message":"no"}`},
