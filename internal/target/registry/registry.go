@@ -14,6 +14,7 @@ var protocols = map[string]engine.Protocol{
 	spec.TargetAGUI: aguiProtocol,
 	spec.TargetA2A:  a2aProtocol,
 	spec.TargetMCP:  mcpProtocol,
+	spec.TargetHTTP: httpProtocol,
 }
 
 // Lookup is the protocol of a target type; a target without a type is an

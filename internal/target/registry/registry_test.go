@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ananke/action/internal/spec"
@@ -27,8 +28,8 @@ func TestEveryTargetTypeHasAProtocol(t *testing.T) {
 	if untyped.Words != agui.Words {
 		t.Errorf("a target without a type speaks %+v; want AG-UI's", untyped.Words)
 	}
-	if got := registry.Recordable(); len(got) != 1 || got[0] != spec.TargetAGUI || !registry.CanRecord("") || registry.CanRecord(spec.TargetMCP) {
-		t.Errorf("Recordable() = %q; want agui alone (untyped included, mcp not)", got)
+	if got := registry.Recordable(); !slices.Equal(got, []string{spec.TargetAGUI, spec.TargetHTTP}) || !registry.CanRecord("") || registry.CanRecord(spec.TargetMCP) {
+		t.Errorf("Recordable() = %q; want agui and http (untyped included, mcp not)", got)
 	}
 }
 
