@@ -150,6 +150,8 @@ func targetLine(tg spec.Target) string {
 		return fmt.Sprintf("%s over %s: %s", tg.Type, tg.MCP.Transport, secret.URL(tg.Endpoint.Raw))
 	case tg.A2A != nil:
 		return fmt.Sprintf("%s %s", tg.Type, secret.URL(tg.Endpoint.Raw))
+	case tg.HTTP != nil:
+		return fmt.Sprintf("%s, %s %s", tg.Type, tg.HTTP.Method, secret.URL(tg.Endpoint.Raw))
 	}
 	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.AgentID.Raw)
 }

@@ -2,6 +2,7 @@ package dryrun_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,6 +102,38 @@ func TestPlanProtocols(t *testing.T) {
 		if strings.Contains(b.String(), "agui:connect") || strings.Contains(b.String(), "RUN_ERROR") {
 			t.Errorf("%s: the plan speaks AG-UI:\n%s", tc.config, b.String())
 		}
+	}
+}
+
+// TestPlanHTTP: an http target's plan names its method and URL template,
+// the query's values masked, and the run_error check in its terms.
+func TestPlanHTTP(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: http\n  endpoint: \"http://127.0.0.1:8080/chat/${conversation_id}?key=sk-literal-key\"\n" +
+			"  body: {message: \"${message}\"}\n  response: {text: $.reply}\n",
+		"t.ananke.yaml": "version: \"1.2\"\nname: t\nturns: [{user: hi}]\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Target:  http, POST http://127.0.0.1:8080/chat/${conversation_id}?key=***, each run bounded by 60000 ms",
+		"Every turn also checks that the agent reported no error."} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("the plan has no %q:\n%s", w, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "agentId") || strings.Contains(b.String(), "sk-literal-key") {
+		t.Errorf("the plan speaks AG-UI or shows the key:\n%s", b.String())
 	}
 }
 
