@@ -41,7 +41,8 @@ type HTTPTarget struct {
 // ($.a.b[0]) or a JSON Pointer (/a/b/0); "" when not mapped.
 type HTTPResponse struct {
 	Pos diag.Pos
-	// Text is the reply (required without Stream, whose Text it is then).
+	// Text is the reply (required without Stream; with one, Stream.Text
+	// is read instead).
 	Text string
 	// ConversationID is carried to the next turn as ${conversation_id}.
 	ConversationID string
@@ -215,21 +216,19 @@ func (l *loader) httpMethod(n *yaml.Node) string {
 }
 
 // httpResponse reads target.response; stream says the text is the
-// stream's.
+// stream's (response.text is then optional).
 func (l *loader) httpResponse(n *yaml.Node, stream bool) HTTPResponse {
 	f, ok := l.Fields(n, "target.response", responseFields)
 	if !ok {
 		return HTTPResponse{}
 	}
 	r := HTTPResponse{Pos: l.Pos(l.DerefQuiet(n))}
-	if p, ok := f["text"]; ok && stream {
-		l.Errorf(p.Key, "target.response.text: a streamed reply's text is stream.text, appended from each event")
-	} else if !stream {
+	if !stream {
 		l.Require(n, f, "target.response", "text")
 	}
-	if !stream {
-		r.Text = l.path(f, "text", "target.response")
-	}
+	// Beside a stream, text is checked and not read: stream.text is, so
+	// one mapping serves an API that streams or not.
+	r.Text = l.path(f, "text", "target.response")
 	r.ConversationID = l.path(f, "conversation_id", "target.response")
 	r.Error = l.path(f, "error", "target.response")
 	r.InputTokens = l.path(f, "input_tokens", "target.response")

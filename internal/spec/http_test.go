@@ -71,6 +71,12 @@ target:
 	if h := tg.HTTP; h.Method != "GET" || !h.Body.IsZero() || h.Stream == nil || h.Stream.Text != "$.delta" || h.Stream.Done != "[DONE]" || h.Response.Text != "" {
 		t.Errorf("http = %+v %+v", h, h.Stream)
 	}
+	// Beside a stream, response.text may stay (one mapping for an API that
+	// streams or not): checked, not required.
+	tg = mustConfig(t, "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x/${message}\", stream: {text: $.d}, response: {text: $.r, error: $.e}}\n").Target
+	if h := tg.HTTP; h.Stream.Text != "$.d" || h.Response.Text != "$.r" || h.Response.Error != "$.e" {
+		t.Errorf("http = %+v %+v", h, h.Stream)
+	}
 	// AG-UI defaults do not apply.
 	if tg.ProtocolVersion != "" || tg.MaxFollowups != 0 {
 		t.Errorf("agui defaults on an http target: %q %d", tg.ProtocolVersion, tg.MaxFollowups)
@@ -101,12 +107,9 @@ func TestHTTPTargetErrors(t *testing.T) {
 		{"bad fields", head + "  endpoint: \"http://x/${message}\"\n  method: post\n  body: [1]\n  response: {text: $.r, txt: $.t}\n  stream: {done: \"\"}\n",
 			[]string{`5:11: target.method "post" is not one of POST, PUT, PATCH, GET, DELETE; write POST`,
 				`6:9: target.body must be a mapping, not a list`,
-				`7:14: target.response.text: a streamed reply's text is stream.text, appended from each event`,
 				`7:25: unknown field "txt" in target.response (did you mean "text"?)`,
 				`8:11: target.stream is missing required field "text"`,
 				`8:18: target.stream.done must not be empty: leave it out to read to the end of the body, or write the data that ends the stream ("[DONE]")`}},
-		{"text beside a stream", head + "  endpoint: \"http://x/${message}\"\n  response: {text: $.r}\n  stream: {text: $.d}\n",
-			[]string{`5:14: target.response.text: a streamed reply's text is stream.text, appended from each event`}},
 		{"message sent nowhere", head + "  endpoint: \"http://x/chat\"\n  body: {q: hi}\n  response: {text: $.r}\n",
 			[]string{`5:3: target (type http) sends the user's message nowhere: put ${message} (or ${messages}) in target.body or target.endpoint`}},
 		{"GET with a body", head + "  endpoint: \"http://x/chat\"\n  method: GET\n  body: {q: \"${message}\"}\n  response: {text: $.r}\n",
