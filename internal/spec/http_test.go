@@ -199,6 +199,8 @@ func TestSchemaHTTP(t *testing.T) {
 		{"the docs' target", httpConfig, true},
 		{"a stream alone", "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x/${message}\", stream: {text: $.d, done: \"[DONE]\"}}\n", true},
 		{"no response", "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x/${message}\"}\n", false},
+		{"a response without text", "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x/${message}\", response: {error: $.e}}\n", false},
+		{"a stream beside a response without text", "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x/${message}\", response: {error: $.e}, stream: {text: $.d}}\n", true},
 		{"no endpoint", "version: \"1.2\"\ntarget: {type: http, response: {text: $.r}}\n", false},
 		{"a path that is no path", "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x\", response: {text: reply}}\n", false},
 		{"tool calls without a name", "version: \"1.2\"\ntarget: {type: http, endpoint: \"http://x\", response: {text: $.r, tool_calls: {path: $.c}}}\n", false},

@@ -71,7 +71,8 @@ func targetSchema(server decode.Obj) decode.Obj {
 		typeCase("type", TargetHTTP, slices.Concat(commonTargetFields, httpTargetFields), decode.Obj{
 			"required": []string{"endpoint"},
 			// A plain response says where its text is; a stream's events do.
-			"anyOf": []any{decode.Obj{"required": []string{"response"}}, decode.Obj{"required": []string{"stream"}}},
+			"if": decode.Obj{"not": decode.Obj{"required": []string{"stream"}}},
+			"then": decode.Obj{"required": []string{"response"}, "properties": decode.Obj{"response": decode.Obj{"required": []string{"text"}}}},
 			"properties": decode.Obj{"auth": decode.Obj{"properties": decode.Obj{
 				"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": httpAuthSchemes}}}},
 		}),
