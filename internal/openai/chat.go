@@ -115,10 +115,10 @@ type chatChunk struct {
 	Object  string `json:"object"`
 	Model   string `json:"model"`
 	Choices []struct {
-		Index        int          `json:"index"`
-		Delta        *chatDelta   `json:"delta"`
-		Message      *chatDelta   `json:"message"`
-		FinishReason *string      `json:"finish_reason"`
+		Index        int        `json:"index"`
+		Delta        *chatDelta `json:"delta"`
+		Message      *chatDelta `json:"message"`
+		FinishReason *string    `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *oaiwire.Usage  `json:"usage"`
 	Error json.RawMessage `json:"error"`

@@ -125,13 +125,13 @@ func (c *responses) result(id, content string) {
 
 // responseJSON is what is read of a response.
 type responseJSON struct {
-	ID                string                  `json:"id"`
-	Model             string                  `json:"model"`
-	Status            string                  `json:"status"`
-	Error             json.RawMessage         `json:"error"`
+	ID                string                   `json:"id"`
+	Model             string                   `json:"model"`
+	Status            string                   `json:"status"`
+	Error             json.RawMessage          `json:"error"`
 	IncompleteDetails *struct{ Reason string } `json:"incomplete_details"`
-	Output            []itemJSON              `json:"output"`
-	Usage             *oaiwire.ResponsesUsage `json:"usage"`
+	Output            []itemJSON               `json:"output"`
+	Usage             *oaiwire.ResponsesUsage  `json:"usage"`
 }
 
 // itemJSON is an output item: a message or a function call (others are
