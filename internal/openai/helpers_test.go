@@ -111,11 +111,17 @@ func (p played) turn(n int) *trace.Turn { return &p.tr.Turns[n] }
 // play plays a user turn per text, stopping at the first error.
 func play(t *testing.T, s *Session, texts ...string) played {
 	t.Helper()
+	return playIn(context.Background(), t, s, texts...)
+}
+
+// playIn plays the turns in ctx.
+func playIn(ctx context.Context, t *testing.T, s *Session, texts ...string) played {
+	t.Helper()
 	rec := trace.NewRecorder()
 	var p played
 	for i, text := range texts {
 		rec.StartTurn(i, target.TurnUser, text, s.o.Now())
-		out, err := s.Turn(context.Background(), target.Turn{Index: i, Type: target.TurnUser, Text: text}, rec)
+		out, err := s.Turn(ctx, target.Turn{Index: i, Type: target.TurnUser, Text: text}, rec)
 		rec.EndTurn(s.o.Now(), s.State())
 		p.out = append(p.out, out)
 		if err != nil {
