@@ -139,6 +139,24 @@ func TestChat(t *testing.T) {
 			if got := eventTypes(p.turn(0)); got != want {
 				t.Errorf("turn 0 events %q, want %q", got, want)
 			}
+			// each event at its own reading of the clock; the first text
+			// in the event that carried it: the second of turn 1 when
+			// streamed, its only one when not
+			tt := p.turn(1)
+			last := tt.StartMs
+			for _, e := range tt.Events {
+				if e.ReceivedMs <= last {
+					t.Errorf("event %d received at %d, after %d", e.Seq, e.ReceivedMs, last)
+				}
+				last = e.ReceivedMs
+			}
+			first := tt.Runs[0].FirstSeq
+			if stream {
+				first++
+			}
+			if tt.FirstTextSeq != first || tt.FirstTextMs == 0 || tt.Runs[0].FirstEventMs != tt.Events[0].ReceivedMs {
+				t.Errorf("turn 1: first text at event %d (%d ms), first event at %d ms; want event %d", tt.FirstTextSeq, tt.FirstTextMs, tt.Runs[0].FirstEventMs, first)
+			}
 		})
 	}
 }
