@@ -11,7 +11,7 @@ import (
 // reported; nil when none is.
 func TestUsage(t *testing.T) {
 	for _, tc := range []struct {
-		name, js string
+		name, js  string
 		responses bool
 		want      string // the tokens as JSON; "" for nil
 	}{
@@ -52,9 +52,9 @@ func TestUsage(t *testing.T) {
 func TestErrorMessage(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"error":{"message":"Invalid key","code":"invalid_api_key"}}`: "Invalid key",
-		`{"error":"model not found"}`:                                   "model not found",
-		`{"detail":"Not Found"}`:                                        "Not Found",
-		"<html>\n<b>Bad</b>   gateway</html>":                           "<html> <b>Bad</b> gateway</html>",
+		`{"error":"model not found"}`:                                  "model not found",
+		`{"detail":"Not Found"}`:                                       "Not Found",
+		"<html>\n<b>Bad</b>   gateway</html>":                          "<html> <b>Bad</b> gateway</html>",
 	} {
 		if got := ErrorMessage([]byte(body)); got != want {
 			t.Errorf("ErrorMessage(%s) = %q, want %q", body, got, want)
