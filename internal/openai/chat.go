@@ -143,7 +143,7 @@ type chatReader struct{}
 
 func (chatReader) unended() string { return "[DONE]" }
 
-func (chatReader) event(r *reply, data []byte) error {
+func (chatReader) event(r *reply, data []byte) {
 	var ch chatChunk
 	_ = json.Unmarshal(data, &ch) // valid JSON; a shape it is not reads as nothing
 	typ := ch.Object
@@ -154,7 +154,6 @@ func (chatReader) event(r *reply, data []byte) error {
 	}
 	seq := r.event(typ, data)
 	readChat(r, &ch, seq, true)
-	return nil
 }
 
 func (chatReader) body(r *reply, data []byte) {

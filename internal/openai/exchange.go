@@ -54,7 +54,7 @@ func statusPhrase(status int) string {
 // whole body.
 type reader interface {
 	// event reads one event's data (JSON) into r.
-	event(r *reply, data []byte) error
+	event(r *reply, data []byte)
 	// body reads a whole JSON body into r.
 	body(r *reply, data []byte)
 	// unended says what a stream that ended before its end is missing.
@@ -141,9 +141,7 @@ func (s *Session) stream(ctx context.Context, body io.Reader, r *reply, rd reade
 			r.other("data", data)
 			return fmt.Errorf("event %d of the stream is not JSON: %s", r.frames, excerpt(data))
 		default:
-			if err := rd.event(r, data); err != nil {
-				return err
-			}
+			rd.event(r, data)
 		}
 	}
 	if !r.done && !r.failed {

@@ -168,7 +168,7 @@ type responsesReader struct{}
 
 func (responsesReader) unended() string { return "response.completed" }
 
-func (responsesReader) event(r *reply, data []byte) error {
+func (responsesReader) event(r *reply, data []byte) {
 	var ev eventJSON
 	_ = json.Unmarshal(data, &ev) // valid JSON; a shape it is not reads as nothing
 	typ := ev.Type
@@ -217,7 +217,6 @@ func (responsesReader) event(r *reply, data []byte) error {
 		}
 		r.runError(msg, code, seq)
 	}
-	return nil
 }
 
 func (responsesReader) body(r *reply, data []byte) {

@@ -48,9 +48,9 @@ var (
 	openaiFields = []string{"api", "model", "stream", "instructions", "body", "auth", "max_followups"}
 	// APIs are the values of target.api.
 	APIs = []string{APIChat, APIResponses}
-	// OpenAIOwnFields are the request fields Ananke sets itself, which
+	// openaiOwnFields are the request fields Ananke sets itself, which
 	// target.body may not hold.
-	OpenAIOwnFields = []string{"model", "messages", "input", "instructions", "tools", "stream", "stream_options", "previous_response_id"}
+	openaiOwnFields = []string{"model", "messages", "input", "instructions", "tools", "stream", "stream_options", "previous_response_id"}
 	// openaiAuthSchemes are the schemes an openai target's auth takes,
 	// in a header only.
 	openaiAuthSchemes = []string{AuthBearer, AuthAPIKey}
@@ -108,7 +108,7 @@ func (l *loader) openaiBody(n *yaml.Node) vars.Value {
 	v := l.object(n, "target.body")
 	if m := l.DerefQuiet(n); m != nil && m.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(m.Content); i += 2 {
-			if k := m.Content[i]; slices.Contains(OpenAIOwnFields, k.Value) {
+			if k := m.Content[i]; slices.Contains(openaiOwnFields, k.Value) {
 				l.Errorf(k, "target.body: %s is set by Ananke%s; it cannot be replaced", k.Value, ownFieldHint(k.Value))
 			}
 		}

@@ -32,7 +32,7 @@ func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 			}
 			diags.Add(at, "turn type %s needs %s target; the config's target is %s%s", turn.Type, targetsPlaying(turn.Type), typ, playsHint(typ))
 		}
-		if !slices.Contains(ClientToolTargets, typ) {
+		if !slices.Contains(clientToolTargets, typ) {
 			for _, ct := range t.Tools {
 				diags.Add(ct.Pos, "client tools need an agui or openai target; the config's target is %s", typ)
 			}
@@ -49,8 +49,8 @@ func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	}
 }
 
-// ClientToolTargets are the target types that answer client tools.
-var ClientToolTargets = []string{TargetAGUI, TargetOpenAI}
+// clientToolTargets are the target types that answer client tools.
+var clientToolTargets = []string{TargetAGUI, TargetOpenAI}
 
 // targetsPlaying names the target types that play a turn type: "an mcp",
 // "an agui or a2a".

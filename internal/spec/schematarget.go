@@ -45,7 +45,7 @@ func targetSchema(server decode.Obj) decode.Obj {
 		"model":        decode.Obj{"type": "string", "minLength": 1, "description": "openai: the model, sent as model."},
 		"stream":       decode.Bool("openai: ask for server-sent events (default true); false: one JSON answer."),
 		"instructions": decode.Str("openai: the system message (chat) or instructions (responses) of every request."),
-		"body": decode.Obj{"type": "object", "propertyNames": decode.Obj{"not": decode.Obj{"enum": OpenAIOwnFields}},
+		"body": decode.Obj{"type": "object", "propertyNames": decode.Obj{"not": decode.Obj{"enum": openaiOwnFields}},
 			"description": "openai: extra top-level fields of every request (temperature, seed, …); not the fields Ananke sets."},
 	}, "type")
 	discovery := []any{}
