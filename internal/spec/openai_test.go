@@ -1,11 +1,16 @@
 package spec
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/diag"
 )
@@ -125,5 +130,40 @@ func TestOpenAITurns(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSchemaOpenAI: the published config schema accepts the openai
+// targets the loader accepts, and rejects what it rejects.
+func TestSchemaOpenAI(t *testing.T) {
+	schema := compileSchema(t, "config")
+	for _, tc := range []struct {
+		name, target string
+		ok           bool
+	}{
+		{"every field", `{type: openai, endpoint: "http://x/v1", api: responses, model: m, stream: false, instructions: i, body: {temperature: 0}, headers: {A: b}, auth: {scheme: apiKey, value: k, name: api-key}, max_followups: 2, timeout_ms: 100}`, true},
+		{"the least", `{type: openai, endpoint: "http://x/v1", model: m}`, true},
+		{"no model", `{type: openai, endpoint: "http://x/v1"}`, false},
+		{"no endpoint", `{type: openai, model: m}`, false},
+		{"an empty model", `{type: openai, endpoint: "http://x/v1", model: ""}`, false},
+		{"another api", `{type: openai, endpoint: "http://x/v1", model: m, api: completions}`, false},
+		{"a body that sets the model", `{type: openai, endpoint: "http://x/v1", model: m, body: {model: other}}`, false},
+		{"a body that is a list", `{type: openai, endpoint: "http://x/v1", model: m, body: [1]}`, false},
+		{"oauth2", `{type: openai, endpoint: "http://x/v1", model: m, auth: {scheme: oauth2, clientId: c, clientSecret: s}}`, false},
+		{"an apiKey in the query", `{type: openai, endpoint: "http://x/v1", model: m, auth: {scheme: apiKey, value: k, in: query}}`, false},
+		{"an agui field", `{type: openai, endpoint: "http://x/v1", model: m, agentId: a}`, false},
+		{"openai fields on agui", `{type: agui, endpoint: "http://x", agentId: a, model: m}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			if err := yaml.Unmarshal([]byte("version: \"1.2\"\ntarget: "+tc.target+"\n"), &v); err != nil {
+				t.Fatal(err)
+			}
+			js, _ := json.Marshal(v)
+			doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+			if err := schema.Validate(doc); (err == nil) != tc.ok {
+				t.Errorf("Validate = %v; want ok %v", err, tc.ok)
+			}
+		})
 	}
 }
