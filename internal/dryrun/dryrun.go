@@ -150,6 +150,12 @@ func targetLine(tg spec.Target) string {
 		return fmt.Sprintf("%s over %s: %s", tg.Type, tg.MCP.Transport, secret.URL(tg.Endpoint.Raw))
 	case tg.A2A != nil:
 		return fmt.Sprintf("%s %s", tg.Type, secret.URL(tg.Endpoint.Raw))
+	case tg.OpenAI != nil:
+		how := "streamed"
+		if !tg.OpenAI.Stream {
+			how = "not streamed"
+		}
+		return fmt.Sprintf("%s %s (%s API, model %s, %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.OpenAI.API, tg.OpenAI.Model.Raw, how)
 	}
 	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.AgentID.Raw)
 }

@@ -12,11 +12,11 @@ import (
 
 func targetSchema(server decode.Obj) decode.Obj {
 	t := decode.Object("The agent under test; type says which fields apply.", targetFields, decode.Obj{
-		"type":       decode.Obj{"enum": TargetTypes, "description": "Protocol: agui, a2a (version 1.1) or mcp (version 1.2)."},
+		"type":       decode.Obj{"enum": TargetTypes, "description": "Protocol: agui, a2a (version 1.1), mcp (version 1.2) or openai (an OpenAI-compatible API)."},
 		"headers":    decode.StringMap("HTTP headers sent with every request; values are masked in all output."),
 		"timeout_ms": decode.Positive("Bound on one run's exchange (default 60000)."),
 		"assert":     decode.Ref("assert"),
-		"endpoint":   decode.Str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), or MCP Streamable HTTP endpoint."),
+		"endpoint":   decode.Str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), MCP Streamable HTTP endpoint, or an OpenAI-compatible API's base URL (.../v1)."),
 		"server":     server,
 		// agui
 		"agentId":          decode.Str("agui: agent identifier."),
@@ -25,7 +25,7 @@ func targetSchema(server decode.Obj) decode.Obj {
 		"state":            decode.Obj{"description": "agui: initial state sent as RunAgentInput.state."},
 		"protocol_version": decode.Obj{"oneOf": []any{decode.Obj{"type": "string", "pattern": `^\d+\.\d+$`}, decode.Obj{"const": false}}, "description": `agui: sent as protocolVersion (default "1.0"); false omits it.`},
 		"strict_protocol":  decode.Bool("agui: turn every protocol MUST into a failure instead of a warning."),
-		"max_followups":    decode.Obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "agui: follow-up runs per turn for client tools (default 8)."},
+		"max_followups":    decode.Obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "agui, openai: follow-up runs (requests) per turn for client tools (default 8)."},
 		"max_event_bytes":  decode.Obj{"type": "integer", "minimum": 1024, "maximum": 1 << 30, "description": "agui: largest SSE event accepted, in bytes (default 32 MiB)."},
 		// a2a
 		"agentCardUrl":        decode.Str("a2a: URL of the agent card (e.g. https://host/.well-known/agent-card.json)."),
@@ -40,6 +40,13 @@ func targetSchema(server decode.Obj) decode.Obj {
 		"command":   decode.List(decode.Obj{"type": "string"}, "mcp stdio: program and arguments (no shell)."),
 		"env":       decode.StringMap("mcp stdio: extra environment variables; values are masked in all output."),
 		"cwd":       decode.Str("mcp stdio: working directory, relative to the config file."),
+		// openai
+		"api":          decode.Obj{"enum": APIs, "description": "openai: chat (Chat Completions, the default) or responses (the Responses API)."},
+		"model":        decode.Obj{"type": "string", "minLength": 1, "description": "openai: the model, sent as model."},
+		"stream":       decode.Bool("openai: ask for server-sent events (default true); false: one JSON answer."),
+		"instructions": decode.Str("openai: the system message (chat) or instructions (responses) of every request."),
+		"body": decode.Obj{"type": "object", "propertyNames": decode.Obj{"not": decode.Obj{"enum": openaiOwnFields}},
+			"description": "openai: extra top-level fields of every request (temperature, seed, …); not the fields Ananke sets."},
 	}, "type")
 	discovery := []any{}
 	for _, k := range []string{"agentCardUrl", "agentCard", "endpoint"} {
@@ -63,12 +70,14 @@ func targetSchema(server decode.Obj) decode.Obj {
 			typeCase("transport", "streamable-http", without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 			typeCase("transport", MCPSSE, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 		}}),
+		typeCase("type", TargetOpenAI, slices.Concat(commonTargetFields, openaiFields), decode.Obj{"required": []string{"endpoint", "model"},
+			"properties": decode.Obj{"auth": decode.Obj{"properties": decode.Obj{"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": openaiAuthSchemes}}}}}),
 	}
 	return t
 }
 
 func authSchema() decode.Obj {
-	a := decode.Object("a2a, and mcp over http or sse: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
+	a := decode.Object("a2a, mcp over http or sse, and openai: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
 		"scheme":       decode.Obj{"enum": authSchemes, "description": "apiKey, bearer or (a2a) oauth2: the client credentials grant (openIdConnect and mtls are not supported)."},
 		"name":         decode.Str(`apiKey: the header or query parameter (default "X-API-Key").`),
 		"in":           decode.Obj{"enum": authPlaces, "description": "apiKey: header (default) or query (a2a only)."},
