@@ -42,7 +42,8 @@ type targetRun struct {
 	tokens map[string][][3]int64
 	// costed: every test with usage has a cost (its model is priced).
 	costed bool
-	// hidden, when set, is a secret no output and no report may show.
+	// hidden, when set, is a secret no output, no report and no recording
+	// may show.
 	hidden string
 }
 
@@ -78,6 +79,9 @@ func recordReplay(t *testing.T, bin string, env []string, runs []targetRun, stop
 			rec := filepath.Join(tmp, fmt.Sprint("rec-", i))
 			reports := runTarget(t, bin, env, r, "--record", rec)
 			recorded[i] = verdicts(t, reports)
+			if r.hidden != "" { // request headers are never recorded, and bodies masked
+				checkHidden(t, regexp.MustCompile(regexp.QuoteMeta(r.hidden)), "", rec)
+			}
 			if check != nil {
 				check(t, r, rec)
 			}
