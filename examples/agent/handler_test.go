@@ -84,6 +84,9 @@ func TestRoutes(t *testing.T) {
 		{http.MethodGet, "/health", http.StatusOK, "ok"},
 		{http.MethodGet, "/agent", http.StatusMethodNotAllowed, ""},
 		{http.MethodPost, "/other", http.StatusNotFound, ""},
+		{http.MethodGet, "/v1/chat/completions", http.StatusMethodNotAllowed, ""},
+		{http.MethodGet, "/v1/responses", http.StatusMethodNotAllowed, ""},
+		{http.MethodGet, "/api/chat", http.StatusMethodNotAllowed, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
