@@ -94,8 +94,8 @@ func TestRunHTTP(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.out)
 		}
 	}
-	if line := lineWith(r.out, "✓ two cities"); !strings.Contains(line, " tokens · $0.0000") {
-		t.Errorf("the weather test's line shows no usage and cost: %q", line)
+	if line := lineWith(r.out, "✓ two cities"); !strings.Contains(line, " tokens · ") {
+		t.Errorf("the weather test's line shows no usage: %q", line)
 	}
 	r = run(t, dir, nil, "run", "--report-dir", filepath.Join(dir, "out-fail"), "fail")
 	if r.code != ExitFail {
