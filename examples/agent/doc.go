@@ -56,6 +56,36 @@
 // (at most 5000) before the script the rest of the message picks; "tools
 // take N ms" in any user message makes every backend tool call that long.
 //
+// # Other APIs
+//
+// The same server also answers as an agent behind an OpenAI-compatible API
+// or a JSON API of its own, for Ananke's openai and http targets. A
+// scripted model (reply.go) answers both, from the conversation alone:
+// "crash" fails after a few words, "password" is refused, "my name is X"
+// and "what is my name" remember, "what did i say first" quotes, "weather"
+// asks for get_weather once per city named (Paris when none) and answers
+// from its result, "buy" asks for confirm_purchase and places the order on
+// a "yes"; anything else gets a one-line help text. Usage is counted as
+// for AG-UI runs, about four bytes a token.
+//
+//   - POST /v1/chat/completions and POST /v1/responses (chat.go,
+//     responses.go): Chat Completions and the Responses API, streamed
+//     (server-sent events as OpenAI sends them) or not. The tools are the
+//     caller's: the model asks for get_weather or confirm_purchase only
+//     when the request offers it, and the caller sends the result back.
+//     Chat Completions get the whole conversation every time; the
+//     Responses API keeps each response's conversation in memory for a
+//     request naming it as previous_response_id. GET /v1/models lists the
+//     model. Errors are OpenAI's error objects (a crash: HTTP 500, or an
+//     error chunk or response.failed in a stream).
+//   - POST /api/chat (jsonapi.go): {"session", "message"} →
+//     {"session_id", "reply", "tool_calls": [{"id", "name", "args",
+//     "output"}], "usage": {"in", "out"}}. The agent keeps each session's
+//     conversation and runs get_weather itself; a crash is "error".
+//
+// Point an openai target at http://127.0.0.1:8000/v1, an http target at
+// http://127.0.0.1:8000/api/chat.
+//
 // Read it to see what an AG-UI agent streams:
 //
 //   - protocol.go: the request body (RunAgentInput) and the SSE event writer;

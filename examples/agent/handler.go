@@ -20,6 +20,7 @@ func newHandler(delay time.Duration) http.Handler {
 	mux.HandleFunc("POST /agent", func(w http.ResponseWriter, r *http.Request) {
 		serveAgent(w, r, delay, coins)
 	})
+	newAPI(delay, time.Now).mount(mux)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok"))

@@ -84,6 +84,9 @@ func TestRoutes(t *testing.T) {
 		{http.MethodGet, "/health", http.StatusOK, "ok"},
 		{http.MethodGet, "/agent", http.StatusMethodNotAllowed, ""},
 		{http.MethodPost, "/other", http.StatusNotFound, ""},
+		{http.MethodGet, "/v1/chat/completions", http.StatusMethodNotAllowed, ""},
+		{http.MethodGet, "/v1/responses", http.StatusMethodNotAllowed, ""},
+		{http.MethodGet, "/api/chat", http.StatusMethodNotAllowed, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
@@ -132,39 +135,46 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestStopsWhenClientLeaves hangs up during a wait that outlasts any test:
-// an hour between events. The handler must stop when the client leaves;
-// httptest.Server.Close waits for it, and a minute passing first means it
-// kept waiting.
+// an hour between events, on each streaming endpoint. The handler must
+// stop when the client leaves; httptest.Server.Close waits for it, and a
+// minute passing first means it kept waiting.
 func TestStopsWhenClientLeaves(t *testing.T) {
-	srv := httptest.NewServer(newHandler(time.Hour))
-	ctx, cancel := context.WithCancel(t.Context())
-	body := bytes.NewReader([]byte(`{"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"hello"}]}`))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/agent", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Read the first event (the next is an hour away), then hang up.
-	buf := make([]byte, 4096)
-	var got string
-	for !strings.Contains(got, "RUN_STARTED") {
-		n, err := resp.Body.Read(buf)
-		got += string(buf[:n])
-		if err != nil {
-			t.Fatalf("read: %v (got %q)", err, got)
-		}
-	}
-	cancel()
-	resp.Body.Close()
+	for _, tc := range []struct{ path, body, first string }{
+		{"/agent", `{"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"hello"}]}`, "RUN_STARTED"},
+		{"/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hello"}]}`, "chat.completion.chunk"},
+		{"/v1/responses", `{"model":"m","stream":true,"input":"hello"}`, "response.created"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			srv := httptest.NewServer(newHandler(time.Hour))
+			ctx, cancel := context.WithCancel(t.Context())
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+tc.path, bytes.NewReader([]byte(tc.body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Read the first event (the next is an hour away), then hang up.
+			buf := make([]byte, 4096)
+			var got string
+			for !strings.Contains(got, tc.first) {
+				n, err := resp.Body.Read(buf)
+				got += string(buf[:n])
+				if err != nil {
+					t.Fatalf("read: %v (got %q)", err, got)
+				}
+			}
+			cancel()
+			resp.Body.Close()
 
-	closed := make(chan struct{})
-	go func() { srv.Close(); close(closed) }()
-	select {
-	case <-closed:
-	case <-time.After(time.Minute):
-		t.Fatal("the handler was still waiting a minute after the client left")
+			closed := make(chan struct{})
+			go func() { srv.Close(); close(closed) }()
+			select {
+			case <-closed:
+			case <-time.After(time.Minute):
+				t.Fatal("the handler was still waiting a minute after the client left")
+			}
+		})
 	}
 }

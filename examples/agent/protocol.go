@@ -165,6 +165,32 @@ type PatchOp struct {
 
 // send writes any event value whose type is typ.
 func (ew *eventWriter) send(typ string, e any) {
+	data, err := json.Marshal(e)
+	if err != nil {
+		if ew.err == nil {
+			ew.err = fmt.Errorf("encode %s: %w", typ, err)
+		}
+		return
+	}
+	ew.frame("", typ, data)
+}
+
+// sendNamed writes v as an event with an "event:" line naming it, as the
+// OpenAI Responses API sends its events (openai.go).
+func (ew *eventWriter) sendNamed(name string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		if ew.err == nil {
+			ew.err = fmt.Errorf("encode %s: %w", name, err)
+		}
+		return
+	}
+	ew.frame(name, name, data)
+}
+
+// frame writes one event whose data is data, after the pause between
+// events; event, when set, is written as its "event:" line.
+func (ew *eventWriter) frame(event, typ string, data []byte) {
 	if ew.err != nil {
 		return
 	}
@@ -175,10 +201,11 @@ func (ew *eventWriter) send(typ string, e any) {
 		}
 	}
 	ew.sent++
-	data, err := json.Marshal(e)
-	if err != nil {
-		ew.err = fmt.Errorf("encode %s: %w", typ, err)
-		return
+	if event != "" {
+		if _, err := fmt.Fprintf(ew.w, "event: %s\n", event); err != nil {
+			ew.err = fmt.Errorf("write %s: %w", typ, err)
+			return
+		}
 	}
 	if _, err := fmt.Fprintf(ew.w, "data: %s\n\n", data); err != nil {
 		ew.err = fmt.Errorf("write %s: %w", typ, err)

@@ -97,6 +97,8 @@ var flagWords = map[string][]string{
 	"history format": {"text", "markdown", "json"},
 	"color":          {"auto", "always", "never"},
 	"fail-on":        {"error", "new"},
+	"init type":      {"agui", "openai", "http"},
+	"init api":       {"chat", "responses"},
 }
 
 // valueNames complete a flag's value by the name its usage gives it (the

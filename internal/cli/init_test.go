@@ -272,13 +272,22 @@ func TestInitInvalid(t *testing.T) {
 	}{
 		{"no endpoint without a terminal", []string{"init"}, "--endpoint URL is needed when stdin is not a terminal"},
 		{"not a URL", []string{"init", "--endpoint", "localhost:8000"}, `"localhost:8000" is not an http:// or https:// URL`},
-		{"type", []string{"init", "--type", "a2a", "--endpoint", "http://x/agent"}, "init writes AG-UI projects only"},
+		{"type", []string{"init", "--type", "a2a", "--endpoint", "http://x/agent"}, "--type a2a: init writes agui, openai and http targets"},
 		{"two directories", []string{"init", "a", "b"}, "one directory at most"},
 		{"example with an agent id", []string{"init", "--example", "--agent-id", "x"}, "--agent-id does not apply to --example"},
 		{"example endpoint", []string{"init", "--example", "--endpoint", "http://127.0.0.1/agent"}, "must be http://HOST:PORT/agent"},
 		{"empty message", []string{"init", "--endpoint", "http://x/agent", "--probe-message", " "}, "--probe-message is empty"},
 		{"empty agent id", []string{"init", "--endpoint", "http://x/agent", "--agent-id", ""}, "--agent-id is empty"},
 		{"unknown flag", []string{"init", "--endpiont", "http://x/agent"}, "did you mean --endpoint?"},
+		{"openai without a model", []string{"init", "--type", "openai", "--endpoint", "http://x/v1"}, "--model is needed when stdin is not a terminal"},
+		{"openai, an empty model", []string{"init", "--type", "openai", "--endpoint", "http://x/v1", "--model", " "}, "--model is empty"},
+		{"http without an endpoint", []string{"init", "--type", "http"}, "--endpoint URL is needed when stdin is not a terminal (the URL of the agent's JSON API, e.g. http://localhost:8080/chat)"},
+		{"an agent id for openai", []string{"init", "--type", "openai", "--agent-id", "x", "--endpoint", "http://x/v1"}, "--agent-id applies to --type agui, not openai"},
+		{"a model for http", []string{"init", "--type", "http", "--model", "m", "--endpoint", "http://x/chat"}, "--model applies to --type openai, not http"},
+		{"an api for agui", []string{"init", "--api", "responses", "--endpoint", "http://x/agent"}, "--api applies to --type openai, not agui"},
+		{"an unknown api", []string{"init", "--type", "openai", "--api", "completions", "--endpoint", "http://x/v1", "--model", "m"}, `--api "completions": chat (Chat Completions) or responses`},
+		{"example of another type", []string{"init", "--example", "--type", "openai"}, "--type openai does not apply to --example"},
+		{"example with a model", []string{"init", "--example", "--model", "m"}, "--model does not apply to --example"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

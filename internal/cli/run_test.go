@@ -68,7 +68,8 @@ func copySuite(t *testing.T, name string) string {
 		s := string(b)
 		if d.Name() == "ananke.config.yaml" {
 			s = strings.NewReplacer(`"go", "run", "../agent"`, fmt.Sprintf("%q", exampleAgent(t)),
-				"127.0.0.1:8765", addr, "127.0.0.1:8766", addr, "127.0.0.1:8767", addr, "127.0.0.1:8768", addr, "127.0.0.1:8769", addr).Replace(s)
+				"127.0.0.1:8765", addr, "127.0.0.1:8766", addr, "127.0.0.1:8767", addr, "127.0.0.1:8768", addr, "127.0.0.1:8769", addr,
+				"127.0.0.1:8770", addr, "127.0.0.1:8771", addr).Replace(s)
 		}
 		out := filepath.Join(dst, strings.TrimPrefix(p, src))
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {

@@ -152,6 +152,12 @@ func targetLine(tg spec.Target) string {
 		return fmt.Sprintf("%s %s", tg.Type, secret.URL(tg.Endpoint.Raw))
 	case tg.HTTP != nil:
 		return fmt.Sprintf("%s, %s %s", tg.Type, tg.HTTP.Method, secret.URL(tg.Endpoint.Raw))
+	case tg.OpenAI != nil:
+		how := "streamed"
+		if !tg.OpenAI.Stream {
+			how = "not streamed"
+		}
+		return fmt.Sprintf("%s %s (%s API, model %s, %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.OpenAI.API, tg.OpenAI.Model.Raw, how)
 	}
 	return fmt.Sprintf("%s %s (agentId %s)", tg.Type, secret.URL(tg.Endpoint.Raw), tg.AgentID.Raw)
 }

@@ -2,7 +2,6 @@ package dryrun_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,6 +104,33 @@ func TestPlanProtocols(t *testing.T) {
 	}
 }
 
+// TestPlanOpenAI: an openai target's plan names its API, model and
+// whether it streams, and no AG-UI check.
+func TestPlanOpenAI(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ananke.config.yaml": "version: \"1.2\"\ntarget: {type: openai, endpoint: \"http://127.0.0.1:4010/v1?key=sk-literal\", api: responses, model: gpt-4o-mini, stream: false}\n",
+		"t.ananke.yaml":      "version: \"1.2\"\nname: t\nturns: [{user: hi}]\n",
+	}
+	for name, body := range files {
+		if err := writeFile(filepath.Join(dir, name), body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
+		t.Fatal(err)
+	}
+	want := "Target:  openai http://127.0.0.1:4010/v1?key=*** (responses API, model gpt-4o-mini, not streamed), each run bounded by 60000 ms\n"
+	if !strings.Contains(b.String(), want) || strings.Contains(b.String(), "agentId") || strings.Contains(b.String(), "RUN_ERROR") {
+		t.Errorf("the plan has no %q, or speaks AG-UI:\n%s", want, b.String())
+	}
+}
+
 // TestPlanHTTP: an http target's plan names its method and URL template,
 // the query's values masked, and the run_error check in its terms.
 func TestPlanHTTP(t *testing.T) {
@@ -114,7 +140,7 @@ func TestPlanHTTP(t *testing.T) {
 			"  body: {message: \"${message}\"}\n  response: {text: $.reply}\n",
 		"t.ananke.yaml": "version: \"1.2\"\nname: t\nturns: [{user: hi}]\n",
 	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+		if err := writeFile(filepath.Join(dir, name), body); err != nil {
 			t.Fatal(err)
 		}
 	}

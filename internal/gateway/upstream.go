@@ -232,7 +232,7 @@ func (c *call) answered(status int, parts [][]byte, whole bool) {
 	if model == "" {
 		model = c.mc.Model
 	}
-	c.mc.Usage = a.usage.usage(model)
+	c.mc.Usage = a.usage.Usage(model)
 	c.mc.FinishReason = a.finishReason
 	c.mc.ToolCalls = a.toolCalls
 	if status >= 400 && whole && len(parts) == 1 {

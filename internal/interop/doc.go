@@ -8,7 +8,10 @@
 // by @ag-ui/langgraph with a scripted chat model (langgraph-server.mjs), and
 // aimock's AG-UI endpoint (aimock.json) — runs the
 // suites next to them through the binary, and checks every test's status,
-// failing assertions, warnings and exit code against a table.
+// failing assertions, warnings and exit code against a table. TestOpenAI and
+// TestHTTPAPI do the same for agents behind an HTTP API: aimock as an
+// OpenAI-compatible server (aimock-openai.json) and a JSON API in plain Node
+// (json-api.mjs), and replay each recorded run with the server stopped.
 //
 // The producers need Node and testdata/interop/node_modules: run
 //

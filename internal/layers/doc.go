@@ -5,8 +5,8 @@
 //   - no package under internal/ other than internal/cli depends on
 //     reporters/: reporters read the report model, never the other way;
 //   - internal/engine depends on no protocol package (internal/agui,
-//     internal/a2a, internal/mcp, internal/httpapi): protocols sit behind
-//     target.Session;
+//     internal/a2a, internal/mcp, internal/openai, internal/httpapi):
+//     protocols sit behind target.Session;
 //   - internal/trace and internal/target (the seam) depend on no protocol
 //     package either; internal/target/registry picks the protocols;
 //   - internal/spec and internal/assertion (the file model and the

@@ -37,7 +37,8 @@ type importRule struct {
 
 // protocols are the packages that speak a protocol, and the table that
 // picks among them.
-var protocols = []string{module + "/internal/agui", module + "/internal/a2a", module + "/internal/mcp", module + "/internal/httpapi", module + "/internal/target/registry"}
+var protocols = []string{module + "/internal/agui", module + "/internal/a2a", module + "/internal/mcp", module + "/internal/openai",
+	module + "/internal/httpapi", module + "/internal/target/registry"}
 
 // backendServers are the servers Ananke runs behind the agent (the tool
 // doubles' MCP server, the model gateway, the OTLP receiver): their file

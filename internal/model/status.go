@@ -1,20 +1,15 @@
 package model
 
 import (
-	"encoding/json"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/ananke/action/internal/oaiwire"
 	"github.com/ananke/action/internal/secret"
 )
-
-// maxDetail caps how much of a server's error message goes into an Error:
-// enough for any real message, not a whole HTML error page.
-const maxDetail = 300
 
 // maxRetryAfter bounds a parsed Retry-After before it is converted to a
 // time.Duration, so absurd values cannot overflow; Config.MaxRetryWait caps
@@ -45,47 +40,12 @@ func httpFailure(res *http.Response, body []byte, now time.Time) *failure {
 	return f
 }
 
-// serverMessage finds the server's explanation: the OpenAI error object's
-// message ({"error": {"message": "…"}}), Ollama's {"error": "…"}, vLLM's
-// {"message": "…"} or FastAPI's {"detail": "…"}, else the start of the
-// body text.
-func serverMessage(body []byte) string {
-	if len(body) > 64<<10 {
-		body = body[:64<<10]
-	}
-	var shapes struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-		Detail  json.RawMessage `json:"detail"`
-	}
-	if json.Unmarshal(body, &shapes) == nil {
-		var object struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(shapes.Error, &object) == nil && object.Message != "" {
-			return truncate(object.Message)
-		}
-		for _, raw := range []json.RawMessage{shapes.Error, shapes.Detail} {
-			var s string
-			if json.Unmarshal(raw, &s) == nil && s != "" {
-				return truncate(s)
-			}
-		}
-		if shapes.Message != "" {
-			return truncate(shapes.Message)
-		}
-	}
-	return truncate(strings.Join(strings.Fields(string(body)), " "))
-}
+// serverMessage finds the server's explanation in an error body
+// (oaiwire.ErrorMessage).
+func serverMessage(body []byte) string { return oaiwire.ErrorMessage(body) }
 
-func truncate(s string) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= maxDetail {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxDetail]) + "…"
-}
+// truncate trims s and cuts it to oaiwire.MaxDetail characters.
+func truncate(s string) string { return oaiwire.Truncate(s) }
 
 // retryAfter reads how long the server asks us to wait: OpenAI's
 // retry-after-ms first (more precise), then Retry-After in seconds or as an

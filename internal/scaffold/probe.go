@@ -89,24 +89,36 @@ func unusable(res *agui.Result, o Observation) error {
 // endpoint's host but serves no agent at its path (HTTP 404 Not Found or
 // 405 Method Not Allowed): the endpoint is wrong, not the agent away.
 func WrongPath(err error) bool {
+	wrong := func(status int) bool { return status == http.StatusNotFound || status == http.StatusMethodNotAllowed }
 	var te *agui.TransportError
-	return errors.As(err, &te) && te.Op == "status" && (te.Status == http.StatusNotFound || te.Status == http.StatusMethodNotAllowed)
+	var se *StatusError
+	return errors.As(err, &te) && te.Op == "status" && wrong(te.Status) || errors.As(err, &se) && wrong(se.Status)
 }
 
 // usualPaths are where AG-UI servers commonly mount an agent: AG-UI fixes
 // no path (docs/init.md names the servers behind each).
 var usualPaths = []string{"/agent", "/agui", "/"}
 
-// UsualEndpoints are endpoint's scheme and host with the usual paths,
-// endpoint's own path left out.
-func UsualEndpoints(endpoint string) []string {
+// usualBaseURLs are the paths OpenAI-compatible APIs commonly have their
+// base URL at (docs/init.md names the servers behind each).
+var usualBaseURLs = []string{"/v1", "/api/v1", "/openai/v1"}
+
+// UsualEndpoints are endpoint's scheme and host with the usual paths of
+// AG-UI agents, endpoint's own path left out.
+func UsualEndpoints(endpoint string) []string { return usual(endpoint, usualPaths) }
+
+// UsualBaseURLs are endpoint's scheme and host with the usual base paths
+// of OpenAI-compatible APIs, endpoint's own path left out.
+func UsualBaseURLs(endpoint string) []string { return usual(endpoint, usualBaseURLs) }
+
+func usual(endpoint string, paths []string) []string {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Host == "" {
 		return nil
 	}
 	var out []string
-	for _, p := range usualPaths {
-		if p == u.Path || p == "/" && u.Path == "" {
+	for _, p := range paths {
+		if p == u.Path || p == strings.TrimSuffix(u.Path, "/") || p == "/" && u.Path == "" {
 			continue
 		}
 		out = append(out, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: p}).String())

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -36,9 +37,27 @@ var templates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{"quote": quote, "plain": plain}).ParseFS(templateFS, "templates/*.tmpl"))
 })
 
+// Target types init writes a project for.
+const (
+	TypeAGUI   = "agui"
+	TypeOpenAI = "openai"
+	TypeHTTP   = "http"
+)
+
 // Project says what `ananke init` writes for an agent.
 type Project struct {
-	Endpoint, AgentID string
+	// Type is the target's type: TypeAGUI ("" too), TypeOpenAI or
+	// TypeHTTP.
+	Type     string
+	Endpoint string
+	// AgentID is an agui target's.
+	AgentID string
+	// API ("chat" or "responses") and Model are an openai target's.
+	API, Model string
+	// HTTP is where an http target's answers hold the reply and the
+	// conversation id, as the probe found them; a zero Text is
+	// DefaultTextPath.
+	HTTP HTTPShape
 	// Message is the first test's user message.
 	Message string
 	// Probe is what the agent did with Message; nil when it was not
@@ -81,6 +100,13 @@ func (p Project) Files() ([]File, error) {
 		"ServiceEndpoint": service.String(),
 		"ServiceURL":      (&url.URL{Scheme: service.Scheme, Host: service.Host}).String(),
 		"WorkflowConfig":  plainOrQuoted(path.Join(inRepo, ConfigFile)),
+		"Type":            cmp.Or(p.Type, TypeAGUI),
+		"API":             cmp.Or(p.API, "chat"),
+		"Model":           p.Model,
+	}
+	if p.Type == TypeHTTP {
+		data["TextPath"], data["TextNote"] = httpText(p)
+		data["ConversationPath"] = p.HTTP.ConversationID
 	}
 	switch o := p.Probe; {
 	case o == nil:
@@ -112,6 +138,18 @@ func (p Project) Files() ([]File, error) {
 		files = append(files, File{Path: f.path, Data: b.Bytes()})
 	}
 	return files, nil
+}
+
+// httpText is an http target's response.text and what the config's
+// comment says of it.
+func httpText(p Project) (path, note string) {
+	switch {
+	case p.HTTP.Text != "":
+		return p.HTTP.Text, "found by init's probe"
+	case p.Probe == nil:
+		return DefaultTextPath, "where your API's answer holds the reply: edit"
+	}
+	return DefaultTextPath, "init's probe found no reply: edit"
 }
 
 // serviceEndpoint is endpoint as the action reaches a service container

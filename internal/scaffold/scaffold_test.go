@@ -74,6 +74,52 @@ func TestProjectFiles(t *testing.T) {
 	}
 }
 
+// TestProjectFilesByType: an openai and an http target's config, and
+// their first test, from a probe or without one; the files load as
+// written.
+func TestProjectFilesByType(t *testing.T) {
+	answered := &Observation{Message: "Hello", Reply: "Hi! How can I help?"}
+	tests := []struct {
+		name    string
+		project Project
+		want    []string // in the config
+	}{
+		{"openai-answered", Project{Type: TypeOpenAI, Endpoint: "http://localhost:4010/v1", API: "chat", Model: "gpt-4o-mini", Message: "Hello", Probe: answered},
+			[]string{"type: openai", `endpoint: "http://localhost:4010/v1"`, "api: chat", `model: "gpt-4o-mini"`}},
+		{"openai-responses-not-probed", Project{Type: TypeOpenAI, Endpoint: "https://api.openai.com/v1", API: "responses", Model: "gpt-4.1", Message: "Hello", NotProbed: "not probed (--no-probe)"},
+			[]string{"api: responses", `model: "gpt-4.1"`}},
+		{"http-answered", Project{Type: TypeHTTP, Endpoint: "http://localhost:8080/api/chat", Message: "Hello", Probe: answered,
+			HTTP: HTTPShape{Text: "$.data.reply", ConversationID: "$.session_id"}},
+			[]string{"type: http", `message: "${message}"`, `text: "$.data.reply"   # found by init's probe`, `    conversation_id: "$.session_id"   # found by init's probe`}},
+		{"http-no-reply", Project{Type: TypeHTTP, Endpoint: "http://localhost:8080/api/chat", Message: "Hello",
+			Probe: &Observation{Message: "Hello", Err: errors.New(`no reply found in the answer: {"ok":true}`)}},
+			[]string{`text: "$.reply"   # init's probe found no reply: edit`, `    # conversation_id: "$.session_id"` + "\n"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files, err := tc.project.Files()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all strings.Builder
+			for _, f := range files {
+				all.WriteString("==> " + f.Path + " <==\n")
+				all.Write(f.Data)
+			}
+			golden.Assert(t, filepath.Join("testdata", tc.name+".golden"), all.String())
+			for _, want := range tc.want {
+				if !strings.Contains(string(files[0].Data), want) {
+					t.Errorf("the config lacks %q", want)
+				}
+			}
+			_, suite := load(t, files)
+			if target := suite.Config.Target; target.Type != tc.project.Type || target.Endpoint.Raw != tc.project.Endpoint {
+				t.Errorf("loaded target %s at %q; want %s at %q", target.Type, target.Endpoint.Raw, tc.project.Type, tc.project.Endpoint)
+			}
+		})
+	}
+}
+
 func TestWriteNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	files := []File{{Path: "a.yaml", Data: []byte("new")}, {Path: "sub/b.yaml", Data: []byte("new")}}

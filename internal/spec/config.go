@@ -98,7 +98,7 @@ const (
 )
 
 // TargetTypes lists the target types this build speaks.
-var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP, TargetHTTP}
+var TargetTypes = []string{TargetAGUI, TargetA2A, TargetMCP, TargetOpenAI, TargetHTTP}
 
 // Target is the agent under test: a flat union discriminated by Type. The
 // common fields come first; the AG-UI fields are set only for type agui,
@@ -158,9 +158,8 @@ type Server struct {
 var (
 	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
-	// type's own (targetFieldTypes says whose; auth is a2a's, mcp's and
-	// http's).
-	targetFields       = slices.Concat(commonTargetFields, aguiFields, a2aFields, without(mcpFields, "auth"), without(httpTargetFields, "auth"))
+	// type's own (targetFieldTypes says whose; some are several types').
+	targetFields       = union(commonTargetFields, aguiFields, a2aFields, mcpFields, openaiFields, httpTargetFields)
 	commonTargetFields = []string{"type", "headers", "timeout_ms", "assert", "endpoint", "server"}
 	aguiFields         = []string{"agentId", "threadId", "forwardedProps", "state", "protocol_version", "strict_protocol", "max_followups", "max_event_bytes"}
 	serverFields       = []string{"command", "cwd", "env", "ready_url", "ready_log", "timeout_ms", "reuse_existing"}
@@ -272,6 +271,8 @@ func (l *loader) target(n *yaml.Node) Target {
 		t.A2A = l.a2aTarget(f)
 	case TargetMCP:
 		t.MCP = l.mcpTarget(n, f)
+	case TargetOpenAI:
+		t.OpenAI = l.openaiTarget(n, f, &t)
 	case TargetHTTP:
 		t.HTTP = l.httpTarget(n, f, &t, true)
 	default:
@@ -280,6 +281,7 @@ func (l *loader) target(n *yaml.Node) Target {
 		l.aguiTarget(f, &t)
 		l.a2aTarget(f)
 		l.mcpFields(f)
+		l.openaiOwn(n, f)
 		l.httpTarget(n, f, &t, false)
 	}
 	return t
@@ -312,6 +314,8 @@ func typeFields(typ string) []string {
 		return slices.Concat(commonTargetFields, a2aFields)
 	case TargetMCP:
 		return slices.Concat(commonTargetFields, mcpFields)
+	case TargetOpenAI:
+		return slices.Concat(commonTargetFields, openaiFields)
 	case TargetHTTP:
 		return slices.Concat(commonTargetFields, httpTargetFields)
 	}
@@ -331,6 +335,7 @@ func (l *loader) targetType(n *yaml.Node) string {
 		l.Since(node, decode.MinorA2A, "target type a2a")
 	case TargetMCP:
 		l.Since(node, decode.MinorMCP, "target type mcp")
+	case TargetOpenAI:
 	case TargetHTTP:
 	default:
 		l.Errorf(node, `target.type %q is not supported (supported: %s)`, s, quoteAll(TargetTypes))
@@ -346,7 +351,7 @@ func targetFieldTypes(field string) []string {
 	for _, t := range []struct {
 		typ    string
 		fields []string
-	}{{TargetAGUI, aguiFields}, {TargetA2A, a2aFields}, {TargetMCP, mcpFields}, {TargetHTTP, httpTargetFields}} {
+	}{{TargetAGUI, aguiFields}, {TargetA2A, a2aFields}, {TargetMCP, mcpFields}, {TargetOpenAI, openaiFields}, {TargetHTTP, httpTargetFields}} {
 		if slices.Contains(t.fields, field) {
 			out = append(out, t.typ)
 		}
@@ -397,6 +402,19 @@ func (l *loader) aguiTarget(f map[string]decode.Pair, t *Target) {
 		v, _ := l.Integer(p.Val, "target.max_followups", 0, 1000)
 		t.MaxFollowups = int(v)
 	}
+}
+
+// union is the names of lists, each once, in the order first met.
+func union(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, s := range l {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // namedValues reads a mapping of names to string values (headers, env),

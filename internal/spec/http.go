@@ -115,17 +115,22 @@ func (l *loader) httpTarget(n *yaml.Node, f map[string]decode.Pair, t *Target, r
 	if p, ok := f["method"]; ok {
 		h.Method = l.httpMethod(p.Val)
 	}
+	_, streams := f["stream"]
+	if resp, ok := f["response"]; ok {
+		h.Response = l.httpResponse(resp.Val, streams)
+	}
+	if !require {
+		// A type Ananke does not speak: its fields only http has are
+		// checked; auth, body and stream are other types' too.
+		return h
+	}
 	if p, ok := f["auth"]; ok {
 		h.Auth = l.auth(p.Val, mcpAuthPlaces, httpAuthSchemes)
 	}
 	if p, ok := f["stream"]; ok {
 		h.Stream = l.httpStream(p.Val)
 	}
-	resp, hasResponse := f["response"]
-	switch {
-	case hasResponse:
-		h.Response = l.httpResponse(resp.Val, h.Stream != nil)
-	case require && h.Stream == nil:
+	if _, ok := f["response"]; !ok && !streams {
 		l.Errorf(l.DerefQuiet(n), `target (type http) is missing required field "response" (where the reply is: response: {text: $.reply})`)
 	}
 	if p, ok := f["body"]; ok {
@@ -135,22 +140,26 @@ func (l *loader) httpTarget(n *yaml.Node, f map[string]decode.Pair, t *Target, r
 		}
 		l.turnRefs(h.Body.Refs(), "target.body", true)
 	}
-	if require {
-		l.httpEndpoint(f, t, h)
-		var fixed []vars.Ref // the fields resolved once, before the first turn
-		for _, hd := range t.Headers {
-			fixed = append(fixed, hd.Value.Refs()...)
-		}
-		if h.Auth != nil {
-			fixed = append(fixed, templateRefs(h.Auth.Value, h.Auth.Token)...)
-		}
-		for _, r := range fixed {
-			if HTTPTurnVar(r) {
-				l.Diags.Add(r.Pos, "%s is set per turn, in target.endpoint and target.body only; headers and auth are resolved once, before the first turn", r)
-			}
+	l.httpEndpoint(f, t, h)
+	l.resolvedOnce(t, h)
+	return h
+}
+
+// resolvedOnce reports the per-turn variables in the fields resolved
+// once, before the first turn: headers and auth.
+func (l *loader) resolvedOnce(t *Target, h *HTTPTarget) {
+	var refs []vars.Ref
+	for _, hd := range t.Headers {
+		refs = append(refs, hd.Value.Refs()...)
+	}
+	if h.Auth != nil {
+		refs = append(refs, templateRefs(h.Auth.Value, h.Auth.Token)...)
+	}
+	for _, r := range refs {
+		if HTTPTurnVar(r) {
+			l.Diags.Add(r.Pos, "%s is set per turn, in target.endpoint and target.body only; headers and auth are resolved once, before the first turn", r)
 		}
 	}
-	return h
 }
 
 // httpEndpoint checks an http target's endpoint: a URL once its per-turn

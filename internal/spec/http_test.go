@@ -128,7 +128,7 @@ func TestHTTPTargetErrors(t *testing.T) {
 		{"http fields on agui", "version: \"1.2\"\ntarget:\n  type: agui\n  endpoint: \"http://x/agent\"\n  agentId: a\n  response: {text: $.r}\n",
 			[]string{"6:3: target: response is an http field; this target is agui"}},
 		{"unknown type", "version: \"1.2\"\ntarget:\n  type: grpc\n  response: {text: $.user-id}\n",
-			[]string{`3:9: target.type "grpc" is not supported (supported: "agui", "a2a", "mcp", "http")`,
+			[]string{`3:9: target.type "grpc" is not supported (supported: "agui", "a2a", "mcp", "openai", "http")`,
 				`4:26: target.response.text "$.user-id": '-' cannot be in a member name shorthand: write ['user-id'] for a name of any characters`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // checkProtocols reports what a test asks of its target that the target's
 // protocol cannot do: a turn type of another protocol ("turn type mcp:call
 // needs an mcp target; the config's target is agui"), and on targets other
-// than AG-UI, client tools; on an MCP server, which plays only mcp:* turns,
+// than AG-UI and openai, client tools; on an MCP server, which plays only mcp:* turns,
 // also history and a simulated user.
 func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	typ := cfg.Target.Type
@@ -33,9 +33,9 @@ func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 			diags.Add(at, "turn type %s needs %s target; the config's target is %s%s", turn.Type, targetsPlaying(turn.Type), typ, playsHint(typ))
 		}
 		checkHTTP(cfg, t, diags)
-		if typ != TargetAGUI {
+		if !slices.Contains(clientToolTargets, typ) {
 			for _, ct := range t.Tools {
-				diags.Add(ct.Pos, "client tools need an agui target; the config's target is %s", typ)
+				diags.Add(ct.Pos, "client tools need an agui or openai target; the config's target is %s", typ)
 			}
 		}
 		if typ != TargetMCP {
@@ -49,6 +49,9 @@ func checkProtocols(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 		}
 	}
 }
+
+// clientToolTargets are the target types that answer client tools.
+var clientToolTargets = []string{TargetAGUI, TargetOpenAI}
 
 // targetsPlaying names the target types that play a turn type: "an mcp",
 // "an agui or a2a".

@@ -12,11 +12,11 @@ import (
 
 func targetSchema(server decode.Obj) decode.Obj {
 	t := decode.Object("The agent under test; type says which fields apply.", targetFields, decode.Obj{
-		"type":       decode.Obj{"enum": TargetTypes, "description": "Protocol: agui, a2a (version 1.1), mcp (version 1.2) or http (a JSON API of its own)."},
+		"type":       decode.Obj{"enum": TargetTypes, "description": "Protocol: agui, a2a (version 1.1), mcp (version 1.2), openai (an OpenAI-compatible API) or http (a JSON API of its own)."},
 		"headers":    decode.StringMap("HTTP headers sent with every request; values are masked in all output."),
 		"timeout_ms": decode.Positive("Bound on one run's exchange (default 60000)."),
 		"assert":     decode.Ref("assert"),
-		"endpoint":   decode.Str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), MCP Streamable HTTP endpoint, or the http target's URL (may hold ${conversation_id}, ${message}, ${turn})."),
+		"endpoint":   decode.Str("The agent's URL (http or https): AG-UI endpoint, A2A JSON-RPC endpoint (alone: skips discovery; beside a card: replaces the URL the card gives), MCP Streamable HTTP endpoint, an OpenAI-compatible API's base URL (.../v1), or the http target's URL (may hold ${conversation_id}, ${message}, ${turn})."),
 		"server":     server,
 		// agui
 		"agentId":          decode.Str("agui: agent identifier."),
@@ -25,7 +25,7 @@ func targetSchema(server decode.Obj) decode.Obj {
 		"state":            decode.Obj{"description": "agui: initial state sent as RunAgentInput.state."},
 		"protocol_version": decode.Obj{"oneOf": []any{decode.Obj{"type": "string", "pattern": `^\d+\.\d+$`}, decode.Obj{"const": false}}, "description": `agui: sent as protocolVersion (default "1.0"); false omits it.`},
 		"strict_protocol":  decode.Bool("agui: turn every protocol MUST into a failure instead of a warning."),
-		"max_followups":    decode.Obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "agui: follow-up runs per turn for client tools (default 8)."},
+		"max_followups":    decode.Obj{"type": "integer", "minimum": 0, "maximum": 1000, "description": "agui, openai: follow-up runs (requests) per turn for client tools (default 8)."},
 		"max_event_bytes":  decode.Obj{"type": "integer", "minimum": 1024, "maximum": 1 << 30, "description": "agui: largest SSE event accepted, in bytes (default 32 MiB)."},
 		// a2a
 		"agentCardUrl":        decode.Str("a2a: URL of the agent card (e.g. https://host/.well-known/agent-card.json)."),
@@ -40,11 +40,17 @@ func targetSchema(server decode.Obj) decode.Obj {
 		"command":   decode.List(decode.Obj{"type": "string"}, "mcp stdio: program and arguments (no shell)."),
 		"env":       decode.StringMap("mcp stdio: extra environment variables; values are masked in all output."),
 		"cwd":       decode.Str("mcp stdio: working directory, relative to the config file."),
+		// openai
+		"api":          decode.Obj{"enum": APIs, "description": "openai: chat (Chat Completions, the default) or responses (the Responses API)."},
+		"model":        decode.Obj{"type": "string", "minLength": 1, "description": "openai: the model, sent as model."},
+		"instructions": decode.Str("openai: the system message (chat) or instructions (responses) of every request."),
+		// openai and http: each type's case says which form it takes.
+		"stream": decode.Obj{"oneOf": []any{decode.Obj{"type": "boolean"}, httpStreamSchema()},
+			"description": "openai: ask for server-sent events (default true), false for one JSON answer; http: the answer is server-sent events, read through these paths."},
+		"body": decode.Obj{"type": "object", "description": "openai: extra top-level fields of every request (temperature, seed, …), not the fields Ananke sets; http: the request body, a JSON template resolved per turn."},
 		// http
 		"method":   decode.Obj{"enum": httpMethods, "description": "http: the request's method (default POST)."},
-		"body":     decode.Obj{"type": "object", "description": "http: the request body, a JSON template resolved per turn: ${message}, ${conversation_id}, ${turn}; a string that is exactly ${messages} is the conversation so far as a JSON array of {role, content}."},
 		"response": httpResponseSchema(),
-		"stream":   httpStreamSchema(),
 	}, "type")
 	discovery := []any{}
 	for _, k := range []string{"agentCardUrl", "agentCard", "endpoint"} {
@@ -68,13 +74,23 @@ func targetSchema(server decode.Obj) decode.Obj {
 			typeCase("transport", "streamable-http", without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 			typeCase("transport", MCPSSE, without(slices.Concat(commonTargetFields, mcpFields), stdioFields...), mcpHTTP()),
 		}}),
+		typeCase("type", TargetOpenAI, slices.Concat(commonTargetFields, openaiFields), decode.Obj{"required": []string{"endpoint", "model"},
+			"properties": decode.Obj{
+				"auth":   decode.Obj{"properties": decode.Obj{"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": openaiAuthSchemes}}},
+				"stream": decode.Bool("openai: ask for server-sent events (default true); false: one JSON answer."),
+				"body": decode.Obj{"type": "object", "propertyNames": decode.Obj{"not": decode.Obj{"enum": openaiOwnFields}},
+					"description": "openai: extra top-level fields of every request (temperature, seed, …); not the fields Ananke sets."},
+			}}),
 		typeCase("type", TargetHTTP, slices.Concat(commonTargetFields, httpTargetFields), decode.Obj{
 			"required": []string{"endpoint"},
 			// A plain response says where its text is; a stream's events do.
-			"if": decode.Obj{"not": decode.Obj{"required": []string{"stream"}}},
+			"if":   decode.Obj{"not": decode.Obj{"required": []string{"stream"}}},
 			"then": decode.Obj{"required": []string{"response"}, "properties": decode.Obj{"response": decode.Obj{"required": []string{"text"}}}},
-			"properties": decode.Obj{"auth": decode.Obj{"properties": decode.Obj{
-				"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": httpAuthSchemes}}}},
+			"properties": decode.Obj{
+				"auth":   decode.Obj{"properties": decode.Obj{"in": decode.Obj{"const": "header"}, "scheme": decode.Obj{"enum": httpAuthSchemes}}},
+				"stream": httpStreamSchema(),
+				"body":   decode.Obj{"type": "object", "description": "http: the request body, a JSON template resolved per turn: ${message}, ${conversation_id}, ${turn}; a string that is exactly ${messages} is the conversation so far as a JSON array of {role, content}."},
+			},
 		}),
 	}
 	return t
@@ -111,7 +127,7 @@ func httpStreamSchema() decode.Obj {
 }
 
 func authSchema() decode.Obj {
-	a := decode.Object("a2a, mcp over http or sse, and http: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
+	a := decode.Object("a2a, mcp over http or sse, openai and http: how Ananke authenticates; values are masked in all output.", authFields, decode.Obj{
 		"scheme":       decode.Obj{"enum": authSchemes, "description": "apiKey, bearer or (a2a) oauth2: the client credentials grant (openIdConnect and mtls are not supported)."},
 		"name":         decode.Str(`apiKey: the header or query parameter (default "X-API-Key").`),
 		"in":           decode.Obj{"enum": authPlaces, "description": "apiKey: header (default) or query (a2a only)."},

@@ -33,10 +33,11 @@ var TurnTypes = []string{TurnUser, TurnConnect, TurnA2ASend, TurnMCPCall, TurnMC
 
 // TurnTargets maps each target type to the turn types it plays.
 var TurnTargets = map[string][]string{
-	TargetAGUI: {TurnUser, TurnConnect, TurnResume},
-	TargetA2A:  {TurnUser, TurnA2ASend},
-	TargetMCP:  {TurnMCPCall, TurnMCPList},
-	TargetHTTP: {TurnUser},
+	TargetAGUI:   {TurnUser, TurnConnect, TurnResume},
+	TargetA2A:    {TurnUser, TurnA2ASend},
+	TargetMCP:    {TurnMCPCall, TurnMCPList},
+	TargetOpenAI: {TurnUser},
+	TargetHTTP:   {TurnUser},
 }
 
 // Test is one test file (*.ananke.yaml). A file holds one test.

@@ -11,10 +11,11 @@ import (
 
 // protocols are the protocols by target type.
 var protocols = map[string]engine.Protocol{
-	spec.TargetAGUI: aguiProtocol,
-	spec.TargetA2A:  a2aProtocol,
-	spec.TargetMCP:  mcpProtocol,
-	spec.TargetHTTP: httpProtocol,
+	spec.TargetAGUI:   aguiProtocol,
+	spec.TargetA2A:    a2aProtocol,
+	spec.TargetMCP:    mcpProtocol,
+	spec.TargetOpenAI: openaiProtocol,
+	spec.TargetHTTP:   httpProtocol,
 }
 
 // Lookup is the protocol of a target type; a target without a type is an

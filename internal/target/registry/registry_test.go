@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ananke/action/internal/openai"
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/target/registry"
@@ -28,13 +29,14 @@ func TestEveryTargetTypeHasAProtocol(t *testing.T) {
 	if untyped.Words != agui.Words {
 		t.Errorf("a target without a type speaks %+v; want AG-UI's", untyped.Words)
 	}
-	if got := registry.Recordable(); !slices.Equal(got, []string{spec.TargetAGUI, spec.TargetHTTP}) || !registry.CanRecord("") || registry.CanRecord(spec.TargetMCP) {
-		t.Errorf("Recordable() = %q; want agui and http (untyped included, mcp not)", got)
+	if got := registry.Recordable(); !slices.Equal(got, []string{spec.TargetAGUI, spec.TargetOpenAI, spec.TargetHTTP}) || !registry.CanRecord("") || registry.CanRecord(spec.TargetMCP) {
+		t.Errorf("Recordable() = %q; want agui, openai and http (untyped included, mcp not)", got)
 	}
 }
 
 // TestTurnTypesAgree: the turn types a test file names are those the
-// sessions play, and the answers of its resume turns the trace's.
+// sessions play, the answers of its resume turns the trace's, and the
+// APIs of its openai target the session's.
 func TestTurnTypesAgree(t *testing.T) {
 	for _, c := range [][2]string{
 		{spec.TurnUser, target.TurnUser},
@@ -43,6 +45,9 @@ func TestTurnTypesAgree(t *testing.T) {
 		{spec.TurnMCPCall, target.TurnMCPCall},
 		{spec.TurnMCPList, target.TurnMCPList},
 		{spec.TurnResume, target.TurnResume},
+		// and the APIs an openai target speaks are the session's
+		{spec.APIChat, openai.APIChat},
+		{spec.APIResponses, openai.APIResponses},
 		// and the answers a resume turn gives are the trace's
 		{spec.AnswerApprove, trace.AnswerApprove},
 		{spec.AnswerReject, trace.AnswerReject},
