@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,7 +95,9 @@ func (r *reading) status(ctx context.Context, resp *http.Response) error {
 func (r *reading) plain(ctx context.Context, resp *http.Response) error {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(r.s.max)+1))
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case ctx.Err() != nil && (err != nil || !json.Valid(body)):
+		// Cut by the timeout: the transport may end the body with an
+		// error or as if it were whole.
 		return fmt.Errorf("the response stopped after %d bytes: %w", len(body), context.Cause(ctx))
 	case err != nil:
 		return fmt.Errorf("the response broke after %d bytes: %w", len(body), err)
@@ -124,6 +127,10 @@ func (r *reading) stream(ctx context.Context, resp *http.Response) error {
 	var last []byte
 	for {
 		data, err := sr.Next()
+		if err != nil && ctx.Err() != nil {
+			// Cut by the timeout, however the transport ends the body.
+			return r.broke(ctx, err)
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
