@@ -3,12 +3,13 @@ package a2a
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ananke/action/internal/inprocess"
 
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
@@ -59,63 +60,8 @@ func newFake(t *testing.T, streaming bool, rpc func(w http.ResponseWriter, r *ht
 // moves only once every goroutine waits, so a timeout ends a turn exactly
 // when the agent has said all it will.
 func (f *fake) inProcess() *http.Client {
-	return &http.Client{Transport: handlerTransport{f.srv.Config.Handler}}
+	return inprocess.Client(f.srv.Config.Handler)
 }
-
-// handlerTransport serves requests with h, in process.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	pr, pw := io.Pipe()
-	w := &pipeResponse{header: http.Header{}, body: pw, started: make(chan struct{})}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		t.h.ServeHTTP(w, r)
-		w.WriteHeader(http.StatusOK)
-		pw.Close()
-	}()
-	go func() {
-		// The client gave up: the reader and the handler stop too.
-		select {
-		case <-r.Context().Done():
-			pr.CloseWithError(r.Context().Err())
-		case <-served:
-		}
-	}()
-	select {
-	case <-w.started:
-		return &http.Response{StatusCode: w.code, Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)),
-			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: w.sent, Body: pr, ContentLength: -1, Request: r}, nil
-	case <-r.Context().Done():
-		return nil, r.Context().Err()
-	}
-}
-
-// pipeResponse is a response written into a pipe.
-type pipeResponse struct {
-	header  http.Header
-	body    *io.PipeWriter
-	code    int
-	sent    http.Header // the header as sent, once started is closed
-	started chan struct{}
-}
-
-func (w *pipeResponse) Header() http.Header { return w.header }
-
-func (w *pipeResponse) WriteHeader(code int) {
-	if w.sent == nil {
-		w.code, w.sent = code, w.header.Clone()
-		close(w.started)
-	}
-}
-
-func (w *pipeResponse) Write(b []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return w.body.Write(b)
-}
-
-func (w *pipeResponse) Flush() { w.WriteHeader(http.StatusOK) }
 
 func (f *fake) keep(r *http.Request, body string) {
 	f.mu.Lock()

@@ -1,10 +1,6 @@
 package doubles
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -95,75 +91,3 @@ func connect(t testing.TB, url, token string, rt http.RoundTripper) *sdk.ClientS
 	}
 	return cs
 }
-
-// inProcess serves requests with h in the test's own process, through a
-// pipe: with no network, a test runs in a synctest bubble, where time
-// moves only once every goroutine waits. A handler that aborts
-// (http.ErrAbortHandler) closes the "connection": the response ends
-// early, or never starts.
-type inProcess struct{ h http.Handler }
-
-func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	pr, pw := io.Pipe()
-	w := &pipeResponse{header: http.Header{}, body: pw, started: make(chan struct{}), aborted: make(chan struct{})}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		defer func() {
-			if p := recover(); p != nil {
-				if p != http.ErrAbortHandler {
-					panic(p)
-				}
-				close(w.aborted)
-				pw.CloseWithError(io.ErrUnexpectedEOF)
-				return
-			}
-			w.WriteHeader(http.StatusOK)
-			pw.Close()
-		}()
-		t.h.ServeHTTP(w, r)
-	}()
-	go func() {
-		select {
-		case <-r.Context().Done():
-			pr.CloseWithError(r.Context().Err())
-		case <-served:
-		}
-	}()
-	select {
-	case <-w.started:
-		return &http.Response{StatusCode: w.code, Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)),
-			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: w.sent, Body: pr, ContentLength: -1, Request: r}, nil
-	case <-w.aborted:
-		return nil, errors.New("connection closed by the server")
-	case <-r.Context().Done():
-		return nil, context.Cause(r.Context())
-	}
-}
-
-// pipeResponse is a response written into a pipe.
-type pipeResponse struct {
-	header  http.Header
-	body    *io.PipeWriter
-	code    int
-	sent    http.Header
-	started chan struct{}
-	aborted chan struct{}
-}
-
-func (w *pipeResponse) Header() http.Header { return w.header }
-
-func (w *pipeResponse) WriteHeader(code int) {
-	if w.sent == nil {
-		w.code, w.sent = code, w.header.Clone()
-		close(w.started)
-	}
-}
-
-func (w *pipeResponse) Write(b []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return w.body.Write(b)
-}
-
-func (w *pipeResponse) Flush() { w.WriteHeader(http.StatusOK) }

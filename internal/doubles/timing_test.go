@@ -6,6 +6,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/ananke/action/internal/inprocess"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ananke/action/internal/backend"
@@ -43,7 +45,7 @@ func TestServeTiming(t *testing.T) {
 				defer s.Close()
 				bd := board.Bind("a")
 				defer bd.Release()
-				cs := connect(t, "http://doubles.test"+c.Path, "", inProcess{s.Handler()})
+				cs := connect(t, "http://doubles.test"+c.Path, "", inprocess.Transport(s.Handler()))
 				defer cs.Close()
 
 				ctx := t.Context()
@@ -97,7 +99,7 @@ func TestCallKeepsItsTurn(t *testing.T) {
 				defer s.Close()
 				bd := board.Bind("a")
 				defer bd.Release()
-				cs := connect(t, "http://doubles.test"+c.Path, "", inProcess{s.Handler()})
+				cs := connect(t, "http://doubles.test"+c.Path, "", inprocess.Transport(s.Handler()))
 				defer cs.Close()
 
 				time.AfterFunc(time.Millisecond, func() { bd.SetTurn(1) })

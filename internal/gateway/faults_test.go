@@ -12,6 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/ananke/action/internal/inprocess"
+
 	"github.com/ananke/action/internal/backend"
 )
 
@@ -118,12 +120,12 @@ func bubble(t *testing.T, o Options, upstream http.HandlerFunc) (*http.Client, *
 	t.Helper()
 	o.Board = backend.NewBoard(false, func(string) bool { return true })
 	o.Upstream = "http://model.test/v1"
-	o.HTTP = &http.Client{Transport: inProcess{upstream}}
+	o.HTTP = &http.Client{Transport: inprocess.Transport(upstream)}
 	g, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &http.Client{Transport: inProcess{g.Handler()}}, o.Board.Bind(testID)
+	return &http.Client{Transport: inprocess.Transport(g.Handler())}, o.Board.Bind(testID)
 }
 
 // TestTimeouts: a timeout fault holds the request until the agent gives

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ananke/action/internal/inprocess"
+
 	"github.com/ananke/action/internal/target"
 	"github.com/ananke/action/internal/trace"
 )
@@ -55,62 +57,8 @@ func (f *fake) requests() []request {
 // moves only once every goroutine waits, so a timeout ends a turn
 // exactly when the agent has said all it will.
 func (f *fake) inProcess() *http.Client {
-	return &http.Client{Transport: handlerTransport{f.srv.Config.Handler}}
+	return inprocess.Client(f.srv.Config.Handler)
 }
-
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	pr, pw := io.Pipe()
-	w := &pipeResponse{header: http.Header{}, body: pw, started: make(chan struct{})}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		t.h.ServeHTTP(w, r)
-		w.WriteHeader(http.StatusOK)
-		pw.Close()
-	}()
-	go func() {
-		// The client gave up: the reader and the handler stop too.
-		select {
-		case <-r.Context().Done():
-			pr.CloseWithError(r.Context().Err())
-		case <-served:
-		}
-	}()
-	select {
-	case <-w.started:
-		return &http.Response{StatusCode: w.code, Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)),
-			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: w.sent, Body: pr, ContentLength: -1, Request: r}, nil
-	case <-r.Context().Done():
-		return nil, r.Context().Err()
-	}
-}
-
-// pipeResponse is a response written into a pipe.
-type pipeResponse struct {
-	header  http.Header
-	body    *io.PipeWriter
-	code    int
-	sent    http.Header
-	started chan struct{}
-}
-
-func (w *pipeResponse) Header() http.Header { return w.header }
-
-func (w *pipeResponse) WriteHeader(code int) {
-	if w.sent == nil {
-		w.code, w.sent = code, w.header.Clone()
-		close(w.started)
-	}
-}
-
-func (w *pipeResponse) Write(b []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return w.body.Write(b)
-}
-
-func (w *pipeResponse) Flush() { w.WriteHeader(http.StatusOK) }
 
 // stepClock is a clock that moves a millisecond at each reading, from
 // t0.
