@@ -69,7 +69,9 @@ type Options struct {
 type Response struct {
 	Text, ConversationID, Error string
 	ToolCalls                   *ToolCalls
-	InputTokens, OutputTokens   string
+	// Model is where the response names the model its usage is priced
+	// as.
+	InputTokens, OutputTokens, Model string
 }
 
 // ToolCalls maps tool calls: Path selects each call, and the others are
@@ -88,8 +90,8 @@ type Stream struct {
 
 // paths are the options' paths, parsed; nil where not mapped.
 type paths struct {
-	text, conversationID, errPath, inputTokens, outputTokens *jsonpath.Path
-	calls                                                    *callPaths
+	text, conversationID, errPath, inputTokens, outputTokens, model *jsonpath.Path
+	calls                                                           *callPaths
 }
 
 type callPaths struct {
@@ -127,6 +129,7 @@ func (o *Options) parse() (paths, error) {
 	p.errPath = one("response.error", r.Error)
 	p.inputTokens = one("response.input_tokens", r.InputTokens)
 	p.outputTokens = one("response.output_tokens", r.OutputTokens)
+	p.model = one("response.model", r.Model)
 	if c := r.ToolCalls; c != nil {
 		p.calls = &callPaths{each: one("response.tool_calls.path", c.Path), name: one("response.tool_calls.name", c.Name),
 			arguments: one("response.tool_calls.arguments", c.Arguments), result: one("response.tool_calls.result", c.Result),

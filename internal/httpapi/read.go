@@ -47,6 +47,7 @@ type reading struct {
 	conversationID string
 	calls          int
 	tokens         cost.Tokens
+	model          string // the model the response names (response.model)
 }
 
 // exchange sends req and reads its answer into r.
@@ -331,6 +332,13 @@ func (r *reading) usage1(doc any) error {
 		}
 		r.tokens.Set(u.f, n)
 	}
+	if r.s.p.model != nil {
+		if ms := r.s.p.model.Eval(doc); len(ms) > 0 {
+			if s, ok := ms[0].(string); ok && s != "" {
+				r.model = s
+			}
+		}
+	}
 	return nil
 }
 
@@ -340,7 +348,7 @@ func (r *reading) usage() *cost.Spend {
 		return nil
 	}
 	s := &cost.Spend{}
-	s.Add(cost.Usage{Tokens: r.tokens})
+	s.Add(cost.Usage{Model: r.model, Tokens: r.tokens})
 	return s
 }
 

@@ -21,7 +21,7 @@ func shop(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewDecoder(r.Body).Decode(&in)
 	switch in.Turn {
 	case "0":
-		writeJSON(w, 200, `{"reply":"hello","session_id":"c 1/x","usage":{"in":10,"out":3}}`)
+		writeJSON(w, 200, `{"reply":"hello","session_id":"c 1/x","usage":{"in":10,"out":3},"model":"shop-1"}`)
 	case "1":
 		writeJSON(w, 200, `{"reply":"it shipped","tool_calls":[{"id":"k1","name":"lookup","args":{"order":"A-1"},"output":{"status":"shipped"}},{"id":7,"name":"notify","args":"{\"to\":\"ada\"}","output":null}]}`)
 	default:
@@ -35,7 +35,7 @@ func shopOptions(base string) Options {
 		Body: jsonBody("session", Mark(VarConversationID), "message", Mark(VarMessage), "history", Mark(VarMessages), "turn", Mark(VarTurn), "note", "turn "+Mark(VarTurn)+" of "+Mark(VarMessages)),
 		Response: Response{Text: "$.reply", ConversationID: "/session_id", Error: "$.error",
 			ToolCalls:   &ToolCalls{Path: "$.tool_calls[*]", Name: "$.name", Arguments: "$.args", Result: "$.output", ID: "$.id"},
-			InputTokens: "$.usage.in", OutputTokens: "/usage/out"},
+			InputTokens: "$.usage.in", OutputTokens: "/usage/out", Model: "$.model"},
 		Header:  http.Header{"X-Team": {"qa"}},
 		History: []target.Message{{Role: "user", Text: "earlier"}, {Role: "assistant", Text: "noted"}},
 		Now:     stepClock(),
@@ -110,6 +110,8 @@ func TestConversation(t *testing.T) {
 		t.Errorf("turn 0 usage %+v; want 10 in, 3 out", u)
 	} else if out, _ := u.Tokens().Get(cost.Output); out != 3 {
 		t.Errorf("turn 0 usage %+v; want 3 out", u)
+	} else if len(u.Models) != 1 || u.Models[0].Model != "shop-1" {
+		t.Errorf("turn 0 usage %+v; want it of model shop-1 (response.model), for pricing", u)
 	}
 	if tr.Turns[1].Usage != nil {
 		t.Errorf("turn 1 reported no usage; got %+v", tr.Turns[1].Usage)

@@ -50,8 +50,9 @@ type HTTPResponse struct {
 	// error (the turn's run_error check).
 	Error     string
 	ToolCalls *HTTPToolCalls
-	// InputTokens and OutputTokens are the turn's usage.
-	InputTokens, OutputTokens string
+	// InputTokens and OutputTokens are the turn's usage, and Model the
+	// model it names (what pricing: prices it).
+	InputTokens, OutputTokens, Model string
 }
 
 // HTTPToolCalls maps the tool calls of a response: Path selects each
@@ -96,7 +97,7 @@ func HTTPTurnVar(r vars.Ref) bool { return !r.Env && slices.Contains(HTTPTurnVar
 var (
 	httpTargetFields = []string{"method", "body", "response", "stream", "auth"}
 	httpMethods      = []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodGet, http.MethodDelete}
-	responseFields   = []string{"text", "conversation_id", "error", "tool_calls", "input_tokens", "output_tokens"}
+	responseFields   = []string{"text", "conversation_id", "error", "tool_calls", "input_tokens", "output_tokens", "model"}
 	toolCallFields   = []string{"path", "name", "arguments", "result", "id"}
 	streamFields     = []string{"text", "done"}
 	// httpAuthSchemes are the schemes an http target takes: its credential
@@ -242,6 +243,7 @@ func (l *loader) httpResponse(n *yaml.Node, stream bool) HTTPResponse {
 	r.Error = l.path(f, "error", "target.response")
 	r.InputTokens = l.path(f, "input_tokens", "target.response")
 	r.OutputTokens = l.path(f, "output_tokens", "target.response")
+	r.Model = l.path(f, "model", "target.response")
 	if p, ok := f["tool_calls"]; ok {
 		r.ToolCalls = l.toolCalls(p.Val)
 	}

@@ -116,6 +116,7 @@ func httpResponseSchema() decode.Obj {
 		"tool_calls":      calls,
 		"input_tokens":    jsonPathSchema("The turn's input tokens."),
 		"output_tokens":   jsonPathSchema("The turn's output tokens."),
+		"model":           jsonPathSchema("The model the response names, which pricing: prices its usage as."),
 	})
 }
 

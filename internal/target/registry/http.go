@@ -60,7 +60,7 @@ func openHTTP(s *engine.Setup) target.Session {
 		}
 		r := h.Response
 		o.Response = httpapi.Response{Text: r.Text, ConversationID: r.ConversationID, Error: r.Error,
-			InputTokens: r.InputTokens, OutputTokens: r.OutputTokens}
+			InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, Model: r.Model}
 		if c := r.ToolCalls; c != nil {
 			o.Response.ToolCalls = &httpapi.ToolCalls{Path: c.Path, Name: c.Name, Arguments: c.Arguments, Result: c.Result, ID: c.ID}
 		}
