@@ -61,7 +61,10 @@ type Report struct {
 	// Attacks is what the attack runs found (SetAttacks,
 	// docs/attacks.md); nil when none ran.
 	Attacks *Attacks `json:"attacks,omitempty"`
-	Tests   []Test   `json:"tests"`
+	// Variants compares the variants the suite ran against
+	// (docs/variants.md); nil without variants.
+	Variants *Variants `json:"variants,omitempty"`
+	Tests    []Test    `json:"tests"`
 
 	masked []string
 }
@@ -162,7 +165,10 @@ const (
 type Test struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
-	File string `json:"file"`
+	// Variant is the variant the test ran under, its ID qualified
+	// (VariantID); "" without variants.
+	Variant string `json:"variant,omitempty"`
+	File    string `json:"file"`
 	// Line is where the test is declared: 1 for a test file, the case's
 	// line in a dataset.
 	Line   int           `json:"line"`

@@ -82,6 +82,9 @@ type Config struct {
 	// Attacks is the config's attacks: (docs/attacks.md); nil when it has
 	// none.
 	Attacks *Attacks
+	// Variants are the variants the suite may run against
+	// (docs/variants.md); nil without a variants: section.
+	Variants []*Variant
 }
 
 // Target types (docs/files.md).
