@@ -16,7 +16,13 @@ import (
 // positions.
 func resolveExtends(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	r := assertion.NewResolver(cfg.Assertions, diags)
-	r.Resolve(cfg.Target.Assert)
+	seen := map[*assertion.Block]bool{}
+	for _, tg := range cfg.targets() {
+		if !seen[tg.Assert] {
+			seen[tg.Assert] = true
+			r.Resolve(tg.Assert)
+		}
+	}
 	for _, t := range tests {
 		r.Resolve(t.Assert)
 		for _, turn := range t.Turns {

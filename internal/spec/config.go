@@ -159,7 +159,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks", "variants"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; some are several types').
 	targetFields       = union(commonTargetFields, aguiFields, a2aFields, mcpFields, openaiFields, httpTargetFields)
@@ -230,6 +230,11 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	if p, ok := f["attacks"]; ok {
 		c.Attacks = l.attacks(p.Val)
 	}
+	var target *yaml.Node
+	if p, ok := f["target"]; ok {
+		target = p.Val
+	}
+	l.variants(f, c, target)
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
 			l.Diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")

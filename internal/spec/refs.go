@@ -67,10 +67,13 @@ func noHookReason(t *Test) string {
 // checkConfigRefs reports config references that no hook can set for some
 // test.
 func checkConfigRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
-	if s := cfg.Target.Server; s != nil {
-		for _, r := range s.refs() {
-			if !r.Env {
-				diags.Add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
+	targets := cfg.targets()
+	for _, t := range targets {
+		if s := t.Server; s != nil {
+			for _, r := range s.refs() {
+				if !r.Env {
+					diags.Add(r.Pos, "unknown variable %s: target.server starts before any hook runs (environment variables are ${ENV.NAME})", r)
+				}
 			}
 		}
 	}
@@ -84,11 +87,26 @@ func checkConfigRefs(cfg *Config, tests []*Test, diags *diag.Diagnostics) {
 	if hookless == nil || len(cfg.BeforeAll) > 0 {
 		return
 	}
-	for _, r := range cfg.Target.refs() {
-		if !r.Env && !attemptVar(r) {
-			diags.Add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
+	for _, t := range targets {
+		for _, r := range t.refs() {
+			if !r.Env && !attemptVar(r) {
+				diags.Add(r.Pos, "unknown variable %s: test %s has no hooks to set it", r, hookless.Path)
+			}
 		}
 	}
+}
+
+// targets are the config's target and each variant's, which share the
+// nodes a variant leaves alone (their problems are reported once, as
+// diag.Diagnostics.Sorted drops repeats).
+func (c *Config) targets() []*Target {
+	out := []*Target{&c.Target}
+	for _, v := range c.Variants {
+		if v.Target != nil {
+			out = append(out, v.Target)
+		}
+	}
+	return out
 }
 
 // CheckEnv reports every ${ENV.NAME} of the config and tests that is not set.
@@ -134,21 +152,27 @@ func EnvSecrets(s *Suite, getenv func(string) (string, bool)) []string {
 // urlFields are the config's URL fields: their ${ENV.NAME} values are not
 // secrets as a whole, their passwords and query values are.
 func urlFields(c *Config) []vars.Template {
-	out := []vars.Template{c.Target.Endpoint}
-	if s := c.Target.Server; s != nil {
-		out = append(out, s.ReadyURL)
-	}
-	if a := c.Target.A2A; a != nil {
-		out = append(out, a.AgentCardURL)
+	var out []vars.Template
+	for _, t := range c.targets() {
+		out = append(out, t.Endpoint)
+		if s := t.Server; s != nil {
+			out = append(out, s.ReadyURL)
+		}
+		if a := t.A2A; a != nil {
+			out = append(out, a.AgentCardURL)
+		}
 	}
 	return out
 }
 
 // envRefs lists every ${ENV.NAME} of the config and of the tests that run.
 func envRefs(s *Suite) []vars.Ref {
-	refs := s.Config.Target.refs()
-	if s.Config.Target.Server != nil {
-		refs = append(refs, s.Config.Target.Server.refs()...)
+	var refs []vars.Ref
+	for _, t := range s.Config.targets() {
+		refs = append(refs, t.refs()...)
+		if t.Server != nil {
+			refs = append(refs, t.Server.refs()...)
+		}
 	}
 	for _, h := range append(slices.Clone(s.Config.BeforeAll), s.Config.AfterAll...) {
 		refs = append(refs, templateRefs(h.Cmd...)...)

@@ -140,6 +140,7 @@ func configSchema() decode.Obj {
 		"doubles":       decl.ConfigSchema(),
 		"otel":          otelSchema(),
 		"attacks":       attacksSchema(),
+		"variants":      variantsSchema(target),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")
