@@ -44,6 +44,13 @@ type Options struct {
 	// Otherwise one that does not set stream_options.include_usage goes
 	// upstream with it set to true, so that its stream reports its usage.
 	LeaveStreamOptions bool
+	// ModelFor, when set, names the model a test's requests ask the
+	// upstream for, by the test id of the attempt the request belongs to
+	// (a variant's gateway.model, docs/variants.md); "" keeps the
+	// request's own. The request is rewritten before anything else sees
+	// it: what is forwarded, recorded, fingerprinted for replay and shown
+	// as the model call's model all name the rewritten model.
+	ModelFor func(testID string) string
 	// Board attributes each request to the test attempt bound to it.
 	Board *backend.Board
 	// Tests are the tests' gateway: by test id (spec.Test.ID); a test

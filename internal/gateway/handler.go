@@ -77,6 +77,7 @@ func (g *Gateway) chat(w http.ResponseWriter, r *http.Request) {
 		c.fail(http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
+	c.rewriteModel()
 	c.describe()
 	var fault *Fault
 	if c.bd != nil {
@@ -90,6 +91,21 @@ func (g *Gateway) chat(w http.ResponseWriter, r *http.Request) {
 	default:
 		c.forward()
 	}
+}
+
+// rewriteModel sets the request's model to the one Options.ModelFor
+// names for the call's test, if any: the body is then the request
+// re-encoded (canonical JSON), the rest of it as the agent sent it.
+func (c *call) rewriteModel() {
+	if c.g.o.ModelFor == nil || c.bd == nil {
+		return
+	}
+	model := c.g.o.ModelFor(c.bd.TestID)
+	if model == "" || c.req["model"] == model {
+		return
+	}
+	c.req["model"] = model
+	c.body = canonical(c.req)
 }
 
 // describe fills what the model call says of the request.
