@@ -2,6 +2,7 @@ package html_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ type variantRun struct {
 // under careful, a significant difference; search passes 4 of 6 under
 // baseline (min_pass_rate 60%) and fails with 3 of 6 under careful, a
 // difference within noise. The broken variant's agent did not start: its
-// every test errored. The refund test's name holds markup.
+// every test errored.
 var (
 	variantNames = []string{"baseline", "careful", "broken"}
 	variantTests = []struct {
@@ -39,7 +40,7 @@ var (
 	}{
 		{"tests/checkout", "checkout declines the card", map[string]variantRun{
 			"baseline": {6, 6, 1200, 2000, 100}, "careful": {6, 6, 1300, 1600, 90}}},
-		{"tests/refund", "refund asks for the order " + hostile, map[string]variantRun{
+		{"tests/refund", "refund asks for the order", map[string]variantRun{
 			"baseline": {6, 1, 900, 2400, 120}, "careful": {6, 6, 1100, 1800, 100}}},
 		{"tests/search", "search finds shoes", map[string]variantRun{
 			"baseline": {6, 4, 800, 3000, 90}, "careful": {6, 3, 950, 2200, 80}}},
@@ -135,7 +136,7 @@ func variantsComparison(r *report.Report) *report.Variants {
 				}
 			}
 		}
-		s.Totals.PassRate = float64(s.Totals.Passed) * 100 / float64(s.Totals.Total)
+		s.Totals.PassRate = math.Round(float64(s.Totals.Passed)*1000/float64(s.Totals.Total)) / 10
 		switch name {
 		case "baseline":
 			s.MedianTurnMs = median(900)
@@ -177,6 +178,21 @@ func variantsComparison(r *report.Report) *report.Variants {
 			Line: "broken did not run: " + brokenReason},
 	}
 	return v
+}
+
+// hostileVariants is variantsReport with markup in the refund test's
+// name, the broken variant's error and a pair's line.
+func hostileVariants() *report.Report {
+	r := variantsReport()
+	r.Variants.Rows[1].Name = hostile
+	for i := range r.Tests {
+		if strings.HasPrefix(r.Tests[i].ID, "tests/refund@") {
+			r.Tests[i].Name = hostile
+		}
+	}
+	r.Variants.Variants[2].Error = hostile
+	r.Variants.Pairs[1].Line = hostile + "\u2028"
+	return r
 }
 
 // variantsData is the part of the page's data variants tests look into.
@@ -294,10 +310,7 @@ func TestVariantsData(t *testing.T) {
 // TestVariantsEscaping: markup in a test's name, a variant's error and a
 // pair's line stays inside the data and decodes back unchanged.
 func TestVariantsEscaping(t *testing.T) {
-	r := variantsReport()
-	r.Variants.Variants[2].Error = hostile
-	r.Variants.Pairs[1].Line = hostile + "\u2028"
-	page := render(t, r)
+	page := render(t, hostileVariants())
 	low := strings.ToLower(page)
 	if n := strings.Count(low, "</script"); n != 2 {
 		t.Errorf("%d </script in the page; want 2", n)
@@ -312,7 +325,7 @@ func TestVariantsEscaping(t *testing.T) {
 	if got := d.Variants.Pairs[1].Line; got != hostile+"\u2028" {
 		t.Errorf("the pair's line decodes as %q", got)
 	}
-	if got := d.Variants.Rows[1].Name; !strings.HasSuffix(got, hostile) {
+	if got := d.Variants.Rows[1].Name; got != hostile {
 		t.Errorf("the refund test's name decodes as %q", got)
 	}
 	if got := d.Variants.Variants[2].Error; got != hostile {
