@@ -28,6 +28,7 @@ func build(r *report.Report) *page {
 	p.History = historyText(r)
 	p.Warnings = runWarnings(r)
 	p.Attacks = attacksOf(r)
+	p.Variants = variantsOf(r)
 	if r.Budget != nil {
 		for _, l := range r.Budget.Limits {
 			p.Budget = append(p.Budget, budgetLine{Status: l.Status, Message: l.Message})
@@ -49,7 +50,7 @@ var pageCaps = caps{Event: EventCap, Text: TextCap, Events: EventsCap}
 // the run shows what the agent used; base names the base branch of the
 // report's history.
 func buildTest(rt *report.Test, withUsage bool, base string) (test, *trace.Trace) {
-	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Status: rt.Status, Flaky: rt.Flaky, Inconclusive: rt.Inconclusive,
+	t := test{ID: rt.ID, Name: rt.Name, File: rt.File, Line: rt.Line, Tags: rt.Tags, Variant: rt.Variant, Status: rt.Status, Flaky: rt.Flaky, Inconclusive: rt.Inconclusive,
 		Warned: len(rt.Warned()) > 0, NotMade: len(rt.NotMade()), Reason: rt.Reason, DurationMs: rt.DurationMs, TraceFile: rt.TraceFile, TraceID: rt.TraceID,
 		Checkpoints: rt.Checkpoints, Warnings: rt.Warnings, Assertions: []assertion{}, Turns: []turn{}}
 	t.Detail, _ = cut(rt.Detail, TextCap)

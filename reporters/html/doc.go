@@ -18,7 +18,11 @@
 // took (backend.go). A run that attacked its tests has their totals and
 // the gate's verdict in the header and an attacks view (#attacks): the
 // runs per test and channel site, and each run, its payload, where it was
-// planted and its evidence, the canary marked (attacks.go).
+// planted and its evidence, the canary marked (attacks.go). A run against
+// several variants has the pair verdicts in the header and a comparison
+// view (#variants): each variant's totals, usage, latency and error, and a
+// matrix of tests × variants, sortable and filtered to the tests that
+// differ, each cell linking to the test under its variant (variants.go).
 //
 // The page loads nothing: its style, script and data are inline, and its
 // Content-Security-Policy lets the browser fetch nothing else, so it works

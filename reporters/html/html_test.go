@@ -140,6 +140,7 @@ func TestWrite(t *testing.T) {
 		{"history", historyReport()},
 		{"backend", reporttest.BackendReport()},
 		{"attacks", attacksReport()},
+		{"variants", variantsReport()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := render(t, tc.r)

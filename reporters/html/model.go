@@ -45,6 +45,9 @@ type page struct {
 	// Attacks is what the run's attack runs found (attacks.go); absent
 	// when none ran.
 	Attacks *attacks `json:"attacks,omitempty"`
+	// Variants compares the variants the suite ran against
+	// (variants.go); absent without variants.
+	Variants *variants `json:"variants,omitempty"`
 	// Tests, then Caps (the page's size limits, for its notes), are
 	// written after the fields above, a test at a time (write.go).
 }
@@ -69,14 +72,16 @@ type hook struct {
 }
 
 type test struct {
-	ID     string        `json:"id"`
-	Name   string        `json:"name"`
-	File   string        `json:"file"`
-	Line   int           `json:"line"`
-	Tags   []string      `json:"tags,omitempty"`
-	Status status.Status `json:"status"`
-	Flaky  bool          `json:"flaky,omitempty"`
-	Warned bool          `json:"warned,omitempty"`
+	ID   string   `json:"id"`
+	Name string   `json:"name"`
+	File string   `json:"file"`
+	Line int      `json:"line"`
+	Tags []string `json:"tags,omitempty"`
+	// Variant is the variant the test ran under (variants.go).
+	Variant string        `json:"variant,omitempty"`
+	Status  status.Status `json:"status"`
+	Flaky   bool          `json:"flaky,omitempty"`
+	Warned  bool          `json:"warned,omitempty"`
 	// Inconclusive: its adaptive runs reached their maximum unsettled.
 	Inconclusive bool `json:"inconclusive,omitempty"`
 	// Quarantine is its quarantine entry (quarantine.go).

@@ -160,6 +160,7 @@
       ...(data.advice || []).map((a) => h('div', { class: 'callout advice' }, h('p', {}, clean(a)))),
       ...(data.warnings || []).map((w) => h('div', { class: 'callout st-warn' }, h('p', {}, badge('warn'), ' ', clean(w)))),
       data.attacks && attacksCallout(data.attacks),
+      data.variants && variantsCallout(data.variants),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
         h('p', {}, badge(b.status), ' ', clean(b.message)))),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
@@ -202,6 +203,7 @@
       nav.append(h('p', { class: 'attacks-link' }, h('a', { href: '#attacks', id: 'attacks-link' }, badge(at.status), ' Attacks',
         h('span', { class: 'sub' }, ' ' + at.totals.succeeded + ' of ' + count(at.totals.runs, 'run') + ' succeeded'))));
     }
+    if (data.variants) nav.append(variantsLink(data.variants));
     nav.append(buttons, h('div', { class: 'find' }, search, tagSel, sortSel), h('p', { id: 'shown', class: 'sub' }), h('ul', { id: 'list' }));
     refreshList();
   }
@@ -681,6 +683,7 @@
       h('div', { class: 'test-head' }, badge(t.status), h('h2', {}, t.name || t.id), t.flaky && flag('flaky'), t.inconclusive && flag('inconclusive', 'warn'), t.quarantine && flag('quarantined', 'warn'), blameFlag(t), t.warned && flag('warned', 'warn'),
         t.not_made > 0 && flag(count(t.not_made, 'check') + ' not made', 'warn')),
       dl([['ID', h('code', {}, t.id)], ['File', h('code', {}, t.file + ':' + t.line)], ['Tags', t.tags && t.tags.join(', ')],
+        ['Variant', t.variant && [h('code', {}, t.variant), cmpv.rowOf.has(t.id) && [' ', h('a', { href: '#variants&test=' + enc(cmpv.rowOf.get(t.id).test), class: 'compare' }, 'compare variants')]]],
         ['Duration', dur(t.duration_ms)], ['Usage', t.usage && usageLine(t.usage)], ['Source', src], ['Trace', h('code', {}, t.trace_file)],
         ['Trace id', t.trace_id && h('code', { class: 'trace-id' }, t.trace_id)]]),
       t.reason && h('div', { class: 'callout st-' + t.status }, h('p', { class: 'msg' }, clean(t.reason)),
@@ -887,17 +890,148 @@
     row.scrollIntoView({ block: 'start' });
   }
 
+  // Variants (docs/variants.md): the run's header gives the pair
+  // verdicts; the comparison view (#variants) has each variant's totals,
+  // usage, median turn and error, the verdicts, and a matrix of tests ×
+  // variants — each cell the test under that variant (its status, passed
+  // runs, pass rate with its interval, cost, median turn), linking to it,
+  // a pass rate significantly above another variant's marked ▲ and one
+  // below ▼. The matrix sorts by test, by a variant's pass rate (the
+  // lowest first) or by the largest difference, and shows every test, the
+  // tests whose cells differ or those that differ significantly. The page
+  // shows the report's comparison; it computes no statistic.
+  const SYMBOL = { pass: '✓', fail: '✗', error: '!', skipped: '–', skip: '–', warn: '⚠' };
+  const VFILTERS = ['all', 'differ', 'significant'];
+  const cmpv = { sort: 'test', filter: 'all', shown: false, rowOf: new Map() };
+  if (data.variants) for (const r of data.variants.rows) for (const c of r.cells) cmpv.rowOf.set(c.id, r);
+
+  function significant(v) { return v.rows.filter((r) => r.differences).length; }
+  function pairLines(v) {
+    return h('ul', { class: 'pair-lines' }, v.pairs.map((p) => h('li', { class: p.worse ? 'st-fail' : p.better ? 'st-pass' : null }, clean(p.line))));
+  }
+  function variantsCallout(v) {
+    return h('div', { id: 'variants-summary', class: 'callout variants' },
+      h('p', {}, h('strong', {}, 'Variants: '), v.variants.map((x) => x.name).join(' · ') + ' · ' +
+        count(significant(v), 'test') + ' significantly different', ' ', h('a', { href: '#variants' }, 'Compare variants')),
+      pairLines(v));
+  }
+  function variantsLink(v) {
+    return h('p', { class: 'variants-link' }, h('a', { href: '#variants', id: 'variants-link' }, 'Variants',
+      h('span', { class: 'sub' }, ' ' + v.variants.length + ' compared · ' + significant(v) + ' significant')));
+  }
+  function inFilter(r, f) { return f === 'all' || (f === 'differ' ? !!r.differ : !!r.differences); }
+
+  function renderVariants() {
+    const v = data.variants;
+    cur = null;
+    seqs = [];
+    cmpv.shown = true;
+    const d = document.getElementById('detail');
+    delete d.dataset.test;
+    d.dataset.view = 'variants';
+    const sortSel = h('select', { id: 'variant-sort', 'aria-label': 'Sort tests', onchange: (e) => { cmpv.sort = e.target.value; fillMatrix(); } },
+      h('option', { value: 'test' }, 'sort: by test'),
+      v.variants.map((x, i) => h('option', { value: 'rate:' + i }, 'sort: by ' + x.name + '’s pass rate')),
+      h('option', { value: 'spread' }, 'sort: by largest difference'));
+    sortSel.value = cmpv.sort;
+    const filters = h('div', { class: 'filters vfilters', role: 'group', 'aria-label': 'Filter tests by difference' },
+      VFILTERS.map((f) => h('button', { type: 'button', 'data-vfilter': f, onclick: () => { cmpv.filter = f; fillMatrix(); } },
+        h('span', { class: 'fl' }, f), ' ', h('span', { class: 'count' }, ''))));
+    fill(d, [
+      h('div', { class: 'test-head' }, h('h2', {}, 'Variants'), flag('significance ' + v.significance + ' · Fisher’s exact test')),
+      h('table', { class: 'attempts variant-heads' },
+        h('thead', {}, h('tr', {}, ['Variant', 'Changes', 'Passed', 'Failed', 'Errored', 'Skipped', 'Pass rate', 'Usage', 'Median turn'].map((x) => h('th', {}, x)))),
+        h('tbody', {}, v.variants.map((x) => {
+          const t = x.totals;
+          return [h('tr', { 'data-variant': x.name, class: x.error ? 'st-error' : null },
+            h('td', {}, h('strong', {}, x.name)), h('td', {}, x.overrides ? h('code', {}, x.overrides) : '–'),
+            h('td', {}, t.passed + ' of ' + t.total), h('td', {}, String(t.failed)), h('td', {}, String(t.errored)), h('td', {}, String(t.skipped)),
+            h('td', {}, Math.round(t.pass_rate * 10) / 10 + '%'), h('td', {}, x.usage || '–'),
+            h('td', {}, x.median_turn_ms != null ? dur(x.median_turn_ms) : '–')),
+          x.error && h('tr', { class: 'variant-error' }, h('td', { colspan: 9 }, badge('error'), ' ', clean(x.error)))];
+        }))),
+      h('section', { class: 'verdicts' }, h('h3', {}, 'Verdicts'), pairLines(v)),
+      h('section', { class: 'matrix' }, h('h3', {}, 'Tests × variants ', h('span', { class: 'sub' }, '▲ ▼ a pass rate significantly above or below another variant’s')),
+        h('div', { class: 'find' }, filters, sortSel), h('p', { id: 'variant-shown', class: 'sub' }),
+        h('table', { class: 'attempts variant-matrix' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Test'), v.variants.map((x) => h('th', { 'data-variant': x.name }, x.name)), h('th', {}, 'Significant differences'))),
+          h('tbody', { id: 'variant-rows' })))], true);
+    fillMatrix();
+    for (const el of document.querySelectorAll('#list .item')) el.setAttribute('aria-current', 'false');
+    window.scrollTo(0, Math.min(window.scrollY, d.offsetTop));
+  }
+
+  // fillMatrix lists the tests the filter shows, in the order cmpv.sort
+  // says: the suite's; a variant's pass rate, the lowest first (its cells
+  // not judged, errored or skipped, last); the largest difference first.
+  function fillMatrix() {
+    const v = data.variants;
+    for (const b of document.querySelectorAll('.vfilters button')) {
+      const f = b.dataset.vfilter;
+      b.setAttribute('aria-pressed', String(f === cmpv.filter));
+      b.querySelector('.count').textContent = v.rows.filter((r) => inFilter(r, f)).length;
+    }
+    const list = v.rows.map((r, i) => [r, i]).filter(([r]) => inFilter(r, cmpv.filter));
+    if (cmpv.sort === 'spread') {
+      list.sort((x, y) => y[0].spread - x[0].spread || !!y[0].differences - !!x[0].differences || x[1] - y[1]);
+    } else if (cmpv.sort.startsWith('rate:')) {
+      const k = Number(cmpv.sort.slice(5)), judged = (r) => !!r.cells[k].interval;
+      list.sort((x, y) => judged(y[0]) - judged(x[0]) || x[0].cells[k].pass_rate - y[0].cells[k].pass_rate || x[1] - y[1]);
+    }
+    document.getElementById('variant-rows').replaceChildren(...list.map(([r]) => matrixRow(r)));
+    document.getElementById('variant-shown').textContent = 'Showing ' + list.length + ' of ' + count(v.rows.length, 'test');
+  }
+
+  function matrixRow(r) {
+    return h('tr', { 'data-test': r.test, class: r.differences ? 'significant' : r.differ ? 'differ' : null },
+      h('td', {}, h('span', { class: 'name' }, clean(r.name || r.test)), h('div', { class: 'sub' }, r.source)),
+      r.cells.map((c) => {
+        const body = [h('span', { class: 'sym' }, SYMBOL[c.status] || c.status), ' ', h('span', { class: 'runs' }, c.passed + '/' + c.runs),
+          c.better && h('span', { class: 'sig better', title: 'significantly above another variant' }, ' ▲'),
+          c.worse && h('span', { class: 'sig worse', title: 'significantly below another variant' }, ' ▼'),
+          h('div', { class: 'rate' }, c.interval ? [c.rate, h('span', { class: 'sub' }, ' (' + c.interval + ')')] : LABEL[c.status] || c.status),
+          h('div', { class: 'sub' }, [c.cost, c.median_turn_ms != null && dur(c.median_turn_ms)].filter(Boolean).join(' · '))];
+        return h('td', { class: 'cell st-' + c.status + (c.better ? ' better' : '') + (c.worse ? ' worse' : ''), 'data-variant': c.variant },
+          byId.has(c.id) ? h('a', { href: '#test=' + enc(c.id), class: 'vcell', title: c.variant + ': ' + clean(r.name || r.test) }, body) : body);
+      }),
+      h('td', { class: 'diffs' }, (r.differences || []).map((x) => h('div', {}, clean(x.text)))));
+  }
+
+  // showRow shows a test's row, whatever the filter, and marks it.
+  function showRow(test) {
+    const row = data.variants.rows.find((r) => r.test === test);
+    if (!row) return;
+    if (!inFilter(row, cmpv.filter)) {
+      cmpv.filter = 'all';
+      fillMatrix();
+    }
+    for (const tr of document.querySelectorAll('#variant-rows tr')) {
+      tr.classList.toggle('shown', tr.dataset.test === test);
+      if (tr.dataset.test === test) tr.scrollIntoView({ block: 'center' });
+    }
+  }
+
   function route() {
     const q = new URLSearchParams(location.hash.slice(1));
     const onAttacks = !!data.attacks && q.has('attacks');
     const link = document.getElementById('attacks-link');
     if (link) link.setAttribute('aria-current', String(onAttacks));
+    const onVariants = !!data.variants && q.has('variants');
+    const vlink = document.getElementById('variants-link');
+    if (vlink) vlink.setAttribute('aria-current', String(onVariants));
     if (onAttacks) {
+      cmpv.shown = false;
       if (!atk.shown) renderAttacks();
       if (q.get('run')) openRun(q.get('run'));
       return;
     }
     atk.shown = false;
+    if (onVariants) {
+      if (!cmpv.shown) renderVariants();
+      if (q.get('test')) showRow(q.get('test'));
+      return;
+    }
+    cmpv.shown = false;
     const t = byId.get(q.get('test'));
     if (!t) { renderHome(); return; }
     if (t !== cur) renderTest(t);
