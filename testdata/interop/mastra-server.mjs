@@ -5,6 +5,13 @@
 //   node mastra-server.mjs [--port N]      (or PORT=N; default: a free port)
 //   MASTRA_DEBUG=1 also prints the user messages of every model prompt
 //   (their text, and their file parts with the data abridged).
+//   MASTRA_BEHAVIOUR=careful (the default) or hasty: the scripted model's
+//   behaviour, for comparing two versions of one agent (variants,
+//   docs/variants.md). They differ only on a one-city weather question
+//   ("weather in Paris"): careful calls get_weather and answers from its
+//   result, in two model steps; hasty answers at once, without a tool, "It
+//   is probably sunny in Paris." (one step, so half the usage). Every other
+//   message is answered alike. Another value is an error at start.
 //
 // It prints "listening on http://127.0.0.1:PORT" when ready and answers
 // POST /agent, /agent-memory, /agent-state, /agent-inbox-vulnerable and
@@ -66,6 +73,14 @@ import { startTracing } from "./otel.mjs";
 // event bus is then shared by concurrent runs, which must have distinct AG-UI
 // runIds (Ananke's are): two at once with the same one mix their tool calls.
 const tracing = startTracing("mastra");
+
+// The scripted model's behaviour (the header says how they differ).
+const BEHAVIOURS = ["careful", "hasty"];
+const behaviour = process.env.MASTRA_BEHAVIOUR || "careful";
+if (!BEHAVIOURS.includes(behaviour)) {
+  console.error(`MASTRA_BEHAVIOUR=${behaviour}: want one of ${BEHAVIOURS.join(", ")}`);
+  process.exit(2);
+}
 
 // Backend tools: Mastra executes them and streams TOOL_CALL_RESULT.
 const WEATHER = { Paris: ["sunny", 21], Berlin: ["cloudy", 12], Lyon: ["rainy", 14] };
@@ -206,6 +221,7 @@ function plan(prompt, clientTools) {
     return { text: all("get_weather").map(({ result: r }) => `${r.city}: ${r.conditions}, ${r.temp_c}°C.`).join(" ") };
   }
   if ((m = user.match(/weather in (\w+)/i))) {
+    if (behaviour === "hasty") return { text: `It is probably sunny in ${m[1]}.` };
     const w = done.get_weather;
     return w ? { text: `It is ${w.conditions} and ${w.temp_c}°C in ${w.city}.` } : call("get_weather", { city: m[1] });
   }
