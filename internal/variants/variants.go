@@ -169,12 +169,13 @@ func cell(name string, t *report.Test, level float64) report.ComparisonCell {
 }
 
 // differences are the pairs of cells, in the variants' order, whose pass
-// rates differ significantly: both ran the test, and not once each.
+// rates differ significantly: both judged the test's runs (neither skipped
+// nor errored it).
 func differences(cells []report.ComparisonCell, alpha float64) []report.PairDifference {
 	out := []report.PairDifference{}
 	for i, a := range cells {
 		for _, b := range cells[i+1:] {
-			if a.Runs <= 0 || b.Runs <= 0 {
+			if !judged(a) || !judged(b) {
 				continue
 			}
 			p := stats.FisherTwoSided(a.Passed, a.Runs, b.Passed, b.Runs)
@@ -189,4 +190,10 @@ func differences(cells []report.ComparisonCell, alpha float64) []report.PairDiff
 		}
 	}
 	return out
+}
+
+// judged reports a cell whose runs were judged: the test neither errored
+// nor was skipped, so its pass rate says something of the variant.
+func judged(c report.ComparisonCell) bool {
+	return c.Runs > 0 && c.Status != string(status.Error) && c.Status != string(status.Skipped)
 }

@@ -140,11 +140,15 @@ func TestCompare(t *testing.T) {
 			tc{id: "search", variant: "b", st: status.Fail, passed: 1, runs: 10},
 			tc{id: "search", variant: "c", st: status.Pass, passed: 10, runs: 10},
 			tc{id: "search", variant: "d", st: status.Pass, passed: 10, runs: 10},
-			tc{id: "refund", variant: "a", st: status.Pass, passed: 1, runs: 1}),
+			tc{id: "refund", variant: "a", st: status.Pass, passed: 10, runs: 10},
+			tc{id: "refund", variant: "c", st: status.Error, passed: 0, runs: 10, reason: "hook failed"}),
 		names: []string{"a", "b", "c"},
 		check: func(t *testing.T, v *report.Variants) {
 			if len(v.Rows) != 2 || len(v.Rows[1].Cells) != 3 || v.Rows[1].Cells[1].ID != "" || v.Rows[1].Cells[1].High != 100 {
 				t.Errorf("rows %+v, want refund with no cell for b", v.Rows)
+			}
+			if d := v.Rows[1].Differences; len(d) != 0 {
+				t.Errorf("refund's differences %+v, want none: c errored it", d)
 			}
 			if d := v.Rows[0].Differences; len(d) != 2 || d[0].B != "b" || d[1].A != "b" || d[1].Better != "c" {
 				t.Errorf("differences %+v, want a–b and b–c", d)
@@ -155,7 +159,7 @@ func TestCompare(t *testing.T) {
 		},
 		line: []string{
 			"b passes 1 fewer test than a, 1 test significantly worse: search",
-			"c passes as many tests as a, no test significantly worse",
+			"c passes 1 fewer test than a, no test significantly worse",
 			"c passes 1 more test than b, 1 test significantly better: search, no test significantly worse",
 		},
 		worse: [][]string{{"search"}, {}, {}}, better: [][]string{{}, {}, {"search"}},
