@@ -38,8 +38,7 @@ func build(confidence float64, tests ...tc) *report.Report {
 	return r
 }
 
-func f(v float64) *float64 { return &v }
-func n(v int64) *int64     { return &v }
+func n(v int64) *int64 { return &v }
 
 // TestCompare: the matrix's rows and cells, the significant differences
 // and the pairs' verdicts over hand-built reports.
