@@ -1,10 +1,6 @@
 package history
 
-import (
-	"slices"
-
-	"github.com/ananke/action/internal/stats"
-)
+import "github.com/ananke/action/internal/stats"
 
 // Facts are what a history says about one test (docs/history.md). Counts
 // are of the runs of the history that judged the test — it passed, failed
@@ -119,7 +115,7 @@ func (h *History) facts(t *Test, level float64) Facts {
 	if f.Judged > 0 {
 		f.FlakeRate = float64(f.Flakes) / float64(f.Judged)
 	}
-	f.MedianMs = median(durations)
+	f.MedianMs = stats.Median(durations)
 	f.MeanTokens, f.MeanCostUSD = mean(tokens), mean(costs)
 	return f
 }
@@ -134,21 +130,6 @@ func (t *Test) flakyBefore(i int) bool {
 		}
 	}
 	return false
-}
-
-// median is the median of ds, the mean of the middle two of an even
-// count (rounded down); 0 for none.
-func median(ds []int64) int64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // mean is the mean of vs; nil for none.

@@ -137,6 +137,10 @@ func ConfigRedactor(values []string, c *spec.Config) *Redactor {
 	return NewRedactor(values, patterns)
 }
 
+// TotalsOf counts tests as a report's Totals count its tests: the totals
+// of a part of a report, such as one variant's tests.
+func TotalsOf(tests []Test) Totals { return totals(tests) }
+
 func totals(tests []Test) Totals {
 	var t Totals
 	spends := make([]*cost.Spend, 0, len(tests))

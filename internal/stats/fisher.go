@@ -37,3 +37,31 @@ func logChoose(n, k int) float64 {
 	c, _ := math.Lgamma(float64(n - k + 1))
 	return a - b - c
 }
+
+// FisherTwoSided is the two-sided p-value of Fisher's exact test that two
+// pass rates differ, a passing of n1 runs and b of n2, neither side being
+// the base: twice the one-sided p-value (FisherLess) of the side that
+// passed less often, at most 1. Comparing two variants asks whether
+// either is worse, so each direction gets half the level; 1 when either
+// side has no runs or the rates are equal.
+func FisherTwoSided(a, n1, b, n2 int) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 1
+	}
+	a, b = min(max(a, 0), n1), min(max(b, 0), n2)
+	var p float64
+	switch {
+	case b*n1 < a*n2: // the second passed less often
+		p = FisherLess(a, n1, b, n2)
+	case a*n2 < b*n1:
+		p = FisherLess(b, n2, a, n1)
+	default:
+		return 1
+	}
+	return math.Min(1, 2*p)
+}
+
+// Significant reports a p-value at or below the level alpha. The p-value
+// is a sum of floating-point terms: one that is exactly alpha (3/3 → 0/3
+// is 1/20) may come out a hair above it, so a relative 1e-9 is allowed.
+func Significant(p, alpha float64) bool { return p <= alpha*(1+1e-9) }

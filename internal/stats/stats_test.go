@@ -94,3 +94,62 @@ func TestSPRT(t *testing.T) {
 		t.Errorf("a 0%% threshold is always met")
 	}
 }
+
+// TestFisherTwoSided: twice the one-sided p-value of the side that passed
+// less, whichever it is; equal rates and no runs have p = 1.
+func TestFisherTwoSided(t *testing.T) {
+	for _, tc := range []struct {
+		a, n1, b, n2 int
+		want         float64
+	}{
+		{10, 10, 6, 10, 0.08669},
+		{6, 10, 10, 10, 0.08669},
+		{10, 10, 2, 10, 0.00071},
+		{9, 10, 8, 10, 1},
+		{5, 10, 5, 10, 1},
+		{1, 1, 0, 1, 1},
+		{3, 3, 0, 0, 1},
+	} {
+		if got := FisherTwoSided(tc.a, tc.n1, tc.b, tc.n2); !near(got, tc.want, 5e-5) {
+			t.Errorf("FisherTwoSided(%d/%d, %d/%d) = %.5f, want %.5f", tc.a, tc.n1, tc.b, tc.n2, got, tc.want)
+		}
+	}
+}
+
+// TestSignificant: at or below the level, with a p-value that is the
+// level but for rounding counted as at it.
+func TestSignificant(t *testing.T) {
+	for _, tc := range []struct {
+		p, alpha float64
+		want     bool
+	}{
+		{0.04, 0.05, true},
+		{0.05, 0.05, true},
+		{0.05 * (1 + 1e-12), 0.05, true},
+		{FisherLess(3, 3, 0, 3), 0.05, true},
+		{0.0504, 0.05, false},
+		{1, 0.05, false},
+	} {
+		if got := Significant(tc.p, tc.alpha); got != tc.want {
+			t.Errorf("Significant(%v, %v) = %v, want %v", tc.p, tc.alpha, got, tc.want)
+		}
+	}
+}
+
+// TestMedian: of one, none, an even count (the middle two's mean, rounded
+// down) and an unsorted odd count.
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		ds   []int64
+		want int64
+	}{
+		{[]int64{5}, 5},
+		{nil, 0},
+		{[]int64{1, 2}, 1},
+		{[]int64{900, 100, 300}, 300},
+	} {
+		if got := Median(tc.ds); got != tc.want {
+			t.Errorf("Median(%v) = %d, want %d", tc.ds, got, tc.want)
+		}
+	}
+}

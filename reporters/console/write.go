@@ -29,6 +29,7 @@ func Write(w io.Writer, r *report.Report, opts Options) error {
 		}
 	}
 	p.summary(r)
+	p.variants(r)
 	return p.err
 }
 
@@ -117,7 +118,11 @@ func (p *printer) header(t *report.Test) {
 	if t.Line > 1 {
 		where = fmt.Sprintf("%s:%d", t.File, t.Line) // a dataset's case
 	}
-	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(color, head), p.o.paint("bold", clean(t.Name)), clean(where)))
+	title := p.o.paint("bold", clean(t.Name))
+	if t.Variant != "" {
+		title += " [" + clean(t.Variant) + "]" // docs/variants.md
+	}
+	p.line(0, fmt.Sprintf("%s %s  %s", p.o.paint(color, head), title, clean(where)))
 	if t.Reason != "" {
 		where := ""
 		if t.At != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stats"
-	"github.com/ananke/action/reporters/internal/format"
 )
 
 // DefaultSignificance is the significance level at which a lower pass
@@ -64,8 +63,8 @@ type CheckChange struct {
 func (e RateEntry) Lower() bool { return e.HeadPassed*e.BaseRuns < e.BasePassed*e.HeadRuns }
 
 // significant reports a p-value at or below the level alpha
-// (format.Significant).
-func significant(p, alpha float64) bool { return format.Significant(p, alpha) }
+// (stats.Significant).
+func significant(p, alpha float64) bool { return stats.Significant(p, alpha) }
 
 // RateRegressed reports that the test's pass rate itself, not only one of
 // its assertions, is significantly lower at level alpha.

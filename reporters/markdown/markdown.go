@@ -90,7 +90,8 @@ func notMade(t *report.Test) bool { return len(t.NotMade()) > 0 }
 // The heading and totals always come first — with the lead between them
 // when the budget holds all three — then the failed suite hooks
 // (without their stderr, or not at all, when the budget is too small: the
-// heading names them all the same), the History section (blame.go), the
+// heading names them all the same), the comparison of the variants
+// (variants.go: as much of it as fits), the History section (blame.go), the
 // Quarantined section and the Attacks section (attacks.go: as much of it
 // as fits), each when it fits. Then tests are added whole, in
 // priority order — failed and errored tests (row and block) in the
@@ -141,6 +142,7 @@ func render(r *report.Report, o Options) string {
 	}
 	out += runBudget(r)
 	out += fitHooks(r, o, len(out))
+	out += fitVariants(r, o, len(out))
 	out += fitBlame(r, o, len(out))
 	out += fitQuarantine(r, o, len(out))
 	out += fitAttacks(r, o, len(out))

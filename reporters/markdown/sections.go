@@ -179,6 +179,9 @@ func row(t *report.Test, o Options, wide bool) string {
 	if n := len(t.Warnings); n > 0 {
 		warns = append(warns, plural.Count(n, "protocol warning"))
 	}
+	if t.Variant != "" {
+		name += " · " + text(t.Variant) // docs/variants.md
+	}
 	if t.Quarantined != nil {
 		name += " (quarantined)"
 	}

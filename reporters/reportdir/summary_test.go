@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/variants"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
@@ -94,4 +96,30 @@ func sameTotals(a, b report.Totals) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
+}
+
+// TestReadSummaryVariants: a report with variants read back from its
+// summary.json keeps each test's variant and the comparison, and the
+// comparison computed again from what was read is the same.
+func TestReadSummaryVariants(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	want := reporttest.VariantsReport()
+	if err := reportdir.Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	r, err := reportdir.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range r.Tests {
+		if tt.Variant == "" || tt.Variant != want.Tests[i].Variant || tt.ID != want.Tests[i].ID {
+			t.Errorf("test %d: %s under %q, want %s under %q", i, tt.ID, tt.Variant, want.Tests[i].ID, want.Tests[i].Variant)
+		}
+	}
+	if !reflect.DeepEqual(r.Variants, want.Variants) {
+		t.Errorf("variants read back\n%+v\nwant\n%+v", r.Variants, want.Variants)
+	}
+	if again := variants.Compare(r, reporttest.VariantNames, want.Variants.Significance); !reflect.DeepEqual(again, want.Variants) {
+		t.Errorf("compared again from summary.json\n%+v\nwant\n%+v", again, want.Variants)
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/stats"
 )
 
 // Blame (docs/history.md#blame-in-the-pull-request): history.Attach reads
@@ -110,14 +111,9 @@ func PValue(p, alpha float64) string {
 	}
 	for digits := 2; digits < 17; digits++ {
 		s := strconv.FormatFloat(p, 'g', digits, 64)
-		if v, err := strconv.ParseFloat(s, 64); err == nil && Significant(v, alpha) == Significant(p, alpha) {
+		if v, err := strconv.ParseFloat(s, 64); err == nil && stats.Significant(v, alpha) == stats.Significant(p, alpha) {
 			return "p = " + s
 		}
 	}
 	return "p = " + strconv.FormatFloat(p, 'g', -1, 64)
 }
-
-// Significant reports a p-value at or below the level alpha. The p-value
-// is a sum of floating-point terms: one that is exactly alpha (3/3 → 0/3
-// is 1/20) may come out a hair above it, so a relative 1e-9 is allowed.
-func Significant(p, alpha float64) bool { return p <= alpha*(1+1e-9) }
