@@ -227,6 +227,13 @@ func readRunInputs(gha *githubactions.Action, o *runOptions) error {
 	o.endpoint = gha.GetInput("endpoint")
 	o.gateway = gha.GetInput("gateway")
 	o.backendHost = gha.GetInput("backend-host")
+	if v := gha.GetInput("variants"); v != "" {
+		if strings.TrimSpace(v) == "all" {
+			o.variants = "all"
+		} else {
+			o.variant = lines(v)
+		}
+	}
 	return readAttackInputs(gha, &o.attack)
 }
 

@@ -188,7 +188,8 @@ func (a *app) newGateway(suite *spec.Suite, b *agentBackend, flagMode string, dr
 		}
 	}
 	gw, err := gateway.New(gateway.Options{Mode: mode, Upstream: upstream, APIKey: key, Dir: g.RecordingsDir(suite.Config.Dir),
-		Ignore: g.Ignore, LeaveStreamOptions: !g.IncludeUsage, Timeout: time.Duration(g.TimeoutMs) * time.Millisecond, Board: b.board, Tests: tests, Now: a.now})
+		Ignore: g.Ignore, LeaveStreamOptions: !g.IncludeUsage, Timeout: time.Duration(g.TimeoutMs) * time.Millisecond, Board: b.board, Tests: tests, Now: a.now,
+		ModelFor: a.modelFor})
 	if err != nil {
 		// a corrupt or missing recording, an upstream that is no URL
 		return nil, url, ln, withCode(ExitInvalid, "", err)

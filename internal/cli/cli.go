@@ -46,9 +46,12 @@ func isTerminal(f *os.File) bool {
 // app is one invocation's view of the process.
 type app struct {
 	Stdio
-	environ []string
-	getwd   func() (string, error)
-	now     func() time.Time
+	// modelFor is the gateway's model for a test of a variant that sets
+	// one (variants.go); nil without.
+	modelFor func(testID string) string
+	environ  []string
+	getwd    func() (string, error)
+	now      func() time.Time
 	// onSignal arranges for cancel to be called on SIGINT/SIGTERM and
 	// returns a function undoing it; nil in tests.
 	onSignal func(cancel func()) (stop func())

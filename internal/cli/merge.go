@@ -59,6 +59,7 @@ func (a *app) merge(out string, dirs []string) (*report.Report, error) {
 	if err != nil {
 		return nil, withCode(ExitInvalid, "merge", err)
 	}
+	compareAgain(m, parts)
 	fmt.Fprintf(a.Out, "Merged %s from %s into %s\n", plural.Count(len(m.Tests), "test"), plural.Count(len(dirs), "report"), filepath.Clean(out))
 	return m, nil
 }

@@ -79,6 +79,10 @@ type runOptions struct {
 	gateway, backendHost string
 	// attack are the flags of attack runs (attack.go).
 	attack attackFlags
+	// variant and variants are --variant NAME... and --variants all
+	// (variants.go).
+	variant  listFlag
+	variants string
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -116,6 +120,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.replay, "replay", "", "answer every run from the recording in `dir`, without the agent")
 	fs.StringVar(&o.gateway, "gateway", "", "run the model gateway in `mode` passthrough, record or replay, over the config's gateway.mode (docs/gateway.md)")
 	addAttackFlags(fs, &o.attack)
+	fs.Var(&o.variant, "variant", "run the suite under the config's variant `name` (repeatable), and compare the variants side by side (docs/variants.md)")
+	fs.StringVar(&o.variants, "variants", "", "`all`: run the suite under every variant of the config, and compare them")
 	fs.StringVar(&o.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof file)")
 	fs.StringVar(&o.profiles.mem, "memprofile", "", "write a memory profile of the run to `file` at its end")
 }
@@ -254,12 +260,21 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if err != nil {
 		return nil, err
 	}
+	vs, err := selectVariants(suite.Config, o.variant, o.variants)
+	if err != nil {
+		return nil, err
+	}
+	if vs != nil && attacks != nil {
+		return nil, invalidf("run", "--attack and variants do not run together yet: attack one variant's config at a time")
+	}
+	runs := variantRuns(suite, vs)
+	a.modelFor = variantModels(runs, vs)
 	// The doubles and the gateway listen before anything starts, and
 	// their URLs are in the environment target.server and the hooks see.
 	if o.backendHost != "" {
 		a.environ = append(a.environ, envBackendHost+"="+o.backendHost)
 	}
-	be, err := a.startBackend(withAttacks(suite, attacks), o.gateway, o.dryRun)
+	be, err := a.startBackend(withAttacks(allVariants(runs), attacks), o.gateway, o.dryRun)
 	if err != nil {
 		return nil, err // with its exit code
 	}
@@ -311,7 +326,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if lm.client != nil {
 		defer lm.client.CloseIdleConnections()
 	}
-	tape, recorded, err := a.tape(o, withAttacks(suite, attacks))
+	tape, recorded, err := a.tape(o, withAttacks(allVariants(runs), attacks))
 	if err != nil {
 		return nil, withCode(ExitInvalid, "", err)
 	}
@@ -342,21 +357,34 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		defer os.RemoveAll(spool)
 	}
 	prices := cost.NewTable(suite.Config.Pricing)
-	results := engine.Run(ctx, engine.Options{
-		Suite: suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
-		Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
-		Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
-		Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(), TraceState: tracestate,
-		Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live},
-	})
+	root, _ := a.getwd()
+	// One engine run per variant, one after the other (their agents may
+	// share a port); without variants, the one run of the suite.
+	var parts []*report.Report
+	var results *engine.Outcome
+	for _, run := range runs {
+		if run.name != "" {
+			fmt.Fprintln(a.Out, variantHeader(run, vs))
+		}
+		results = engine.Run(ctx, engine.Options{
+			Suite: run.suite, Parallel: o.parallel, TestTimeout: o.timeout.Duration, Env: a.environ, LookupEnv: a.lookupEnv,
+			Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
+			Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
+			Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(), TraceState: tracestate,
+			Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live},
+		})
+		meta := report.Meta{Version: Version(), Config: run.suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
+			Secrets: slices.Concat(lm.secrets, be.secretsOrNil(), out.secretsOrNil()), Prices: prices}
+		parts = append(parts, report.Build(results, meta))
+	}
 	// Stopped before the reports: the gateway's recordings are saved,
 	// and a late request is an orphan the report shows.
 	stopErr := errors.Join(be.stop(), rcv.stop())
 	live.Close()
-	root, _ := a.getwd()
-	meta := report.Meta{Version: Version(), Config: suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
-		Secrets: slices.Concat(lm.secrets, be.secretsOrNil(), out.secretsOrNil()), Prices: prices}
-	r := report.Build(results, meta)
+	r, err := a.compared(parts, runs, vs)
+	if err != nil {
+		return nil, err
+	}
 	r.Warnings = append(r.Warnings, rcv.warnings(r)...)
 	if attacks != nil {
 		r.SetAttacks(attacks.Report(results.Followup), followupSecrets(results)...)

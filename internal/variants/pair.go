@@ -78,9 +78,9 @@ func round1(f float64) float64 { return math.Round(f*10) / 10 }
 func line(p report.PairVerdict, a, b report.VariantSummary) string {
 	switch {
 	case b.Error != "":
-		return fmt.Sprintf("%s could not run: %s", b.Name, b.Error)
+		return fmt.Sprintf("%s could not run: %s", b.Name, firstLine(b.Error))
 	case a.Error != "":
-		return fmt.Sprintf("%s could not run: %s", a.Name, a.Error)
+		return fmt.Sprintf("%s could not run: %s", a.Name, firstLine(a.Error))
 	}
 	var parts []string
 	switch n := p.MorePassing; {
@@ -127,4 +127,12 @@ func names(tests []string) string {
 		return strings.Join(tests, ", ")
 	}
 	return strings.Join(tests[:maxNamed], ", ") + fmt.Sprintf(" and %d more", len(tests)-maxNamed)
+}
+
+// firstLine is the first line of a reason, for a verdict in one line (a
+// server's output follows on the next ones; VariantSummary.Error keeps it
+// whole).
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSuffix(strings.TrimSpace(line), ":")
 }
