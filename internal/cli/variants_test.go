@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ananke/action/internal/github/artifact/artifacttest"
+	"github.com/ananke/action/internal/github/githubtest"
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/vars"
@@ -74,5 +79,41 @@ func TestVariantRuns(t *testing.T) {
 	}
 	if plain := variantRuns(suite, nil); len(plain) != 1 || plain[0].suite != suite {
 		t.Errorf("without variants, the suite itself: %+v", plain)
+	}
+}
+
+// TestActionVariants: the action's variants input runs the quickstart
+// under both of its config's variants, and the one PR comment on the fake
+// GitHub carries the comparison: each variant, the matrix, the verdict.
+func TestActionVariants(t *testing.T) {
+	gh, art := githubtest.New(t), artifacttest.New(t)
+	dir := copySuite(t, "quickstart")
+	cfg := filepath.Join(dir, "ananke.config.yaml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, []byte("\nvariants:\n  - name: plain\n  - name: tagged\n    target:\n      headers: { X-Variant: tagged }\n")...)
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _, _ := actionEnv(t, dir, "pull_request", prEvent, gh, art)
+	env["INPUT_VARIANTS"] = "all"
+	r := run(t, dir, env, "action")
+	if r.code != ExitPass {
+		t.Fatalf("exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	comments := gh.Comments(5)
+	if len(comments) != 1 {
+		t.Fatalf("%d comments", len(comments))
+	}
+	body := comments[0].Body
+	for _, want := range []string{"Variants", "plain", "tagged", "weather in Paris uses the weather tool", "tagged passes as many tests as plain"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Count(r.out, "Variant ") < 2 {
+		t.Errorf("the log does not announce each variant:\n%s", r.out)
 	}
 }
