@@ -8,6 +8,8 @@ import (
 
 	"github.com/ananke/action/internal/github/artifact/artifacttest"
 	"github.com/ananke/action/internal/github/githubtest"
+	"github.com/ananke/action/internal/report/reporttest"
+	"github.com/ananke/action/internal/status"
 
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/vars"
@@ -115,5 +117,33 @@ func TestActionVariants(t *testing.T) {
 	}
 	if strings.Count(r.out, "Variant ") < 2 {
 		t.Errorf("the log does not announce each variant:\n%s", r.out)
+	}
+}
+
+// TestDiffVariants: ananke diff compares each variant's tests with their
+// own, by their qualified ids: a test that newly fails under one variant
+// is a new failure of that variant alone.
+func TestDiffVariants(t *testing.T) {
+	dirs := t.TempDir()
+	base := writeReport(t, filepath.Join(dirs, "base"), reporttest.VariantsReport())
+	head := reporttest.VariantsReport()
+	var broke, name string
+	for i := range head.Tests {
+		if x := &head.Tests[i]; x.Variant == "careful" && x.Status == status.Pass && broke == "" {
+			x.Status, broke, name = status.Fail, x.ID, x.Name
+		}
+	}
+	if broke == "" {
+		t.Fatal("the fixture has no passing test under careful")
+	}
+	r := run(t, "", nil, "diff", base, writeReport(t, filepath.Join(dirs, "head"), head))
+	if r.code != ExitPass {
+		t.Fatalf("diff: exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	if !strings.Contains(r.out, "New failures (1):\n  pass → fail  "+name+" [careful]  ") {
+		t.Errorf("diff does not name %s under careful alone as a new failure:\n%s", broke, r.out)
+	}
+	if strings.Contains(r.out, "error → error  "+name+"  ") || !strings.Contains(r.out, "error → error  "+name+" [broken]") {
+		t.Errorf("diff does not say which variant each still failing test is of:\n%s", r.out)
 	}
 }

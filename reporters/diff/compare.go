@@ -104,17 +104,27 @@ func (c *Change) add(b, h *report.Test) {
 // worth comparing.
 func ran(t *report.Test) bool { return t.Status != status.Skipped }
 
+// variantName is a test's name with its variant, when it ran under one
+// ("greets the user [careful]"): the same test is in the report once per
+// variant (docs/variants.md).
+func variantName(t *report.Test) string {
+	if t.Variant == "" {
+		return t.Name
+	}
+	return t.Name + " [" + t.Variant + "]"
+}
+
 // entry describes a test from its base and head results (either nil).
 func entry(b, h *report.Test) Entry {
 	var e Entry
 	if b != nil {
-		e.ID, e.Name, e.File, e.Line = b.ID, b.Name, b.File, b.Line
+		e.ID, e.Name, e.File, e.Line = b.ID, variantName(b), b.File, b.Line
 		e.Base, e.BaseMs, e.BaseFlaky = b.Status, b.DurationMs, b.Flaky
 	}
 	if h == nil {
 		return e
 	}
-	e.ID, e.Name, e.File, e.Line = h.ID, h.Name, h.File, h.Line
+	e.ID, e.Name, e.File, e.Line = h.ID, variantName(h), h.File, h.Line
 	e.Head, e.HeadMs, e.HeadFlaky = h.Status, h.DurationMs, h.Flaky
 	if h.Status != status.Pass {
 		e.Reason = h.Reason
