@@ -132,7 +132,7 @@ func TestErrorMessage(t *testing.T) {
 		`{"error":{"message":"bad key","type":"x"}}`: "bad key",
 		`{"error":"rate limited"}`:                   "rate limited",
 		`{"message":"nope"}`:                         "nope",
-		`{"detail":"x"}`:                             `{"detail":"x"}`,
+		`{"detail":"x"}`:                             "x",
 		"plain\ntext":                                "plain text",
 		"":                                           "",
 	} {

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/ananke/action/internal/oaiwire"
 )
 
 // maxProbeBody bounds what a probe reads of a response.
@@ -78,30 +80,9 @@ func exchange(ctx context.Context, hc *http.Client, method, url string, body, ou
 	return nil
 }
 
-// errorMessage is what an error body says: the message of a JSON error
-// object ({"error": {"message": …}}, {"error": "…"}, {"message": …}), or
-// the body cut short.
-func errorMessage(raw []byte) string {
-	var e struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(raw, &e) == nil {
-		var s string
-		var obj struct {
-			Message string `json:"message"`
-		}
-		switch {
-		case json.Unmarshal(e.Error, &s) == nil && s != "":
-			return excerpt(s, maxReplyQuote)
-		case json.Unmarshal(e.Error, &obj) == nil && obj.Message != "":
-			return excerpt(obj.Message, maxReplyQuote)
-		case e.Message != "":
-			return excerpt(e.Message, maxReplyQuote)
-		}
-	}
-	return excerpt(string(raw), maxReplyQuote)
-}
+// errorMessage is the server's explanation in an error body, as the
+// openai target reads it (oaiwire.ErrorMessage), quoted short.
+func errorMessage(raw []byte) string { return excerpt(oaiwire.ErrorMessage(raw), maxReplyQuote) }
 
 // HTTPShape is what init found in a JSON API's answer: the JSON paths of
 // its reply text and of a conversation id ("" when none was found).
