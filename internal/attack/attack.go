@@ -83,6 +83,7 @@ type Plan struct {
 	// Followup's: the runs it gave the engine, in its order, the runs it
 	// dropped (Run → why) and the suite's results by test id.
 	followed []*Run
+	byID     map[string]*Run // followed, by their ids
 	dropped  []droppedRun
 	base     map[string]*engine.TestResult
 }

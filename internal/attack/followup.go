@@ -26,7 +26,7 @@ func (p *Plan) Followup(done []*engine.TestResult) []*spec.Test {
 			p.base[r.Test.ID] = r
 		}
 	}
-	p.followed, p.dropped = nil, nil
+	p.followed, p.dropped, p.byID = nil, nil, map[string]*Run{}
 	p.NotAttacked = slices.Clone(p.planned)
 	var out []*spec.Test
 	for i, r := range p.Runs {
@@ -46,6 +46,7 @@ func (p *Plan) Followup(done []*engine.TestResult) []*spec.Test {
 			}
 		}
 		p.followed = append(p.followed, r)
+		p.byID[r.ID] = r
 		out = append(out, r.Test)
 	}
 	return out
@@ -104,11 +105,10 @@ func (p *Plan) Judged(res *engine.TestResult) *report.AttackRun {
 	if p == nil || res == nil || res.Test == nil {
 		return nil
 	}
-	for _, run := range p.followed {
-		if run.ID == res.Test.ID {
-			ar := Judge(run, res, p.opts)
-			return &ar
-		}
+	run, ok := p.byID[res.Test.ID]
+	if !ok {
+		return nil
 	}
-	return nil
+	ar := Judge(run, res, p.opts)
+	return &ar
 }

@@ -25,17 +25,12 @@ func (p *Plan) Report(results []*engine.TestResult) *report.Attacks {
 			byID[r.Test.ID] = r
 		}
 	}
-	a := &report.Attacks{Runs: []report.AttackRun{}, Groups: []report.AttackGroup{}, NotAttacked: slices.Clone(p.NotAttacked)}
-	if a.NotAttacked == nil {
-		a.NotAttacked = []report.NotAttacked{}
-	}
+	// Recount makes the lists that stay nil empty.
+	a := &report.Attacks{NotAttacked: slices.Clone(p.NotAttacked)}
 	order := map[string]*Run{}
 	var start, end time.Time
-	for i, run := range p.followed {
+	for _, run := range p.followed {
 		res := byID[run.ID]
-		if i < len(results) && results[i] != nil && results[i].Test != nil && results[i].Test.ID == run.ID {
-			res = results[i]
-		}
 		ar := Judge(run, res, p.opts)
 		a.Runs = append(a.Runs, ar)
 		order[run.ID] = run

@@ -170,7 +170,8 @@ func (a *app) attackOptions(suite *spec.Suite, f attackFlags) (attack.Options, e
 		}
 		user = append(user, corpus.Read(path, data, &diags)...)
 	}
-	all := corpus.Merge(corpus.BuiltinAttacks(), slices.Concat(o.Corpus, user), &diags)
+	builtins := corpus.BuiltinAttacks()
+	all := corpus.Merge(builtins, slices.Concat(o.Corpus, user), &diags)
 	if len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(a.Err, d)
@@ -180,7 +181,7 @@ func (a *app) attackOptions(suite *spec.Suite, f attackFlags) (attack.Options, e
 	if builtin {
 		o.Corpus = all
 	} else {
-		o.Corpus = all[len(corpus.BuiltinAttacks()):]
+		o.Corpus = all[len(builtins):]
 	}
 	if len(o.Corpus) == 0 {
 		return o, invalidf("run", "no attack to run: the built-in corpus is off (attacks.builtin: false) and no corpus is given")
