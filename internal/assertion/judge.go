@@ -111,3 +111,27 @@ func (c Check) Judge() *JudgeCheck {
 	jc, _ := c.Payload.(*JudgeCheck)
 	return jc
 }
+
+// JudgeOutcome is what a judge check answered, kept on its result so
+// reports can show each criterion's verdict and people can label it
+// (docs/judges.md): the judge's identity — its model and the hash of its
+// system prompt — and one verdict per criterion, in the criteria's order.
+type JudgeOutcome struct {
+	// Model is the judge model's name ("" when the completer does not say).
+	Model string
+	// PromptHash is judge.PromptHash of the system prompt the judge used.
+	PromptHash string
+	Criteria   []CriterionVerdict
+	// Demoted says why a judge whose severity gates the build was reported
+	// as a warning instead (its calibration is missing, stale or below
+	// the threshold); "" when it was not.
+	Demoted string
+}
+
+// CriterionVerdict is a judge's verdict on one criterion: "true", "false"
+// or "inconclusive", with its reasoning.
+type CriterionVerdict struct {
+	Criterion string
+	Verdict   string
+	Reasoning string
+}

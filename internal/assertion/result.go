@@ -24,6 +24,9 @@ type Result struct {
 	// EventRefs are the sequence numbers of the trace events the result
 	// rests on: every evidence item's, in order, each once.
 	EventRefs []int64
+	// Judge is a judge check's answer (nil for every other kind, and for a
+	// judge that gave no verdict).
+	Judge *JudgeOutcome
 }
 
 // Evidence is one thing that supports a result: a tool call, a text

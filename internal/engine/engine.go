@@ -100,6 +100,12 @@ type Options struct {
 	// FailFast does not stop them.
 	Followup         func(done []*TestResult) []*spec.Test
 	FollowupObserver Observer
+	// JudgeGate, when set, is asked before a critical judge is evaluated,
+	// with its criteria and the judge's model and prompt hash, whether it
+	// may gate: a reason returned ("its calibration is stale: …") makes
+	// the judge a warning for this run, the reason in its result
+	// (JudgeOutcome.Demoted) and message (docs/judges.md, calibration).
+	JudgeGate func(criteria []string, model, promptHash string) (demoted string)
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.

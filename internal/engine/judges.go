@@ -21,7 +21,19 @@ func (e *engine) judge(ctx context.Context, checks []assertion.Check, s trace.Sc
 			r.Results = append(r.Results, res)
 			continue
 		}
+		demoted := ""
+		if e.opts.JudgeGate != nil && c.Severity == assertion.Critical {
+			if demoted = e.opts.JudgeGate(c.Judge().Criteria, judge.ModelName(e.opts.Model), judge.PromptHash(e.opts.Prompts.Judge)); demoted != "" {
+				c.Severity = assertion.Warning
+			}
+		}
 		res, usage := judge.Evaluate(ctx, e.opts.Model, e.opts.Prompts.Judge, c, s)
+		if demoted != "" {
+			res.Message += " (reported as a warning: " + demoted + ")"
+			if res.Judge != nil {
+				res.Judge.Demoted = demoted
+			}
+		}
 		r.Usage.Add(usage)
 		r.Results = append(r.Results, res)
 	}

@@ -11,6 +11,8 @@ package judge
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -57,9 +59,11 @@ func Evaluate(ctx context.Context, m model.Completer, prompt string, c assertion
 	}
 	var missed []string
 	counts := map[string]int{}
+	r.Judge = &assertion.JudgeOutcome{Model: ModelName(m), PromptHash: PromptHash(prompt)}
 	for i, crit := range criteria {
 		v := verdicts[key(i)]
 		counts[v.Verdict]++
+		r.Judge.Criteria = append(r.Judge.Criteria, assertion.CriterionVerdict{Criterion: crit, Verdict: v.Verdict, Reasoning: v.Reasoning})
 		r.Evidence = append(r.Evidence, assertion.Evidence{Note: fmt.Sprintf("%q: %s", crit, v.Verdict), Text: v.Reasoning})
 		if v.Verdict != True {
 			missed = append(missed, fmt.Sprintf("%q (%s: %s)", crit, v.Verdict, v.Reasoning))
@@ -75,6 +79,26 @@ func Evaluate(ctx context.Context, m model.Completer, prompt string, c assertion
 	}
 	r.Finish()
 	return r, usage
+}
+
+// PromptHash identifies a judge's system prompt ("" for DefaultPrompt):
+// "sha256:" and the first 16 hex digits of the SHA-256 of the prompt's
+// text. Verdicts, labels and calibrations are kept under it, so a changed
+// prompt is seen (docs/judges.md).
+func PromptHash(prompt string) string {
+	if prompt == "" {
+		prompt = DefaultPrompt
+	}
+	sum := sha256.Sum256([]byte(prompt))
+	return "sha256:" + hex.EncodeToString(sum[:8])
+}
+
+// ModelName is m's model name when it says (the model client does).
+func ModelName(m model.Completer) string {
+	if n, ok := m.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return ""
 }
 
 // key is the answer's key of criterion i: "c1", "c2", ...

@@ -138,3 +138,7 @@ func orDefault(v, def time.Duration) time.Duration {
 	}
 	return v
 }
+
+// Name is the model's name, as the config's model.name gives it: what a
+// judge's verdicts are recorded under (docs/judges.md).
+func (c *Client) Name() string { return c.name }

@@ -417,6 +417,12 @@ func (b *builder) assertion(a assertion.Result, tr *trace.Trace) Assertion {
 		out.Evidence = append(out.Evidence, ev)
 	}
 	out.Origins = origins(tr, a.EventRefs)
+	if j := a.Judge; j != nil {
+		out.Judge = &Judge{Model: j.Model, PromptHash: j.PromptHash, Criteria: []JudgeCriterion{}, Demoted: b.red.String(j.Demoted)}
+		for _, c := range j.Criteria {
+			out.Judge.Criteria = append(out.Judge.Criteria, JudgeCriterion{Criterion: b.red.String(c.Criterion), Verdict: c.Verdict, Reasoning: b.red.String(c.Reasoning)})
+		}
+	}
 	return out
 }
 

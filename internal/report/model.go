@@ -522,6 +522,27 @@ type Assertion struct {
 	// the test's attempts, on the evaluated assertions of a test run more
 	// than once (nil otherwise).
 	FailureRateCI *Interval `json:"failure_rate_ci,omitempty"`
+	// Judge is a judge assertion's answer: its model, prompt hash and
+	// each criterion's verdict (nil for other kinds, and for a judge that
+	// gave no verdict).
+	Judge *Judge `json:"judge,omitempty"`
+}
+
+// Judge is what a judge assertion answered (docs/judges.md).
+type Judge struct {
+	Model      string           `json:"model"`
+	PromptHash string           `json:"prompt_hash"`
+	Criteria   []JudgeCriterion `json:"criteria"`
+	// Demoted says why a judge whose severity gates was reported as a
+	// warning: its calibration is missing, stale or below the threshold.
+	Demoted string `json:"demoted,omitempty"`
+}
+
+// JudgeCriterion is the judge's verdict on one criterion.
+type JudgeCriterion struct {
+	Criterion string `json:"criterion"`
+	Verdict   string `json:"verdict"`
+	Reasoning string `json:"reasoning"`
 }
 
 // Evidence supports an assertion's result.
