@@ -19,7 +19,8 @@ import (
 // the file is an ananke.labels/v1 file labels.Read takes, each label keyed
 // by its test, attempt, assertion, scope, criterion, judge model, prompt
 // hash and verdict, with the answer it gives. A reload keeps the labels; a
-// labels file loads back in, leaving out what is not about the page.
+// labels file loads back in, leaving out what is not about the page; the
+// header leads to the next verdict to label.
 func TestBrowserLabels(t *testing.T) {
 	dir := t.TempDir()
 	if err := reportdir.Write(dir, reporttest.JudgesReport()); err != nil {
@@ -151,6 +152,17 @@ func TestBrowserLabels(t *testing.T) {
 	p.Eval(`document.querySelector('section.assertions details[data-id="test.judge"] tr.criterion:nth-child(2) button[aria-pressed="true"]').dataset.label`, &loaded)
 	if loaded != labels.Disagree {
 		t.Errorf("the loaded label shows as %q", loaded)
+	}
+
+	// Next unlabelled opens the first verdict without a label, in the
+	// page's order, and puts the focus on its buttons.
+	p.SetHash("test=tests%2Frefund-tone")
+	p.WaitVisible(`table.attempts`)
+	p.Click("#labels-next")
+	var next struct{ Hash, Key string }
+	p.Eval(`({hash: location.hash, key: document.activeElement.closest('tr.criterion').dataset.key})`, &next)
+	if next.Hash != "#test=tests%2Ftone" || next.Key != `["tests/tone",0,"turn[0].judge","answers in the user's language"]` {
+		t.Errorf("next unlabelled went to %+v", next)
 	}
 
 	for _, r := range p.Requests() {
