@@ -2,9 +2,12 @@ package bless
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/ananke/action/internal/trace"
 )
@@ -113,4 +116,35 @@ func (c *Conversation) OutName() string {
 		return strings.TrimSuffix(filepath.Base(c.Source.Path), ".jsonl") + ext
 	}
 	return "blessed" + ext
+}
+
+// Label names the conversation in messages: its test's id, else its name.
+func (c *Conversation) Label() string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return c.Name
+}
+
+// OfferDeclared offers the client tools the test file declares (tools:
+// names), when it has one.
+func (c *Conversation) OfferDeclared() {
+	if c.File == "" {
+		return
+	}
+	src, err := os.ReadFile(c.File)
+	if err != nil {
+		return
+	}
+	var f struct {
+		Tools []struct {
+			Name string `yaml:"name"`
+		} `yaml:"tools"`
+	}
+	if yaml.Unmarshal(src, &f) != nil {
+		return
+	}
+	for _, t := range f.Tools {
+		c.Offer(t.Name, "the test declares it as a client tool")
+	}
 }

@@ -136,7 +136,7 @@ func firstCalls(cs []trace.ToolCall) []string {
 // in says where a scope is, for a check's comment.
 func in(turn int) string {
 	if turn == Whole {
-		return "in the conversation"
+		return "in this test"
 	}
 	return fmt.Sprintf("in turn %d", turn)
 }
