@@ -180,6 +180,13 @@ func inferForbid(c *Conversation, s trace.Scope, turn int) []Check {
 			avail[tool] = "the server listed it (tools/list)"
 		}
 	}
+	if len(s.Turns) > 0 {
+		for _, d := range declaredTools(&trace.Trace{Turns: s.Turns[:1]}) {
+			if _, ok := avail[d.name]; !ok {
+				avail[d.name] = "the run offered it as a client tool"
+			}
+		}
+	}
 	var out []Check
 	for _, tool := range sortedKeys(avail) {
 		if slices.Contains(called, tool) {

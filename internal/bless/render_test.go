@@ -1,6 +1,7 @@
 package bless
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,9 @@ var renderCases = []struct {
 			trace.Turn{Kind: "agui:connect"},
 		)
 		t.History = []trace.Message{{Role: "system", Content: "You are a shop assistant."}}
+		t.Turns[0].Runs = []trace.Run{{Request: json.RawMessage(`{"threadId":"t","tools":[` +
+			`{"name":"confirm_refund","description":"Ask the user","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"like ${ID}"}}}},` +
+			`{"name":"never_called","description":"Not asked for"}]}`)}}
 		return &Conversation{ID: "refunds", Name: "refunds", From: "the report out (test refunds)", Traces: []*trace.Trace{t}}
 	}},
 	{"transcript", func() *Conversation {

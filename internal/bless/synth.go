@@ -1,8 +1,10 @@
 package bless
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -72,10 +74,31 @@ func clientTools(tr *trace.Trace) *yaml.Node {
 			answers[call.Name] = append(answers[call.Name], answer{call.Args, call.Result.Content})
 		}
 	}
+	declared := declaredTools(tr)
+	for _, d := range declared {
+		if _, ok := answers[d.name]; !ok {
+			names = append(names, d.name)
+		}
+	}
 	tools := seq()
 	for _, name := range names {
 		as := answers[name]
 		tool := mapping("name", str(name))
+		if i := slices.IndexFunc(declared, func(d declaration) bool { return d.name == name }); i >= 0 {
+			if d := declared[i]; d.description != "" {
+				tool.Content = append(tool.Content, str("description"), quoted(literal(d.description)))
+			}
+			if p := declared[i].parameters; p != nil {
+				tool.Content = append(tool.Content, str("parameters"), p)
+			}
+		}
+		if len(as) == 0 {
+			v := quoted("")
+			v.LineComment = "never called in the run: its answer is not known"
+			tool.Content = append(tool.Content, str("result"), v)
+			tools.Content = append(tools.Content, tool)
+			continue
+		}
 		same := true
 		for _, a := range as {
 			same = same && a.result == as[0].result
@@ -102,4 +125,65 @@ func clientTools(tr *trace.Trace) *yaml.Node {
 		tools.Content = append(tools.Content, tool)
 	}
 	return tools
+}
+
+// declaration is a client tool as the run's first request declared it.
+type declaration struct {
+	name, description string
+	parameters        *yaml.Node
+}
+
+// declaredTools are the client tools the trace's first request offered
+// the agent: AG-UI's tools [{name, description, parameters}], or an
+// OpenAI request's [{type: function, function: {…}}].
+func declaredTools(tr *trace.Trace) []declaration {
+	if len(tr.Turns) == 0 || len(tr.Turns[0].Runs) == 0 {
+		return nil
+	}
+	var req struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+			Function    *struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(tr.Turns[0].Runs[0].Request, &req) != nil {
+		return nil
+	}
+	var out []declaration
+	for _, t := range req.Tools {
+		name, desc, params := t.Name, t.Description, t.Parameters
+		if t.Function != nil {
+			name, desc, params = t.Function.Name, t.Function.Description, t.Function.Parameters
+		}
+		if name == "" {
+			continue
+		}
+		d := declaration{name: name, description: desc}
+		if len(params) > 0 && string(params) != "null" {
+			var n yaml.Node
+			// JSON is YAML: the schema is written as the flow mapping it was.
+			if yaml.Unmarshal(params, &n) == nil && len(n.Content) == 1 {
+				d.parameters = literalNode(n.Content[0])
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// literalNode writes every string of n literally (a ${ as $${).
+func literalNode(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.ScalarNode {
+		n.Value = literal(n.Value)
+	}
+	for _, c := range n.Content {
+		literalNode(c)
+	}
+	return n
 }

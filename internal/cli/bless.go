@@ -11,6 +11,7 @@ import (
 
 	"github.com/ananke/action/internal/bless"
 	"github.com/ananke/action/internal/plural"
+	"github.com/ananke/action/internal/spec"
 )
 
 // blessOptions are the flags of `ananke bless`.
@@ -64,13 +65,22 @@ func runBless(ctx context.Context, a *app, args []string) error {
 	if (o.group != "" || o.session != "" || o.task != "") && from != bless.FromNanoClaw {
 		return invalidf("bless", "--group, --session and --task pick a NanoClaw session; %s is a %s", path, from)
 	}
-	convs, failed, err := a.blessRead(ctx, o, path, from)
+	var (
+		convs  []*bless.Conversation
+		cfg    *spec.Config
+		failed []error
+	)
+	if from == bless.FromRecording {
+		convs, cfg, failed, err = a.blessRecording(ctx, o, path)
+	} else {
+		convs, err = a.blessRead(ctx, o, path, from)
+	}
 	if err != nil {
 		return err
 	}
 	err = a.blessWrite(o, convs, skip)
-	if from == bless.FromRecording && err == nil && !o.dryRun && len(convs) > 0 {
-		fmt.Fprintf(a.Out, "Check them against the recording: ananke run%s --replay %s %s\n", configArg(o.config), path, o.out)
+	if cfg != nil && err == nil && !o.dryRun && len(convs) > 0 {
+		a.blessHint(cfg, path, o.out)
 	}
 	if len(failed) > 0 {
 		err = errors.Join(err, withCode(ExitError, "bless", errors.Join(failed...)))
@@ -86,20 +96,39 @@ func kindList() string {
 	return strings.Join(s, ", ")
 }
 
-func configArg(config string) string {
-	if config == "" {
-		return ""
+// blessHint says how to check the tests blessed from a recording against
+// it: with its config (named when it would not be found from the output
+// directory), the blessed directory named; and, when the directory lies
+// where a run of the whole suite looks for tests, that such a run finds
+// them beside the originals, with the same ids.
+func (a *app) blessHint(cfg *spec.Config, rec, out string) {
+	config := ""
+	if found := spec.FindConfig(out); found == "" || !sameFile(found, cfg.Path) {
+		config = " --config " + cfg.Path
 	}
-	return " --config " + config
+	fmt.Fprintf(a.Out, "Check them against the recording: ananke run%s --replay %s %s\n", config, rec, out)
+	if len(cfg.Tests) == 0 && within(out, cfg.Dir) {
+		fmt.Fprintf(a.Out, "Note: %s lies in the suite's directory and its tests keep the recorded tests' ids, so a run without paths finds both and stops on the duplicates: name the paths, or move the blessed files over the originals once reviewed.\n", out)
+	}
 }
 
-// blessRead reads the conversations path holds. failed are the tests
-// that could not be read (a replay that errored), said at the end; err
-// stops the command.
-func (a *app) blessRead(ctx context.Context, o blessOptions, path string, from bless.From) (convs []*bless.Conversation, failed []error, err error) {
+// within reports whether path lies in dir.
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	rel, err := filepath.Rel(d, p)
+	return err1 == nil && err2 == nil && err == nil && filepath.IsLocal(rel)
+}
+
+func sameFile(a, b string) bool {
+	x, err1 := os.Stat(a)
+	y, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(x, y)
+}
+
+// blessRead reads the conversations of a report or transcripts.
+func (a *app) blessRead(ctx context.Context, o blessOptions, path string, from bless.From) (convs []*bless.Conversation, err error) {
 	switch from {
-	case bless.FromRecording:
-		return a.blessRecording(ctx, o, path)
 	case bless.FromReport:
 		convs, err = a.blessReport(o, path)
 	case bless.FromTranscript:
@@ -111,14 +140,12 @@ func (a *app) blessRead(ctx context.Context, o blessOptions, path string, from b
 		}
 	}
 	if err != nil {
-		return nil, nil, invalidf("bless", "%v", err)
+		return nil, invalidf("bless", "%v", err)
 	}
-	if from == bless.FromTranscript || from == bless.FromNanoClaw {
-		if len(o.tests) > 0 {
-			return nil, nil, invalidf("bless", "--test picks tests of a recording or a report; %s is a %s", path, from)
-		}
+	if from != bless.FromReport && len(o.tests) > 0 {
+		return nil, invalidf("bless", "--test picks tests of a recording or a report; %s is a %s", path, from)
 	}
-	return convs, nil, nil
+	return convs, nil
 }
 
 // blessed is one test file to write.

@@ -21,17 +21,17 @@ import (
 // assertions left out, for the traces: a conversation per recorded test
 // (those --test names), its turns as its test file wrote them. A test
 // whose replay errored is in failed.
-func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (convs []*bless.Conversation, failed []error, err error) {
+func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (convs []*bless.Conversation, cfg *spec.Config, failed []error, err error) {
 	idx, err := replay.ReadIndex(dir)
 	if err != nil {
-		return nil, nil, invalidf("bless", "%v", err)
+		return nil, nil, nil, invalidf("bless", "%v", err)
 	}
 	recorded := map[string]bool{}
 	var files []string
 	for _, t := range idx.Tests {
 		recorded[t.ID] = true
 		if _, err := os.Stat(t.File); err != nil {
-			return nil, nil, invalidf("bless", "the recording's test %s was loaded from %s, which is not here: run bless from the directory the recording was made in", t.ID, t.File)
+			return nil, nil, nil, invalidf("bless", "the recording's test %s was loaded from %s, which is not here: run bless from the directory the recording was made in", t.ID, t.File)
 		}
 		if !slices.Contains(files, t.File) {
 			files = append(files, t.File)
@@ -39,18 +39,18 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 	}
 	for _, id := range o.tests {
 		if !recorded[id] {
-			return nil, nil, invalidf("bless", "--test %s: the recording has no such test", id)
+			return nil, nil, nil, invalidf("bless", "--test %s: the recording has no such test", id)
 		}
 	}
 	suite, err := a.loadSuite(spec.Options{ConfigPath: o.config, Paths: files})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if diags := spec.CheckEnv(suite, a.lookupEnv); len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(a.Err, d)
 		}
-		return nil, nil, invalidf("bless", "%s found; nothing was replayed", plural.Count(len(diags), "problem"))
+		return nil, nil, nil, invalidf("bless", "%s found; nothing was replayed", plural.Count(len(diags), "problem"))
 	}
 	play := &spec.Suite{Config: withoutAssertions(suite.Config)}
 	for _, t := range suite.Tests {
@@ -66,7 +66,7 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 	}
 	player, err := replay.Open(dir, a.now)
 	if err != nil {
-		return nil, nil, invalidf("bless", "%v", err)
+		return nil, nil, nil, invalidf("bless", "%v", err)
 	}
 	for _, f := range player.Changed(play) {
 		a.warn("bless", fmt.Errorf("note: %s changed since it was recorded; a request that differs is an error", f))
@@ -95,7 +95,7 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 	if len(o.tests) > 0 {
 		convs = slices.DeleteFunc(convs, func(c *bless.Conversation) bool { return !slices.Contains(o.tests, c.ID) })
 	}
-	return convs, failed, nil
+	return convs, suite.Config, failed, nil
 }
 
 // recordedConversation is the conversation of a replayed test: every
