@@ -168,7 +168,7 @@ func TestBless(t *testing.T) {
 			t.Fatalf("bless from elsewhere: exit %d\n%s\n%s", r.code, r.out, r.errOut)
 		}
 		rebuilt := filepath.Join(other, "rebuilt", "purchase.ananke.yaml")
-		if got := readFile(t, rebuilt); !strings.Contains(got, "the test rebuilt from its trace") || !strings.Contains(got, "  - name: confirm_purchase\n    result: \"yes\"\n") {
+		if got := readFile(t, rebuilt); !strings.Contains(got, "the test rebuilt from its trace") || !strings.Contains(got, "  - name: confirm_purchase\n    description: \"Ask the user to confirm the purchase\"\n    parameters: {\"type\": \"object\", \"properties\": {\"amount\": {\"type\": \"number\"}}}\n    result: \"yes\"\n") {
 			t.Errorf("not rebuilt from the trace:\n%s", got)
 		}
 		for _, test := range []string{filepath.Join("from-report", "purchase.ananke.yaml"), rebuilt} {
