@@ -22,6 +22,9 @@ type Conversation struct {
 	// (a transcript; a report whose test file is gone): the turns are then
 	// rebuilt from the trace, or a transcript is the test's source.
 	File string
+	// Turns, when set, is how many of the test file's turns were played
+	// (a recorded run that stopped early): the blessed test keeps those.
+	Turns int
 	// Source, for an imported transcript, is what the blessed test's
 	// source: names.
 	Source *Source

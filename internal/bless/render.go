@@ -74,6 +74,9 @@ func fromFile(c *Conversation, out string) (*yaml.Node, map[string]bool, error) 
 	del(root, "assertions")
 	if turns := get(root, "turns"); turns != nil {
 		turns = resolved(turns)
+		if c.Turns > 0 && c.Turns < len(turns.Content) {
+			turns.Content = turns.Content[:c.Turns]
+		}
 		set(root, "turns", turns)
 		for i, t := range turns.Content {
 			t = resolved(t)
@@ -106,48 +109,68 @@ func fromSource(c *Conversation, out string) *yaml.Node {
 }
 
 // place adds each check to the assert block of its turn or of the test,
-// under a comment saying what it was inferred from. A bare tools.require
-// entry is left out where an entry with arguments requires the same tool.
+// under a comment saying what it was inferred from. A tool's entries with
+// arguments stand in the place of its bare tools.require entry, which
+// they make redundant.
 func place(root *yaml.Node, checks []Check) error {
-	withArgs := map[string]bool{}
-	for _, c := range checks {
+	withArgs := map[string][]int{}
+	for i, c := range checks {
 		if c.Kind == Args {
-			withArgs[fmt.Sprint(c.Turn, c.Tool)] = true
+			k := fmt.Sprint(c.Turn, c.Tool)
+			withArgs[k] = append(withArgs[k], i)
 		}
 	}
-	turns := get(root, "turns")
-	for _, c := range checks {
-		if c.Kind == Require && withArgs[fmt.Sprint(c.Turn, c.Tool)] {
+	placed := map[int]bool{}
+	for i, c := range checks {
+		if placed[i] {
 			continue
 		}
-		block := root
-		if c.Turn != Whole {
-			if turns == nil || c.Turn >= len(turns.Content) {
-				return fmt.Errorf("turn %d: the test has no such turn", c.Turn)
+		if args := withArgs[fmt.Sprint(c.Turn, c.Tool)]; c.Kind == Require && len(args) > 0 {
+			for _, k := range args {
+				placed[k] = true
+				if err := placeOne(root, checks[k]); err != nil {
+					return err
+				}
 			}
-			block = turns.Content[c.Turn]
-			block.Style = 0 // a block mapping: it takes comments
-		}
-		m := child(block, "assert")
-		for _, k := range c.Section[:len(c.Section)-1] {
-			m = child(m, k)
-		}
-		last := c.Section[len(c.Section)-1]
-		v := c.Value
-		note := "inferred: " + c.Why
-		if !c.List {
-			set(m, last, v)
-			keyOf(m, last).HeadComment = note
 			continue
 		}
-		list := get(m, last)
-		if list == nil || list.Kind != yaml.SequenceNode {
-			list = seq()
-			set(m, last, list)
+		if err := placeOne(root, c); err != nil {
+			return err
 		}
-		v.HeadComment = note
-		list.Content = append(list.Content, v)
 	}
+	return nil
+}
+
+// placeOne adds a check to the assert block of its turn or of the test.
+func placeOne(root *yaml.Node, c Check) error {
+	block := root
+	if c.Turn != Whole {
+		turns := get(root, "turns")
+		if turns == nil || c.Turn >= len(turns.Content) {
+			return fmt.Errorf("turn %d: the test has no such turn", c.Turn)
+		}
+		block = turns.Content[c.Turn]
+		block.Style = 0 // a block mapping: it takes comments
+	}
+	m := child(block, "assert")
+	for _, k := range c.Section[:len(c.Section)-1] {
+		m = child(m, k)
+	}
+	last := c.Section[len(c.Section)-1]
+	v := c.Value
+	note := "inferred: " + c.Why
+	if !c.List {
+		set(m, last, v)
+		keyOf(m, last).HeadComment = note
+		return nil
+	}
+	list := get(m, last)
+	if list == nil || list.Kind != yaml.SequenceNode {
+		list = seq()
+		set(m, last, list)
+	}
+	v.HeadComment = note
+	list.Content = append(list.Content, v)
 	return nil
 }
 

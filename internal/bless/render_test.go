@@ -125,3 +125,23 @@ func TestRenderSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderTruncated: a recorded run that stopped after its first turn
+// blesses that turn alone.
+func TestRenderTruncated(t *testing.T) {
+	conv := renderCases[0].conv()
+	conv.Traces[0].Turns = conv.Traces[0].Turns[:1]
+	conv.Turns = 1
+	b, err := Render(conv, Infer(conv), filepath.Join("testdata", "render", "blessed", "x.ananke.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "Please refund order A-1001") || strings.Contains(s, "weather") {
+		t.Errorf("not its first turn alone:\n%s", s)
+	}
+	conv.Turns = 0 // every turn, but checks of a turn the file lacks
+	conv.File = ""
+	if _, err := Render(conv, []Check{{Kind: Require, Turn: 3, Section: []string{"tools", "require"}, List: true, Value: str("x")}}, "x.ananke.yaml"); err == nil || err.Error() != "turn 3: the test has no such turn" {
+		t.Errorf("a check of a missing turn: %v", err)
+	}
+}

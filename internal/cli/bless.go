@@ -78,6 +78,9 @@ func runBless(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(convs) == 0 && len(failed) == 0 {
+		return invalidf("bless", "%s holds no test to bless", path)
+	}
 	err = a.blessWrite(o, convs, skip)
 	if cfg != nil && err == nil && !o.dryRun && len(convs) > 0 {
 		a.blessHint(cfg, path, o.out)

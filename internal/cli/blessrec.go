@@ -42,7 +42,18 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 			return nil, nil, nil, invalidf("bless", "--test %s: the recording has no such test", id)
 		}
 	}
-	suite, err := a.loadSuite(spec.Options{ConfigPath: o.config, Paths: files})
+	// Ids default to the file's path from the config's directory, which
+	// needs both paths alike: absolute, or relative.
+	config, _, err := a.findConfig(o.config, files)
+	if err != nil {
+		return nil, nil, nil, withCode(ExitInvalid, "", err)
+	}
+	if filepath.IsAbs(files[0]) && !filepath.IsAbs(config) {
+		if abs, err := filepath.Abs(config); err == nil {
+			config = abs
+		}
+	}
+	suite, err := a.loadSuite(spec.Options{ConfigPath: config, Paths: files})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -53,6 +64,15 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 		return nil, nil, nil, invalidf("bless", "%s found; nothing was replayed", plural.Count(len(diags), "problem"))
 	}
 	play := &spec.Suite{Config: withoutAssertions(suite.Config)}
+	loaded := map[string]bool{}
+	for _, t := range suite.Tests {
+		loaded[t.ID] = true
+	}
+	for _, t := range idx.Tests {
+		if !loaded[t.ID] && (len(o.tests) == 0 || slices.Contains(o.tests, t.ID)) {
+			failed = append(failed, fmt.Errorf("%s: %s declares no test with this id any more (with %s as the config)", t.ID, t.File, config))
+		}
+	}
 	for _, t := range suite.Tests {
 		switch {
 		case !recorded[t.ID]:
@@ -68,14 +88,18 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 	if err != nil {
 		return nil, nil, nil, invalidf("bless", "%v", err)
 	}
+	tape, err := newEdgeTape(player, dir, idx)
+	if err != nil {
+		return nil, nil, nil, invalidf("bless", "%v", err)
+	}
 	for _, f := range player.Changed(play) {
 		a.warn("bless", fmt.Errorf("note: %s changed since it was recorded; a request that differs is an error", f))
 	}
 	out := engine.Run(ctx, engine.Options{Suite: play, Parallel: 4, Env: a.environ, LookupEnv: a.lookupEnv, Now: a.now,
-		Tape: player, Import: source.Load, Protocols: registry.Lookup})
+		Tape: tape, Import: source.Load, Protocols: registry.Lookup})
 	from := "the recording " + filepath.ToSlash(dir)
 	for _, r := range out.Tests {
-		c, err := a.recordedConversation(r, from)
+		c, err := a.recordedConversation(r, tape, from)
 		if err != nil {
 			failed = append(failed, err)
 			continue
@@ -99,25 +123,49 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 }
 
 // recordedConversation is the conversation of a replayed test: every
-// attempt's trace. A test that errored gives an error; a skipped one
-// nothing.
-func (a *app) recordedConversation(r *engine.TestResult, from string) (*bless.Conversation, error) {
+// attempt's trace, up to the turn where the recording stops when its
+// run stopped early (at a failing turn; played on without assertions,
+// the test asks for more). A test that errored otherwise gives an error;
+// a skipped one nothing.
+func (a *app) recordedConversation(r *engine.TestResult, tape *edgeTape, from string) (*bless.Conversation, error) {
 	t := r.Test
-	switch r.Status {
-	case status.Skip:
+	if r.Status == status.Skip {
 		a.warn("bless", fmt.Errorf("%s is skipped (%s); left out", t.ID, r.Reason))
 		return nil, nil
-	case status.Error:
+	}
+	keep := len(t.Turns)
+	for _, at := range r.Attempts {
+		if at.Status != status.Error {
+			continue
+		}
+		i := slices.IndexFunc(t.Turns, func(turn spec.Turn) bool { return turn.Pos == at.ReasonPos })
+		if i < 1 || !tape.wentBeyond(t.ID, at.Run, at.Retry) {
+			return nil, fmt.Errorf("%s: %s", t.ID, at.Reason)
+		}
+		keep = min(keep, i)
+	}
+	if len(r.Attempts) == 0 {
 		return nil, fmt.Errorf("%s: %s", t.ID, r.Reason)
 	}
 	c := &bless.Conversation{ID: t.ID, Name: t.Name.Value, File: t.Path, From: from + " (test " + t.ID + ")"}
+	if keep < len(t.Turns) {
+		c.Turns = keep
+		kept := "turn 0 alone"
+		if keep > 1 {
+			kept = fmt.Sprintf("turns 0 to %d", keep-1)
+		}
+		a.warn("bless", fmt.Errorf("note: %s: its recorded run stopped after turn %d, at a failure: the blessed test keeps %s", t.ID, keep-1, kept))
+	}
 	said := map[string]bool{}
 	for _, at := range r.Attempts {
-		if at.Trace != nil {
-			c.Traces = append(c.Traces, at.Trace)
+		if at.Trace == nil {
+			continue
 		}
+		tr := *at.Trace
+		tr.Turns = tr.Turns[:min(keep, len(tr.Turns))]
+		c.Traces = append(c.Traces, &tr)
 		for _, res := range at.Results {
-			if res.Status == status.Fail && !said[res.ID] {
+			if res.Status == status.Fail && !said[res.ID] && inTurns(res.Scope, keep) {
 				said[res.ID] = true
 				a.warn("bless", fmt.Errorf("note: %s: the recorded run fails its built-in check %s (%s): the blessed test will fail it too", t.ID, res.ID, res.Message))
 			}
@@ -130,6 +178,16 @@ func (a *app) recordedConversation(r *engine.TestResult, from string) (*bless.Co
 		c.Offer(ct.Name.Value, "the test declares it as a client tool")
 	}
 	return c, nil
+}
+
+// inTurns reports whether a result's scope is the whole test or one of
+// the first n turns.
+func inTurns(scope string, n int) bool {
+	var i int
+	if _, err := fmt.Sscanf(scope, "turn[%d]", &i); err == nil {
+		return i < n
+	}
+	return true
 }
 
 // withoutAssertions is the config with its target's assertions left out:
