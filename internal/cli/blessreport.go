@@ -44,7 +44,9 @@ func (a *app) blessReport(o blessOptions, dir string) ([]*bless.Conversation, er
 			}
 		}
 		c := &bless.Conversation{ID: t.ID, Name: t.Name, From: from + " (test " + t.ID + ")", Traces: []*trace.Trace{&tr}}
-		if t.Line == 1 && spec.IsTestFile(t.File) && isFile(t.File) {
+		// A dynamic test's turns are in its trace, not its file.
+		simulated := slices.ContainsFunc(tr.Turns, func(turn trace.Turn) bool { return turn.Kind == trace.KindSimulated })
+		if t.Line == 1 && spec.IsTestFile(t.File) && isFile(t.File) && !simulated {
 			c.File = t.File
 		}
 		c.OfferDeclared()
