@@ -26,6 +26,9 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 	if err != nil {
 		return nil, nil, nil, invalidf("bless", "%v", err)
 	}
+	if len(idx.Tests) == 0 {
+		return nil, nil, nil, invalidf("bless", "the recording in %s holds no test", dir)
+	}
 	recorded := map[string]bool{}
 	var files []string
 	for _, t := range idx.Tests {
@@ -95,7 +98,8 @@ func (a *app) blessRecording(ctx context.Context, o blessOptions, dir string) (c
 	for _, f := range player.Changed(play) {
 		a.warn("bless", fmt.Errorf("note: %s changed since it was recorded; a request that differs is an error", f))
 	}
-	out := engine.Run(ctx, engine.Options{Suite: play, Parallel: 4, Env: a.environ, LookupEnv: a.lookupEnv, Now: a.now,
+	// One test at a time, as hooks written for a sequential run expect.
+	out := engine.Run(ctx, engine.Options{Suite: play, Parallel: 1, Env: a.environ, LookupEnv: a.lookupEnv, Now: a.now,
 		Tape: tape, Import: source.Load, Protocols: registry.Lookup})
 	from := "the recording " + filepath.ToSlash(dir)
 	for _, r := range out.Tests {
