@@ -3,6 +3,7 @@ package bless
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -10,15 +11,18 @@ import (
 // name for something.
 const maxIdent = 64
 
+// The patterns, compiled at first use (start-up allocates nothing).
 var (
-	email   = regexp.MustCompile(`^[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}$`)
-	isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	email   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}$`) })
+	isoDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 	// code is a run of letters and digits joined by - _ . / : #, as
 	// order ids, SKUs, charge ids and UUIDs are written.
-	code = regexp.MustCompile(`^[A-Za-z0-9]+(?:[-_./:#][A-Za-z0-9]+)*$`)
+	code = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9]+(?:[-_./:#][A-Za-z0-9]+)*$`) })
 	// identKey names an argument that holds an identifier whatever its
 	// value looks like: id, orderId, order_id, sku, email, code, ….
-	identKey = regexp.MustCompile(`(?i)(^|[_.\-])(id|sku|email|code|ref|number)$|[a-z](Id|ID|Sku|SKU|Email|Code|Ref|Number)$`)
+	identKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^|[_.\-])(id|sku|email|code|ref|number)$|[a-z](Id|ID|Sku|SKU|Email|Code|Ref|Number)$`)
+	})
 )
 
 // Identifier reports whether an argument value names something — an
@@ -42,14 +46,14 @@ func Identifier(key, value string, isString bool) bool {
 	if value == "" || len(value) > maxIdent || strings.Contains(value, "://") || strings.IndexFunc(value, unicode.IsSpace) >= 0 {
 		return false
 	}
-	named := identKey.MatchString(key)
+	named := identKey().MatchString(key)
 	if !isString {
 		return named && wholeNumber(value)
 	}
 	switch {
-	case email.MatchString(value):
+	case email().MatchString(value):
 		return true
-	case !code.MatchString(value):
+	case !code().MatchString(value):
 		return false
 	case named:
 		return true
@@ -63,4 +67,4 @@ func wholeNumber(s string) bool {
 }
 
 // IsDate reports whether value is an ISO 8601 calendar date.
-func IsDate(value string) bool { return isoDate.MatchString(value) }
+func IsDate(value string) bool { return isoDate().MatchString(value) }

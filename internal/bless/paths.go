@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -104,15 +105,15 @@ func (m *mover) scalar(n *yaml.Node) {
 }
 
 // schemaLine is an editor's schema modeline, whose path is relative too.
-var schemaLine = regexp.MustCompile(`(\$schema=)(\S+)`)
+var schemaLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\$schema=)(\S+)`) })
 
 // comment rewrites a relative $schema path in a comment.
 func (m *mover) comment(c string) string {
 	if m == nil {
 		return c
 	}
-	return schemaLine.ReplaceAllStringFunc(c, func(s string) string {
-		sub := schemaLine.FindStringSubmatch(s)
+	return schemaLine().ReplaceAllStringFunc(c, func(s string) string {
+		sub := schemaLine().FindStringSubmatch(s)
 		if strings.Contains(sub[2], "://") {
 			return s
 		}

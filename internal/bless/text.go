@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ananke/action/internal/trace"
 )
@@ -14,7 +15,7 @@ const maxTexts = 5
 
 // token is a run of characters an identifier may hold, ending on a
 // letter or digit.
-var token = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_\-./:#@%+]*[A-Za-z0-9]`)
+var token = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_\-./:#@%+]*[A-Za-z0-9]`) })
 
 // inferText: an identifier a tool result gave and the reply repeats is
 // required in the reply. The reply's wording is the model's and changes;
@@ -27,7 +28,7 @@ func inferText(_ *Conversation, s trace.Scope, turn int) []Check {
 	results := resultsSoFar(s)
 	var out []Check
 	var seen []string
-	for _, tok := range token.FindAllString(text, -1) {
+	for _, tok := range token().FindAllString(text, -1) {
 		if len(out) == maxTexts {
 			break
 		}
