@@ -27,7 +27,7 @@ type blessOptions struct {
 func runBless(ctx context.Context, a *app, args []string) error {
 	var o blessOptions
 	fs := a.flags("bless", "RECORDING|REPORT|TRANSCRIPT")
-	fs.StringVar(&o.from, "from", "", "what the argument is: recording, report, transcript or nanoclaw (default: told by what it holds)")
+	fs.StringVar(&o.from, "from", "", "the `kind` of the argument: recording, report, transcript or nanoclaw (default: told by what it holds)")
 	fs.Var(&o.tests, "test", "bless the test with this `id` (repeatable; default: every test)")
 	fs.StringVar(&o.out, "out", "blessed", "write the test files into `dir`")
 	alias(fs, "o", "out")
