@@ -99,6 +99,7 @@ var flagWords = map[string][]string{
 	"fail-on":        {"error", "new"},
 	"init type":      {"agui", "openai", "http"},
 	"init api":       {"chat", "responses"},
+	"bless from":     {"recording", "report", "transcript", "nanoclaw"},
 }
 
 // valueNames complete a flag's value by the name its usage gives it (the
