@@ -6,5 +6,6 @@
 // Fisher's exact test — one-sided for telling a regression from noise,
 // two-sided for telling two variants apart — with the level it is judged
 // at (Significant), and Cohen's kappa with its large-sample interval for
-// how well a judge agrees with people (docs/judges.md). It is pure: no clock, no randomness, no I/O.
+// how well a judge agrees with people (docs/judges.md). It is pure: no
+// clock, no randomness, no I/O.
 package stats
