@@ -189,12 +189,11 @@ func (o Options) attempt(ctx context.Context, t *report.Test, i int, template []
 	}
 	old := slices.Clone(*known)
 	for j, a := range *known {
-		n, asked, err := o.ask(ctx, a, at.Trace, where)
+		n, asked, err := o.ask(ctx, a, at.Trace, where, out)
 		if err != nil {
 			return err
 		}
 		if asked {
-			out.Asked++
 			(*known)[j] = n
 			out.flip(t.ID, k, a, n, true)
 		}
@@ -202,15 +201,11 @@ func (o Options) attempt(ctx context.Context, t *report.Test, i int, template []
 	var added []report.Assertion
 	if !shown && at.Status == status.Pass {
 		for _, a := range template {
-			n, asked, err := o.ask(ctx, a, at.Trace, where)
+			n, asked, err := o.ask(ctx, a, at.Trace, where, out)
 			if err != nil {
 				return err
 			}
-			if !asked {
-				continue
-			}
-			out.Asked++
-			if n.Status == status.Fail {
+			if asked && n.Status == status.Fail {
 				n.FailedRuns = 0
 				added = append(added, n)
 				out.flip(t.ID, k, a, n, false)
@@ -246,9 +241,10 @@ func (o Options) attempt(ctx context.Context, t *report.Test, i int, template []
 	return nil
 }
 
-// ask asks the current judge again about a over tr; asked is false when a
-// is left as it was (not a judge with criteria, or not evaluated).
-func (o Options) ask(ctx context.Context, a report.Assertion, tr *trace.Trace, where string) (report.Assertion, bool, error) {
+// ask asks the current judge again about a over tr, counting it in out;
+// asked is false when a is left as it was (not a judge with criteria, or
+// not evaluated).
+func (o Options) ask(ctx context.Context, a report.Assertion, tr *trace.Trace, where string, out *Outcome) (report.Assertion, bool, error) {
 	c, ok := Check(a)
 	if !ok || a.Status == status.Skip {
 		return a, false, nil
@@ -263,7 +259,9 @@ func (o Options) ask(ctx context.Context, a report.Assertion, tr *trace.Trace, w
 			c.Severity = assertion.Warning
 		}
 	}
-	res, _ := o.Judge.Ask(ctx, c, s)
+	res, usage := o.Judge.Ask(ctx, c, s)
+	out.Asked++
+	out.Usage.Add(usage)
 	if demoted != "" {
 		res.Message += demotedMark + demoted + ")"
 		if res.Judge != nil {
