@@ -123,7 +123,7 @@ func runJudgeCalibrate(ctx context.Context, a *app, args []string) error {
 		if err := writeCalibration(path, file); err != nil {
 			return errorf(scope, "write the calibration: %v", err)
 		}
-		fmt.Fprintf(a.Out, "\nWrote %s: %s of judge %s with prompt %s.\n", path, plural.Count(len(res.Criteria), "calibrated criterion"), res.Model, res.PromptHash)
+		fmt.Fprintf(a.Out, "\nWrote %s: the calibration of %s for judge %s with prompt %s.\n", path, plural.Count(len(res.Criteria), "criterion"), res.Model, res.PromptHash)
 	}
 	printGates(a.Out, cfg, file, res)
 	return nil

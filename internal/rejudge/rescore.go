@@ -10,6 +10,7 @@ import (
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/stability"
 	"github.com/ananke/action/internal/status"
@@ -231,7 +232,7 @@ func (o Options) attempt(ctx context.Context, t *report.Test, i int, template []
 	switch st := verdictOf(now); {
 	case at.Status == status.Fail && st != status.Fail && stopped != "" && wentOn(t, template, stopped):
 		at.Status = status.Error
-		at.Reason = fmt.Sprintf("%s no longer fails when judged again, but the run stopped there when it failed: what came after it was never checked; run the test again", stopped)
+		at.Reason = fmt.Sprintf("%s no longer fails when judged again, but the run stopped there when it failed, so %s; run the test again", stopped, notMade(template, stopped))
 	case st == status.Error:
 		e, _ := firstNotMade(now)
 		at.Status, at.Reason = st, e.ID+": "+e.Message
@@ -339,6 +340,27 @@ func wentOn(t *report.Test, template []report.Assertion, scope string) bool {
 		}
 	}
 	return false
+}
+
+// notMade says what the run never made after the turn scope names: the
+// checks of later scopes it did not evaluate when it stopped, or, when
+// it has none, the turns it never played.
+func notMade(template []report.Assertion, scope string) string {
+	i, _ := turnIndex(scope)
+	var ids []string
+	for _, a := range template {
+		if j, ok := turnIndex(a.Scope); a.Status == status.Skip && (a.Scope == "test" || ok && j > i) {
+			ids = append(ids, a.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return "the turns after it were never played"
+	}
+	were := "were"
+	if len(ids) == 1 {
+		were = "was"
+	}
+	return fmt.Sprintf("%s after it %s never made (%s)", plural.Count(len(ids), "check"), were, strings.Join(ids, ", "))
 }
 
 // turnIndex is N of a scope "turn[N]".

@@ -134,7 +134,7 @@ func TestRescoreStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := r.Tests[0]
-	if s.Status != status.Error || s.Attempts[0].Status != status.Error || !strings.Contains(s.Reason, "turn[0] no longer fails when judged again, but the run stopped there") {
+	if s.Status != status.Error || s.Attempts[0].Status != status.Error || !strings.Contains(s.Reason, "turn[0] no longer fails when judged again, but the run stopped there when it failed, so 1 check after it was never made (turn[1].text.contains); run the test again") {
 		t.Errorf("stopped: %s %q", s.Status, s.Reason)
 	}
 	if l := r.Tests[1]; l.Status != status.Pass {

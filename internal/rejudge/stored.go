@@ -8,12 +8,14 @@ package rejudge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ananke/action/internal/assertion"
 	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/model"
+	"github.com/ananke/action/internal/normalized"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/trace"
 )
@@ -26,19 +28,27 @@ type Judge struct {
 }
 
 // Scope is the scope of a stored trace a result was checked over: "test",
-// or "turn[N]" for the trace's turn N.
+// or "turn[N]" for the trace's turn N. A trace read back from a trace
+// file keeps an AG-UI turn's assistant text as events only: the scope's
+// turns have it again, as a run's judge saw it (the trace itself is not
+// changed).
 func Scope(tr *trace.Trace, name string) (trace.Scope, error) {
+	c := *tr
+	c.Turns = slices.Clone(tr.Turns)
+	for i := range c.Turns {
+		c.Turns[i].Texts = normalized.Texts(&c.Turns[i])
+	}
 	if name == "test" {
-		return tr.TestScope(), nil
+		return c.TestScope(), nil
 	}
 	if s, ok := strings.CutPrefix(name, "turn["); ok {
 		if n, err := strconv.Atoi(strings.TrimSuffix(s, "]")); err == nil && strings.HasSuffix(s, "]") {
-			for i := range tr.Turns {
-				if tr.Turns[i].Index == n {
-					return tr.TurnScope(i), nil
+			for i := range c.Turns {
+				if c.Turns[i].Index == n {
+					return c.TurnScope(i), nil
 				}
 			}
-			return trace.Scope{}, fmt.Errorf("scope %s: the trace has %d turns", name, len(tr.Turns))
+			return trace.Scope{}, fmt.Errorf("scope %s: the trace has %d turns", name, len(c.Turns))
 		}
 	}
 	return trace.Scope{}, fmt.Errorf("scope %q is neither test nor turn[N]", name)
