@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -156,6 +157,11 @@ func TestJudgeCalibration(t *testing.T) {
 	if r.code != ExitPass || t.Failed() {
 		t.Fatalf("calibrate: exit %d\n%s%s", r.code, r.out, r.errOut)
 	}
+	// The judge was asked over the stored traces exactly what the run
+	// asked it over the live ones.
+	if reqs := model.Requests(); len(reqs) != 48 || !slices.Equal(questions(t, reqs[:24]), questions(t, reqs[24:])) {
+		t.Errorf("%d requests; the run's questions and calibrate's differ:\n%q\n%q", len(reqs), questions(t, reqs[:24]), questions(t, reqs[24:]))
+	}
 	cal, err := readCalibration(filepath.Join(dir, ".ananke", "calibration.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -290,6 +296,18 @@ func TestJudgeCalibrateInvalid(t *testing.T) {
 			t.Errorf("%v: exit %d, want 3 and %q\n%s%s", tc.args, r.code, tc.want, r.out, r.errOut)
 		}
 	}
+}
+
+// questions are the requests' last messages, sorted.
+func questions(t *testing.T, reqs []modeltest.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		msgs, _ := r.JSON(t)["messages"].([]any)
+		last, _ := msgs[len(msgs)-1].(map[string]any)
+		out = append(out, fmt.Sprint(last["content"]))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // lastUserText is the text of the request's last user message.
