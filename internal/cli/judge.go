@@ -97,7 +97,7 @@ func runJudgeCalibrate(ctx context.Context, a *app, args []string) error {
 		return withCode(ExitInvalid, scope, err)
 	}
 	printCalibration(a.Out, res, fl.Args(), reports)
-	fmt.Fprintln(a.Out, console.ModelLine(res.Usage))
+	fmt.Fprintln(a.Out, "\n"+console.ModelLine(res.Usage))
 	if len(res.Criteria) == 0 {
 		if res.Asked > 0 {
 			return errorf(scope, "the judge gave no verdict on any labelled assertion; nothing was calibrated")

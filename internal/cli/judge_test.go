@@ -154,6 +154,9 @@ func TestJudgeCalibration(t *testing.T) {
 			t.Errorf("calibrate lacks %q", want)
 		}
 	}
+	if testing.Verbose() {
+		t.Logf("calibrate:\n%s", r.out)
+	}
 	if r.code != ExitPass || t.Failed() {
 		t.Fatalf("calibrate: exit %d\n%s%s", r.code, r.out, r.errOut)
 	}
