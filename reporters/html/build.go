@@ -14,7 +14,7 @@ import (
 // write adds one at a time (buildTest).
 func build(r *report.Report) *page {
 	p := &page{
-		Version: r.Version, Status: r.Status, StartedAt: r.StartedAt.UTC().Format(time.RFC3339), DurationMs: r.DurationMs,
+		Version: r.Version, Status: r.Status, Run: r.StartedAt.Format(time.RFC3339Nano), StartedAt: r.StartedAt.UTC().Format(time.RFC3339), DurationMs: r.DurationMs,
 		Config: r.Config, Target: r.Target, Parallel: r.Parallel, Shard: r.Shard, FailOnFlaky: r.FailOnFlaky, Totals: r.Totals,
 		Hooks: []hook{},
 	}
@@ -118,12 +118,17 @@ func buildStability(rt *report.Test, withUsage bool) *stability {
 }
 
 // buildAssertion copies an assertion; the calls of its evidence that the
-// shown trace holds (calls) become references to them.
+// shown trace holds (calls) become references to them. A judge's verdicts
+// are its Judge, not its evidence.
 func buildAssertion(a report.Assertion, calls map[callRef]bool) assertion {
 	out := assertion{ID: a.ID, Level: a.Level, Kind: a.Kind, Scope: a.Scope, Source: a.Source.String(), Severity: a.Severity,
 		Status: a.Status, Message: a.Message, Expected: a.Expected, Observed: a.Observed, Refs: a.EventRefs, Origins: a.Origins,
-		FailedRuns: a.FailedRuns, FailureCI: intervalText(a.FailureRateCI)}
-	for _, e := range a.Evidence {
+		FailedRuns: a.FailedRuns, FailureCI: intervalText(a.FailureRateCI), Judge: a.Judge}
+	evs := a.Evidence
+	if a.Judge != nil { // its evidence is its verdicts again, which Judge holds
+		evs = nil
+	}
+	for _, e := range evs {
 		ev := evidence{Note: e.Note, Gap: e.Gap, Refs: e.EventRefs}
 		ev.Text, ev.TextBytes = cut(e.Text, TextCap)
 		if c := e.Call; c != nil {

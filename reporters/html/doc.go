@@ -23,6 +23,10 @@
 // view (#variants): each variant's totals, usage, latency and error, and a
 // matrix of tests × variants, sortable and filtered to the tests that
 // differ, each cell linking to the test under its variant (variants.go).
+// A judge assertion shows its verdict on each criterion, which a reviewer
+// labels agree or disagree with a note; the labels are kept in the
+// browser under the run and downloaded as an ananke.labels/v1 file
+// (internal/labels) for `ananke judge calibrate`.
 //
 // The page loads nothing: its style, script and data are inline, and its
 // Content-Security-Policy lets the browser fetch nothing else, so it works

@@ -141,6 +141,7 @@ func TestWrite(t *testing.T) {
 		{"backend", reporttest.BackendReport()},
 		{"attacks", attacksReport()},
 		{"variants", variantsReport()},
+		{"judges", reporttest.JudgesReport()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := render(t, tc.r)

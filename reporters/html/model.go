@@ -12,8 +12,12 @@ import (
 // has a *_bytes field beside it with its whole size.
 
 type page struct {
-	Version     string        `json:"version"`
-	Status      status.Status `json:"status"`
+	Version string        `json:"version"`
+	Status  status.Status `json:"status"`
+	// Run names the run as summary.json's started_at does: the labels a
+	// reviewer makes of its judges' verdicts are kept and downloaded
+	// under it (docs/reports.md#labelling-judge-verdicts).
+	Run         string        `json:"run"`
 	StartedAt   string        `json:"started_at"`
 	DurationMs  int64         `json:"duration_ms"`
 	Config      string        `json:"config"`
@@ -164,6 +168,9 @@ type assertion struct {
 	// FailureCI is the interval of the rate it fails at, "95% CI 6–79%",
 	// on a repeated test's assertions.
 	FailureCI string `json:"failure_ci,omitempty"`
+	// Judge is a judge's verdict on each criterion, which a reviewer
+	// labels agree or disagree in the page; absent for other kinds.
+	Judge *report.Judge `json:"judge,omitempty"`
 }
 
 type evidence struct {

@@ -161,6 +161,7 @@
       ...(data.warnings || []).map((w) => h('div', { class: 'callout st-warn' }, h('p', {}, badge('warn'), ' ', clean(w)))),
       data.attacks && attacksCallout(data.attacks),
       data.variants && variantsCallout(data.variants),
+      lab.verdicts.size > 0 && labelsCallout(),
       ...(data.budget || []).map((b) => h('div', { class: 'callout budget st-' + b.status, role: b.status === 'fail' ? 'alert' : null },
         h('p', {}, badge(b.status), ' ', clean(b.message)))),
       ...data.hooks.map((hk) => h('div', { class: 'callout st-error', role: 'alert' },
@@ -255,6 +256,11 @@
   }
   function seqLink(seq) { return seq ? refLinks([seq], true) : null; }
 
+  // renderAssertion shows an assertion; ctx says whose: the test (ctx.test)
+  // and the attempt its labels name (ctx.attempt), whether its events are
+  // in the page (ctx.linkable) or in which trace file (ctx.file), and
+  // whether it opens folded (ctx.fold). A judge's verdicts are a table of
+  // its criteria (the page holds them instead of its evidence).
   function renderAssertion(a, ctx) {
     const open = !ctx.fold && (a.status === 'fail' || a.status === 'error' || a.status === 'warn');
     const ev = (a.evidence || []).map((e) => h('li', { class: 'evidence' },
@@ -263,11 +269,15 @@
       e.text && block(e.text, { whole: e.text_bytes }),
       e.gap && h('p', { class: 'gap' }, 'idle ' + dur(e.gap.to_ms - e.gap.from_ms) + ' from ' + e.gap.from + ' (' + at(e.gap.from_ms) + ') to ' + e.gap.to + ' (' + at(e.gap.to_ms) + ')')));
     return h('details', { class: 'assertion st-' + a.status, open: open, 'data-id': a.id },
-      h('summary', {}, badge(a.status), h('code', { class: 'kind' }, a.kind), h('span', { class: 'msg' }, clean(a.message))),
+      h('summary', {}, badge(a.status), h('code', { class: 'kind' }, a.kind), a.judge && a.judge.demoted && flag('reported as a warning', 'warn'),
+        h('span', { class: 'msg' }, clean(a.message))),
       h('div', { class: 'body' },
         h('p', { class: 'msg full' }, clean(a.message)),
         dl([['ID', h('code', {}, a.id)], ['Source', h('code', {}, a.source)], ['Severity', a.severity], ['Scope', a.scope],
+          ['Judge', a.judge && [h('code', { class: 'judge-model' }, a.judge.model || 'unnamed model'), ' · prompt ', h('code', { class: 'prompt-hash' }, a.judge.prompt_hash)]],
           ['Failed in', a.failed_runs && cur.stability && a.failed_runs + ' of ' + cur.stability.attempts.length + ' attempts' + (a.failure_ci ? ' (' + a.failure_ci + ')' : '')]]),
+        a.judge && a.judge.demoted && h('p', { class: 'demoted' }, badge('warn'), ' Reported as a warning: ', clean(a.judge.demoted)),
+        a.judge && judgeTable(a, ctx),
         (a.expected || a.observed) && h('div', { class: 'eo' },
           h('div', {}, h('div', { class: 'label' }, 'Expected'), h('pre', { class: 'code expected' }, clean(a.expected || ''))),
           h('div', {}, h('div', { class: 'label' }, 'Observed'), h('pre', { class: 'code observed' }, clean(a.observed || '')))),
@@ -276,13 +286,211 @@
         a.origins && h('p', { class: 'sub' }, 'Read at ' + a.origins.join(', '))));
   }
 
+  // Labels (docs/reports.md#labelling-judge-verdicts): a reviewer marks
+  // each judge's verdict on each criterion agree or disagree, with a note.
+  // The marks are kept in the browser's localStorage under the run, so a
+  // reload keeps them and another report's stay apart; "Download labels"
+  // writes them as an ananke.labels/v1 file, which `ananke judge
+  // calibrate` reads (docs/judges.md), and a labels file loads back in.
+  // A label names the test, the attempt (0 for a test that ran once, else
+  // its place among the test's attempts from 1, as its trace file's), the
+  // assertion, its scope and criterion, and the judge's model, prompt
+  // hash and verdict.
+  const LABELS_SCHEMA = 'ananke.labels/v1';
+  const VERDICT = { true: '✓ true', false: '✗ false', inconclusive: '? inconclusive' };
+  const lab = { store: 'ananke.labels ' + data.run, verdicts: new Map(), marks: new Map(), kept: true };
+
+  function labelKey(test, attempt, id, criterion) { return JSON.stringify([test, attempt, id, criterion]); }
+  // attemptNo is what a label calls a test's attempt i (from 0); shownNo
+  // the shown attempt's, whose assertions are the test's.
+  function attemptNo(t, i) { return t.stability && t.stability.attempts.length > 1 && i >= 0 ? i + 1 : 0; }
+  function shownNo(t) { return t.stability ? attemptNo(t, t.stability.attempts.findIndex((a) => a.shown)) : 0; }
+  // indexVerdicts lists the verdicts of assertions of t's attempt, in the
+  // page's order: what can be labelled.
+  function indexVerdicts(t, list, attempt) {
+    for (const a of list || []) {
+      for (const c of (a.judge && a.judge.criteria) || []) {
+        const key = labelKey(t.id, attempt, a.id, c.criterion);
+        if (!lab.verdicts.has(key)) {
+          lab.verdicts.set(key, { test: t.id, attempt, assertion: a.id, scope: a.scope, criterion: c.criterion,
+            judge_model: a.judge.model, prompt_hash: a.judge.prompt_hash, verdict: c.verdict });
+        }
+      }
+    }
+  }
+  for (const t of data.tests) {
+    indexVerdicts(t, t.assertions, shownNo(t));
+    if (t.stability) t.stability.attempts.forEach((at, i) => indexVerdicts(t, at.failed, attemptNo(t, i)));
+  }
+  // The marks kept for this run, of verdicts the page has.
+  if (lab.verdicts.size) {
+    try {
+      const kept = JSON.parse(window.localStorage.getItem(lab.store) || '{}');
+      for (const [key, m] of Object.entries(kept || {})) {
+        if (lab.verdicts.has(key) && m) lab.marks.set(key, { label: m.label === 'agree' || m.label === 'disagree' ? m.label : '', note: typeof m.note === 'string' ? m.note : '' });
+      }
+    } catch (_) {
+      lab.kept = false;
+    }
+  }
+  function saveMarks() {
+    try {
+      window.localStorage.setItem(lab.store, JSON.stringify(Object.fromEntries(lab.marks)));
+      lab.kept = true;
+    } catch (_) {
+      lab.kept = false;
+    }
+    refreshLabels();
+  }
+  function labelled() { return [...lab.marks.values()].filter((m) => m.label).length; }
+
+  // setMark sets a verdict's label and note (null: as they were); a mark
+  // with neither is dropped.
+  function setMark(key, label, note) {
+    const m = Object.assign({ label: '', note: '' }, lab.marks.get(key));
+    if (label !== null) m.label = label;
+    if (note !== null) m.note = note;
+    if (m.label || m.note) lab.marks.set(key, m);
+    else lab.marks.delete(key);
+    saveMarks();
+    syncMarks(key);
+  }
+  // syncMarks shows the marks in every row of the verdict key (all rows
+  // without a key): a failed attempt's verdict shows in its runs' table
+  // and, for the shown attempt, among the test's assertions too.
+  function syncMarks(key) {
+    for (const row of document.querySelectorAll('tr.criterion')) {
+      if (key !== undefined && row.dataset.key !== key) continue;
+      const m = lab.marks.get(row.dataset.key) || { label: '', note: '' };
+      row.dataset.label = m.label;
+      for (const b of row.querySelectorAll('.mark-buttons button')) b.setAttribute('aria-pressed', String(b.dataset.label === m.label));
+      const note = row.querySelector('.mark-note');
+      if (note !== document.activeElement) note.value = m.note;
+    }
+  }
+
+  function judgeTable(a, ctx) {
+    return h('table', { class: 'judge' },
+      h('thead', {}, h('tr', {}, ['Criterion', 'Verdict', 'Reasoning', 'Your label'].map((x) => h('th', {}, x)))),
+      h('tbody', {}, a.judge.criteria.map((c) => {
+        const key = labelKey(ctx.test, ctx.attempt, a.id, c.criterion);
+        const m = lab.marks.get(key) || { label: '', note: '' };
+        const btn = (label, text) => h('button', { type: 'button', 'data-label': label, 'aria-pressed': String(m.label === label),
+          onclick: () => { const was = lab.marks.get(key); setMark(key, was && was.label === label ? '' : label, null); } }, text);
+        return h('tr', { class: 'criterion', 'data-key': key, 'data-label': m.label },
+          h('td', { class: 'crit' }, clean(c.criterion)),
+          h('td', { class: 'verdict v-' + c.verdict }, VERDICT[c.verdict] || c.verdict),
+          h('td', { class: 'reasoning' }, clean(c.reasoning)),
+          h('td', { class: 'mark' }, h('div', { class: 'mark-buttons', role: 'group', 'aria-label': 'Your label of this verdict' },
+            btn('agree', 'Agree'), btn('disagree', 'Disagree')),
+          h('input', { type: 'text', class: 'mark-note', placeholder: 'Note (optional)', 'aria-label': 'Note on this verdict', value: m.note,
+            oninput: (e) => setMark(key, null, e.target.value) })));
+      })));
+  }
+
+  // labelsCallout is the run header's line: how many verdicts are
+  // labelled, the next one to label, the download and the load.
+  function labelsCallout() {
+    return h('div', { id: 'labels', class: 'callout labels' },
+      h('p', {}, h('strong', {}, 'Labels: '), h('span', { id: 'labels-count' }), ' ',
+        h('button', { type: 'button', id: 'labels-next', class: 'more', onclick: nextUnlabelled }, 'Next unlabelled'), ' ',
+        h('button', { type: 'button', id: 'labels-download', class: 'more', onclick: downloadLabels }, 'Download labels'), ' ',
+        h('label', { class: 'more load' }, 'Load labels…',
+          h('input', { type: 'file', id: 'labels-file', accept: '.json,application/json', onchange: loadLabels }))),
+      h('p', { id: 'labels-said', class: 'sub', hidden: true }));
+  }
+  function refreshLabels() {
+    const el = document.getElementById('labels-count');
+    if (!el) return;
+    const n = labelled();
+    el.textContent = n + ' of ' + count(lab.verdicts.size, 'judge verdict') + ' labelled' +
+      (lab.kept ? '' : ' · this browser keeps no labels for the page: download them before closing it');
+    document.getElementById('labels-download').disabled = n === 0;
+  }
+  function said(text) {
+    const el = document.getElementById('labels-said');
+    el.textContent = text;
+    el.hidden = false;
+  }
+
+  // labelsFile is the labels as ananke.labels/v1 (internal/labels): in
+  // the page's order, attempt and note left out when 0 and empty.
+  function labelsFile() {
+    const labels = [];
+    for (const [key, v] of lab.verdicts) {
+      const m = lab.marks.get(key);
+      if (!m || !m.label) continue;
+      const l = { test: v.test };
+      if (v.attempt) l.attempt = v.attempt;
+      Object.assign(l, { assertion: v.assertion, scope: v.scope, criterion: v.criterion, judge_model: v.judge_model,
+        prompt_hash: v.prompt_hash, verdict: v.verdict, label: m.label });
+      if (m.note) l.note = m.note;
+      labels.push(l);
+    }
+    return { schema: LABELS_SCHEMA, run: data.run, labels };
+  }
+  // downloadLabels saves the labels file through a link to it in memory:
+  // nothing leaves the browser.
+  function downloadLabels() {
+    const url = URL.createObjectURL(new Blob([JSON.stringify(labelsFile(), null, 2) + '\n'], { type: 'application/json' }));
+    const a = h('a', { href: url, download: 'ananke-labels-' + data.run.slice(0, 19).replace(/[^0-9A-Za-z]/g, '') + '.json', hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+  // loadLabels takes a labels file's labels of this page's verdicts: the
+  // same test, attempt, assertion and criterion, judged by the same model
+  // and prompt with the same verdict; it says how many it left out.
+  function loadLabels(e) {
+    const input = e.target, file = input.files && input.files[0];
+    if (!file) return;
+    file.text().then((text) => {
+      const f = JSON.parse(text);
+      if (!f || f.schema !== LABELS_SCHEMA || !Array.isArray(f.labels)) throw new Error('it is not an ' + LABELS_SCHEMA + ' file');
+      let took = 0, left = 0;
+      for (const l of f.labels) {
+        const v = l && lab.verdicts.get(labelKey(l.test, l.attempt || 0, l.assertion, l.criterion));
+        if (v && (l.label === 'agree' || l.label === 'disagree') && v.verdict === l.verdict && v.judge_model === l.judge_model && v.prompt_hash === l.prompt_hash) {
+          lab.marks.set(labelKey(v.test, v.attempt, v.assertion, v.criterion), { label: l.label, note: typeof l.note === 'string' ? l.note : '' });
+          took++;
+        } else {
+          left++;
+        }
+      }
+      saveMarks();
+      syncMarks();
+      said('Loaded ' + count(took, 'label') + ' from ' + file.name + (left ? '; left out ' + left + ' not about a verdict this page shows' : '') + '.');
+    }).catch((err) => said(file.name + ' was not loaded: ' + err.message)).finally(() => { input.value = ''; });
+  }
+  // nextUnlabelled opens the first verdict with no label, in the page's
+  // order.
+  function nextUnlabelled() {
+    for (const [key, v] of lab.verdicts) {
+      const m = lab.marks.get(key);
+      if (m && m.label) continue;
+      const href = '#test=' + enc(v.test);
+      if (location.hash !== href) history.pushState(null, '', href);
+      route();
+      const rows = [...document.querySelectorAll('#detail tr.criterion')].filter((r) => r.dataset.key === key);
+      const row = rows.find((r) => r.closest('section.assertions')) || rows[0];
+      if (row) {
+        for (let d = row.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) d.open = true;
+        row.scrollIntoView({ block: 'center' });
+        row.querySelector('button').focus();
+      }
+      return;
+    }
+    said('Every judge verdict is labelled.');
+  }
+
   const ORDER = { fail: 0, error: 0, warn: 1, pass: 2, skip: 3 };
   function renderAssertions(t) {
     const list = t.assertions.slice().sort((x, y) => (ORDER[x.status] ?? 2) - (ORDER[y.status] ?? 2));
     const failed = list.filter((a) => a.status === 'fail').length;
     const notMade = list.filter((a) => a.status === 'error').length;
     const warned = list.filter((a) => a.status === 'warn').length;
-    const ctx = { linkable: true, file: t.trace_file };
+    const ctx = { linkable: true, file: t.trace_file, test: t.id, attempt: shownNo(t) };
     return h('section', { class: 'assertions' },
       h('h3', {}, 'Assertions ', h('span', { class: 'sub' }, list.length + ' · ' + failed + ' failed' + (notMade ? ' · ' + notMade + ' not made' : '') + (warned ? ' · ' + warned + ' warned' : ''))),
       list.length ? list.map((a) => renderAssertion(a, ctx)) : h('p', { class: 'sub' }, 'None.'));
@@ -658,12 +866,12 @@
       s.adaptive && h('p', { class: 'sub adaptive' }, s.adaptive),
       h('table', { class: 'attempts' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Attempt'), h('th', {}, 'Status'), h('th', {}, 'Duration'), data.usage && h('th', {}, 'Usage'), h('th', {}, 'Failed assertions'))),
-        h('tbody', {}, s.attempts.map((a) => h('tr', { class: a.shown ? 'shown' : '' },
+        h('tbody', {}, s.attempts.map((a, i) => h('tr', { class: a.shown ? 'shown' : '' },
           h('td', {}, a.label, a.shown && h('span', { class: 'sub' }, ' (shown below)'),
             a.trace_id && h('div', { class: 'sub' }, 'trace ', h('code', { class: 'attempt-trace-id' }, a.trace_id))),
           h('td', {}, badge(a.status)), h('td', {}, dur(a.duration_ms)), data.usage && h('td', { class: 'usage' }, a.usage),
           h('td', {}, a.reason && h('p', { class: 'msg' }, clean(a.reason)),
-            (a.failed || []).map((f) => renderAssertion(f, { linkable: a.shown, file: a.trace_file, fold: true }))))))));
+            (a.failed || []).map((f) => renderAssertion(f, { linkable: a.shown, file: a.trace_file, fold: true, test: t.id, attempt: attemptNo(t, i) }))))))));
   }
 
   // usageLine is what a test's agent used: in words, per run, per model.
@@ -1043,6 +1251,7 @@
   }
 
   renderRun();
+  refreshLabels();
   renderNav();
   window.addEventListener('hashchange', route);
   window.addEventListener('popstate', route);

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
@@ -288,4 +289,62 @@ func (p *Page) Screenshot(path string) {
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		p.tb.Fatal(err)
 	}
+}
+
+// Reload reloads the page, as a person pressing F5 would, and waits for
+// it to load: what the page keeps in the browser (localStorage) stays.
+func (p *Page) Reload() {
+	p.tb.Helper()
+	p.do("reload", chromedp.Reload())
+}
+
+// SetFiles chooses files in the file input matching a CSS selector, as a
+// person picking them would (the input's change event fires).
+func (p *Page) SetFiles(sel string, paths ...string) {
+	p.tb.Helper()
+	p.do("choose files in "+sel, chromedp.SetUploadFiles(chromedp.CSS(sel), paths))
+}
+
+// Download saves what the page downloads into dir: it runs start (a
+// click that makes the page download a file) and returns the path of the
+// file once the browser has written it whole, and the name the page
+// suggested for it.
+func (p *Page) Download(dir string, start func()) (path, name string) {
+	p.tb.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		p.tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, actionTimeout)
+	defer cancel()
+	events := true
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: abs, EventsEnabled: &events}); err != nil {
+		p.tb.Fatalf("let the page download into %s: %v", abs, err)
+	}
+	begins := chromedp.BrowserEvents(ctx, browser.DownloadWillBegin)
+	progress := chromedp.BrowserEvents(ctx, browser.DownloadProgress)
+	start()
+	for ev, err := range begins {
+		if err != nil {
+			p.tb.Fatalf("no download began: %v", err)
+		}
+		if name = ev.SuggestedFilename; name != "" {
+			break
+		}
+	}
+	for ev, err := range progress {
+		if err != nil {
+			p.tb.Fatalf("no download completed: %v", err)
+		}
+		switch ev.State {
+		case browser.DownloadProgressStateCompleted:
+			// allowAndName names the file by the download's guid.
+			return filepath.Join(abs, ev.GUID), name
+		case browser.DownloadProgressStateCanceled:
+			p.tb.Fatalf("the download %s was cancelled", ev.GUID)
+		}
+	}
+	p.tb.Fatal("no download completed")
+	return "", ""
 }
