@@ -16,6 +16,8 @@ import (
 	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/labels"
 	"github.com/ananke/action/internal/model/modeltest"
+	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
@@ -322,4 +324,77 @@ func lastUserText(r *aguitest.Request) string {
 		}
 	}
 	return ""
+}
+
+// TestJudgeOnJudgedReport: a judged run's report directory — a repeated
+// test whose judge failed in its attempt that is not shown, a critical
+// judge reported as a warning — labelled as the page labels it: every
+// label is compared, each attempt's over its own trace; rejudged with a
+// model that finds every criterion met and no gate, the warning judge
+// gates again and the repeated test passes both runs.
+func TestJudgeOnJudgedReport(t *testing.T) {
+	model := judgeModel(t, func(string, string) string { return "true" })
+	dir := modelSuite(t, "http://127.0.0.1:1/agent", model.URL, "turns: [{user: hi}]\n")
+	rep := filepath.Join(dir, "judged")
+	if err := reportdir.Write(rep, reporttest.JudgesReport()); err != nil {
+		t.Fatal(err)
+	}
+	r0, err := reportdir.ReadSummary(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &labels.File{Schema: labels.Schema, Run: r0.StartedAt.Format(time.RFC3339Nano)}
+	add := func(test string, attempt int, as []report.Assertion) {
+		for _, a := range as {
+			if a.Judge == nil {
+				continue
+			}
+			for _, c := range a.Judge.Criteria {
+				f.Labels = append(f.Labels, labels.Label{Test: test, Attempt: attempt, Assertion: a.ID, Scope: a.Scope, Criterion: c.Criterion,
+					JudgeModel: a.Judge.Model, PromptHash: a.Judge.PromptHash, Verdict: c.Verdict, Label: labels.Agree})
+			}
+		}
+	}
+	for _, tt := range r0.Tests {
+		if len(tt.Attempts) == 1 {
+			add(tt.ID, 0, tt.Assertions)
+			continue
+		}
+		for k, at := range tt.Attempts {
+			if k+1 == tt.Shown {
+				add(tt.ID, k+1, tt.Assertions)
+			} else {
+				add(tt.ID, k+1, at.Failed)
+			}
+		}
+	}
+	lf, _ := os.Create(filepath.Join(dir, "labels.json"))
+	if err := labels.Write(lf, f); err != nil {
+		t.Fatal(err)
+	}
+	lf.Close()
+	env := map[string]string{"CLI_MODEL_KEY": modelKey}
+	r := run(t, dir, env, "judge", "calibrate", "--dry-run", "--report", "judged", "labels.json")
+	if r.code != ExitPass || len(f.Labels) != 6 || !strings.Contains(r.out, "against 6 labels") || strings.Contains(r.out, "Not compared") ||
+		!strings.Contains(r.out, "Labels made on other judges' verdicts are compared all the same (a label says what the person found): 6 labels on judge gpt-4o-mini with prompt "+reporttest.JudgePromptHash) ||
+		!strings.Contains(r.out, "Nothing written (--dry-run).") || len(model.Requests()) != 4 {
+		t.Errorf("calibrate: exit %d, %d labels, %d requests\n%s%s", r.code, len(f.Labels), len(model.Requests()), r.out, r.errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".ananke")); err == nil {
+		t.Error("--dry-run wrote a calibration")
+	}
+	r = run(t, dir, env, "rejudge", "judged")
+	for _, want := range []string{"4 judge assertions asked again", "tests/tone · test.judge: warn → pass", "tests/refund-tone (attempt 1) · turn[0].judge: fail → pass (\"offers a refund politely\" false → true)"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("rejudge lacks %q", want)
+		}
+	}
+	sum, err := reportdir.ReadSummary(filepath.Join(dir, "judged-rejudged"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := sum.Tests[1]
+	if r.code != ExitPass || rt.ID != "tests/refund-tone" || rt.PassedRuns != 2 || rt.Flaky || rt.Attempts[0].Status != "pass" || sum.Tests[0].Assertions[1].Severity != "critical" || sum.Totals.Flaky != 0 {
+		t.Errorf("rejudged: exit %d, %+v\n%s%s", r.code, sum.Tests, r.out, r.errOut)
+	}
 }
