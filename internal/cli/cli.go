@@ -103,6 +103,8 @@ func init() {
 		{"doubles", "serve the tool doubles of a running run over stdio, for agents that spawn their MCP servers (doubles serve)", runDoubles},
 		{"generate", "ask the config's model for test files; write the valid ones", runGenerate},
 		{"bless", "turn a recording, a report's test or a transcript into a test file asserting what the agent did", runBless},
+		{"judge", "measure the config's judge against human labels; write the calibration judges.gate reads (judge calibrate)", runJudge},
+		{"rejudge", "score a report's judges again with the current model, prompt and gate, over its stored traces", runRejudge},
 		{"validate", "check config and test files without running anything", runValidate},
 		{"schema", "print a JSON Schema: config, test, quarantine, report (summary.json), normalized-trace or history", runSchema},
 		{"version", "print the version", runVersion},

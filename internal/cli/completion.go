@@ -119,6 +119,8 @@ func subcommands(name string) ([]command, bool) {
 		return traceCommands, true
 	case "doubles":
 		return doublesCommands, true
+	case "judge":
+		return judgeCommands, true
 	}
 	return nil, false
 }

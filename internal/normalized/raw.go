@@ -78,6 +78,23 @@ func scan(t *trace.Trace) *rawEvents {
 	return r
 }
 
+// Texts is a turn's assistant messages: those it holds or, for an AG-UI
+// turn read back from a trace file (which keeps them as events only),
+// those its text events make, as scan rebuilds them.
+func Texts(tt *trace.Turn) []string {
+	if len(tt.Texts) > 0 {
+		return tt.Texts
+	}
+	tb := &texts{byID: map[string]int{}}
+	_ = tt.ReadEvents(func(e *trace.Event) error {
+		if strings.HasPrefix(e.Type, "TEXT_MESSAGE_") {
+			tb.add(e.Raw)
+		}
+		return nil
+	})
+	return tb.strings()
+}
+
 // texts rebuilds the assistant messages of a turn from its text events,
 // in the order they started, as the recorder does: TEXT_MESSAGE_START
 // opens one (the assistant's, unless another role is given),

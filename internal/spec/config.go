@@ -85,6 +85,8 @@ type Config struct {
 	// Variants are the variants the suite may run against
 	// (docs/variants.md); nil without a variants: section.
 	Variants []*Variant
+	// Judges is the config's judges: (docs/judges.md); nil when it has none.
+	Judges *Judges
 }
 
 // Target types (docs/files.md).
@@ -159,7 +161,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks", "variants"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks", "variants", "judges"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; some are several types').
 	targetFields       = union(commonTargetFields, aguiFields, a2aFields, mcpFields, openaiFields, httpTargetFields)
@@ -229,6 +231,9 @@ func (l *loader) config(doc *yaml.Node) *Config {
 	}
 	if p, ok := f["attacks"]; ok {
 		c.Attacks = l.attacks(p.Val)
+	}
+	if p, ok := f["judges"]; ok {
+		c.Judges = l.judges(p.Val)
 	}
 	var target *yaml.Node
 	if p, ok := f["target"]; ok {
