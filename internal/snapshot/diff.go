@@ -110,8 +110,8 @@ func callsDiff(turn string, want, got []Call, tol float64) []string {
 // changedCalls compares the calls between two matched ones: want[wa:wb]
 // with got[ga:gb]. A stored call and a new one of the same tool, in
 // order, are the same call with other arguments; the rest were removed
-// or added. Lines come in the order of the new calls, a removed call
-// before the first new call after it.
+// or added. Lines come in the order of the calls, what was removed before
+// what was added in its place.
 func changedCalls(turn string, want, got []Call, wa, wb, ga, gb int, tol float64) []string {
 	paired := map[int]bool{} // stored calls that have a new one
 	pairOf := map[int]int{}  // new call → its stored call
@@ -124,28 +124,36 @@ func changedCalls(turn string, want, got []Call, wa, wb, ga, gb int, tol float64
 		}
 	}
 	var out []string
-	i := wa
-	removedBefore := func(end int) {
+	i, j := wa, ga
+	removed := func(end int) {
 		for ; i < end; i++ {
 			if !paired[i] {
 				out = append(out, fmt.Sprintf("- %s call %d %s", turn, i+1, callText(want[i])))
 			}
 		}
 	}
-	for j := ga; j < gb; j++ {
-		w, ok := pairOf[j]
+	added := func(end int) {
+		for ; j < end; j++ {
+			if _, ok := pairOf[j]; !ok {
+				out = append(out, fmt.Sprintf("+ %s call %d %s", turn, j+1, callText(got[j])))
+			}
+		}
+	}
+	for k := ga; k < gb; k++ {
+		w, ok := pairOf[k]
 		if !ok {
-			out = append(out, fmt.Sprintf("+ %s call %d %s", turn, j+1, callText(got[j])))
 			continue
 		}
-		removedBefore(w)
-		i = max(i, w+1)
-		where := fmt.Sprintf("%s call %d %s: ", turn, j+1, got[j].Name)
-		for _, d := range valueDiff("arguments", want[w].Args, got[j].Args, tol) {
+		removed(w)
+		added(k)
+		i, j = max(i, w+1), k+1
+		where := fmt.Sprintf("%s call %d %s: ", turn, k+1, got[k].Name)
+		for _, d := range valueDiff("arguments", want[w].Args, got[k].Args, tol) {
 			out = append(out, where+d)
 		}
 	}
-	removedBefore(wb)
+	removed(wb)
+	added(gb)
 	return out
 }
 

@@ -232,8 +232,13 @@ type pair struct {
 	val     *yaml.Node
 }
 
-// pairs reads a mapping whose keys are strings, each once, in order.
-func (r *fileReader) pairs(n *yaml.Node, what string) []pair {
+// pairs reads a mapping whose keys are strings, each once, in order;
+// none empty.
+func (r *fileReader) pairs(n *yaml.Node, what string) []pair { return r.mapping(n, what, false) }
+
+// mapping reads a mapping whose keys are strings, each once, in order;
+// empty ones too when emptyKeys.
+func (r *fileReader) mapping(n *yaml.Node, what string, emptyKeys bool) []pair {
 	if r.err != nil {
 		return nil
 	}
@@ -255,7 +260,7 @@ func (r *fileReader) pairs(n *yaml.Node, what string) []pair {
 			r.fail(k, "%s: a key must be a string", what)
 			return nil
 		}
-		if k.Value == "" {
+		if k.Value == "" && !emptyKeys {
 			r.fail(k, "%s: a key is empty", what)
 			return nil
 		}
@@ -414,7 +419,7 @@ func (r *fileReader) value(n *yaml.Node) any {
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := map[string]any{}
-		for _, p := range r.pairs(n, "an argument object") {
+		for _, p := range r.mapping(n, "an argument object", true) {
 			m[p.key] = r.value(p.val)
 		}
 		return m
