@@ -22,7 +22,7 @@ func sample() *File {
 			turn(2, "x", call("odd", tricky), call("raw", "not json"), call("none", "")),
 		), Rules{Text: TextStructure}),
 		{Test: "shop/refund", Assertion: "turn[0].snapshot"}: Take(scope(turn(0, "Refunded  5 EUR.\n\nThanks!")), Rules{Text: TextExact}),
-		{Test: "123", Assertion: "test.target.snapshot"}: Take(scope(turn(0, "", call("t", `{}`))), Rules{}),
+		{Test: "123", Assertion: "test.target.snapshot"}:     Take(scope(turn(0, "", call("t", `{}`))), Rules{}),
 	}}
 }
 
