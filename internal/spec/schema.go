@@ -141,6 +141,7 @@ func configSchema() decode.Obj {
 		"otel":          otelSchema(),
 		"attacks":       attacksSchema(),
 		"variants":      variantsSchema(target),
+		"snapshots":     snapshotsSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")
