@@ -49,8 +49,9 @@ type Check struct {
 }
 
 // Outcome is a check's result: its status (pass, fail, error or skip),
-// its message, what was expected and observed, and the differences, one
-// line each (Diff).
+// its message, what is stored ("__snapshots__/x.snap.yaml: 1 turn, 2
+// calls") and what was observed, and the differences, one line each
+// (Diff).
 type Outcome struct {
 	Status             status.Status
 	Message            string
@@ -187,17 +188,17 @@ func (s *Store) Check(c Check) Outcome {
 	if !ok {
 		if s.mode == CI {
 			s.fail(p, c.Key)
-			return Outcome{Status: status.Fail, Expected: "a snapshot stored in " + display(p), Observed: "none for this assertion",
+			return Outcome{Status: status.Fail, Expected: display(p) + ": none stored", Observed: got.Summary(),
 				Message: fmt.Sprintf("no snapshot is stored for this assertion in %s, and a CI run never writes one: run `ananke run -u` locally and commit %s",
 					display(p), display(p))}
 		}
 		f.offer(c.Key, at)
-		return Outcome{Status: status.Pass, Observed: got.Summary(),
+		return Outcome{Status: status.Pass, Expected: display(p) + ": none stored", Observed: got.Summary(),
 			Message: fmt.Sprintf("no snapshot was stored: written to %s (%s)", display(p), got.Summary())}
 	}
 	tol := c.Rules.Tol()
 	diff := Diff(Normalize(want, c.Rules), got, tol)
-	expected := "the trajectory stored in " + display(p) + " (" + want.Summary() + ")"
+	expected := display(p) + ": " + want.Summary()
 	if len(diff) == 0 {
 		at.same = true
 		if s.mode == Update {
