@@ -276,7 +276,7 @@ var defs = []*Def{
 		read:    readOutbound, schema: outboundSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { outbound(r, p.(*Counted), s) }},
 	{Kind: KindSnapshot, Category: CategoryProcess, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docSnapshots,
-		Example: snapshotExample,
+		Example: `{snapshot: {text: structure, ignore: [search.request_id, "*.items[*].id"], replace: [{pattern: "A-\\d+", with: "<order>"}], tolerance: 0.01}}`,
 		read:    readSnapshot, schema: snapshotSchema,
 		eval: func(r *Result, p Payload, _ trace.Scope) { unavailableSnapshot(r, p.(*SnapshotCheck)) }},
 	{Kind: KindJudge, Category: CategoryJudgment, Role: Requirement, Single: true, Doc: docMore,

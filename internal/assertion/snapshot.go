@@ -178,9 +178,6 @@ func SnapshotRulesSchema(desc string) decode.Obj {
 	})
 }
 
-// snapshotExample is a snapshot assertion with every rule set.
-var snapshotExample = fmt.Sprintf("{snapshot: {text: structure, ignore: [search.request_id, \"*.items[*].id\"], replace: [{pattern: %q, with: \"<order>\"}], tolerance: 0.01}}", `A-\d+`)
-
 // SnapshotsUnavailable is a snapshot check's message when the run has no
 // snapshots to compare it with.
 const SnapshotsUnavailable = "snapshots are not available in this run"

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -255,10 +254,10 @@ func valueDiff(path string, want, got any, tol float64) []string {
 	return []string{fmt.Sprintf("%s: stored %s, got %s", path, shown(want), shown(got))}
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func memberPath(path, key string) string {
-	if identRE.MatchString(key) {
+	if identRE().MatchString(key) {
 		return path + "." + key
 	}
 	return path + "[" + strconv.Quote(key) + "]"

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -409,7 +408,7 @@ func (r *fileReader) reply(n *yaml.Node) *Reply {
 	return rep
 }
 
-var jsonNumberRE = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$`)
+var jsonNumberRE = lazyRE(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$`)
 
 // value reads an argument value: a JSON value written in YAML.
 func (r *fileReader) value(n *yaml.Node) any {
@@ -434,7 +433,7 @@ func (r *fileReader) value(n *yaml.Node) any {
 		case "!!str":
 			return n.Value
 		case "!!int", "!!float":
-			if jsonNumberRE.MatchString(n.Value) {
+			if jsonNumberRE().MatchString(n.Value) {
 				return json.Number(n.Value)
 			}
 		case "!!bool":

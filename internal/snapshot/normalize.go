@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Placeholders the normalisation writes (docs/snapshots.md).
@@ -15,14 +16,14 @@ const (
 )
 
 var (
-	uuidRE = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	uuidRE = lazyRE(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	// timestampRE is an RFC 3339 / ISO 8601 date with a time: T or a space
 	// between them, seconds and their fraction and the offset optional.
-	timestampRE = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?`)
+	timestampRE = lazyRE(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?`)
 	// tokenRE is a run of base64url characters long enough to be a random
 	// id; randomID decides.
-	tokenRE = regexp.MustCompile(`[A-Za-z0-9_-]{16,}`)
-	ulidRE  = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
+	tokenRE = lazyRE(`[A-Za-z0-9_-]{16,}`)
+	ulidRE  = lazyRE(`^[0-9A-HJKMNP-TV-Z]{26}$`)
 )
 
 // randomID reports whether a token reads as a random id: 16 or more hex
@@ -48,7 +49,7 @@ func randomID(tok string) bool {
 	switch {
 	case hexOnly && digit && (lower || upper):
 		return true
-	case ulidRE.MatchString(tok):
+	case ulidRE().MatchString(tok):
 		return true
 	}
 	return len(tok) >= 20 && digit && lower && upper
@@ -65,9 +66,9 @@ func (n normalizer) text(s string) string {
 	for _, r := range n.rules.Replace {
 		s = r.Pattern.ReplaceAllString(s, r.With)
 	}
-	s = uuidRE.ReplaceAllString(s, UUID)
-	s = timestampRE.ReplaceAllString(s, Timestamp)
-	return tokenRE.ReplaceAllStringFunc(s, func(tok string) string {
+	s = uuidRE().ReplaceAllString(s, UUID)
+	s = timestampRE().ReplaceAllString(s, Timestamp)
+	return tokenRE().ReplaceAllStringFunc(s, func(tok string) string {
 		if randomID(tok) {
 			return ID
 		}
@@ -126,4 +127,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// lazyRE compiles a regex at its first use, not at start-up: most runs
+// take no snapshot.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

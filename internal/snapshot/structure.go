@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,16 +22,16 @@ import (
 // include its nested items; a table's rows are those below its header.
 
 var (
-	headingRE   = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]|$)`)
-	fenceRE     = regexp.MustCompile("^ {0,3}(```+|~~~+)[ \t]*([^`\\s]*)")
-	itemRE      = regexp.MustCompile(`^\s*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)`)
-	quoteRE     = regexp.MustCompile(`^ {0,3}>`)
-	ruleRE      = regexp.MustCompile(`^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	setext1RE   = regexp.MustCompile(`^ {0,3}=+[ \t]*$`)
-	setext2RE   = regexp.MustCompile(`^ {0,3}-+[ \t]*$`)
-	tableSepRE  = regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$`)
-	indentedRE  = regexp.MustCompile(`^(?: {2,}|\t)\S`)
-	blankLineRE = regexp.MustCompile(`^\s*$`)
+	headingRE   = lazyRE(`^ {0,3}(#{1,6})(?:[ \t]|$)`)
+	fenceRE     = lazyRE("^ {0,3}(```+|~~~+)[ \t]*([^`\\s]*)")
+	itemRE      = lazyRE(`^\s*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)`)
+	quoteRE     = lazyRE(`^ {0,3}>`)
+	ruleRE      = lazyRE(`^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	setext1RE   = lazyRE(`^ {0,3}=+[ \t]*$`)
+	setext2RE   = lazyRE(`^ {0,3}-+[ \t]*$`)
+	tableSepRE  = lazyRE(`^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$`)
+	indentedRE  = lazyRE(`^(?: {2,}|\t)\S`)
+	blankLineRE = lazyRE(`^\s*$`)
 )
 
 // structure returns the shape of a markdown text.
@@ -68,24 +67,24 @@ func (s *shaper) flush() {
 func (s *shaper) block(lines []string, i int) int {
 	line := lines[i]
 	switch {
-	case blankLineRE.MatchString(line):
+	case blankLineRE().MatchString(line):
 		return i + 1
-	case fenceRE.MatchString(line):
+	case fenceRE().MatchString(line):
 		return s.code(lines, i)
-	case headingRE.MatchString(line):
-		s.emit("heading " + strconv.Itoa(len(headingRE.FindStringSubmatch(line)[1])))
+	case headingRE().MatchString(line):
+		s.emit("heading " + strconv.Itoa(len(headingRE().FindStringSubmatch(line)[1])))
 		return i + 1
-	case ruleRE.MatchString(line):
+	case ruleRE().MatchString(line):
 		return i + 1
-	case itemRE.MatchString(line):
+	case itemRE().MatchString(line):
 		return s.list(lines, i)
-	case quoteRE.MatchString(line):
-		for i < len(lines) && !blankLineRE.MatchString(lines[i]) {
+	case quoteRE().MatchString(line):
+		for i < len(lines) && !blankLineRE().MatchString(lines[i]) {
 			i++
 		}
 		s.emit("quote")
 		return i
-	case i+1 < len(lines) && strings.Contains(line, "|") && tableSepRE.MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-"):
+	case i+1 < len(lines) && strings.Contains(line, "|") && tableSepRE().MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-"):
 		return s.table(lines, i)
 	}
 	return s.paragraph(lines, i)
@@ -93,7 +92,7 @@ func (s *shaper) block(lines []string, i int) int {
 
 // code reads a fenced code block.
 func (s *shaper) code(lines []string, i int) int {
-	m := fenceRE.FindStringSubmatch(lines[i])
+	m := fenceRE().FindStringSubmatch(lines[i])
 	fence, lang := m[1], m[2]
 	name := "code block"
 	if lang != "" {
@@ -111,19 +110,19 @@ func (s *shaper) code(lines []string, i int) int {
 // list reads a list: its items, nested ones included, and the lines that
 // continue them, up to a blank line followed by something else.
 func (s *shaper) list(lines []string, i int) int {
-	first := itemRE.FindStringSubmatch(lines[i])
+	first := itemRE().FindStringSubmatch(lines[i])
 	items := 0
 	for i < len(lines) {
 		line := lines[i]
 		switch {
-		case itemRE.MatchString(line):
+		case itemRE().MatchString(line):
 			items++
-		case blankLineRE.MatchString(line):
-			if i+1 >= len(lines) || !(itemRE.MatchString(lines[i+1]) || indentedRE.MatchString(lines[i+1])) {
+		case blankLineRE().MatchString(line):
+			if i+1 >= len(lines) || !(itemRE().MatchString(lines[i+1]) || indentedRE().MatchString(lines[i+1])) {
 				s.emitList(first[1] != "", items)
 				return i + 1
 			}
-		case indentedRE.MatchString(line), !blankLineRE.MatchString(lines[i-1]) && !headingRE.MatchString(line) && !fenceRE.MatchString(line):
+		case indentedRE().MatchString(line), !blankLineRE().MatchString(lines[i-1]) && !headingRE().MatchString(line) && !fenceRE().MatchString(line):
 			// a continuation of the item
 		default:
 			s.emitList(first[1] != "", items)
@@ -147,7 +146,7 @@ func (s *shaper) emitList(numbered bool, items int) {
 func (s *shaper) table(lines []string, i int) int {
 	cols := len(cells(lines[i]))
 	rows := 0
-	for i += 2; i < len(lines) && strings.Contains(lines[i], "|") && !blankLineRE.MatchString(lines[i]); i++ {
+	for i += 2; i < len(lines) && strings.Contains(lines[i], "|") && !blankLineRE().MatchString(lines[i]); i++ {
 		rows++
 	}
 	s.emit("table of " + plural.Count(rows, "row") + " × " + plural.Count(cols, "column"))
@@ -168,14 +167,14 @@ func (s *shaper) paragraph(lines []string, i int) int {
 	for i++; i < len(lines); i++ {
 		line := lines[i]
 		switch {
-		case setext1RE.MatchString(line):
+		case setext1RE().MatchString(line):
 			s.emit("heading 1")
 			return i + 1
-		case setext2RE.MatchString(line):
+		case setext2RE().MatchString(line):
 			s.emit("heading 2")
 			return i + 1
-		case blankLineRE.MatchString(line), fenceRE.MatchString(line), headingRE.MatchString(line), quoteRE.MatchString(line),
-			ruleRE.MatchString(line), itemRE.MatchString(line):
+		case blankLineRE().MatchString(line), fenceRE().MatchString(line), headingRE().MatchString(line), quoteRE().MatchString(line),
+			ruleRE().MatchString(line), itemRE().MatchString(line):
 			s.paragraphs++
 			return i
 		}
