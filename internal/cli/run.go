@@ -378,7 +378,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 			Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 			Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
 			Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(), TraceState: tracestate,
-			Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live}, Snapshots: snaps,
+			Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live}, Snapshots: snapshotsFor(snaps, run.name),
 		})
 		meta := report.Meta{Version: Version(), Config: run.suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
 			Secrets: slices.Concat(lm.secrets, be.secretsOrNil(), out.secretsOrNil()), Prices: prices}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/assertion"
+	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/snapshot"
 	"github.com/ananke/action/internal/spec"
@@ -35,9 +36,9 @@ func (a *app) inCI() bool {
 }
 
 // declareSnapshots tells the store which entries the suite's test files
-// declare — each test's snapshot assertions, under its own id and under
-// each of the config's variants — and whether the run selected every test
-// of each file. every is the suite before selection, ran its tests after.
+// declare — each test's snapshot assertions — and whether the run
+// selected every test of each file. every is the suite before selection,
+// ran its tests after.
 func declareSnapshots(st *snapshot.Store, cfg *spec.Config, every, ran []*spec.Test) {
 	selected := map[*spec.Test]bool{}
 	for _, t := range ran {
@@ -57,14 +58,32 @@ func declareSnapshots(st *snapshot.Store, cfg *spec.Config, every, ran []*spec.T
 		whole[t.Path] = whole[t.Path] && selected[t]
 		for _, id := range snapshotIDs(cfg, t) {
 			keys[t.Path] = append(keys[t.Path], snapshot.Key{Test: t.ID, Assertion: id})
-			for _, v := range cfg.Variants {
-				keys[t.Path] = append(keys[t.Path], snapshot.Key{Test: report.VariantID(t.ID, v.Name), Assertion: id})
-			}
 		}
 	}
 	for _, f := range files {
 		st.Declare(f, keys[f], whole[f])
 	}
+}
+
+// snapshotsFor is what the engine run of a variant compares snapshots
+// with: the store, each test read under its own id, not its variant's.
+// The assertions are the same under every variant, so is their snapshot
+// (the first variant's, when -u writes one).
+func snapshotsFor(st *snapshot.Store, variant string) engine.Snapshots {
+	if variant == "" {
+		return st
+	}
+	return variantSnapshots{store: st, suffix: report.VariantID("", variant)}
+}
+
+type variantSnapshots struct {
+	store  *snapshot.Store
+	suffix string
+}
+
+func (v variantSnapshots) Check(c snapshot.Check) snapshot.Outcome {
+	c.Key.Test = strings.TrimSuffix(c.Key.Test, v.suffix)
+	return v.store.Check(c)
 }
 
 // snapshotIDs are the ids of test t's snapshot assertions: its scripted

@@ -7,7 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ananke/action/internal/engine"
 	"github.com/ananke/action/internal/report"
+	"github.com/ananke/action/internal/snapshot"
+	"github.com/ananke/action/internal/status"
+	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
@@ -142,4 +146,35 @@ func assertionOf(t *testing.T, r *report.Report, test, id string) report.Asserti
 	}
 	t.Fatalf("no assertion %s of %s", id, test)
 	return report.Assertion{}
+}
+
+// TestSnapshotsForVariants: a variant's run of a test is compared with the
+// test's own entry, not one of its variant's.
+func TestSnapshotsForVariants(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "weather.ananke.yaml")
+	st := snapshot.NewStore(snapshot.Compare)
+	scope := (&trace.Trace{Turns: []trace.Turn{{ToolCalls: []trace.ToolCall{{Name: "get_weather", Args: `{"city":"Paris"}`}}}}}).TestScope()
+	for _, v := range []string{"plain", "tagged"} {
+		out := snapshotsFor(st, v).Check(snapshot.Check{TestFile: file, Key: snapshot.Key{Test: report.VariantID("weather", v), Assertion: "test.snapshot"}, Scope: scope})
+		if out.Status != status.Pass {
+			t.Fatalf("%s: %+v", v, out)
+		}
+	}
+	if n, err := st.Flush(); err != nil || n != (snapshot.Counts{Written: 1}) {
+		t.Fatalf("%+v, %v", n, err)
+	}
+	b, err := os.ReadFile(snapshot.Path(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := snapshot.Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.Entries[snapshot.Key{Test: "weather", Assertion: "test.snapshot"}]; !ok || len(f.Entries) != 1 {
+		t.Errorf("entries %v", f.Entries)
+	}
+	if snapshotsFor(st, "") != engine.Snapshots(st) {
+		t.Error("without variants, the engine is not given the store itself")
+	}
 }
