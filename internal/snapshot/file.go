@@ -176,7 +176,7 @@ func Read(data []byte) (*File, error) {
 		return nil, errors.New("a snapshot file holds one YAML document")
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, fmt.Errorf("the file is empty: want version: %d and snapshots:", FileVersion)
+		return nil, fmt.Errorf("the file is empty: it holds version: %d and the snapshots", FileVersion)
 	}
 	r := fileReader{}
 	root := r.fields(doc.Content[0], "the file", "version", "snapshots")
