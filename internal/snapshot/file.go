@@ -102,7 +102,11 @@ func (f *File) Marshal() []byte {
 
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
 
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+// str is a string's node; the bytes of s that are not UTF-8, which YAML
+// cannot hold, become U+FFFD (Take never keeps any).
+func str(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
+}
 
 func add(m *yaml.Node, key string, v *yaml.Node) { m.Content = append(m.Content, str(key), v) }
 

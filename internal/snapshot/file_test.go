@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,4 +145,25 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("written twice, two outputs:\n%s\n---\n%s", out, again)
 		}
 	})
+}
+
+// TestMarshalAnyText: whatever an agent sends — invalid UTF-8, control
+// characters, YAML syntax, trailing spaces — its snapshot is written and
+// reads back as taken.
+func TestMarshalAnyText(t *testing.T) {
+	for _, s := range []string{"bad \xff\xfe utf-8", "nul \x00 bell \a esc \x1b[31m", "- [a, b]: {c}", "trailing  \n", "  leading", "tab\there",
+		"#comment", "&anchor *alias", "'quoted' \"double\"", "\u2028line\u2029sep", "\ufeffbom", "|\n  literal", "~", "%YAML", "@at `tick`"} {
+		sc := scope(turn(0, s+"\n\n"+s, call(s, s), call("t", `{"k":`+strconv.Quote(s)+`}`)))
+		for _, mode := range []Text{TextExact, TextStructure} {
+			f := &File{Entries: map[Key]Snapshot{{Test: "t", Assertion: "test.snapshot"}: Take(sc, Rules{Text: mode})}}
+			out := f.Marshal()
+			back, err := Read(out)
+			if err != nil {
+				t.Fatalf("%q: %v\n%s", s, err, out)
+			}
+			if !sameFile(f, back) {
+				t.Errorf("%q: read back otherwise:\n%s", s, out)
+			}
+		}
+	}
 }

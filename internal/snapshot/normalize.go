@@ -60,9 +60,11 @@ type normalizer struct {
 	rules Rules
 }
 
-// text normalises one string: the user's replacements in order, then
-// UUIDs, timestamps and random ids become placeholders.
+// text normalises one string: bytes that are not UTF-8 become U+FFFD,
+// then the user's replacements apply in order, then UUIDs, timestamps
+// and random ids become placeholders.
 func (n normalizer) text(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD") // a snapshot file is UTF-8
 	for _, r := range n.rules.Replace {
 		s = r.Pattern.ReplaceAllString(s, r.With)
 	}

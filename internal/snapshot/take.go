@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"strings"
+
 	"github.com/ananke/action/internal/plural"
 	"github.com/ananke/action/internal/trace"
 )
@@ -45,7 +47,8 @@ func Take(s trace.Scope, rules Rules) Snapshot {
 		tr := &s.Turns[i]
 		t := Turn{Index: tr.Index, Calls: make([]Call, 0, len(tr.ToolCalls))}
 		for _, c := range tr.ToolCalls {
-			t.Calls = append(t.Calls, Call{Name: c.Name, Args: n.args(c.Name, parseArgs(c.Args))})
+			name := strings.ToValidUTF8(c.Name, "\uFFFD")
+			t.Calls = append(t.Calls, Call{Name: name, Args: n.args(name, parseArgs(c.Args))})
 		}
 		switch rules.TextMode() {
 		case TextStructure:
