@@ -103,9 +103,15 @@ func (f *File) Marshal() []byte {
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
 
 // str is a string's node; the bytes of s that are not UTF-8, which YAML
-// cannot hold, become U+FFFD (Take never keeps any).
+// cannot hold, become U+FFFD (Take never keeps any). A string of several
+// lines is double-quoted, its breaks escaped: as a block, the YAML
+// encoder drops a leading line break.
 func str(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
+	if strings.ContainsAny(n.Value, "\n\r\u0085\u2028\u2029") {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
 }
 
 func add(m *yaml.Node, key string, v *yaml.Node) { m.Content = append(m.Content, str(key), v) }
