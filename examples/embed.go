@@ -5,11 +5,13 @@ package examples
 
 import "embed"
 
-// FS holds quickstart/ and the example agent's Go files. The agent's tests
-// are embedded too (a pattern cannot leave them out; the copy skips them),
-// but not the binary a local build may leave in agent/.
+// FS holds quickstart/ — its snapshots too, which a pattern leaves out
+// unless named (their directory starts with _) — and the example agent's
+// Go files. The agent's tests are embedded too (a pattern cannot leave
+// them out; the copy skips them), but not the binary a local build may
+// leave in agent/.
 //
-//go:embed quickstart agent/*.go
+//go:embed quickstart quickstart/__snapshots__ agent/*.go
 var FS embed.FS
 
 // GoVersion is the go line of this module's go.mod, written into the go.mod

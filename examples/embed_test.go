@@ -24,9 +24,9 @@ func TestGoVersion(t *testing.T) {
 }
 
 // TestFS checks the embedded files are the ones the copy needs: the
-// quickstart's config and the agent's main package, and no binary.
+// quickstart's config and snapshots and the agent's main package, and no binary.
 func TestFS(t *testing.T) {
-	for _, name := range []string{"quickstart/ananke.config.yaml", "quickstart/hooks/city.sh", "agent/main.go", "agent/doc.go"} {
+	for _, name := range []string{"quickstart/ananke.config.yaml", "quickstart/hooks/city.sh", "quickstart/__snapshots__/weather.ananke.snap.yaml", "agent/main.go", "agent/doc.go"} {
 		if _, err := fs.Stat(FS, name); err != nil {
 			t.Errorf("embedded %s: %v", name, err)
 		}

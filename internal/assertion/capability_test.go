@@ -18,7 +18,7 @@ import (
 func TestNeeds(t *testing.T) {
 	tool := []string{capability.ToolTrace}
 	bySection := map[string][]string{
-		"tools": tool, "result": tool, "tools_list": tool, "grounded": tool,
+		"tools": tool, "result": tool, "tools_list": tool, "grounded": tool, "snapshot": tool,
 		"timing":    {capability.StreamingTiming},
 		"state":     {capability.State},
 		"memory":    {capability.MemoryEvents},

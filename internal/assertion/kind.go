@@ -51,7 +51,9 @@ type Def struct {
 	// schema is its value's JSON Schema, in the published schema.
 	schema func() decode.Obj
 	// eval evaluates a check of the kind over a scope; nil for kinds the
-	// engine evaluates with a model or a command (judge, script).
+	// engine evaluates with a model or a command (judge, script). The
+	// engine compares snapshots itself (its Snapshots seam); their eval
+	// says what they expect, and that they cannot be made.
 	eval func(r *Result, p Payload, s trace.Scope)
 }
 

@@ -68,6 +68,7 @@ const (
 	KindModelNoCallAfter      Kind = "model.no_call_after"
 	KindSpansRequire          Kind = "spans.require"
 	KindSpansForbid           Kind = "spans.forbid"
+	KindSnapshot              Kind = "snapshot"
 )
 
 // Builtins are the kinds of the results the engine makes itself, which no
@@ -105,6 +106,10 @@ const (
 	toolTrace   = capability.ToolTrace
 	timingTrace = capability.StreamingTiming
 )
+
+// docSnapshots is the heading of docs/files.md that documents snapshots
+// (docs/snapshots.md).
+const docSnapshots = "Snapshots: `snapshot`"
 
 // defs are the kinds, in the order a scope's checks are made and reported
 // (within each Role). tools.stop_after_success comes after text's
@@ -270,6 +275,10 @@ var defs = []*Def{
 		Example: `{scheduler: {outbound: {count: 1, match: "${DIGEST}"}}}`,
 		read:    readOutbound, schema: outboundSchema,
 		eval: func(r *Result, p Payload, s trace.Scope) { outbound(r, p.(*Counted), s) }},
+	{Kind: KindSnapshot, Category: CategoryProcess, Needs: needs(toolTrace), Role: Requirement, Single: true, Doc: docSnapshots,
+		Example: `{snapshot: {text: structure, ignore: [search.request_id, "*.items[*].id"], replace: [{pattern: "A-\\d+", with: "<order>"}], tolerance: 0.01}}`,
+		read:    readSnapshot, schema: snapshotSchema,
+		eval: func(r *Result, p Payload, _ trace.Scope) { unavailableSnapshot(r, p.(*SnapshotCheck)) }},
 	{Kind: KindJudge, Category: CategoryJudgment, Role: Requirement, Single: true, Doc: docMore,
 		Example: `{judge: {criteria: ["asks before charging ${AMOUNT}", "names order ${ORDER}"]}}`,
 		read:    readJudge, schema: judgeSchema},
@@ -336,6 +345,7 @@ var sections = []*section{
 		desc:  "The agent's requests to its model through Ananke's model gateway (needs supports_model_calls; docs/gateway.md)."},
 	{name: "spans", fields: []string{"require", "forbid"}, empty: "require or forbid",
 		desc: "The agent's OpenTelemetry spans in scope (needs supports_spans; docs/opentelemetry.md)."},
+	{name: "snapshot"},
 	{name: "judge"},
 	{name: "script"},
 	{name: "result", fields: []string{"match", "not_match", "json_path", "is_error", "max_duration_ms"}, since: decode.MinorMCP,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,7 +64,7 @@ func steadyClock() func() time.Time {
 func runClock(ctx context.Context, t *testing.T, dir string, env map[string]string, now func() time.Time, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	environ := os.Environ() // hooks and servers need PATH
+	environ := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CI=") }) // hooks and servers need PATH; CI is the test's to set
 	for k, v := range env {
 		environ = append(environ, k+"="+v)
 	}

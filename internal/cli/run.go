@@ -83,6 +83,8 @@ type runOptions struct {
 	// (variants.go).
 	variant  listFlag
 	variants string
+	// updateSnapshots is -u: write and rewrite snapshots (snapshots.go).
+	updateSnapshots bool
 }
 
 // addRunFlags declares the flags `ananke run` shares with nothing else.
@@ -118,6 +120,8 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.endpoint, "endpoint", "", "send to `URL` instead of target.endpoint (without a config: an AG-UI agent there)")
 	fs.StringVar(&o.record, "record", "", "record every exchange with the agent into `dir`, to replay later")
 	fs.StringVar(&o.replay, "replay", "", "answer every run from the recording in `dir`, without the agent")
+	fs.BoolVar(&o.updateSnapshots, "update-snapshots", false, "write the snapshots that are missing, rewrite those that changed and remove the obsolete ones (docs/snapshots.md)")
+	alias(fs, "u", "update-snapshots")
 	fs.StringVar(&o.gateway, "gateway", "", "run the model gateway in `mode` passthrough, record or replay, over the config's gateway.mode (docs/gateway.md)")
 	addAttackFlags(fs, &o.attack)
 	fs.Var(&o.variant, "variant", "run the suite under the config's variant `name` (repeatable), and compare the variants side by side (docs/variants.md)")
@@ -252,6 +256,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if err != nil {
 		return nil, err
 	}
+	every := slices.Clone(suite.Tests) // what each file declares, before selection (snapshots.go)
 	sel, err := selectTests(suite, o)
 	if err != nil {
 		return nil, err
@@ -357,6 +362,8 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 		defer os.RemoveAll(spool)
 	}
 	prices := cost.NewTable(suite.Config.Pricing)
+	snaps := a.snapshotStore(o)
+	declareSnapshots(snaps, suite.Config, every, suite.Tests)
 	root, _ := a.getwd()
 	// One engine run per variant, one after the other (their agents may
 	// share a port); without variants, the one run of the suite.
@@ -371,7 +378,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 			Now: a.now, Observer: live, ServerLog: serverLog, Stability: o.stability(), FailFast: o.failFast,
 			Model: lm.completer(), Prompts: lm.prompts, SpoolDir: spool, Tape: tape, Import: source.Load,
 			Protocols: registry.Lookup, Prices: prices, Backend: be.boardOrNil(), Spans: rcv.storeOrNil(), TraceState: tracestate,
-			Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live},
+			Followup: followup(attacks), FollowupObserver: attackObserver{plan: attacks, live: live}, Snapshots: snapshotsFor(snaps, run.name),
 			JudgeGate: a.judgeGate(run.suite.Config),
 		})
 		meta := report.Meta{Version: Version(), Config: run.suite.Config, Parallel: o.parallel, Root: root, Shard: sel.shard, FailOnFlaky: o.failOnFlaky, FailOnInconclusive: o.failOnInconclusive,
@@ -382,10 +389,12 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	// and a late request is an orphan the report shows.
 	stopErr := errors.Join(be.stop(), rcv.stop())
 	live.Close()
+	snapCounts, snapErr := flushSnapshots(snaps) // even when the run failed or was cancelled
 	r, err := a.compared(parts, runs, vs)
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, snapErr)
 	}
+	r.Snapshots = snapCounts
 	r.Warnings = append(r.Warnings, rcv.warnings(r)...)
 	if attacks != nil {
 		r.SetAttacks(attacks.Report(results.Followup), followupSecrets(results)...)
@@ -399,7 +408,7 @@ func (a *app) pipeline(ctx context.Context, o runOptions, loaded func(*spec.Suit
 	if stopErr != nil {
 		err = errors.Join(err, withCode(ExitError, "", stopErr))
 	}
-	return r, err
+	return r, errors.Join(err, snapErr)
 }
 
 // finish prints the report's failure trees and summary and writes the

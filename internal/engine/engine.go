@@ -106,6 +106,10 @@ type Options struct {
 	// the judge a warning for this run, the reason in its result
 	// (JudgeOutcome.Demoted) and message (docs/judges.md, calibration).
 	JudgeGate func(criteria []string, model, promptHash string) (demoted string)
+	// Snapshots compares snapshot assertions with their stored snapshots
+	// (docs/snapshots.md); nil: each is an error, "snapshots are not
+	// available in this run".
+	Snapshots Snapshots
 }
 
 // Tape records or replays the exchanges of each attempt with the agent.

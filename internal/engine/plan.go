@@ -50,18 +50,20 @@ type turnPlan struct {
 	checks checkSet
 }
 
-// checkSet is a scope's checks: the deterministic ones, then the scripts,
+// checkSet is a scope's checks: the deterministic ones, then the
+// snapshots, compared with their stored snapshots, then the scripts,
 // which run commands, then the judges, run after the deterministic ones
 // pass.
 type checkSet struct {
-	checks, scripts, judges []assertion.Check
+	checks, snapshots, scripts, judges []assertion.Check
 }
 
 // newCheckSet splits bound checks into a checkSet.
 func newCheckSet(cs []assertion.Check) checkSet {
 	det, judges := splitJudges(cs)
 	det, scripts := splitScripts(det)
-	return checkSet{checks: det, scripts: scripts, judges: judges}
+	det, snaps := splitSnapshots(det)
+	return checkSet{checks: det, snapshots: snaps, scripts: scripts, judges: judges}
 }
 
 // splitJudges separates the judge checks from the deterministic ones.

@@ -239,6 +239,7 @@ func (e *engine) playTurns(ctx context.Context, t *spec.Test, p *plan, r *Attemp
 	e.lateSpans(conv.rec.Trace(), r)
 	scope := conv.rec.Trace().TestScope()
 	r.Results = append(r.Results, assertion.Evaluate(p.checks.checks, scope)...)
+	e.snapshots(t, p.checks.snapshots, scope, r)
 	e.scripts(ctx, t, p.checks.scripts, scope, r)
 	e.judgeUnlessFailed(ctx, p.checks.judges, scope, r)
 	r.Status = verdict(r.Results)
@@ -263,6 +264,7 @@ func (e *engine) step(ctx context.Context, i int, turn spec.Turn, tp turnPlan, p
 	}
 	scope := conv.rec.Trace().TurnScope(i)
 	r.Results = append(r.Results, assertion.Evaluate(tp.checks.checks, scope)...)
+	e.snapshots(p.test, tp.checks.snapshots, scope, r)
 	e.scripts(ctx, p.test, tp.checks.scripts, scope, r)
 	e.judgeUnlessFailed(ctx, tp.checks.judges, scope, r)
 	switch verdict(r.Results) {
@@ -309,9 +311,10 @@ func (e *engine) skipRest(r *Attempt, p *plan, i int, reason string) {
 }
 
 // skipped is the set's results when it is not evaluated: the
-// deterministic checks, the scripts, then the judges.
+// deterministic checks, the snapshots, the scripts, then the judges.
 func (cs checkSet) skipped(scope, reason string) []assertion.Result {
 	out := assertion.Skipped(cs.checks, scope, reason)
+	out = append(out, assertion.Skipped(cs.snapshots, scope, reason)...)
 	out = append(out, assertion.Skipped(cs.scripts, scope, reason)...)
 	return append(out, assertion.Skipped(cs.judges, scope, reason)...)
 }

@@ -60,6 +60,7 @@ func Merge(parts []*Report) (*Report, error) {
 	m.Budget = checkBudget(budgetOf(parts), m.Tests, m.Totals.Usage)
 	m.Status = runStatus(m.Totals, m.FailOnFlaky, m.FailOnInconclusive, len(m.FailedHooks()) > 0, m.Budget.exceeded())
 	m.Attacks = mergeAttacks(parts, m.Tests)
+	m.Snapshots = mergeSnapshots(parts)
 	m.Status = m.withAttacks(m.Status)
 	for _, p := range parts {
 		if err := m.Advise(p.QuarantineAdvice...); err != nil {

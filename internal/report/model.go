@@ -64,7 +64,10 @@ type Report struct {
 	// Variants compares the variants the suite ran against
 	// (docs/variants.md); nil without variants.
 	Variants *Variants `json:"variants,omitempty"`
-	Tests    []Test    `json:"tests"`
+	// Snapshots is what the run did with snapshots (docs/snapshots.md);
+	// nil when it wrote, updated, failed and found obsolete none.
+	Snapshots *Snapshots `json:"snapshots,omitempty"`
+	Tests     []Test     `json:"tests"`
 
 	masked []string
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ananke/action/internal/diag"
 	"github.com/ananke/action/internal/doubles/decl"
 	gwdecl "github.com/ananke/action/internal/gateway/decl"
+	"github.com/ananke/action/internal/snapshot"
 	"github.com/ananke/action/internal/vars"
 )
 
@@ -87,6 +88,9 @@ type Config struct {
 	Variants []*Variant
 	// Judges is the config's judges: (docs/judges.md); nil when it has none.
 	Judges *Judges
+	// Snapshots are the suite's rules for snapshot assertions, which each
+	// extends (docs/snapshots.md); zero without a snapshots: section.
+	Snapshots snapshot.Rules
 }
 
 // Target types (docs/files.md).
@@ -161,7 +165,7 @@ type Server struct {
 }
 
 var (
-	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks", "variants", "judges"}, stabilityFields...)
+	configFields = append([]string{"version", "target", "tests", "redact", "fail_on_flaky", "fail_on_inconclusive", "assertions", "model", "before_all", "after_all", "on_missing_capability", "pricing", "budget", "confidence", "quarantine", "quarantine_file", "gateway", "backend", "doubles", "otel", "attacks", "variants", "judges", "snapshots"}, stabilityFields...)
 	// targetFields are every type's fields: the common ones, then each
 	// type's own (targetFieldTypes says whose; some are several types').
 	targetFields       = union(commonTargetFields, aguiFields, a2aFields, mcpFields, openaiFields, httpTargetFields)
@@ -240,6 +244,7 @@ func (l *loader) config(doc *yaml.Node) *Config {
 		target = p.Val
 	}
 	l.variants(f, c, target)
+	l.snapshots(f, c)
 	for _, re := range c.Redact {
 		if len(re.Refs()) > 0 {
 			l.Diags.Add(re.Pos, "redact patterns cannot reference variables; ${ENV.*} values are masked already")

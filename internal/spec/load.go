@@ -97,6 +97,7 @@ func Load(opts Options) (*Suite, error) {
 	checkTargets(cfg, s.Tests, &diags)
 	checkProtocols(cfg, s.Tests, &diags)
 	resolveExtends(cfg, s.Tests, &diags)
+	checkSnapshots(s.Tests, &diags)
 	checkModel(cfg, s.Tests, &diags)
 	checkStaticRefs(cfg, s.Tests, &diags)
 	checkConfigRefs(cfg, s.Tests, &diags)

@@ -142,6 +142,7 @@ func configSchema() decode.Obj {
 		"attacks":       attacksSchema(),
 		"variants":      variantsSchema(target),
 		"judges":        judgesSchema(),
+		"snapshots":     snapshotsSchema(),
 		"quarantine_file": decode.Str("A YAML file of more quarantine entries, relative to the config (its quarantine: list; schema " +
 			SchemaFile("quarantine") + ")."),
 	}, "version")

@@ -215,6 +215,7 @@ func (p *printer) summary(r *report.Report) {
 		parts = append(parts, p.o.paint(string(status.Error), plural.Count(t.NotMade, "check")+" not made"))
 	}
 	p.line(0, fmt.Sprintf("Tests: %s (pass rate %.1f%%)", strings.Join(parts, ", "), t.PassRate))
+	p.snapshotSummary(r)
 	p.adaptiveSummary(r)
 	p.historySummary(r)
 	p.quarantineSummary(r)
