@@ -92,7 +92,7 @@ func (e *engine) simulate(ctx context.Context, t *spec.Test, p *plan, conv *conv
 			r.Status, r.Reason = status.Error, err.Error()
 			return false
 		}
-		checks, scripts := splitScripts(checks)
+		checks, scripts := splitKind(checks, assertion.KindScript)
 		scope := conv.rec.Trace().TurnScope(i)
 		r.Results = append(r.Results, assertion.Evaluate(checks, scope)...)
 		e.scripts(sctx, t, scripts, scope, r)
@@ -195,8 +195,8 @@ func (e *engine) reach(ctx context.Context, t *spec.Test, cp *checkpoints, i int
 			if err != nil {
 				return err
 			}
-			det, judges := splitJudges(checks)
-			det, scripts := splitScripts(det)
+			det, judges := splitKind(checks, assertion.KindJudge)
+			det, scripts := splitKind(det, assertion.KindScript)
 			res := assertion.Evaluate(det, scope)
 			if passed(res) && len(scripts) > 0 {
 				var sr Attempt

@@ -49,9 +49,9 @@ func (e *engine) runImported(ctx context.Context, t *spec.Test, run, retry int) 
 		return r
 	}
 	r.Secrets = vs.Secrets()
-	det, judges := splitJudges(checks)
-	det, scripts := splitScripts(det)
-	det, snaps := splitSnapshots(det)
+	det, judges := splitKind(checks, assertion.KindJudge)
+	det, scripts := splitKind(det, assertion.KindScript)
+	det, snaps := splitKind(det, assertion.KindSnapshot)
 	scope := tr.TestScope()
 	r.Results = append(r.Results, assertion.Evaluate(det, scope)...)
 	e.snapshots(t, snaps, scope, r)

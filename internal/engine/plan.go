@@ -60,35 +60,24 @@ type checkSet struct {
 
 // newCheckSet splits bound checks into a checkSet.
 func newCheckSet(cs []assertion.Check) checkSet {
-	det, judges := splitJudges(cs)
-	det, scripts := splitScripts(det)
-	det, snaps := splitSnapshots(det)
+	det, judges := splitKind(cs, assertion.KindJudge)
+	det, scripts := splitKind(det, assertion.KindScript)
+	det, snaps := splitKind(det, assertion.KindSnapshot)
 	return checkSet{checks: det, snapshots: snaps, scripts: scripts, judges: judges}
 }
 
-// splitJudges separates the judge checks from the deterministic ones.
-func splitJudges(checks []assertion.Check) (det, judges []assertion.Check) {
+// splitKind separates the checks of kind k — judges (asked after the
+// deterministic checks pass), scripts (which run commands), snapshots
+// (compared by the run's Snapshots) — from the rest.
+func splitKind(checks []assertion.Check, k assertion.Kind) (rest, of []assertion.Check) {
 	for _, c := range checks {
-		if c.Kind == assertion.KindJudge {
-			judges = append(judges, c)
+		if c.Kind == k {
+			of = append(of, c)
 		} else {
-			det = append(det, c)
+			rest = append(rest, c)
 		}
 	}
-	return det, judges
-}
-
-// splitScripts separates the script checks, which run commands, from the
-// checks evaluated in process.
-func splitScripts(checks []assertion.Check) (det, scripts []assertion.Check) {
-	for _, c := range checks {
-		if c.Kind == assertion.KindScript {
-			scripts = append(scripts, c)
-		} else {
-			det = append(det, c)
-		}
-	}
-	return det, scripts
+	return rest, of
 }
 
 // newPlan resolves everything test t needs: the target's protocol opens

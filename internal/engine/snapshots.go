@@ -15,19 +15,6 @@ type Snapshots interface {
 	Check(c snapshot.Check) snapshot.Outcome
 }
 
-// splitSnapshots separates the snapshot checks, which the run's
-// Snapshots compare, from the checks evaluated in process.
-func splitSnapshots(checks []assertion.Check) (det, snaps []assertion.Check) {
-	for _, c := range checks {
-		if c.Kind == assertion.KindSnapshot {
-			snaps = append(snaps, c)
-		} else {
-			det = append(det, c)
-		}
-	}
-	return det, snaps
-}
-
 // snapshots compares the snapshot checks of a scope of test t's attempt
 // r, each under the config's rules extended by its own. Without
 // Options.Snapshots each is an error: never a pass.
