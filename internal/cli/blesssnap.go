@@ -60,7 +60,7 @@ func (f *blessed) snapshotFile() (string, bool) {
 // file goes with the file it was written for: replaced, or removed when
 // the new test takes no snapshot.
 type blessSnapshots struct {
-	st      *snapshot.Store
+	st *snapshot.Store
 	// written says what each entry put is; removed are the old files
 	// removed.
 	written []string
