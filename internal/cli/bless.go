@@ -31,7 +31,7 @@ func runBless(ctx context.Context, a *app, args []string) error {
 	fs.Var(&o.tests, "test", "bless the test with this `id` (repeatable; default: every test)")
 	fs.StringVar(&o.out, "out", "blessed", "write the test files into `dir`")
 	alias(fs, "o", "out")
-	fs.StringVar(&o.config, "config", "", "a recording's project config `file` (default: ananke.config.yaml beside its first test file or in a parent)")
+	fs.StringVar(&o.config, "config", "", "a recording's project config `file` (default: ananke.config.yaml beside its first test file or in a parent); for a report or transcript, the config whose snapshots: rules its snapshot is taken under (default: found from --out)")
 	alias(fs, "c", "config")
 	fs.BoolVar(&o.force, "force", false, "overwrite test files that exist")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the test files instead of writing them")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/ananke/action/internal/bless"
 	"github.com/ananke/action/internal/diag"
@@ -113,5 +112,5 @@ func (a *app) printSnapshots(path string, out *bless.Output) {
 		return
 	}
 	f := snapshot.File{Entries: out.Snapshots}
-	fmt.Fprintf(a.Out, "==> %s <==\n%s\n", filepath.Clean(snapshot.Path(path)), f.Marshal())
+	fmt.Fprintf(a.Out, "==> %s <==\n%s\n", snapshot.Path(path), f.Marshal())
 }
