@@ -245,7 +245,9 @@ func TestBlessTranscripts(t *testing.T) {
 	root := repoRoot()
 	out := t.TempDir()
 	cfg := filepath.Join(out, "ananke.config.yaml")
-	writeFile(t, cfg, "version: \"1.0\"\n")
+	// The config found from the output directory: its rules keep the
+	// replies' structure, and the snapshots bless writes do too.
+	writeFile(t, cfg, "version: \"1.0\"\nsnapshots:\n  text: structure\n")
 	r := run(t, "", nil, "bless", filepath.Join(root, "internal", "source", "claude", "testdata", "session.jsonl"), "-o", out)
 	if r.code != ExitPass {
 		t.Fatalf("bless a transcript: exit %d\n%s\n%s", r.code, r.out, r.errOut)
@@ -261,8 +263,8 @@ func TestBlessTranscripts(t *testing.T) {
 	if family := readFile(t, filepath.Join(out, "family.ananke.yaml")); !strings.Contains(family, "  format: nanoclaw\n") || !strings.Contains(family, "  group: family\n") {
 		t.Errorf("the NanoClaw test:\n%s", family)
 	}
-	if snap := readFile(t, filepath.Join(out, "__snapshots__", "session.ananke.snap.yaml")); !strings.Contains(snap, "snapshots:\n  session:\n    test.snapshot:\n") || !strings.Contains(session, "\nid: session\n") {
-		t.Errorf("the transcript's snapshot is not keyed by the id its test has:\n%s\n%s", snap, session)
+	if snap := readFile(t, filepath.Join(out, "__snapshots__", "session.ananke.snap.yaml")); !strings.Contains(snap, "snapshots:\n  session:\n    test.snapshot:\n") || !strings.Contains(snap, "          text:\n            structure:\n") || !strings.Contains(session, "\nid: session\n") {
+		t.Errorf("the transcript's snapshot is not keyed by its test's id, or not taken under the config's rules:\n%s\n%s", snap, session)
 	}
 	r = run(t, "", map[string]string{"CI": "true"}, "run", "--config", cfg, "--report-dir", filepath.Join(out, "report"), out)
 	if r.code != ExitPass || !strings.Contains(r.out, "Tests: 2 total, 2 passed") {
