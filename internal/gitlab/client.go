@@ -253,13 +253,21 @@ func (c *Client) apiError(r request, status int, data []byte) *APIError {
 }
 
 // mask replaces the token in err's text, should a server or a transport
-// ever quote it.
+// ever quote it; errors.Is and errors.As still see the error underneath.
 func (c *Client) mask(err error) error {
 	if c.token == "" || !strings.Contains(err.Error(), c.token) {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), c.token, "[masked]"))
+	return &maskedError{msg: strings.ReplaceAll(err.Error(), c.token, "[masked]"), err: err}
 }
+
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (e *maskedError) Error() string { return e.msg }
+func (e *maskedError) Unwrap() error { return e.err }
 
 // Forbidden reports whether err is GitLab refusing the token: 401 (no
 // token, or one expired or revoked) or 403 (a scope or role that does not
