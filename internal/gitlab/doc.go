@@ -11,8 +11,13 @@
 //
 // Why not GitLab's own Go client (gitlab.com/gitlab-org/api/client-go):
 // Ananke calls four endpoints, and that module is a client for all of
-// GitLab's hundreds, with dependencies of its own (its retrying HTTP
-// client and OAuth2 among them) linked into every build of the binary;
-// the requests here are a few lines each, and their retries, timeouts and
-// token handling are the ones this package tests.
+// GitLab's hundreds. Measured with v1.46.0 on Go 1.26.8 (linux/amd64,
+// CGO_ENABLED=0 -trimpath): calling its note and artifact methods from the
+// CLI makes the stripped ananke binary 4.47 MB larger (27.97 → 32.44 MB,
+// +16%, against an action image held under 45 MB and aimed at 30 MB,
+// docs/performance.md), adds three modules (client-go,
+// hashicorp/go-retryablehttp and go-cleanhttp) and two package inits that
+// every command pays at start-up (301 allocations, 37.8 KB). The requests
+// here are a few lines each, and their retries, timeouts and token
+// handling are the ones this package tests.
 package gitlab

@@ -171,6 +171,14 @@ func TestServerErrors(t *testing.T) {
 	if got := sl.got(); !slices.Equal(got, []time.Duration{2 * time.Second, 4 * time.Second}) {
 		t.Errorf("waits %v", got)
 	}
+
+	// A 503 that says when to come back is waited out as it says.
+	srv = gitlabtest.New(t)
+	srv.FailRetryAfter(gitlabtest.OpListNotes, 1, http.StatusServiceUnavailable, "11")
+	c, sl = newClient(t, srv)
+	if _, err := c.FindNote(t.Context(), mr, marker); err != nil || !slices.Equal(sl.got(), []time.Duration{11 * time.Second}) {
+		t.Errorf("503 with Retry-After: %v, waits %v", err, sl.got())
+	}
 }
 
 // TestCreateServerError: a POST that met a 5xx is not sent again blindly:

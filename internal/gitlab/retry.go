@@ -11,7 +11,7 @@ import (
 // hit; a rate-limited request was not acted on, so even a POST is sent
 // again. A passing server error (500, 502, 503, 504) is retried only for
 // requests that are safe to repeat — reads, and PUT, which sets the same
-// body again; a POST that met one may have been acted on, and the note's
+// body again — after doubling waits, or as long as its Retry-After says; a POST that met one may have been acted on, and the note's
 // upsert looks for the note again before creating it anew (notes.go).
 // Ananke waits at most maxWait at a time and tries at most maxAttempts
 // times, so a struggling GitLab delays the job by minutes, not hours;
@@ -33,6 +33,9 @@ func retryable(method string, status int, h http.Header, attempt int, now time.T
 	case status == http.StatusTooManyRequests:
 		return rateLimitWait(h, now), true
 	case serverError(status) && method != http.MethodPost:
+		if h.Get("Retry-After") != "" { // a 503 may say when to come back
+			return rateLimitWait(h, now), true
+		}
 		return serverErrorWait << (attempt - 1), true
 	}
 	return 0, false

@@ -41,6 +41,12 @@ func (s *Server) Fail(op string, n, status int) {
 	s.addFault(op, &fault{n: n, status: status})
 }
 
+// FailRetryAfter is Fail with a Retry-After header (seconds or an HTTP
+// date), as a 503 may carry.
+func (s *Server) FailRetryAfter(op string, n, status int, retryAfter string) {
+	s.addFault(op, &fault{n: n, status: status, retryAfter: retryAfter})
+}
+
 // FailActed is Fail, but each request is carried out before the error is
 // answered: a 502 or 504 from a proxy in front of a GitLab that did the
 // work. A client that sends such a POST again blindly makes two notes.
