@@ -58,6 +58,9 @@ func TestNextPage(t *testing.T) {
 		{http.Header{"X-Next-Page": {"3"}}, 3},
 		{http.Header{"X-Next-Page": {""}, "Link": {`<https://g/api/v4/x?page=1&per_page=100>; rel="first", <https://g/api/v4/x?page=1&per_page=100>; rel="last"`}}, 0},
 		{http.Header{"Link": {`<https://g/api/v4/x?page=1>; rel="prev", <https://g/api/v4/x?id=4&page=3&per_page=100>; rel="next", <https://g/x?page=9>; rel="last"`}}, 3},
+		{http.Header{"Link": {`<https://g/api/v4/x?page=5>; title="p"; rel=next`}}, 5},
+		{http.Header{"Link": {`<https://g/api/v4/x?page=6>; rel="next last"`}}, 6},
+		{http.Header{"Link": {`<https://g/api/v4/x?page=7>; rel="nextish"`}}, 0},
 		{http.Header{}, 0},
 	}
 	for _, tc := range tests {

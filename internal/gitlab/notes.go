@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -73,9 +73,6 @@ func (c *Client) FindNote(ctx context.Context, mr int, marker string) (int64, er
 	return 0, nil
 }
 
-// linkNext finds the rel="next" link of a Link header.
-var linkNext = regexp.MustCompile(`<([^>]*)>\s*;[^,]*\brel="?next"?`)
-
 // nextPage reads the number of the next page: x-next-page, else the page
 // of the Link header's rel="next"; 0 on the last page.
 func nextPage(h http.Header) int {
@@ -83,17 +80,33 @@ func nextPage(h http.Header) int {
 		return n
 	}
 	for _, l := range h.Values("Link") {
-		m := linkNext.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		if u, err := url.Parse(m[1]); err == nil {
+		for _, link := range strings.Split(l, ",") {
+			target, params, ok := strings.Cut(link, ";")
+			if !ok || !isNext(params) {
+				continue
+			}
+			target = strings.TrimSpace(target)
+			u, err := url.Parse(strings.TrimSuffix(strings.TrimPrefix(target, "<"), ">"))
+			if err != nil {
+				continue
+			}
 			if n, err := strconv.Atoi(u.Query().Get("page")); err == nil && n > 0 {
 				return n
 			}
 		}
 	}
 	return 0
+}
+
+// isNext reports whether a link's parameters say rel="next".
+func isNext(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if strings.EqualFold(k, "rel") && slices.Contains(strings.Fields(strings.Trim(v, `"`)), "next") {
+			return true
+		}
+	}
+	return false
 }
 
 // CreateNote comments body on merge request mr and returns the note's id.
