@@ -180,7 +180,7 @@ func (p *gitlabPublisher) artifact() string {
 }
 
 func (p *gitlabPublisher) footer() string {
-	s := "Full report: " + p.artifact() + " (open `index.html` inside, or download the archive and run `ananke show artifacts.zip`)"
+	s := "Full report: " + p.artifact() + " (open `index.html` inside)"
 	if p.gctx.PipelineURL != "" {
 		s += fmt.Sprintf(" · [pipeline](%s)", p.gctx.PipelineURL)
 	}
