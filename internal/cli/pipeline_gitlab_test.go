@@ -469,24 +469,7 @@ func TestGitLabTemplatesAgree(t *testing.T) {
 // TestGitLabDocsShowExamples: docs/gitlab.md shows each example as it is
 // (without its heading comment), so what readers paste is what is tested.
 func TestGitLabDocsShowExamples(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(repoRoot(), "docs", "gitlab.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, ex := range gitlabExamples {
-		b, err := os.ReadFile(filepath.Join(repoRoot(), ex.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body strings.Builder
-		for line := range strings.Lines(string(b)) {
-			if body.Len() == 0 && strings.HasPrefix(line, "#") {
-				continue
-			}
-			body.WriteString(line)
-		}
-		if !strings.Contains(string(doc), "```yaml\n"+body.String()+"```\n") {
-			t.Errorf("docs/gitlab.md does not show %s as it is:\n%s", ex.file, body.String())
-		}
+		docShows(t, "docs/gitlab.md", ex.file, "yaml", "#")
 	}
 }

@@ -419,3 +419,9 @@ y''', returnStatus: true) }
 		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestJenkinsDocsShowJenkinsfile: docs/jenkins.md shows the example as it
+// is (without its heading comment).
+func TestJenkinsDocsShowJenkinsfile(t *testing.T) {
+	docShows(t, "docs/jenkins.md", jenkinsfile, "groovy", "//")
+}

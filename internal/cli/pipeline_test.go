@@ -314,6 +314,31 @@ func globMatch(pattern, name string) bool {
 	return match(ps, ns)
 }
 
+// docShows checks that the page doc shows the pipeline file file as it is,
+// in a code block of language lang, without the comment lines (starting
+// with comment) that head the file: what readers paste is what is tested.
+func docShows(t *testing.T, doc, file, lang, comment string) {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(repoRoot(), doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(repoRoot(), file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body strings.Builder
+	for line := range strings.Lines(string(b)) {
+		if body.Len() == 0 && strings.HasPrefix(line, comment) {
+			continue
+		}
+		body.WriteString(line)
+	}
+	if !strings.Contains(string(page), "```"+lang+"\n"+body.String()+"```\n") {
+		t.Errorf("%s does not show %s as it is:\n%s", doc, file, body.String())
+	}
+}
+
 // TestShellCommands: the shell reader splits, unquotes and expands as the
 // shell does, and refuses what it cannot read.
 func TestShellCommands(t *testing.T) {
