@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/snapshot"
 )
 
 // Kind is a kind of inferred check: what --skip names and the review asks
@@ -29,6 +31,10 @@ const (
 	// Forbid: a tool the agent had at hand but never called stays
 	// uncalled (tools.forbid, on the whole test).
 	Forbid Kind = "forbid"
+	// Snapshot: the whole test's trajectory is stored as its snapshot
+	// (snapshot: true, its entry beside the blessed file:
+	// docs/snapshots.md).
+	Snapshot Kind = "snapshot"
 )
 
 // Kinds lists every kind, in the order of Inferrers.
@@ -85,6 +91,9 @@ type Check struct {
 	// Tool is the tool a tools.require entry names (superseded bare
 	// entries are left out when written: Render).
 	Tool string
+	// Snap is a snapshot check's snapshot: the entry to store beside the
+	// blessed file (Output.Snapshots).
+	Snap *snapshot.Snapshot
 }
 
 // Where is the check's place, "turn[0] tools.require" or "test tools.forbid".

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ananke/action/internal/snapshot"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -34,6 +35,13 @@ type Conversation struct {
 	// From says where the conversation came from, for the file's header
 	// ("the recording recordings/main").
 	From string
+	// SnapshotRules are the suite's snapshot rules (its config's
+	// snapshots: section), which the snapshot is taken under, as a run of
+	// the blessed test takes it; the zero Rules are the defaults.
+	SnapshotRules snapshot.Rules
+	// Out, when set, is the blessed file's path (else OutName): the
+	// snapshot check's comment names its snapshot file.
+	Out string
 	// available are the tools the agent had at hand, each with why (Offer).
 	available map[string]string
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ananke/action/internal/capability"
+	"github.com/ananke/action/internal/snapshot"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -60,11 +61,26 @@ func fromTranscript(t *trace.Trace, caps ...string) *trace.Trace {
 
 var toolTrace = capability.ToolTrace
 
-// listChecks writes checks one a line, as the goldens hold them.
-func listChecks(checks []Check) string {
+// listChecks writes checks one a line, each snapshot's entry under it,
+// then the notes, as the goldens hold them.
+func listChecks(checks []Check, notes []string) string {
 	var b strings.Builder
 	for _, c := range checks {
-		fmt.Fprintf(&b, "%-7s %s: %s\n        inferred: %s\n", c.Kind, c.Where(), c.Show(), c.Why)
+		fmt.Fprintf(&b, "%-8s %s: %s\n         inferred: %s\n", c.Kind, c.Where(), c.Show(), c.Why)
+		if c.Snap != nil {
+			f := snapshot.File{Entries: map[snapshot.Key]snapshot.Snapshot{{Test: "t", Assertion: SnapshotAssertion}: *c.Snap}}
+			_, entry, _ := strings.Cut(string(f.Marshal()), "snapshots:\n")
+			b.WriteString(entry)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	return b.String()
+}
+
+// inferred are the checks Infer makes of c.
+func inferred(c *Conversation) []Check {
+	checks, _ := Infer(c)
+	return checks
 }

@@ -32,19 +32,21 @@ var Inferrers = []Inferrer{
 	{Kind: Order, PerTurn: true, Needs: capability.ToolTrace, Infer: inferOrder},
 	{Kind: Text, PerTurn: true, Needs: capability.ToolTrace, Infer: inferText},
 	{Kind: Forbid, Needs: capability.ToolTrace, Infer: inferForbid},
+	{Kind: Snapshot, Needs: capability.ToolTrace, Infer: inferSnapshot},
 }
 
 // Infer returns the checks that hold in every trace of the conversation:
-// each turn's, turn by turn, then the whole test's.
-func Infer(c *Conversation) []Check {
+// each turn's, turn by turn, then the whole test's; and notes on what it
+// left out and why (a snapshot, when the attempts' trajectories differ).
+func Infer(c *Conversation) (checks []Check, notes []string) {
 	if len(c.Traces) == 0 {
-		return nil
+		return nil, nil
 	}
 	per := make([][]Check, len(c.Traces))
 	for i, tr := range c.Traces {
 		per[i] = inferTrace(c, tr)
 	}
-	return common(per)
+	return sameSnapshots(c, per, common(per))
 }
 
 // inferTrace infers every kind over one trace.

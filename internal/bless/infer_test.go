@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ananke/action/internal/golden"
+	"github.com/ananke/action/internal/snapshot"
 	"github.com/ananke/action/internal/trace"
 )
 
@@ -85,6 +86,27 @@ var inferCases = []struct {
 			turn("", "", call("echo", `{"message":"hi"}`, `{"content":[{"type":"text","text":"hi"}]}`)),
 		)}}
 	}},
+	{"same-trajectory", func() *Conversation {
+		// Two attempts whose arguments differ only where a snapshot
+		// normalises them (a UUID, a timestamp): the snapshot holds, as
+		// the suite's rules take it (the replies' structure, an ignored
+		// path).
+		one := func(uuid, at, ref string) *trace.Trace {
+			return tr(turn("Book a table for two", "Booked:\n\n- table 4\n- 19:00",
+				call("book", `{"session":"`+uuid+`","at":"`+at+`","guests":2,"ref":"`+ref+`"}`, `{"table":4}`)))
+		}
+		c := &Conversation{Traces: []*trace.Trace{
+			one("7f9c2e1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "2026-03-01T19:00:00Z", "r1"),
+			one("0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d", "2026-03-02T19:00:00Z", "r2"),
+		}}
+		ref, err := snapshot.ParseIgnore("book.ref")
+		if err != nil {
+			panic(err)
+		}
+		c.SnapshotRules = snapshot.Rules{Text: snapshot.TextStructure, Ignore: []snapshot.Ignore{ref}}
+		c.Out = filepath.Join("blessed", "tables", "book.ananke.yaml")
+		return c
+	}},
 }
 
 func TestInfer(t *testing.T) {
@@ -96,8 +118,8 @@ func TestInfer(t *testing.T) {
 }
 
 func TestKeepAndParseKinds(t *testing.T) {
-	checks := Infer(inferCases[0].conv())
-	skip, err := ParseKinds("order, args,forbid")
+	checks := inferred(inferCases[0].conv())
+	skip, err := ParseKinds("order, args,forbid, snapshot")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +131,7 @@ func TestKeepAndParseKinds(t *testing.T) {
 	if n := len(Keep(checks, nil)); n != len(checks) {
 		t.Errorf("Keep with nothing skipped kept %d of %d", n, len(checks))
 	}
-	if _, err := ParseKinds("require,snapshots"); err == nil || err.Error() != `unknown kind "snapshots" (kinds: require, args, order, text, forbid)` {
+	if _, err := ParseKinds("require,snapshots"); err == nil || err.Error() != `unknown kind "snapshots" (kinds: require, args, order, text, forbid, snapshot)` {
 		t.Errorf("ParseKinds(snapshots) = %v", err)
 	}
 }

@@ -4,16 +4,27 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ananke/action/internal/snapshot"
 )
+
+// Output is a blessed test file: its text, and the entries of its
+// snapshot file (snapshot.Path of the file) — the snapshot check's, when
+// it is kept.
+type Output struct {
+	Data      []byte
+	Snapshots map[snapshot.Key]snapshot.Snapshot
+}
 
 // Render returns the blessed test file of c with checks, to be written at
 // out (its relative paths are written from there): the test file's own
 // turns when it has one, else a transcript as its source, else turns
 // rebuilt from its trace.
-func Render(c *Conversation, checks []Check, out string) ([]byte, error) {
+func Render(c *Conversation, checks []Check, out string) (*Output, error) {
 	var (
 		doc   *yaml.Node
 		blank map[string]bool
@@ -34,6 +45,7 @@ func Render(c *Conversation, checks []Check, out string) ([]byte, error) {
 	if err := place(root, checks); err != nil {
 		return nil, err
 	}
+	snaps := snapshots(root, checks, out)
 	if get(root, "assert") != nil {
 		if blank == nil {
 			blank = map[string]bool{}
@@ -49,7 +61,30 @@ func Render(c *Conversation, checks []Check, out string) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("write the blessed test: %w", err)
 	}
-	return spaced(b.Bytes(), blank), nil
+	return &Output{Data: spaced(b.Bytes(), blank), Snapshots: snaps}, nil
+}
+
+// snapshots are the entries of the snapshot checks, keyed by the blessed
+// test's id — written into it when it has none (a transcript's test,
+// whose default id would depend on where the suite's config is: its
+// file's name then) — and the id a run gives the test's snapshot.
+func snapshots(root *yaml.Node, checks []Check, out string) map[snapshot.Key]snapshot.Snapshot {
+	var entries map[snapshot.Key]snapshot.Snapshot
+	for _, c := range checks {
+		if c.Kind != Snapshot || c.Snap == nil {
+			continue
+		}
+		id := get(root, "id")
+		if id == nil {
+			id = str(strings.TrimSuffix(filepath.Base(out), ".ananke.yaml"))
+			insertAfter(root, "name", "id", id)
+		}
+		if entries == nil {
+			entries = map[snapshot.Key]snapshot.Snapshot{}
+		}
+		entries[snapshot.Key{Test: id.Value, Assertion: SnapshotAssertion}] = *c.Snap
+	}
+	return entries
 }
 
 // fromFile is the test file of c with its assertions removed, its id

@@ -31,7 +31,7 @@ func runBless(ctx context.Context, a *app, args []string) error {
 	fs.Var(&o.tests, "test", "bless the test with this `id` (repeatable; default: every test)")
 	fs.StringVar(&o.out, "out", "blessed", "write the test files into `dir`")
 	alias(fs, "o", "out")
-	fs.StringVar(&o.config, "config", "", "a recording's project config `file` (default: ananke.config.yaml beside its first test file or in a parent)")
+	fs.StringVar(&o.config, "config", "", "a recording's project config `file` (default: ananke.config.yaml beside its first test file or in a parent); for a report or transcript, the config whose snapshots: rules its snapshot is taken under (default: found from --out)")
 	alias(fs, "c", "config")
 	fs.BoolVar(&o.force, "force", false, "overwrite test files that exist")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the test files instead of writing them")
@@ -80,6 +80,10 @@ func runBless(ctx context.Context, a *app, args []string) error {
 	}
 	if len(convs) == 0 && len(failed) == 0 {
 		return invalidf("bless", "%s holds no test to bless", path)
+	}
+	rules := a.blessSnapshotRules(o, cfg)
+	for _, c := range convs {
+		c.SnapshotRules = rules
 	}
 	err = a.blessWrite(o, convs, skip)
 	if cfg != nil && err == nil && !o.dryRun && len(convs) > 0 {
@@ -171,8 +175,12 @@ func (a *app) blessWrite(o blessOptions, convs []*bless.Conversation, skip []ble
 			f.path = filepath.Join(o.out, strings.TrimSuffix(c.OutName(), ".ananke.yaml")+fmt.Sprintf("-%d.ananke.yaml", n))
 		}
 		taken[f.path] = true
+		c.Out = f.path
 		if !o.noInfer {
-			all := bless.Infer(c)
+			all, notes := bless.Infer(c)
+			for _, n := range notes {
+				a.warn("bless", fmt.Errorf("note: %s: %s", c.Label(), n))
+			}
 			f.inferred = len(all)
 			f.checks = bless.Keep(all, skip)
 		}
@@ -183,6 +191,11 @@ func (a *app) blessWrite(o blessOptions, convs []*bless.Conversation, skip []ble
 		for _, f := range files {
 			if _, err := os.Stat(f.path); err == nil {
 				exist = append(exist, f.path)
+			}
+			if snap, ok := f.snapshotFile(); ok {
+				if _, err := os.Stat(snap); err == nil {
+					exist = append(exist, snap)
+				}
 			}
 		}
 		if len(exist) > 0 {
@@ -200,21 +213,31 @@ func (a *app) blessWrite(o blessOptions, convs []*bless.Conversation, skip []ble
 		}
 	}
 	var errs []error
+	snaps := newBlessSnapshots()
 	for _, f := range files {
-		b, err := bless.Render(f.conv, f.checks, f.path)
+		out, err := bless.Render(f.conv, f.checks, f.path)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", f.conv.Label(), err))
 			continue
 		}
 		if o.dryRun {
-			fmt.Fprintf(a.Out, "==> %s <==\n%s\n", f.path, b)
+			fmt.Fprintf(a.Out, "==> %s <==\n%s\n", f.path, out.Data)
+			a.printSnapshots(f.path, out)
 			continue
 		}
-		if err := writeFileAll(f.path, b); err != nil {
+		if err := writeFileAll(f.path, out.Data); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		fmt.Fprintf(a.Out, "Wrote %s: %s (%d inferred)\n", f.path, plural.Count(len(f.checks), "check"), f.inferred)
+		if err := snaps.put(f.path, out, o.force); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if !o.dryRun {
+		if err := a.flushBlessSnapshots(snaps); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if len(errs) > 0 {
 		return withCode(ExitError, "bless", errors.Join(errs...))

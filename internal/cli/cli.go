@@ -96,6 +96,7 @@ func init() {
 		{"run", "run the tests against the agent", runRun},
 		{"action", "run as the GitHub Action (inputs from INPUT_*, results published to GitHub)", runAction},
 		{"merge", "merge report directories (e.g. of --shard jobs) into one", runMerge},
+		{"report", "write one format of a report directory: codequality, warnings-ng, junit, markdown or json", runReport},
 		{"diff", "show what changed between two report directories (new failures, fixed, flaky…)", runDiff},
 		{"history", "show the flakiest, failing, slowest and costliest tests of past runs; keep a history file", runHistory},
 		{"show", "open a report's index.html in the browser (a report directory or a downloaded artifact zip)", runShow},

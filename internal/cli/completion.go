@@ -80,6 +80,7 @@ var operandValues = map[string]values{
 	"run":          testFiles,
 	"validate":     testFiles,
 	"merge":        dirs,
+	"report":       dirs,
 	"diff":         dirs,
 	"trace export": dirs,
 	"show":         {Kind: "files", Suffixes: []string{".html", ".zip"}},
@@ -95,6 +96,7 @@ var operandValues = map[string]values{
 var flagWords = map[string][]string{
 	"format":         {"text", "markdown"},
 	"history format": {"text", "markdown", "json"},
+	"report format":  reportFormatNames(),
 	"color":          {"auto", "always", "never"},
 	"fail-on":        {"error", "new"},
 	"init type":      {"agui", "openai", "http"},

@@ -233,11 +233,16 @@ func (a *app) run(ctx context.Context, o runOptions) error {
 // writeSummary writes the markdown summary of --summary; an error is an
 // output lost (exit 2 unless the run failed).
 func writeSummary(r *report.Report, path, reportDir string) error {
-	md := markdown.Render(r, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + reportDir + ")"})
-	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(summaryMarkdown(r, reportDir)), 0o644); err != nil {
 		return errorf("", "write summary: %v", err)
 	}
 	return nil
+}
+
+// summaryMarkdown is the markdown summary of a run whose report directory
+// is reportDir, within summaryBudget.
+func summaryMarkdown(r *report.Report, reportDir string) string {
+	return markdown.Render(r, markdown.Options{Budget: summaryBudget, Artifact: "the report directory (" + reportDir + ")"})
 }
 
 // summaryBudget is GitHub's limit for a step summary: "1024k".

@@ -24,7 +24,8 @@ var blessTests = []string{"pass", "fail/wrong-city.ananke.yaml", "fail/wrong-ord
 
 // TestBlessMastra records the Mastra suite against the real agent,
 // blesses the recording, and checks the blessed tests: they validate,
-// pass against the recording with no agent at the address, and fail
+// pass against the recording with no agent at the address — as a CI run,
+// in which a snapshot not stored fails: bless wrote each — and fail
 // against a recording of a changed agent — the hasty Mastra
 // (MASTRA_BEHAVIOUR=hasty), which answers a one-city weather question
 // without calling get_weather: exactly the weather test fails, on the
@@ -45,7 +46,7 @@ func TestBlessMastra(t *testing.T) {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+url)
+		cmd.Env = append(os.Environ(), "NO_COLOR=1", "MASTRA_URL="+url, "CI=true")
 		out, exit := combined(t, cmd)
 		if exit != wantExit {
 			t.Fatalf("ananke %s: exit %d, want %d\n%s", strings.Join(args, " "), exit, wantExit, out)
@@ -66,10 +67,14 @@ func TestBlessMastra(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"id: pass/weather\n", "# inferred: the agent called get_weather in turn 0\n          - name: get_weather\n",
-		"# inferred: the agent never called issue_refund in this test, though other tests of the recording called it\n"} {
+		"# inferred: the agent never called issue_refund in this test, though other tests of the recording called it\n",
+		"written to __snapshots__/weather.ananke.snap.yaml\n  snapshot: true\n"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the blessed weather test lacks %q:\n%s", want, b)
 		}
+	}
+	if snap, err := os.ReadFile(filepath.Join(work, "blessed", "pass", "__snapshots__", "weather.ananke.snap.yaml")); err != nil || !strings.Contains(string(snap), "  pass/weather:\n    test.snapshot:\n") {
+		t.Errorf("the blessed weather test's snapshot (%v):\n%s", err, snap)
 	}
 	ananke(t, careful.URL, 0, "validate", "--config", cfg, "blessed")
 

@@ -47,8 +47,8 @@ const FileVersion = 1
 
 // header opens every snapshot file.
 const header = `# Snapshots of this test file's snapshot assertions (docs/snapshots.md),
-# written by ` + "`ananke run -u`" + `. Commit this file, and review its changes as you
-# review code: each one is a change in what the agent did.
+# written by ` + "`ananke run -u`" + ` or ` + "`ananke bless`" + `. Commit this file, and review its
+# changes as you review code: each one is a change in what the agent did.
 `
 
 // Path is the snapshot file of a test file.

@@ -197,22 +197,5 @@ func assertionText(a report.Assertion) string {
 }
 
 func evidenceText(a report.Assertion) string {
-	var lines []string
-	for _, e := range a.Evidence {
-		switch {
-		case e.Call != nil:
-			res := "(no result)"
-			if e.Call.Result != nil {
-				res = *e.Call.Result
-			}
-			lines = append(lines, fmt.Sprintf("%s %s → %s (+%dms): %s", e.Call.Name, e.Call.Args, res, e.Call.AtMs, e.Note))
-		case e.Gap != nil:
-			lines = append(lines, fmt.Sprintf("idle %d ms: %s → %s", e.Gap.ToMs-e.Gap.FromMs, e.Gap.From, e.Gap.To))
-		case e.Text != "":
-			lines = append(lines, fmt.Sprintf("%s: %q", e.Note, e.Text))
-		default:
-			lines = append(lines, e.Note)
-		}
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(format.EvidenceLines(a), "\n")
 }

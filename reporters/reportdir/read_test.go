@@ -41,8 +41,8 @@ func TestReadRoundTrip(t *testing.T) {
 		}
 		return nil
 	})
-	if files != 19 {
-		t.Errorf("%d files compared, want 19", files)
+	if files != 21 {
+		t.Errorf("%d files compared, want 21", files)
 	}
 }
 

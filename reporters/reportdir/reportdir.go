@@ -2,6 +2,9 @@
 //
 //	summary.json               the whole run (ananke.report/v1)
 //	junit.xml                  JUnit XML
+//	gl-code-quality-report.json
+//	                           GitLab Code Quality: the problems at their lines
+//	warnings-ng-issues.json    the same, in Warnings NG's native JSON format
 //	index.html                 the run as one self-contained page
 //	tests/<id>.result.json     one test's result
 //	tests/<id>.trace.json      one test's trace: raw events, requests, turns
@@ -9,10 +12,10 @@
 //	                           for a test run more than once, each attempt's
 //
 // The per-test files are written first, several at once, straight into
-// place; then junit.xml, index.html and summary.json, each through a
-// temporary name renamed into place. summary.json, written last, names
-// every other file: once it is there, the directory is complete. A
-// failure to write one file does not stop the others.
+// place; then junit.xml, the two issue files, index.html and summary.json,
+// each through a temporary name renamed into place. summary.json, written
+// last, names every per-test file: once it is there, the directory is
+// complete. A failure to write one file does not stop the others.
 package reportdir
 
 import (
@@ -25,17 +28,21 @@ import (
 
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/tracefile"
+	"github.com/ananke/action/reporters/codequality"
 	"github.com/ananke/action/reporters/html"
 	"github.com/ananke/action/reporters/jsonreport"
 	"github.com/ananke/action/reporters/junit"
+	"github.com/ananke/action/reporters/warningsng"
 )
 
 // File names in the directory.
 const (
-	SummaryFile = "summary.json"
-	JUnitFile   = "junit.xml"
-	HTMLFile    = "index.html"
-	TestsDir    = report.TestsDir
+	SummaryFile     = "summary.json"
+	JUnitFile       = "junit.xml"
+	CodeQualityFile = "gl-code-quality-report.json"
+	WarningsNGFile  = "warnings-ng-issues.json"
+	HTMLFile        = "index.html"
+	TestsDir        = report.TestsDir
 )
 
 // Write writes every file of the report into dir, creating it. It returns
@@ -59,6 +66,8 @@ func Write(dir string, r *report.Report) error {
 	errs := writeAll(dir, jobs)
 	errs = append(errs,
 		writeFile(filepath.Join(dir, JUnitFile), func(w io.Writer) error { return junit.Write(w, r) }),
+		writeFile(filepath.Join(dir, CodeQualityFile), func(w io.Writer) error { return codequality.Write(w, r) }),
+		writeFile(filepath.Join(dir, WarningsNGFile), func(w io.Writer) error { return warningsng.Write(w, r) }),
 		writeFile(filepath.Join(dir, HTMLFile), func(w io.Writer) error { return html.Write(w, r) }),
 		writeFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error { return jsonreport.WriteSummary(w, r) }))
 	return errors.Join(errs...)

@@ -91,3 +91,27 @@ func Errored(t *report.Test) []report.Assertion {
 func TestLocation(t *report.Test) report.Location {
 	return report.Location{File: t.File, Line: max(t.Line, 1)}
 }
+
+// EvidenceLines lists an assertion's evidence, one item a line: a call
+// with its arguments, result, time and note; an idle gap; a quoted text
+// with its note; or the note alone.
+func EvidenceLines(a report.Assertion) []string {
+	var lines []string
+	for _, e := range a.Evidence {
+		switch {
+		case e.Call != nil:
+			res := "(no result)"
+			if e.Call.Result != nil {
+				res = *e.Call.Result
+			}
+			lines = append(lines, fmt.Sprintf("%s %s → %s (+%dms): %s", e.Call.Name, e.Call.Args, res, e.Call.AtMs, e.Note))
+		case e.Gap != nil:
+			lines = append(lines, fmt.Sprintf("idle %d ms: %s → %s", e.Gap.ToMs-e.Gap.FromMs, e.Gap.From, e.Gap.To))
+		case e.Text != "":
+			lines = append(lines, fmt.Sprintf("%s: %q", e.Note, e.Text))
+		default:
+			lines = append(lines, e.Note)
+		}
+	}
+	return lines
+}
