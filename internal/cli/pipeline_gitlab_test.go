@@ -385,9 +385,10 @@ var inputRef = regexp.MustCompile(`\$\[\[\s*inputs\.([A-Za-z0-9_-]+)\s*\]\]`)
 
 // TestGitLabTemplatesAgree: the component and the template are one job
 // configured two ways — the same image, script, after_script, rules,
-// artifacts:when and variables (the component sets each from its inputs);
-// the component uses every input it declares and declares every one it
-// uses. Read as written, with no gitlab-ci-local.
+// artifacts:when and variables (the component sets each from its inputs,
+// none from an input GitLab would insert as a boolean or a list); the
+// component uses every input it declares and declares every one it uses.
+// Read as written, with no gitlab-ci-local.
 func TestGitLabTemplatesAgree(t *testing.T) {
 	read := func(name string) []map[string]any {
 		b, err := os.ReadFile(filepath.Join(repoRoot(), name))
@@ -445,6 +446,22 @@ func TestGitLabTemplatesAgree(t *testing.T) {
 	ta, _ := tjob["artifacts"].(map[string]any)
 	if ca["when"] != "always" || ta["when"] != "always" {
 		t.Errorf("artifacts:when = %v and %v; want always", ca["when"], ta["when"])
+	}
+
+	// An input that is a value's whole keeps its type (GitLab's inputs), and
+	// a variable's value must be a string or an integer (its Variable
+	// entry); gitlab-ci-local makes every value a string, so it cannot tell.
+	cvars, _ := cjob["variables"].(map[string]any)
+	for name, v := range cvars {
+		s, _ := v.(string)
+		m := inputRef.FindStringSubmatch(s)
+		if m == nil || m[0] != strings.TrimSpace(s) {
+			continue
+		}
+		in, _ := inputs[m[1]].(map[string]any)
+		if typ, _ := in["type"].(string); typ != "string" && typ != "number" {
+			t.Errorf("%s: variables:%s is the input %s, of type %q: GitLab takes a string or a number there", gitlabComponent, name, m[1], typ)
+		}
 	}
 
 	b, err := os.ReadFile(filepath.Join(repoRoot(), gitlabComponent))
