@@ -95,6 +95,7 @@ func init() {
 		{"init", "start a project: config, a first test and a GitHub workflow", runInit},
 		{"run", "run the tests against the agent", runRun},
 		{"action", "run as the GitHub Action (inputs from INPUT_*, results published to GitHub)", runAction},
+		{"publish", "publish a report directory where reviewers look: the merge request note on GitLab (publish gitlab)", runPublish},
 		{"merge", "merge report directories (e.g. of --shard jobs) into one", runMerge},
 		{"report", "write one format of a report directory: codequality, warnings-ng, junit, markdown or json", runReport},
 		{"diff", "show what changed between two report directories (new failures, fixed, flaky…)", runDiff},

@@ -89,6 +89,8 @@ var operandValues = map[string]values{
 	"generate":     {}, // a sentence
 	"action":       {},
 	"version":      {},
+
+	"publish gitlab": {}, // flags only
 }
 
 // flagWords are the values of enum-like flags, by flag name, or by
@@ -123,6 +125,8 @@ func subcommands(name string) ([]command, bool) {
 		return doublesCommands, true
 	case "judge":
 		return judgeCommands, true
+	case "publish":
+		return publishCommands, true
 	}
 	return nil, false
 }

@@ -115,6 +115,8 @@ var completionCases = []completionCase{
 	{name: "history format", words: []string{"ananke", "history", "--format", ""}, want: []string{"text", "markdown", "json"}},
 	{name: "trace", words: []string{"ananke", "trace", ""}, want: []string{"export"}},
 	{name: "trace export flag", words: []string{"ananke", "trace", "export", "--all"}, want: []string{"--all-attempts"}},
+	{name: "publish", words: []string{"ananke", "publish", ""}, want: []string{"gitlab"}},
+	{name: "publish gitlab flag", words: []string{"ananke", "publish", "gitlab", "--rep"}, want: []string{"--report-dir"}},
 	{name: "test files", words: []string{"ananke", "run", "tests/"}, want: []string{"tests/a.ananke.yaml", "tests/b.ananke.yaml"}},
 	{name: "schema", words: []string{"ananke", "schema", "re"}, want: []string{"report"}},
 }

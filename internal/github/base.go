@@ -16,6 +16,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v66/github"
+
+	"github.com/ananke/action/internal/artifactzip"
 )
 
 // ErrNoBase is wrapped by the errors of BaseReport that mean there is no
@@ -325,35 +327,7 @@ func (b *BaseReport) ReadFile(name string) ([]byte, error) {
 
 // readLimited is ReadFile refusing a file over limit bytes.
 func (b *BaseReport) readLimited(name string, limit int64) ([]byte, error) {
-	if !fs.ValidPath(name) || name == "." {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
-	}
-	if b.zip == nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
-	}
-	for _, f := range b.zip.File {
-		if f.Name != name || f.Mode().IsDir() {
-			continue
-		}
-		tooLarge := &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than the %s limit", size(limit))}
-		if f.UncompressedSize64 > uint64(limit) {
-			return nil, tooLarge
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-		defer rc.Close()
-		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-		if int64(len(data)) > limit {
-			return nil, tooLarge
-		}
-		return data, nil
-	}
-	return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	return artifactzip.ReadFile(b.zip, name, limit)
 }
 
 // size formats a byte limit.
