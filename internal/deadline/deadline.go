@@ -1,6 +1,7 @@
 // Package deadline bounds a context by a timeout as context.WithTimeoutCause
 // does, with an expiry a test can drive instead of the wall clock
-// (docs/development.md, "Tests and time").
+// (docs/development.md, "Tests and time"), and waits between retries
+// (Sleep) unless the context ends first.
 package deadline
 
 import (
@@ -29,4 +30,20 @@ func WithTimeoutCause(ctx context.Context, d time.Duration, cause error, after A
 		}
 	}()
 	return bctx, func() { cancel(context.Canceled) }
+}
+
+// Sleep waits d unless ctx ends first, returning ctx's error then: the
+// wait between retries of the API clients, which tests replace.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

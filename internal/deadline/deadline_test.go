@@ -58,3 +58,16 @@ func TestParentFirst(t *testing.T) {
 		release()
 	}
 }
+
+// TestSleepEnds: Sleep returns the context's error once it ends, and at
+// once for a wait of nothing.
+func TestSleepEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("Sleep on an ended context: %v", err)
+	}
+	if err := Sleep(t.Context(), 0); err != nil {
+		t.Errorf("Sleep(0): %v", err)
+	}
+}

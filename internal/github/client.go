@@ -9,6 +9,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v66/github"
+
+	"github.com/ananke/action/internal/deadline"
 )
 
 // Client publishes to one repository.
@@ -48,7 +50,7 @@ func NewClient(c *Context, token string, o ClientOptions) (*Client, error) {
 	}
 	sleep := o.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = deadline.Sleep
 	}
 	next := hc.Transport
 	if next == nil {

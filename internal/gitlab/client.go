@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/ananke/action/internal/deadline"
 )
 
 // tokenHeader carries the token, as GitLab's REST API documents for
@@ -75,7 +77,7 @@ func New(apiURL, project, token string, o Options) (*Client, error) {
 	hc.Transport = &authTransport{next: next, scheme: base.Scheme, host: base.Host, token: token}
 	sleep := o.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = deadline.Sleep
 	}
 	return &Client{base: base, project: url.PathEscape(project), token: token, hc: hc, sleep: sleep, now: o.Now}, nil
 }

@@ -1,7 +1,6 @@
 package gitlab
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -65,19 +64,4 @@ func rateLimitWait(h http.Header, now time.Time) time.Duration {
 		return max(time.Unix(reset, 0).Sub(now), 0)
 	}
 	return defaultWait
-}
-
-// sleepCtx waits d unless ctx ends first.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -125,21 +125,6 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return min(max(d, 0), maxRetryAfter)
 }
 
-// sleepCtx waits d unless ctx ends first; the default Config.Sleep.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // stripQuery cuts the query string (and fragment) from a URL in text form.
 func stripQuery(s string) string {
 	for i := 0; i < len(s); i++ {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/ananke/action/internal/deadline"
 )
 
 // Config is how to reach the artifact service; the caller reads it from the
@@ -69,7 +71,7 @@ func newClient(cfg Config) (*client, error) {
 		c.now = time.Now
 	}
 	if c.sleep == nil {
-		c.sleep = sleepCtx
+		c.sleep = deadline.Sleep
 	}
 	if c.blockSize <= 0 {
 		c.blockSize = defaultBlockSize
