@@ -2,6 +2,7 @@ package cli
 
 import (
 	"archive/zip"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,9 +79,9 @@ func (a *app) reportPage(target string) (string, error) {
 		if err := unpack(target, dir); err != nil {
 			return "", fmt.Errorf("unpack %s: %w", target, err)
 		}
-		target = dir
 		fmt.Fprintf(a.Out, "Unpacked %s into %s\n", filepath.Base(target), dir)
-		info, _ = os.Stat(dir)
+		target = reportWithin(dir)
+		info, _ = os.Stat(target)
 	}
 	if !info.IsDir() {
 		return target, nil
@@ -108,6 +109,36 @@ func (a *app) reportPage(target string) (string, error) {
 	}
 	fmt.Fprintf(a.Out, "%s has no %s; wrote one to %s\n", target, reportdir.HTMLFile, page)
 	return page, nil
+}
+
+// reportWithin is the report directory of an unpacked artifact: dir
+// itself (GitHub's artifacts hold the directory's files), or its one
+// subdirectory that holds a report (GitLab's keep the paths the job
+// listed, ananke-report/…); dir when neither fits, for the error that
+// follows to name it.
+func reportWithin(dir string) string {
+	isReport := func(d string) bool {
+		for _, f := range []string{reportdir.HTMLFile, reportdir.SummaryFile} {
+			if _, err := os.Stat(filepath.Join(d, f)); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	if isReport(dir) {
+		return dir
+	}
+	entries, _ := os.ReadDir(dir)
+	found := ""
+	for _, e := range entries {
+		if e.IsDir() && isReport(filepath.Join(dir, e.Name())) {
+			if found != "" {
+				return dir // two reports: which one is not ours to guess
+			}
+			found = filepath.Join(dir, e.Name())
+		}
+	}
+	return cmp.Or(found, dir)
 }
 
 func writePage(path string, r *report.Report) error {

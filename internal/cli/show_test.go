@@ -152,6 +152,36 @@ func TestShowZip(t *testing.T) {
 	}
 }
 
+// TestShowGitLabArtifacts: GitLab's artifacts zip keeps the paths the job
+// listed, so the report sits one directory down (ananke-report/…): show
+// opens the page there, and names the zip it unpacked.
+func TestShowGitLabArtifacts(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := t.TempDir()
+	nested := filepath.Join(t.TempDir(), "artifacts")
+	if err := os.MkdirAll(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(writtenReport(t, dir), filepath.Join(nested, "ananke-report")); err != nil {
+		t.Fatal(err)
+	}
+	artifact := zipDir(t, nested, nil)
+	noDisplay := map[string]string{"BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""}
+	r := run(t, dir, noDisplay, "show", "--print", artifact)
+	if r.code != ExitPass {
+		t.Fatalf("exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(r.out), "\n")
+	page := lines[len(lines)-1]
+	if !strings.HasPrefix(page, tmp) || !strings.HasSuffix(page, filepath.Join("ananke-report", "index.html")) {
+		t.Errorf("page %q; want ananke-report/index.html unpacked under %s", page, tmp)
+	}
+	if !strings.HasPrefix(r.out, "Unpacked ananke-report.zip into ") {
+		t.Errorf("output %q does not name the zip it unpacked", r.out)
+	}
+}
+
 func TestShowRefuses(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
