@@ -137,11 +137,23 @@ func (f *File) Find(model, promptHash, criterion string) (Criterion, bool) {
 
 // Write writes f as indented JSON, in its order (judges by model and
 // prompt hash, criteria by name): the same calibrations give the same
-// bytes.
+// bytes. No judges, criteria or labels files are empty lists.
 func Write(w io.Writer, f *File) error {
 	out := File{Schema: Schema, Judges: slices.Clone(f.Judges)}
 	if out.Judges == nil {
 		out.Judges = []Judge{}
+	}
+	for i := range out.Judges {
+		j := &out.Judges[i]
+		j.Criteria = slices.Clone(j.Criteria)
+		if j.Criteria == nil {
+			j.Criteria = []Criterion{}
+		}
+		for k := range j.Criteria {
+			if j.Criteria[k].Labels == nil {
+				j.Criteria[k].Labels = []string{}
+			}
+		}
 	}
 	out.sort()
 	enc := json.NewEncoder(w)

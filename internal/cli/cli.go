@@ -108,7 +108,7 @@ func init() {
 		{"judge", "measure the config's judge against human labels; write the calibration judges.gate reads (judge calibrate)", runJudge},
 		{"rejudge", "score a report's judges again with the current model, prompt and gate, over its stored traces", runRejudge},
 		{"validate", "check config and test files without running anything", runValidate},
-		{"schema", "print a JSON Schema: config, test, quarantine, report (summary.json), normalized-trace or history", runSchema},
+		{"schema", "print a JSON Schema: config, test, quarantine, report (summary.json), normalized-trace, history, labels or calibration", runSchema},
 		{"version", "print the version", runVersion},
 		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
 	}

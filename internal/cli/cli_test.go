@@ -119,7 +119,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestSchema(t *testing.T) {
-	for _, kind := range []string{"config", "test"} {
+	for _, kind := range []string{"config", "test", "history", "labels", "calibration"} {
 		r := run(t, "", nil, "schema", kind)
 		want, err := os.ReadFile(filepath.Join(repoRoot(), "schema", "ananke."+kind+".schema.json"))
 		if err != nil || r.code != ExitPass || r.out != string(want) {
@@ -132,7 +132,7 @@ func TestSchema(t *testing.T) {
 	if r := run(t, "", nil, "schema", "normalized-trace"); r.code != ExitPass || !strings.Contains(r.out, `ananke.normalized-trace.schema.json`) {
 		t.Errorf("schema normalized-trace = %d", r.code)
 	}
-	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|quarantine|report|normalized-trace") {
+	if r := run(t, "", nil, "schema"); r.code != ExitInvalid || !strings.Contains(r.errOut, "config|test|quarantine|report|normalized-trace|history|labels|calibration") {
 		t.Errorf("schema without kind = %d %q", r.code, r.errOut)
 	}
 	if r := run(t, "", nil, "schema", "junit"); r.code != ExitInvalid {

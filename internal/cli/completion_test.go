@@ -119,6 +119,8 @@ var completionCases = []completionCase{
 	{name: "publish gitlab flag", words: []string{"ananke", "publish", "gitlab", "--rep"}, want: []string{"--report-dir"}},
 	{name: "test files", words: []string{"ananke", "run", "tests/"}, want: []string{"tests/a.ananke.yaml", "tests/b.ananke.yaml"}},
 	{name: "schema", words: []string{"ananke", "schema", "re"}, want: []string{"report"}},
+	{name: "schema labels", words: []string{"ananke", "schema", "l"}, want: []string{"labels"}},
+	{name: "schema calibration", words: []string{"ananke", "schema", "ca"}, want: []string{"calibration"}},
 }
 
 func checkCompletion(t *testing.T, tc completionCase, got []string) {

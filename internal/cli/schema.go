@@ -27,6 +27,10 @@ func runSchema(_ context.Context, a *app, args []string) error {
 		b = schema.NormalizedTrace
 	case "history":
 		b = schema.History
+	case "labels":
+		b = schema.Labels
+	case "calibration":
+		b = schema.Calibration
 	default:
 		b, err = spec.Schema(fs.Arg(0))
 	}
@@ -39,5 +43,5 @@ func runSchema(_ context.Context, a *app, args []string) error {
 
 // schemaKinds are the operands of `ananke schema`.
 func schemaKinds() []string {
-	return slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace", "history"})
+	return slices.Concat(spec.SchemaKinds, []string{"report", "normalized-trace", "history", "labels", "calibration"})
 }

@@ -123,12 +123,16 @@ func (l Label) check() error {
 	return nil
 }
 
-// Write writes f as indented JSON.
+// Write writes f as indented JSON; no labels are an empty list.
 func Write(w io.Writer, f *File) error {
 	if f.Schema == "" {
 		f.Schema = Schema
 	}
+	out := *f
+	if out.Labels == nil {
+		out.Labels = []Label{}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(f)
+	return enc.Encode(out)
 }
