@@ -2,14 +2,10 @@ package labels
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -162,29 +158,5 @@ func TestSchemaRefusesWhatReadRefuses(t *testing.T) {
 				t.Errorf("the schema: %v; want refused %v", serr, wantSchema)
 			}
 		})
-	}
-}
-
-// TestSchemaBlank: text the schema takes as not blank is what Read
-// takes — at least one character strings.TrimSpace keeps — over every
-// Unicode code point.
-func TestSchemaBlank(t *testing.T) {
-	var doc struct {
-		Defs struct {
-			Named struct{ Pattern string } `json:"named"`
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(schema.Labels, &doc); err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(doc.Defs.Named.Pattern)
-	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
-		c := string(r)
-		if blank := strings.TrimSpace(c) == ""; re.MatchString(c) == blank {
-			t.Errorf("U+%04X: blank to Read %v, to the schema %v", r, blank, !blank)
-		}
 	}
 }
