@@ -19,6 +19,8 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/reportdir"
+	"github.com/ananke/action/schema"
+	"github.com/ananke/action/schema/schematest"
 )
 
 // judgeModel is a fake model that answers a judge's question with
@@ -170,6 +172,17 @@ func TestJudgeCalibration(t *testing.T) {
 	cal, err := readCalibration(filepath.Join(dir, ".ananke", "calibration.json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Both files match their published schemas.
+	for file, doc := range map[string][]byte{"labels.json": schema.Labels, ".ananke/calibration.json": schema.Calibration} {
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "ananke." + strings.TrimSuffix(filepath.Base(file), ".json") + ".schema.json"
+		if err := schematest.Validate(schematest.Compile(t, doc, name), b); err != nil {
+			t.Errorf("%s does not match %s: %v", file, name, err)
+		}
 	}
 	if c, ok := cal.Find("m", hash, "polite"); !ok || c.N != 12 || *c.Kappa != 1 || c.Labels[0] != "labels.json" {
 		t.Errorf("calibration of polite: %+v %v", c, ok)

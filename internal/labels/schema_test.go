@@ -30,7 +30,8 @@ const goodFile = `{
 
 // TestWrittenMatchesSchema: what Write writes — every verdict and label,
 // with and without attempt and note, no labels at all — and the labels
-// file docs/judges.md shows validate against the published schema.
+// files docs/judges.md and docs/reports.md show validate against the
+// published schema.
 func TestWrittenMatchesSchema(t *testing.T) {
 	s := compileSchema(t)
 	var all []Label
@@ -58,20 +59,26 @@ func TestWrittenMatchesSchema(t *testing.T) {
 			t.Errorf("%s: the file does not match the schema: %v\n%s", name, err, b.String())
 		}
 	}
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "judges.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, block, _ := strings.Cut(string(doc), "### The labels file\n\n```json\n")
-	block, _, ok := strings.Cut(block, "```")
-	if !ok || !strings.Contains(block, Schema) {
-		t.Fatal("docs/judges.md shows no labels file under The labels file")
-	}
-	if _, err := Read(strings.NewReader(block)); err != nil {
-		t.Errorf("the example of docs/judges.md does not read: %v", err)
-	}
-	if err := schematest.Validate(s, []byte(block)); err != nil {
-		t.Errorf("the example of docs/judges.md does not match the schema: %v", err)
+	for _, ex := range []struct{ doc, after string }{
+		{"judges.md", "### The labels file\n\n"},
+		{"reports.md", "The file is JSON, schema `ananke.labels/v1`"},
+	} {
+		doc, err := os.ReadFile(filepath.Join("..", "..", "docs", ex.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, block, _ := strings.Cut(string(doc), ex.after)
+		_, block, _ = strings.Cut(block, "```json\n")
+		block, _, ok := strings.Cut(block, "```")
+		if !ok || !strings.Contains(block, Schema) {
+			t.Fatalf("docs/%s shows no labels file after %q", ex.doc, ex.after)
+		}
+		if _, err := Read(strings.NewReader(block)); err != nil {
+			t.Errorf("the example of docs/%s does not read: %v", ex.doc, err)
+		}
+		if err := schematest.Validate(s, []byte(block)); err != nil {
+			t.Errorf("the example of docs/%s does not match the schema: %v", ex.doc, err)
+		}
 	}
 }
 

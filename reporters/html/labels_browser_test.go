@@ -1,6 +1,7 @@
 package html_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,17 +11,20 @@ import (
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/html/htmltest"
 	"github.com/ananke/action/reporters/reportdir"
+	"github.com/ananke/action/schema"
+	"github.com/ananke/action/schema/schematest"
 )
 
 // TestBrowserLabels: a reviewer labels judges' verdicts in the page as a
 // person would — agrees with one criterion's verdict, disagrees with
 // another's and says why in a note that would end a script element,
 // agrees with the verdict of a run that failed — and downloads the labels:
-// the file is an ananke.labels/v1 file labels.Read takes, each label keyed
-// by its test, attempt, assertion, scope, criterion, judge model, prompt
-// hash and verdict, with the answer it gives. A reload keeps the labels; a
-// labels file loads back in, leaving out what is not about the page; the
-// header leads to the next verdict to label.
+// the file is an ananke.labels/v1 file labels.Read takes and the
+// published schema accepts, each label keyed by its test, attempt,
+// assertion, scope, criterion, judge model, prompt hash and verdict, with
+// the answer it gives. A reload keeps the labels; a labels file loads
+// back in, leaving out what is not about the page; the header leads to
+// the next verdict to label.
 func TestBrowserLabels(t *testing.T) {
 	dir := t.TempDir()
 	if err := reportdir.Write(dir, reporttest.JudgesReport()); err != nil {
@@ -70,14 +74,16 @@ func TestBrowserLabels(t *testing.T) {
 	if name != "ananke-labels-20261122T093000.json" {
 		t.Errorf("the download is named %q", name)
 	}
-	f, err := os.Open(file)
+	downloaded, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	got, err := labels.Read(f)
+	got, err := labels.Read(bytes.NewReader(downloaded))
 	if err != nil {
 		t.Fatalf("labels.Read of the download: %v", err)
+	}
+	if err := schematest.Validate(schematest.Compile(t, schema.Labels, "ananke.labels.schema.json"), downloaded); err != nil {
+		t.Errorf("the download does not match the labels schema: %v\n%s", err, downloaded)
 	}
 	judge := func(l labels.Label) labels.Label {
 		l.JudgeModel, l.PromptHash = reporttest.JudgeModel, reporttest.JudgePromptHash
