@@ -96,107 +96,73 @@ func TestWrittenMatchesSchema(t *testing.T) {
 // where Write never writes null, where Read takes either as empty.
 func TestSchemaRefusesWhatReadRefuses(t *testing.T) {
 	s := compileSchema(t)
-	if _, err := Read(strings.NewReader(goodFile)); err != nil {
-		t.Fatalf("the good file does not read: %v", err)
-	}
-	if err := schematest.Validate(s, []byte(goodFile)); err != nil {
-		t.Fatalf("the good file does not match the schema: %v", err)
-	}
-	const (
-		both = iota // Read and the schema refuse it
-		none        // both take it
-		schemaOnly
-		readOnly
-	)
-	for _, tc := range []struct {
-		name     string
-		old, new string // goodFile with old replaced by new
-		file     string // or this file
-		refused  int
-	}{
-		{name: "unknown field", old: `"judges":`, new: `"extra": 1, "judges":`, refused: both},
-		{name: "unknown field of a judge", old: `"model":`, new: `"extra": 1, "model":`, refused: both},
-		{name: "unknown field of a criterion", old: `"n":`, new: `"extra": 1, "n":`, refused: both},
-		{name: "unknown field of the confusion", old: `"judge_met_human_met":`, new: `"extra": 1, "judge_met_human_met":`, refused: both},
-		{name: "unknown field of an interval", old: `"lo": 0.5519`, new: `"mid": 0.7, "lo": 0.5519`, refused: both},
-		{name: "wrong schema", old: `"ananke.calibration/v1"`, new: `"ananke.labels/v1"`, refused: both},
-		{name: "no schema", file: `{"judges": []}`, refused: both},
-		{name: "not an object", file: `[]`, refused: both},
-		{name: "judges not a list", file: `{"schema": "ananke.calibration/v1", "judges": {}}`, refused: both},
-		{name: "no prompt hash", old: `"prompt_hash": "sha256:b6bd1561722272fd",`, refused: both},
-		{name: "blank prompt hash", old: `"sha256:b6bd1561722272fd"`, new: `"\u00a0 "`, refused: both},
-		{name: "model not text", old: `"model": "gpt-4o-mini"`, new: `"model": 4`, refused: both},
-		{name: "no criterion", old: `"criterion": "polite",`, refused: both},
-		{name: "blank criterion", old: `"polite"`, new: `" "`, refused: both},
-		{name: "no n", old: `"n": 12, `, refused: both},
-		{name: "n 0", file: strings.NewReplacer(`"n": 12, "agreements": 10`, `"n": 0, "agreements": 0`, `6, "judge_met_human_not": 1, "judge_not_human_met": 1, "judge_not_human_not": 4`,
-			`0, "judge_met_human_not": 0, "judge_not_human_met": 0, "judge_not_human_not": 0`).Replace(goodFile), refused: both},
-		{name: "fractional n", old: `"n": 12`, new: `"n": 12.5`, refused: both},
-		{name: "negative agreements", old: `"agreements": 10`, new: `"agreements": -1`, refused: both},
-		{name: "accuracy above 1", old: `"accuracy": 0.8333`, new: `"accuracy": 1.5`, refused: both},
-		{name: "accuracy as text", old: `"accuracy": 0.8333`, new: `"accuracy": "83%"`, refused: both},
-		{name: "accuracy interval below 0", old: `"lo": 0.5519`, new: `"lo": -0.1`, refused: both},
-		{name: "kappa above 1", old: `"kappa": 0.6571`, new: `"kappa": 2`, refused: both},
-		{name: "kappa interval below -1", old: `"lo": 0.2444`, new: `"lo": -2`, refused: both},
-		{name: "kappa without its interval", old: `{ "lo": 0.2444, "hi": 1 }`, new: `null`, refused: both},
-		{name: "kappa interval without kappa", old: `"kappa": 0.6571`, new: `"kappa": null`, refused: both},
-		{name: "undefined kappa", old: `"kappa": 0.6571, "kappa_ci": { "lo": 0.2444, "hi": 1 }`, new: `"kappa": null, "kappa_ci": null`, refused: none},
-		{name: "negative kappa", old: `"kappa": 0.6571, "kappa_ci": { "lo": 0.2444, "hi": 1 }`, new: `"kappa": -1, "kappa_ci": { "lo": -1, "hi": -0.5 }`, refused: none},
-		{name: "negative count", old: `"judge_met_human_not": 1, "judge_not_human_met": 1`, new: `"judge_met_human_not": -1, "judge_not_human_met": 3`, refused: both},
-		{name: "no confusion", old: `"confusion": { "judge_met_human_met": 6, "judge_met_human_not": 1, "judge_not_human_met": 1, "judge_not_human_not": 4 },`, refused: both},
-		{name: "level 0", old: `"level": 95`, new: `"level": 0`, refused: both},
-		{name: "level 100", old: `"level": 95`, new: `"level": 100`, refused: both},
-		{name: "level a fraction", old: `"level": 95`, new: `"level": 0.95`, refused: none},
-		{name: "no made_at", old: `"made_at": "2026-11-28T09:00:00Z",`, refused: both},
-		{name: "made_at the zero time", old: `"2026-11-28T09:00:00Z"`, new: `"0001-01-01T00:00:00Z"`, refused: both},
-		{name: "made_at the zero time elsewhere", old: `"2026-11-28T09:00:00Z"`, new: `"0001-01-01T02:00:00+02:00"`, refused: both},
-		{name: "made_at not a time", old: `"2026-11-28T09:00:00Z"`, new: `"yesterday"`, refused: both},
-		{name: "made_at in lower case", old: `"2026-11-28T09:00:00Z"`, new: `"2026-11-28t09:00:00z"`, refused: both},
-		{name: "made_at a leap second", old: `"2026-11-28T09:00:00Z"`, new: `"2026-12-31T23:59:60Z"`, refused: both},
-		{name: "made_at no such day", old: `"2026-11-28T09:00:00Z"`, new: `"2026-02-29T09:00:00Z"`, refused: both},
-		{name: "made_at no zone", old: `"2026-11-28T09:00:00Z"`, new: `"2026-11-28T09:00:00"`, refused: both},
-		{name: "made_at with an offset and nanoseconds", old: `"2026-11-28T09:00:00Z"`, new: `"2026-11-28T09:00:00.123456789-05:30"`, refused: none},
-		{name: "labels files not text", old: `["a.json", "b.json"]`, new: `[1]`, refused: both},
-		{name: "no labels files", old: `["a.json", "b.json"]`, new: `[]`, refused: none},
-		{name: "no judges", file: `{"schema": "ananke.calibration/v1", "judges": []}`, refused: none},
-		{name: "empty model", old: `"gpt-4o-mini"`, new: `""`, refused: none},
-		{name: "two judges", file: judgesFile(goodJudge, strings.Replace(goodJudge, `"gpt-4o-mini"`, `"gpt-4o"`, 1)), refused: none},
-		{name: "two criteria", old: goodCriterion, new: goodCriterion + ", " + strings.Replace(goodCriterion, `"polite"`, `"brief"`, 1), refused: none},
+	schematest.AgreesWithReader(t, s, func(f string) error {
+		_, err := Read(strings.NewReader(f))
+		return err
+	}, goodFile, []schematest.Change{
+		{Name: "unknown field", Old: `"judges":`, New: `"extra": 1, "judges":`, Refused: schematest.Both},
+		{Name: "unknown field of a judge", Old: `"model":`, New: `"extra": 1, "model":`, Refused: schematest.Both},
+		{Name: "unknown field of a criterion", Old: `"n":`, New: `"extra": 1, "n":`, Refused: schematest.Both},
+		{Name: "unknown field of the confusion", Old: `"judge_met_human_met":`, New: `"extra": 1, "judge_met_human_met":`, Refused: schematest.Both},
+		{Name: "unknown field of an interval", Old: `"lo": 0.5519`, New: `"mid": 0.7, "lo": 0.5519`, Refused: schematest.Both},
+		{Name: "wrong schema", Old: `"ananke.calibration/v1"`, New: `"ananke.labels/v1"`, Refused: schematest.Both},
+		{Name: "no schema", File: `{"judges": []}`, Refused: schematest.Both},
+		{Name: "not an object", File: `[]`, Refused: schematest.Both},
+		{Name: "judges not a list", File: `{"schema": "ananke.calibration/v1", "judges": {}}`, Refused: schematest.Both},
+		{Name: "no prompt hash", Old: `"prompt_hash": "sha256:b6bd1561722272fd",`, Refused: schematest.Both},
+		{Name: "blank prompt hash", Old: `"sha256:b6bd1561722272fd"`, New: `"\u00a0 "`, Refused: schematest.Both},
+		{Name: "model not text", Old: `"model": "gpt-4o-mini"`, New: `"model": 4`, Refused: schematest.Both},
+		{Name: "no criterion", Old: `"criterion": "polite",`, Refused: schematest.Both},
+		{Name: "blank criterion", Old: `"polite"`, New: `" "`, Refused: schematest.Both},
+		{Name: "no n", Old: `"n": 12, `, Refused: schematest.Both},
+		{Name: "n 0", File: strings.NewReplacer(`"n": 12, "agreements": 10`, `"n": 0, "agreements": 0`, `6, "judge_met_human_not": 1, "judge_not_human_met": 1, "judge_not_human_not": 4`,
+			`0, "judge_met_human_not": 0, "judge_not_human_met": 0, "judge_not_human_not": 0`).Replace(goodFile), Refused: schematest.Both},
+		{Name: "fractional n", Old: `"n": 12`, New: `"n": 12.5`, Refused: schematest.Both},
+		{Name: "negative agreements", Old: `"agreements": 10`, New: `"agreements": -1`, Refused: schematest.Both},
+		{Name: "accuracy above 1", Old: `"accuracy": 0.8333`, New: `"accuracy": 1.5`, Refused: schematest.Both},
+		{Name: "accuracy as text", Old: `"accuracy": 0.8333`, New: `"accuracy": "83%"`, Refused: schematest.Both},
+		{Name: "accuracy interval below 0", Old: `"lo": 0.5519`, New: `"lo": -0.1`, Refused: schematest.Both},
+		{Name: "kappa above 1", Old: `"kappa": 0.6571`, New: `"kappa": 2`, Refused: schematest.Both},
+		{Name: "kappa interval below -1", Old: `"lo": 0.2444`, New: `"lo": -2`, Refused: schematest.Both},
+		{Name: "kappa without its interval", Old: `{ "lo": 0.2444, "hi": 1 }`, New: `null`, Refused: schematest.Both},
+		{Name: "kappa interval without kappa", Old: `"kappa": 0.6571`, New: `"kappa": null`, Refused: schematest.Both},
+		{Name: "undefined kappa", Old: `"kappa": 0.6571, "kappa_ci": { "lo": 0.2444, "hi": 1 }`, New: `"kappa": null, "kappa_ci": null`, Refused: schematest.Neither},
+		{Name: "negative kappa", Old: `"kappa": 0.6571, "kappa_ci": { "lo": 0.2444, "hi": 1 }`, New: `"kappa": -1, "kappa_ci": { "lo": -1, "hi": -0.5 }`, Refused: schematest.Neither},
+		{Name: "negative count", Old: `"judge_met_human_not": 1, "judge_not_human_met": 1`, New: `"judge_met_human_not": -1, "judge_not_human_met": 3`, Refused: schematest.Both},
+		{Name: "no confusion", Old: `"confusion": { "judge_met_human_met": 6, "judge_met_human_not": 1, "judge_not_human_met": 1, "judge_not_human_not": 4 },`, Refused: schematest.Both},
+		{Name: "level 0", Old: `"level": 95`, New: `"level": 0`, Refused: schematest.Both},
+		{Name: "level 100", Old: `"level": 95`, New: `"level": 100`, Refused: schematest.Both},
+		{Name: "level a fraction", Old: `"level": 95`, New: `"level": 0.95`, Refused: schematest.Neither},
+		{Name: "no made_at", Old: `"made_at": "2026-11-28T09:00:00Z",`, Refused: schematest.Both},
+		{Name: "made_at the zero time", Old: `"2026-11-28T09:00:00Z"`, New: `"0001-01-01T00:00:00Z"`, Refused: schematest.Both},
+		{Name: "made_at the zero time elsewhere", Old: `"2026-11-28T09:00:00Z"`, New: `"0001-01-01T02:00:00+02:00"`, Refused: schematest.Both},
+		{Name: "made_at not a time", Old: `"2026-11-28T09:00:00Z"`, New: `"yesterday"`, Refused: schematest.Both},
+		{Name: "made_at in lower case", Old: `"2026-11-28T09:00:00Z"`, New: `"2026-11-28t09:00:00z"`, Refused: schematest.Both},
+		{Name: "made_at a leap second", Old: `"2026-11-28T09:00:00Z"`, New: `"2026-12-31T23:59:60Z"`, Refused: schematest.Both},
+		{Name: "made_at no such day", Old: `"2026-11-28T09:00:00Z"`, New: `"2026-02-29T09:00:00Z"`, Refused: schematest.Both},
+		{Name: "made_at no zone", Old: `"2026-11-28T09:00:00Z"`, New: `"2026-11-28T09:00:00"`, Refused: schematest.Both},
+		{Name: "made_at with an offset and nanoseconds", Old: `"2026-11-28T09:00:00Z"`, New: `"2026-11-28T09:00:00.123456789-05:30"`, Refused: schematest.Neither},
+		{Name: "labels files not text", Old: `["a.json", "b.json"]`, New: `[1]`, Refused: schematest.Both},
+		{Name: "no labels files", Old: `["a.json", "b.json"]`, New: `[]`, Refused: schematest.Neither},
+		{Name: "no judges", File: `{"schema": "ananke.calibration/v1", "judges": []}`, Refused: schematest.Neither},
+		{Name: "empty model", Old: `"gpt-4o-mini"`, New: `""`, Refused: schematest.Neither},
+		{Name: "two judges", File: judgesFile(goodJudge, strings.Replace(goodJudge, `"gpt-4o-mini"`, `"gpt-4o"`, 1)), Refused: schematest.Neither},
+		{Name: "two criteria", Old: goodCriterion, New: goodCriterion + ", " + strings.Replace(goodCriterion, `"polite"`, `"brief"`, 1), Refused: schematest.Neither},
 
-		{name: "judge twice", file: judgesFile(goodJudge, goodJudge), refused: readOnly},
-		{name: "criterion twice", old: goodCriterion, new: goodCriterion + ", " + goodCriterion, refused: readOnly},
-		{name: "agreements above n", old: `"agreements": 10`, new: `"agreements": 13`, refused: readOnly},
-		{name: "confusion does not add up", old: `"judge_not_human_not": 4`, new: `"judge_not_human_not": 5`, refused: readOnly},
-		{name: "interval upside down", old: `"lo": 0.5519, "hi": 0.953`, new: `"lo": 0.953, "hi": 0.5519`, refused: readOnly},
-		{name: "n written 12.0", old: `"n": 12`, new: `"n": 12.0`, refused: readOnly},
+		{Name: "judge twice", File: judgesFile(goodJudge, goodJudge), Refused: schematest.ReaderOnly},
+		{Name: "criterion twice", Old: goodCriterion, New: goodCriterion + ", " + goodCriterion, Refused: schematest.ReaderOnly},
+		{Name: "agreements above n", Old: `"agreements": 10`, New: `"agreements": 13`, Refused: schematest.ReaderOnly},
+		{Name: "confusion does not add up", Old: `"judge_not_human_not": 4`, New: `"judge_not_human_not": 5`, Refused: schematest.ReaderOnly},
+		{Name: "interval upside down", Old: `"lo": 0.5519, "hi": 0.953`, New: `"lo": 0.953, "hi": 0.5519`, Refused: schematest.ReaderOnly},
+		{Name: "n written 12.0", Old: `"n": 12`, New: `"n": 12.0`, Refused: schematest.ReaderOnly},
 
-		{name: "judges left out", file: `{"schema": "ananke.calibration/v1"}`, refused: schemaOnly},
-		{name: "judges null", file: `{"schema": "ananke.calibration/v1", "judges": null}`, refused: schemaOnly},
-		{name: "criteria null", file: judgesFile(`{"model": "m", "prompt_hash": "h", "criteria": null}`), refused: schemaOnly},
-		{name: "accuracy interval null", old: `{ "lo": 0.5519, "hi": 0.953 }`, new: `null`, refused: schemaOnly},
-		{name: "kappa and its interval left out", old: `"kappa": 0.6571, "kappa_ci": { "lo": 0.2444, "hi": 1 },`, refused: schemaOnly},
-		{name: "labels files left out", old: `,
-          "labels": ["a.json", "b.json"]`, refused: schemaOnly},
-		{name: "model left out", old: `"model": "gpt-4o-mini",`, refused: schemaOnly},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			bad := tc.file
-			if bad == "" {
-				bad = strings.Replace(goodFile, tc.old, tc.new, 1)
-				if bad == goodFile {
-					t.Fatalf("the file has no %s", tc.old)
-				}
-			}
-			_, rerr := Read(strings.NewReader(bad))
-			serr := schematest.Validate(s, []byte(bad))
-			wantRead := tc.refused == both || tc.refused == readOnly
-			wantSchema := tc.refused == both || tc.refused == schemaOnly
-			if (rerr != nil) != wantRead {
-				t.Errorf("Read: %v; want refused %v", rerr, wantRead)
-			}
-			if (serr != nil) != wantSchema {
-				t.Errorf("the schema: %v; want refused %v", serr, wantSchema)
-			}
-		})
-	}
+		{Name: "judges left out", File: `{"schema": "ananke.calibration/v1"}`, Refused: schematest.SchemaOnly},
+		{Name: "judges null", File: `{"schema": "ananke.calibration/v1", "judges": null}`, Refused: schematest.SchemaOnly},
+		{Name: "criteria null", File: judgesFile(`{"model": "m", "prompt_hash": "h", "criteria": null}`), Refused: schematest.SchemaOnly},
+		{Name: "accuracy interval null", Old: `{ "lo": 0.5519, "hi": 0.953 }`, New: `null`, Refused: schematest.SchemaOnly},
+		{Name: "kappa and its interval left out", Old: `"kappa": 0.6571, "kappa_ci": { "lo": 0.2444, "hi": 1 },`, Refused: schematest.SchemaOnly},
+		{Name: "labels files left out", Old: `,
+          "labels": ["a.json", "b.json"]`, Refused: schematest.SchemaOnly},
+		{Name: "model left out", Old: `"model": "gpt-4o-mini",`, Refused: schematest.SchemaOnly},
+	})
 }

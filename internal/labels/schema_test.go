@@ -91,79 +91,45 @@ func TestWrittenMatchesSchema(t *testing.T) {
 // number, not how it is written.
 func TestSchemaRefusesWhatReadRefuses(t *testing.T) {
 	s := compileSchema(t)
-	if _, err := Read(strings.NewReader(goodFile)); err != nil {
-		t.Fatalf("the good file does not read: %v", err)
-	}
-	if err := schematest.Validate(s, []byte(goodFile)); err != nil {
-		t.Fatalf("the good file does not match the schema: %v", err)
-	}
-	const (
-		both = iota // Read and the schema refuse it
-		none        // both take it
-		schemaOnly
-		readOnly
-	)
 	first := `"test": "checkout/refund", "attempt": 2,`
-	for _, tc := range []struct {
-		name     string
-		old, new string // goodFile with old replaced by new
-		file     string // or this file
-		refused  int
-	}{
-		{name: "unknown field", old: `"run":`, new: `"extra": 1, "run":`, refused: both},
-		{name: "unknown field of a label", old: `"note":`, new: `"extra": 1, "note":`, refused: both},
-		{name: "wrong schema", old: `"ananke.labels/v1"`, new: `"ananke.labels/v2"`, refused: both},
-		{name: "no schema", file: `{"labels": []}`, refused: both},
-		{name: "not an object", file: `[]`, refused: both},
-		{name: "null", file: `null`, refused: both},
-		{name: "labels not a list", file: `{"schema": "ananke.labels/v1", "labels": {}}`, refused: both},
-		{name: "run not text", old: `"run": "2026-11-28T08:00:00Z"`, new: `"run": 1`, refused: both},
-		{name: "no test", old: first, new: `"attempt": 2,`, refused: both},
-		{name: "blank test", old: first, new: `"test": " \t\n", "attempt": 2,`, refused: both},
-		{name: "test of wide spaces", old: first, new: `"test": "\u00a0\u3000\u2028", "attempt": 2,`, refused: both},
-		{name: "no assertion", old: `"assertion": "turn[1].judge", `, refused: both},
-		{name: "no scope", old: `"scope": "turn[1]", `, refused: both},
-		{name: "no criterion", old: `"criterion": "never promises a refund date",`, refused: both},
-		{name: "no prompt hash", old: `"prompt_hash": "sha256:b6bd1561722272fd", `, refused: both},
-		{name: "empty prompt hash", old: `"sha256:b6bd1561722272fd"`, new: `""`, refused: both},
-		{name: "unknown verdict", old: `"verdict": "true"`, new: `"verdict": "yes"`, refused: both},
-		{name: "verdict a boolean", old: `"verdict": "true"`, new: `"verdict": true`, refused: both},
-		{name: "no verdict", old: `"verdict": "true", `, refused: both},
-		{name: "unknown label", old: `"label": "disagree"`, new: `"label": "maybe"`, refused: both},
-		{name: "label in capitals", old: `"label": "disagree"`, new: `"label": "Disagree"`, refused: both},
-		{name: "no label", old: `"label": "disagree", `, refused: both},
-		{name: "negative attempt", old: `"attempt": 2`, new: `"attempt": -1`, refused: both},
-		{name: "fractional attempt", old: `"attempt": 2`, new: `"attempt": 1.5`, refused: both},
-		{name: "attempt as text", old: `"attempt": 2`, new: `"attempt": "2"`, refused: both},
-		{name: "note a number", old: `"note": "it says 'by Friday'"`, new: `"note": 7`, refused: both},
-		{name: "attempt 0", old: `"attempt": 2`, new: `"attempt": 0`, refused: none},
-		{name: "no run", old: `"run": "2026-11-28T08:00:00Z",`, refused: none},
-		{name: "no labels", file: `{"schema": "ananke.labels/v1", "labels": []}`, refused: none},
-		{name: "test with a space inside", old: `"checkout/refund"`, new: `" checkout refund "`, refused: none},
-		{name: "labels left out", file: `{"schema": "ananke.labels/v1"}`, refused: schemaOnly},
-		{name: "labels null", file: `{"schema": "ananke.labels/v1", "labels": null}`, refused: schemaOnly},
-		{name: "judge model left out", old: `"judge_model": "gpt-4o-mini", `, refused: schemaOnly},
-		{name: "note null", old: `"note": "it says 'by Friday'"`, new: `"note": null`, refused: schemaOnly},
-		{name: "attempt written 1.0", old: `"attempt": 2`, new: `"attempt": 1.0`, refused: readOnly},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			bad := tc.file
-			if bad == "" {
-				bad = strings.Replace(goodFile, tc.old, tc.new, 1)
-				if bad == goodFile {
-					t.Fatalf("the file has no %s", tc.old)
-				}
-			}
-			_, rerr := Read(strings.NewReader(bad))
-			serr := schematest.Validate(s, []byte(bad))
-			wantRead := tc.refused == both || tc.refused == readOnly
-			wantSchema := tc.refused == both || tc.refused == schemaOnly
-			if (rerr != nil) != wantRead {
-				t.Errorf("Read: %v; want refused %v", rerr, wantRead)
-			}
-			if (serr != nil) != wantSchema {
-				t.Errorf("the schema: %v; want refused %v", serr, wantSchema)
-			}
-		})
-	}
+	schematest.AgreesWithReader(t, s, func(f string) error {
+		_, err := Read(strings.NewReader(f))
+		return err
+	}, goodFile, []schematest.Change{
+		{Name: "unknown field", Old: `"run":`, New: `"extra": 1, "run":`, Refused: schematest.Both},
+		{Name: "unknown field of a label", Old: `"note":`, New: `"extra": 1, "note":`, Refused: schematest.Both},
+		{Name: "wrong schema", Old: `"ananke.labels/v1"`, New: `"ananke.labels/v2"`, Refused: schematest.Both},
+		{Name: "no schema", File: `{"labels": []}`, Refused: schematest.Both},
+		{Name: "not an object", File: `[]`, Refused: schematest.Both},
+		{Name: "null", File: `null`, Refused: schematest.Both},
+		{Name: "labels not a list", File: `{"schema": "ananke.labels/v1", "labels": {}}`, Refused: schematest.Both},
+		{Name: "run not text", Old: `"run": "2026-11-28T08:00:00Z"`, New: `"run": 1`, Refused: schematest.Both},
+		{Name: "no test", Old: first, New: `"attempt": 2,`, Refused: schematest.Both},
+		{Name: "blank test", Old: first, New: `"test": " \t\n", "attempt": 2,`, Refused: schematest.Both},
+		{Name: "test of wide spaces", Old: first, New: `"test": "\u00a0\u3000\u2028", "attempt": 2,`, Refused: schematest.Both},
+		{Name: "no assertion", Old: `"assertion": "turn[1].judge", `, Refused: schematest.Both},
+		{Name: "no scope", Old: `"scope": "turn[1]", `, Refused: schematest.Both},
+		{Name: "no criterion", Old: `"criterion": "never promises a refund date",`, Refused: schematest.Both},
+		{Name: "no prompt hash", Old: `"prompt_hash": "sha256:b6bd1561722272fd", `, Refused: schematest.Both},
+		{Name: "empty prompt hash", Old: `"sha256:b6bd1561722272fd"`, New: `""`, Refused: schematest.Both},
+		{Name: "unknown verdict", Old: `"verdict": "true"`, New: `"verdict": "yes"`, Refused: schematest.Both},
+		{Name: "verdict a boolean", Old: `"verdict": "true"`, New: `"verdict": true`, Refused: schematest.Both},
+		{Name: "no verdict", Old: `"verdict": "true", `, Refused: schematest.Both},
+		{Name: "unknown label", Old: `"label": "disagree"`, New: `"label": "maybe"`, Refused: schematest.Both},
+		{Name: "label in capitals", Old: `"label": "disagree"`, New: `"label": "Disagree"`, Refused: schematest.Both},
+		{Name: "no label", Old: `"label": "disagree", `, Refused: schematest.Both},
+		{Name: "negative attempt", Old: `"attempt": 2`, New: `"attempt": -1`, Refused: schematest.Both},
+		{Name: "fractional attempt", Old: `"attempt": 2`, New: `"attempt": 1.5`, Refused: schematest.Both},
+		{Name: "attempt as text", Old: `"attempt": 2`, New: `"attempt": "2"`, Refused: schematest.Both},
+		{Name: "note a number", Old: `"note": "it says 'by Friday'"`, New: `"note": 7`, Refused: schematest.Both},
+		{Name: "attempt 0", Old: `"attempt": 2`, New: `"attempt": 0`, Refused: schematest.Neither},
+		{Name: "no run", Old: `"run": "2026-11-28T08:00:00Z",`, Refused: schematest.Neither},
+		{Name: "no labels", File: `{"schema": "ananke.labels/v1", "labels": []}`, Refused: schematest.Neither},
+		{Name: "test with a space inside", Old: `"checkout/refund"`, New: `" checkout refund "`, Refused: schematest.Neither},
+		{Name: "labels left out", File: `{"schema": "ananke.labels/v1"}`, Refused: schematest.SchemaOnly},
+		{Name: "labels null", File: `{"schema": "ananke.labels/v1", "labels": null}`, Refused: schematest.SchemaOnly},
+		{Name: "judge model left out", Old: `"judge_model": "gpt-4o-mini", `, Refused: schematest.SchemaOnly},
+		{Name: "note null", Old: `"note": "it says 'by Friday'"`, New: `"note": null`, Refused: schematest.SchemaOnly},
+		{Name: "attempt written 1.0", Old: `"attempt": 2`, New: `"attempt": 1.0`, Refused: schematest.ReaderOnly},
+	})
 }
