@@ -82,7 +82,7 @@ func Read(r io.Reader) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("not a labels file: %w", err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // a stray } or ] too, which More takes for the end
 		return nil, errors.New("not a labels file: more than one JSON value")
 	}
 	if f.Schema != Schema {
