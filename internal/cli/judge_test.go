@@ -69,6 +69,35 @@ func calibrationSuite(t *testing.T, dir, agent, model, severity, extra string) {
 	}
 }
 
+// calibrationRun starts the agent and the judge's model of the
+// calibration tests — the agent says "please" to even cases, "now" to odd
+// ones; the judge finds polite where it said please, brief where it said
+// now — and makes a first run of calibrationSuite into dir/first, with
+// judges that warn, so that every verdict is made, both kinds of each
+// criterion, for labelling.
+func calibrationRun(t *testing.T) (dir string, env map[string]string, agent *aguitest.Server, model *modeltest.Server) {
+	t.Helper()
+	env = map[string]string{"CLI_MODEL_KEY": modelKey}
+	agent = aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
+		n, _ := strconv.Atoi(strings.TrimPrefix(lastUserText(r), "case "))
+		reply := "now"
+		if n%2 == 0 {
+			reply = "please"
+		}
+		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", reply)...)}
+	})
+	model = judgeModel(t, func(c, transcript string) string {
+		word := map[string]string{"polite": "please", "brief": "now"}[c]
+		return strconv.FormatBool(strings.Contains(transcript, "AGENT: "+word))
+	})
+	dir = t.TempDir()
+	calibrationSuite(t, dir, agent.Endpoint(), model.URL, "warning", "}")
+	if r := run(t, dir, env, "run", "--report-dir", "first"); r.code != ExitPass || !strings.Contains(r.out, "12 passed") {
+		t.Fatalf("first run: exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	return dir, env, agent, model
+}
+
 // labelsOf labels every verdict of the report as a person would: polite
 // holds when the agent said please (as the judge finds), brief when the
 // case number modulo 4 is 0 or 1 (which the judge does not find).
@@ -110,27 +139,8 @@ func labelsOf(t *testing.T, dir string) *labels.File {
 // stale; rejudge scores an old report again with another model's
 // answers, into a new directory.
 func TestJudgeCalibration(t *testing.T) {
-	env := map[string]string{"CLI_MODEL_KEY": modelKey}
-	agent := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
-		n, _ := strconv.Atoi(strings.TrimPrefix(lastUserText(r), "case "))
-		reply := "now"
-		if n%2 == 0 {
-			reply = "please"
-		}
-		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", reply)...)}
-	})
-	model := judgeModel(t, func(c, transcript string) string {
-		word := map[string]string{"polite": "please", "brief": "now"}[c]
-		return strconv.FormatBool(strings.Contains(transcript, "AGENT: "+word))
-	})
-	dir := t.TempDir()
+	dir, env, agent, model := calibrationRun(t)
 	gate := "}\njudges: {gate: {min_kappa: 0.6, min_labels: 10}}"
-
-	// A run whose judges warn: every verdict is made, for labelling.
-	calibrationSuite(t, dir, agent.Endpoint(), model.URL, "warning", "}")
-	if r := run(t, dir, env, "run", "--report-dir", "first"); r.code != ExitPass || !strings.Contains(r.out, "12 passed") {
-		t.Fatalf("first run: exit %d\n%s%s", r.code, r.out, r.errOut)
-	}
 	lf, err := os.Create(filepath.Join(dir, "labels.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ananke/action/internal/agui/aguitest"
 	"github.com/ananke/action/internal/judge"
 	"github.com/ananke/action/internal/labels"
 	"github.com/ananke/action/reporters/html/htmltest"
@@ -31,29 +30,8 @@ import (
 // Without a Chromium it is skipped, or fails when ANANKE_REQUIRE_BROWSER=1,
 // as CI sets (htmltest.Open).
 func TestBrowserLabelsGate(t *testing.T) {
-	env := map[string]string{"CLI_MODEL_KEY": modelKey}
-	// The agent says "please" to even cases, "now" to odd ones; the judge
-	// finds polite where it said please, brief where it said now.
-	agent := aguitest.New(t, func(r *aguitest.Request) aguitest.Response {
-		n, _ := strconv.Atoi(strings.TrimPrefix(lastUserText(r), "case "))
-		reply := "now"
-		if n%2 == 0 {
-			reply = "please"
-		}
-		return aguitest.Response{Events: aguitest.Run(r.Input, aguitest.Text("m", reply)...)}
-	})
-	model := judgeModel(t, func(c, transcript string) string {
-		word := map[string]string{"polite": "please", "brief": "now"}[c]
-		return strconv.FormatBool(strings.Contains(transcript, "AGENT: "+word))
-	})
-	dir := t.TempDir()
-
-	// A run whose judges warn, so that every verdict is made, both kinds
-	// of each criterion.
-	calibrationSuite(t, dir, agent.Endpoint(), model.URL, "warning", "}")
-	if r := run(t, dir, env, "run", "--report-dir", "first"); r.code != ExitPass || !strings.Contains(r.out, "12 passed") {
-		t.Fatalf("first run: exit %d\n%s%s", r.code, r.out, r.errOut)
-	}
+	// A run whose judges warn, so that every verdict is made (calibrationRun).
+	dir, env, agent, model := calibrationRun(t)
 	sum, err := reportdir.ReadSummary(filepath.Join(dir, "first"))
 	if err != nil {
 		t.Fatal(err)
