@@ -44,28 +44,15 @@ func TestPlan(t *testing.T) {
 // TestPlanHidesSecrets: ${ENV.*} values are never resolved into the plan.
 func TestPlanHidesSecrets(t *testing.T) {
 	t.Setenv("PLAN_TOKEN", "tok-secret-value")
-	dir := t.TempDir()
-	files := map[string]string{
+	config := writeSuite(t, map[string]string{
 		// A key written in the endpoint's query is masked as in every URL
 		// Ananke prints.
 		"ananke.config.yaml": "version: \"1.0\"\ntarget: {type: agui, endpoint: \"http://x/${ENV.PLAN_TOKEN}?key=sk-literal-key\", agentId: a, headers: {Authorization: \"${ENV.PLAN_TOKEN}\"}}\n",
 		"t.ananke.yaml":      "version: \"1.0\"\nname: t\nturns: [{user: \"key ${ENV.PLAN_TOKEN}\", assert: {text: {must_match: \"${ENV.PLAN_TOKEN}\"}}}]\n",
-	}
-	for name, body := range files {
-		if err := writeFile(filepath.Join(dir, name), body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "tok-secret-value") || !strings.Contains(b.String(), "${ENV.PLAN_TOKEN}?key=***") || strings.Contains(b.String(), "sk-literal-key") {
-		t.Errorf("plan:\n%s", b.String())
+	})
+	plan := planOf(t, spec.Options{ConfigPath: config})
+	if strings.Contains(plan, "tok-secret-value") || !strings.Contains(plan, "${ENV.PLAN_TOKEN}?key=***") || strings.Contains(plan, "sk-literal-key") {
+		t.Errorf("plan:\n%s", plan)
 	}
 }
 
@@ -85,21 +72,14 @@ func TestPlanProtocols(t *testing.T) {
 		{"testdata/interop/mcp/http.config.yaml", []string{"Target:  mcp over http: ${ENV.EVERYTHING_URL}/mcp"}},
 		{"testdata/interop/a2a/card-endpoint.config.yaml", []string{"Target:  a2a, inline agent card, endpoint ${ENV.A2A_URL}/v1/rpc (replaces the card's URL)"}},
 	} {
-		s, err := spec.Load(spec.Options{ConfigPath: tc.config, Paths: []string{filepath.Join(filepath.Dir(tc.config), "pass")}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
-			t.Fatal(err)
-		}
+		plan := planOf(t, spec.Options{ConfigPath: tc.config, Paths: []string{filepath.Join(filepath.Dir(tc.config), "pass")}})
 		for _, w := range tc.want {
-			if !strings.Contains(b.String(), w) {
-				t.Errorf("%s: the plan has no %q:\n%s", tc.config, w, b.String())
+			if !strings.Contains(plan, w) {
+				t.Errorf("%s: the plan has no %q:\n%s", tc.config, w, plan)
 			}
 		}
-		if strings.Contains(b.String(), "agui:connect") || strings.Contains(b.String(), "RUN_ERROR") {
-			t.Errorf("%s: the plan speaks AG-UI:\n%s", tc.config, b.String())
+		if strings.Contains(plan, "agui:connect") || strings.Contains(plan, "RUN_ERROR") {
+			t.Errorf("%s: the plan speaks AG-UI:\n%s", tc.config, plan)
 		}
 	}
 }
@@ -107,59 +87,34 @@ func TestPlanProtocols(t *testing.T) {
 // TestPlanOpenAI: an openai target's plan names its API, model and
 // whether it streams, and no AG-UI check.
 func TestPlanOpenAI(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	config := writeSuite(t, map[string]string{
 		"ananke.config.yaml": "version: \"1.2\"\ntarget: {type: openai, endpoint: \"http://127.0.0.1:4010/v1?key=sk-literal\", api: responses, model: gpt-4o-mini, stream: false}\n",
 		"t.ananke.yaml":      "version: \"1.2\"\nname: t\nturns: [{user: hi}]\n",
-	}
-	for name, body := range files {
-		if err := writeFile(filepath.Join(dir, name), body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
-		t.Fatal(err)
-	}
+	})
+	plan := planOf(t, spec.Options{ConfigPath: config})
 	want := "Target:  openai http://127.0.0.1:4010/v1?key=*** (responses API, model gpt-4o-mini, not streamed), each run bounded by 60000 ms\n"
-	if !strings.Contains(b.String(), want) || strings.Contains(b.String(), "agentId") || strings.Contains(b.String(), "RUN_ERROR") {
-		t.Errorf("the plan has no %q, or speaks AG-UI:\n%s", want, b.String())
+	if !strings.Contains(plan, want) || strings.Contains(plan, "agentId") || strings.Contains(plan, "RUN_ERROR") {
+		t.Errorf("the plan has no %q, or speaks AG-UI:\n%s", want, plan)
 	}
 }
 
 // TestPlanHTTP: an http target's plan names its method and URL template,
 // the query's values masked, and the run_error check in its terms.
 func TestPlanHTTP(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	config := writeSuite(t, map[string]string{
 		"ananke.config.yaml": "version: \"1.2\"\ntarget:\n  type: http\n  endpoint: \"http://127.0.0.1:8080/chat/${conversation_id}?key=sk-literal-key\"\n" +
 			"  body: {message: \"${message}\"}\n  response: {text: $.reply}\n",
 		"t.ananke.yaml": "version: \"1.2\"\nname: t\nturns: [{user: hi}]\n",
-	} {
-		if err := writeFile(filepath.Join(dir, name), body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
-		t.Fatal(err)
-	}
+	})
+	plan := planOf(t, spec.Options{ConfigPath: config})
 	for _, w := range []string{"Target:  http, POST http://127.0.0.1:8080/chat/${conversation_id}?key=***, each run bounded by 60000 ms",
 		"Every turn also checks that the agent reported no error."} {
-		if !strings.Contains(b.String(), w) {
-			t.Errorf("the plan has no %q:\n%s", w, b.String())
+		if !strings.Contains(plan, w) {
+			t.Errorf("the plan has no %q:\n%s", w, plan)
 		}
 	}
-	if strings.Contains(b.String(), "agentId") || strings.Contains(b.String(), "sk-literal-key") {
-		t.Errorf("the plan speaks AG-UI or shows the key:\n%s", b.String())
+	if strings.Contains(plan, "agentId") || strings.Contains(plan, "sk-literal-key") {
+		t.Errorf("the plan speaks AG-UI or shows the key:\n%s", plan)
 	}
 }
 
@@ -168,20 +123,13 @@ func TestPlanHTTP(t *testing.T) {
 // RUN_ERROR check.
 func TestPlanImportsOnly(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
-	s, err := spec.Load(spec.Options{ConfigPath: "examples/nanoclaw/ananke.config.yaml"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "Target:  none: the tests read recorded sessions (source:)\n") {
-		t.Errorf("the plan does not say there is no target:\n%s", b.String())
+	plan := planOf(t, spec.Options{ConfigPath: "examples/nanoclaw/ananke.config.yaml"})
+	if !strings.Contains(plan, "Target:  none: the tests read recorded sessions (source:)\n") {
+		t.Errorf("the plan does not say there is no target:\n%s", plan)
 	}
 	for _, bad := range []string{"agentId", "bounded by 0 ms", "RUN_ERROR"} {
-		if strings.Contains(b.String(), bad) {
-			t.Errorf("the plan says %q of a suite without a target:\n%s", bad, b.String())
+		if strings.Contains(plan, bad) {
+			t.Errorf("the plan says %q of a suite without a target:\n%s", bad, plan)
 		}
 	}
 }
@@ -190,19 +138,12 @@ func TestPlanImportsOnly(t *testing.T) {
 // turn answers, and the interrupt checks.
 func TestPlanResume(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
-	s, err := spec.Load(spec.Options{ConfigPath: "testdata/interop/langgraph/ananke.config.yaml", Paths: []string{"testdata/interop/langgraph/pass"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := dryrun.Write(&b, s, dryrun.Options{Policy: func(*spec.Test) stability.Policy { return stability.Resolve() }}); err != nil {
-		t.Fatal(err)
-	}
+	plan := planOf(t, spec.Options{ConfigPath: "testdata/interop/langgraph/ananke.config.yaml", Paths: []string{"testdata/interop/langgraph/pass"}})
 	for _, w := range []string{"turn[1] resume: approve tool charge_card", "turn[1] resume: reject every interrupt", "turn[1] resume: edit tool charge_card",
 		"`charge_card` runs only after an approval for it resumed the run, and never after a rejection  (test.interrupts.before_tool[0])",
 		"an interrupt with reason tool_approval about a `charge_card` call whose message matches"} {
-		if !strings.Contains(b.String(), w) {
-			t.Errorf("the plan has no %q:\n%s", w, b.String())
+		if !strings.Contains(plan, w) {
+			t.Errorf("the plan has no %q:\n%s", w, plan)
 		}
 	}
 }

@@ -18,15 +18,8 @@ import (
 func chatAgent(w http.ResponseWriter, r request, n int) {
 	msgs, _ := r.Body["messages"].([]any)
 	last, _ := msgs[len(msgs)-1].(map[string]any)
-	var text, call string
-	switch content, _ := last["content"].(string); {
-	case last["role"] == "tool":
-		text = "It is clear in Paris."
-	case strings.Contains(content, "weather"):
-		call = `{"city":"Paris"}`
-	default:
-		text = "You said: " + content
-	}
+	content, _ := last["content"].(string)
+	text, call := agentSays(content, last["role"] == "tool")
 	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":5,"total_tokens":%d}`, 10+n, 15+n)
 	if r.Body["stream"] != true {
 		msg := `{"role":"assistant","content":` + jsonOf(text) + `}`

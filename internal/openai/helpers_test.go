@@ -140,6 +140,21 @@ func eventTypes(tt *trace.Turn) string {
 	return strings.Join(out, " ")
 }
 
+// agentSays is what the test's agent answers to the last message, content
+// (a tool's result when toolResult): given the result, the weather, as
+// text; asked about the weather, a call of get_weather, its arguments;
+// otherwise the user's message repeated, as text.
+func agentSays(content string, toolResult bool) (text, call string) {
+	switch {
+	case toolResult:
+		return "It is clear in Paris.", ""
+	case strings.Contains(content, "weather"):
+		return "", `{"city":"Paris"}`
+	default:
+		return "You said: " + content, ""
+	}
+}
+
 // jsonOf is v as compact JSON.
 func jsonOf(v any) string {
 	b, _ := json.Marshal(v)

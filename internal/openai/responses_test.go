@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/ananke/action/internal/cost"
@@ -17,15 +16,8 @@ import (
 func responsesAgent(w http.ResponseWriter, r request, n int) {
 	input, _ := r.Body["input"].([]any)
 	last, _ := input[len(input)-1].(map[string]any)
-	var text, call string
-	switch content, _ := last["content"].(string); {
-	case last["type"] == "function_call_output":
-		text = "It is clear in Paris."
-	case strings.Contains(content, "weather"):
-		call = `{"city":"Paris"}`
-	default:
-		text = "You said: " + content
-	}
+	content, _ := last["content"].(string)
+	text, call := agentSays(content, last["type"] == "function_call_output")
 	id := fmt.Sprintf("resp_%d", n)
 	usage := fmt.Sprintf(`{"input_tokens":%d,"output_tokens":5,"total_tokens":%d,"output_tokens_details":{"reasoning_tokens":2}}`, 10+n, 15+n)
 	item := `{"type":"message","id":"msg_` + id + `","role":"assistant","status":"completed","content":[{"type":"output_text","text":` + jsonOf(text) + `}]}`

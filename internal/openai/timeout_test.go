@@ -5,11 +5,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/ananke/action/internal/inprocess"
 	"github.com/ananke/action/internal/target"
 )
 
@@ -38,7 +38,7 @@ func TestHang(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				o := options("http://api.test/v1", APIChat, tc.stream)
 				o.Timeout, o.Now = 100*time.Millisecond, time.Now
-				o.HTTP = &http.Client{Transport: holding{answer: tc.answer, sent: tc.sent, stream: tc.stream}}
+				o.HTTP = holding(tc.answer, tc.stream, tc.sent)
 				start := time.Now()
 				p := play(t, New(o), "hi")
 				if took := time.Since(start); took != 100*time.Millisecond {
@@ -60,7 +60,7 @@ func TestHang(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		o := options("http://api.test/v1", APIChat, true)
-		o.HTTP = &http.Client{Transport: holding{}}
+		o.HTTP = holding(false, false, "")
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
 			synctest.Wait() // the request is held
@@ -75,36 +75,16 @@ func TestCancelled(t *testing.T) {
 
 // holding is an API in process that sends sent, after its status line
 // when answer is set, then holds the answer until the request ends.
-type holding struct {
-	answer, stream bool
-	sent           string
-}
-
-func (h holding) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !h.answer {
+func holding(answer, stream bool, sent string) *http.Client {
+	return inprocess.Client(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if answer {
+			w.Header().Set("Content-Type", "application/json")
+			if stream {
+				w.Header().Set("Content-Type", "text/event-stream")
+			}
+			_, _ = io.WriteString(w, sent)
+			w.(http.Flusher).Flush()
+		}
 		<-r.Context().Done()
-		return nil, r.Context().Err()
-	}
-	ct := "application/json"
-	if h.stream {
-		ct = "text/event-stream"
-	}
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ct}}, Request: r,
-		Body: &heldBody{ctx: r.Context(), r: strings.NewReader(h.sent)}}, nil
+	}))
 }
-
-// heldBody reads its text, then waits for its context.
-type heldBody struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (b *heldBody) Read(p []byte) (int, error) {
-	if n, _ := b.r.Read(p); n > 0 {
-		return n, nil
-	}
-	<-b.ctx.Done()
-	return 0, b.ctx.Err()
-}
-
-func (b *heldBody) Close() error { return nil }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,24 @@ func writeFiles(t testing.TB, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// diagLines are ds's problems, in ds's order, each without prefix (the
+// file's path and a colon).
+func diagLines(ds diag.Diagnostics, prefix string) []string {
+	var got []string
+	for _, d := range ds {
+		got = append(got, strings.TrimPrefix(d.String(), prefix))
+	}
+	return got
+}
+
+// checkDiags reports problems got where want was, one a line.
+func checkDiags(t testing.TB, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 func hasDiag(ds diag.Diagnostics, substr string) bool {

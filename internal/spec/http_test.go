@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -133,13 +131,7 @@ func TestHTTPTargetErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := parseConfig(t, tc.src)
-			var got []string
-			for _, d := range diags.Sorted() {
-				got = append(got, strings.TrimPrefix(d.String(), "ananke.config.yaml:"))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			checkDiags(t, diagLines(diags.Sorted(), "ananke.config.yaml:"), tc.want)
 		})
 	}
 }
@@ -173,17 +165,11 @@ func TestHTTPTests(t *testing.T) {
 				"f.txt":              "text",
 			})
 			_, err := Load(Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-			var got []string
-			if ds := (diag.Diagnostics{}); errors.As(err, &ds) {
-				for _, d := range ds.Sorted() {
-					got = append(got, strings.TrimPrefix(d.String(), filepath.Join(dir, "t.ananke.yaml")+":"))
-				}
-			} else if err != nil {
+			var ds diag.Diagnostics
+			if !errors.As(err, &ds) && err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			checkDiags(t, diagLines(ds.Sorted(), filepath.Join(dir, "t.ananke.yaml")+":"), tc.want)
 		})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -85,13 +83,7 @@ func TestOpenAITargetErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := parseConfig(t, tc.src)
-			var got []string
-			for _, d := range diags.Sorted() {
-				got = append(got, strings.TrimPrefix(d.String(), "ananke.config.yaml:"))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			checkDiags(t, diagLines(diags.Sorted(), "ananke.config.yaml:"), tc.want)
 		})
 	}
 }
@@ -119,18 +111,11 @@ func TestOpenAITurns(t *testing.T) {
 	if !errors.As(err, &diags) {
 		t.Fatalf("Load = %v; want diagnostics", err)
 	}
-	var got []string
-	for _, d := range diags {
-		got = append(got, strings.TrimPrefix(d.String(), filepath.Join(dir, "t.ananke.yaml")+":"))
-	}
-	want := []string{
+	checkDiags(t, diagLines(diags, filepath.Join(dir, "t.ananke.yaml")+":"), []string{
 		"4:11: turn type agui:connect needs an agui target; the config's target is openai",
 		"5:5: turn type resume needs an agui target; the config's target is openai",
 		"6:12: turn type mcp:call needs an mcp target; the config's target is openai",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 }
 
 // TestSchemaOpenAI: the published config schema accepts the openai

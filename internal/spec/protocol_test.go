@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -178,13 +177,7 @@ func TestTargetErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := parseConfig(t, tc.src)
-			var got []string
-			for _, d := range diags.Sorted() {
-				got = append(got, strings.TrimPrefix(d.String(), "ananke.config.yaml:"))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			checkDiags(t, diagLines(diags.Sorted(), "ananke.config.yaml:"), tc.want)
 		})
 	}
 }
@@ -250,13 +243,7 @@ func TestProtocolTurnErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := parseTest(t, "version: \""+tc.version+"\"\nname: n\nturns:\n"+tc.turns)
-			var got []string
-			for _, d := range diags.Sorted() {
-				got = append(got, strings.TrimPrefix(d.String(), "t.ananke.yaml:"))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			checkDiags(t, diagLines(diags.Sorted(), "t.ananke.yaml:"), tc.want)
 		})
 	}
 }
@@ -297,13 +284,7 @@ func TestTurnsForTarget(t *testing.T) {
 			if !errors.As(err, &diags) {
 				t.Fatalf("Load = %v; want diagnostics", err)
 			}
-			var got []string
-			for _, d := range diags {
-				got = append(got, strings.TrimPrefix(d.String(), filepath.Join(dir, "t.ananke.yaml")+":"))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			checkDiags(t, diagLines(diags, filepath.Join(dir, "t.ananke.yaml")+":"), tc.want)
 		})
 	}
 }

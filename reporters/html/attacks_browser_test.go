@@ -2,8 +2,6 @@ package html_test
 
 import (
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,11 +21,7 @@ import (
 // the others; an address opens a run. The page loads nothing and logs no
 // error.
 func TestBrowserAttacks(t *testing.T) {
-	dir := t.TempDir()
-	if err := reportdir.Write(dir, attacksReport()); err != nil {
-		t.Fatal(err)
-	}
-	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p := openReport(t, attacksReport())
 	p.WaitVisible("#attacks-summary")
 	if got := p.Text("#attacks-summary"); !strings.Contains(got, "FAIL Attacks: 5 attack runs · 1 succeeded (33.3%) · 1 errored · 1 skipped · utility 33.3% · 5.2k tokens · $0.00094") ||
 		!strings.Contains(got, "1 of 3 attack runs succeeded (33.3%), above the allowed 0%") {
@@ -175,9 +169,7 @@ func TestBrowserAttacks(t *testing.T) {
 	if reqs := p.Requests(); len(reqs) != 1 || !strings.HasSuffix(reqs[0], "/"+reportdir.HTMLFile) {
 		t.Errorf("the page made requests %q; want only its own document", reqs)
 	}
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
-	}
+	checkNoErrors(t, p)
 }
 
 // shownRuns returns the outcomes of the attack runs the view shows.
@@ -191,11 +183,7 @@ func shownRuns(p *htmltest.Page) []string {
 // them, and its address for the attacks view shows the tests to look at,
 // with no error.
 func TestBrowserNoAttacks(t *testing.T) {
-	path := filepath.Join(t.TempDir(), reportdir.HTMLFile)
-	if err := os.WriteFile(path, []byte(render(t, reporttest.Report())), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := htmltest.Open(t, path)
+	p := openPage(t, reporttest.Report())
 	p.WaitVisible("#list")
 	if n := p.Count("#attacks-summary, #attacks-link, details.attack-run"); n != 0 {
 		t.Errorf("%d attack elements in a page without attacks", n)
@@ -205,7 +193,5 @@ func TestBrowserNoAttacks(t *testing.T) {
 	}
 	p.SetHash("attacks")
 	p.WaitVisible("#detail .attention")
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
-	}
+	checkNoErrors(t, p)
 }

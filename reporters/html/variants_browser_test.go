@@ -1,14 +1,11 @@
 package html_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ananke/action/internal/report/reporttest"
-	"github.com/ananke/action/reporters/html/htmltest"
 	"github.com/ananke/action/reporters/reportdir"
 )
 
@@ -22,11 +19,7 @@ import (
 // test under that variant, which links back to its row. The page loads
 // nothing and logs no error.
 func TestBrowserVariants(t *testing.T) {
-	dir := t.TempDir()
-	if err := reportdir.Write(dir, variantsReport()); err != nil {
-		t.Fatal(err)
-	}
-	p := htmltest.Open(t, filepath.Join(dir, reportdir.HTMLFile))
+	p := openReport(t, variantsReport())
 	p.WaitVisible("#variants-summary")
 	if got := p.Text("#variants-summary"); !strings.Contains(got, "Variants: baseline · careful · broken · 1 test significantly different") ||
 		!strings.Contains(got, "careful passes as many tests, costs 22% less") || !strings.Contains(got, "broken did not run: "+brokenReason) {
@@ -134,19 +127,13 @@ func TestBrowserVariants(t *testing.T) {
 	if reqs := p.Requests(); len(reqs) != 1 || !strings.HasSuffix(reqs[0], "/"+reportdir.HTMLFile) {
 		t.Errorf("the page made requests %q; want only its own document", reqs)
 	}
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
-	}
+	checkNoErrors(t, p)
 }
 
 // TestBrowserVariantsMarkup: markup in a test's name, a variant's error
 // and a pair's line shows as text, never run.
 func TestBrowserVariantsMarkup(t *testing.T) {
-	path := filepath.Join(t.TempDir(), reportdir.HTMLFile)
-	if err := os.WriteFile(path, []byte(render(t, hostileVariants())), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := htmltest.Open(t, path)
+	p := openPage(t, hostileVariants())
 	p.WaitVisible("#variants-summary")
 	want := strings.TrimSpace(hostile) // innerText drops the trailing space
 	if got := p.Text("#variants-summary .pair-lines"); !strings.Contains(got, want) {
@@ -168,20 +155,14 @@ func TestBrowserVariantsMarkup(t *testing.T) {
 	if ran.Pwned || ran.Images > 0 {
 		t.Errorf("the markup ran: %+v", ran)
 	}
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
-	}
+	checkNoErrors(t, p)
 }
 
 // TestBrowserNoVariants: a page of a run without variants shows no
 // comparison, and its address for the comparison view shows the tests to
 // look at, with no error.
 func TestBrowserNoVariants(t *testing.T) {
-	path := filepath.Join(t.TempDir(), reportdir.HTMLFile)
-	if err := os.WriteFile(path, []byte(render(t, reporttest.Report())), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := htmltest.Open(t, path)
+	p := openPage(t, reporttest.Report())
 	p.WaitVisible("#list")
 	if n := p.Count("#variants-summary, #variants-link, table.variant-matrix, a.compare"); n != 0 {
 		t.Errorf("%d variant elements in a page without variants", n)
@@ -196,7 +177,5 @@ func TestBrowserNoVariants(t *testing.T) {
 	if got := p.Text("#detail dl.pairs"); strings.Contains(got, "Variant") {
 		t.Errorf("a test without a variant says one:\n%s", got)
 	}
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
-	}
+	checkNoErrors(t, p)
 }

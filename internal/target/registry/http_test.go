@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -235,19 +234,9 @@ func failed(r *engine.TestResult) []assertion.Result {
 // httpSuite loads the http suite against the API at base, with tests.
 func httpSuite(t *testing.T, base string, tests map[string]string) *spec.Suite {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{"ananke.config.yaml": fmt.Sprintf(httpSuiteConfig, base)}
 	for name, body := range tests {
 		files[name] = body
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	if err != nil {
-		t.Fatalf("load: %v", err)
-	}
-	return s
+	return loadSuite(t, files)
 }

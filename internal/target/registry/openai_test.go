@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -164,22 +163,12 @@ func TestOpenAITarget(t *testing.T) {
 // openaiSuite is weatherTests against an openai target at endpoint.
 func openaiSuite(t *testing.T, endpoint string, stream bool) *spec.Suite {
 	t.Helper()
-	dir := t.TempDir()
 	config := fmt.Sprintf("version: \"1.2\"\ntarget:\n  type: openai\n  endpoint: %q\n  model: gpt-4o-mini\n  stream: %v\n  auth: {scheme: bearer, token: sk-test}\n", endpoint, stream)
 	files := map[string]string{"ananke.config.yaml": config}
 	for k, v := range weatherTests {
 		files[k] = v
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	if err != nil {
-		t.Fatalf("load: %v", err)
-	}
-	return s
+	return loadSuite(t, files)
 }
 
 // TestPlantInOpenAI: an attack run's payload reaches an agent behind an
@@ -277,17 +266,8 @@ func TestPlantInOpenAI(t *testing.T) {
 // it.
 func openaiTarget(t *testing.T, endpoint string) spec.Target {
 	t.Helper()
-	dir := t.TempDir()
-	config := fmt.Sprintf("version: \"1.2\"\ntarget: {type: openai, endpoint: %q, model: m, stream: false}\n", endpoint)
-	if err := os.WriteFile(filepath.Join(dir, "ananke.config.yaml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.ananke.yaml"), []byte("version: \"1.0\"\nname: t\nturns: [{user: hi}]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := spec.Load(spec.Options{ConfigPath: filepath.Join(dir, "ananke.config.yaml")})
-	if err != nil {
-		t.Fatalf("load: %v", err)
-	}
-	return s.Config.Target
+	return loadSuite(t, map[string]string{
+		"ananke.config.yaml": fmt.Sprintf("version: \"1.2\"\ntarget: {type: openai, endpoint: %q, model: m, stream: false}\n", endpoint),
+		"t.ananke.yaml":      "version: \"1.0\"\nname: t\nturns: [{user: hi}]\n",
+	}).Config.Target
 }
