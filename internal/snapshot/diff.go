@@ -2,6 +2,8 @@ package snapshot
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -215,7 +217,7 @@ func valueDiff(path string, want, got any, tol float64) []string {
 		for k := range g {
 			keys[k] = true
 		}
-		for _, k := range sortedKeys(keys) {
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
 			wv, inW := w[k]
 			gv, inG := g[k]
 			p := memberPath(path, k)

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/ananke/action/internal/plural"
@@ -265,12 +266,7 @@ func (s *Store) Flush() (Counts, error) {
 	defer s.mu.Unlock()
 	var n Counts
 	var errs []error
-	paths := make([]string, 0, len(s.files))
-	for p := range s.files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(s.files)) {
 		n.Failed += len(s.failed[p])
 		f := s.file(p)
 		if f.err != nil {
