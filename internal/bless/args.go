@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,7 +64,7 @@ func userSaid(s trace.Scope) string {
 	for _, m := range s.History {
 		b.WriteString(m.Content + "\n")
 	}
-	for _, t := range append(s.Prior, s.Turns...) {
+	for _, t := range slices.Concat(s.Prior, s.Turns) {
 		b.WriteString(t.UserText + "\n")
 	}
 	return b.String()

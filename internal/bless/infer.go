@@ -3,6 +3,7 @@ package bless
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -174,9 +175,7 @@ func inferOrder(_ *Conversation, s trace.Scope, turn int) []Check {
 func inferForbid(c *Conversation, s trace.Scope, turn int) []Check {
 	called := firstCalls(calls(s))
 	avail := map[string]string{}
-	for tool, why := range c.available {
-		avail[tool] = why
-	}
+	maps.Copy(avail, c.available)
 	for _, tool := range listed(s) {
 		if _, ok := avail[tool]; !ok {
 			avail[tool] = "the server listed it (tools/list)"
@@ -190,21 +189,12 @@ func inferForbid(c *Conversation, s trace.Scope, turn int) []Check {
 		}
 	}
 	var out []Check
-	for _, tool := range sortedKeys(avail) {
+	for _, tool := range slices.Sorted(maps.Keys(avail)) {
 		if slices.Contains(called, tool) {
 			continue
 		}
 		out = append(out, Check{Kind: Forbid, Turn: turn, Section: []string{"tools", "forbid"}, List: true, Value: str(tool),
 			Why: fmt.Sprintf("the agent never called %s %s, though %s", tool, in(turn), avail[tool])})
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }

@@ -24,10 +24,6 @@ const SnapshotAssertion = "test.snapshot"
 // test's snapshot. Attempts whose trajectories differ give none (Infer).
 func inferSnapshot(c *Conversation, s trace.Scope, turn int) []Check {
 	snap := snapshot.Take(s, c.SnapshotRules)
-	calls := 0
-	for _, t := range snap.Turns {
-		calls += len(t.Calls)
-	}
 	kept := "trajectory"
 	switch c.SnapshotRules.TextMode() {
 	case snapshot.TextStructure:
@@ -37,7 +33,7 @@ func inferSnapshot(c *Conversation, s trace.Scope, turn int) []Check {
 	}
 	return []Check{{Kind: Snapshot, Turn: turn, Section: []string{"snapshot"}, Value: boolean(true), Snap: &snap,
 		Why: fmt.Sprintf("the agent's %s %s — %s over %s — written to %s",
-			kept, in(turn), plural.Count(calls, "tool call"), plural.Count(len(snap.Turns), "turn"), c.snapshotFile())}}
+			kept, in(turn), plural.Count(snap.Calls(), "tool call"), plural.Count(len(snap.Turns), "turn"), c.snapshotFile())}}
 }
 
 // snapshotFile is how a comment names the blessed file's snapshot file:

@@ -52,7 +52,7 @@ type toolResult struct{ tool, content string }
 // before it, in order.
 func resultsSoFar(s trace.Scope) []toolResult {
 	var out []toolResult
-	for _, t := range append(slices.Clone(s.Prior), s.Turns...) {
+	for _, t := range slices.Concat(s.Prior, s.Turns) {
 		for _, c := range t.ToolCalls {
 			if c.Result != nil && c.Name != trace.ListToolsCall {
 				out = append(out, toolResult{c.Name, c.Result.Content})

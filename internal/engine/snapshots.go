@@ -21,11 +21,11 @@ type Snapshots interface {
 func (e *engine) snapshots(t *spec.Test, checks []assertion.Check, s trace.Scope, r *Attempt) {
 	checks, gated := assertion.Gate(checks, s)
 	r.Results = append(r.Results, gated...)
+	if e.opts.Snapshots == nil {
+		r.Results = append(r.Results, assertion.Evaluate(checks, s)...)
+		return
+	}
 	for _, c := range checks {
-		if e.opts.Snapshots == nil {
-			r.Results = append(r.Results, assertion.Evaluate([]assertion.Check{c}, s)...)
-			continue
-		}
 		rules := e.opts.Suite.Config.Snapshots.Extend(c.Snapshot().Rules)
 		out := e.opts.Snapshots.Check(snapshot.Check{TestFile: t.Path, Key: snapshot.Key{Test: t.ID, Assertion: c.ID},
 			Run: r.Run, Retry: r.Retry, Attack: t.Attack != nil, Rules: rules, Scope: s})

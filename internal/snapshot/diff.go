@@ -2,6 +2,8 @@ package snapshot
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,13 +52,8 @@ func Equal(want, got Snapshot, tolerance float64) bool {
 	}
 	for i, w := range want.Turns {
 		g := got.Turns[i]
-		if w.Index != g.Index || len(w.Calls) != len(g.Calls) || !sameReply(w.Reply, g.Reply) {
+		if w.Index != g.Index || !sameCalls(w.Calls, g.Calls, tolerance) || !sameReply(w.Reply, g.Reply) {
 			return false
-		}
-		for k := range w.Calls {
-			if !callEqual(w.Calls[k], g.Calls[k], tolerance) {
-				return false
-			}
 		}
 	}
 	return true
@@ -66,35 +63,26 @@ func turnName(i int) string { return "turn[" + strconv.Itoa(i) + "]" }
 
 // describeTurn says what a turn holds, for a turn only one side has.
 func describeTurn(t Turn) string {
-	names := make([]string, len(t.Calls))
-	for i, c := range t.Calls {
-		names[i] = c.Name
-	}
 	s := plural.Count(len(t.Calls), "call")
-	if len(names) > 0 {
-		s += " (" + strings.Join(names, ", ") + ")"
+	if len(t.Calls) > 0 {
+		s += " (" + callNames(t.Calls) + ")"
 	}
 	return s
 }
 
 func callEqual(a, b Call, tol float64) bool { return a.Name == b.Name && equal(a.Args, b.Args, tol) }
 
+func sameCalls(a, b []Call, tol float64) bool {
+	return slices.EqualFunc(a, b, func(x, y Call) bool { return callEqual(x, y, tol) })
+}
+
 // callsDiff compares the calls of one turn.
 func callsDiff(turn string, want, got []Call, tol float64) []string {
-	if len(want) == len(got) {
-		same := true
-		for k := range want {
-			if !callEqual(want[k], got[k], tol) {
-				same = false
-				break
-			}
-		}
-		if same {
-			return nil
-		}
-		if permutation(want, got, tol) {
-			return []string{fmt.Sprintf("%s: the same calls in another order: stored %s; got %s", turn, callNames(want), callNames(got))}
-		}
+	if sameCalls(want, got, tol) {
+		return nil
+	}
+	if len(want) == len(got) && permutation(want, got, tol) {
+		return []string{fmt.Sprintf("%s: the same calls in another order: stored %s; got %s", turn, callNames(want), callNames(got))}
 	}
 	var out []string
 	pairs := lcs(len(want), len(got), func(i, j int) bool { return callEqual(want[i], got[j], tol) })
@@ -215,7 +203,7 @@ func valueDiff(path string, want, got any, tol float64) []string {
 		for k := range g {
 			keys[k] = true
 		}
-		for _, k := range sortedKeys(keys) {
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
 			wv, inW := w[k]
 			gv, inG := g[k]
 			p := memberPath(path, k)
@@ -274,15 +262,7 @@ func sameReply(a, b *Reply) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if a.Mode != b.Mode || len(a.Lines) != len(b.Lines) {
-		return false
-	}
-	for i := range a.Lines {
-		if a.Lines[i] != b.Lines[i] {
-			return false
-		}
-	}
-	return true
+	return a.Mode == b.Mode && slices.Equal(a.Lines, b.Lines)
 }
 
 // replyDiff compares the replies of one turn: line by line when both keep

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -79,9 +80,9 @@ func (f *File) Marshal() []byte {
 		byTest[k.Test][k.Assertion] = s
 	}
 	tests := mapping()
-	for _, id := range sortedKeys(byTest) {
+	for _, id := range slices.Sorted(maps.Keys(byTest)) {
 		entries := mapping()
-		for _, aid := range sortedKeys(byTest[id]) {
+		for _, aid := range slices.Sorted(maps.Keys(byTest[id])) {
 			add(entries, aid, snapshotNode(byTest[id][aid]))
 		}
 		add(tests, id, entries)
@@ -153,7 +154,7 @@ func valueNode(v any) *yaml.Node {
 	switch x := v.(type) {
 	case map[string]any:
 		m := mapping()
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			add(m, k, valueNode(x[k]))
 		}
 		return m

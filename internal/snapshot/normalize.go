@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -119,16 +118,6 @@ func (n normalizer) exactLines(s string) []string {
 		}
 	}
 	return out
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // lazyRE compiles a regex at its first use, not at start-up: most runs

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/ananke/action/internal/plural"
@@ -89,7 +90,6 @@ func (s *Store) Mode() Mode { return s.mode }
 // snapFile is one snapshot file: what it holds, what the run would write
 // into it, and what its test files declare.
 type snapFile struct {
-	path    string
 	loaded  bool
 	err     error
 	stored  map[Key]Snapshot
@@ -126,14 +126,20 @@ func (c candidate) before(d candidate) bool {
 // display is how messages name a snapshot file: relative to its test file.
 func display(p string) string { return path.Join(Dir, filepath.Base(p)) }
 
+// entry returns the snapshot file at p, unread. Called with s.mu held.
+func (s *Store) entry(p string) *snapFile {
+	f := s.files[p]
+	if f == nil {
+		f = &snapFile{pending: map[Key]candidate{}, declared: map[Key]bool{}}
+		s.files[p] = f
+	}
+	return f
+}
+
 // file returns the snapshot file at p, read on first use. Called with
 // s.mu held.
 func (s *Store) file(p string) *snapFile {
-	f := s.files[p]
-	if f == nil {
-		f = &snapFile{path: p, pending: map[Key]candidate{}, declared: map[Key]bool{}}
-		s.files[p] = f
-	}
+	f := s.entry(p)
 	if !f.loaded {
 		f.loaded = true
 		f.stored = map[Key]Snapshot{}
@@ -240,17 +246,9 @@ func (s *Store) Put(testFile string, k Key, snap Snapshot) {
 func (s *Store) Declare(testFile string, keys []Key, whole bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := Path(testFile)
-	f := s.files[p]
-	if f == nil {
-		f = &snapFile{path: p, pending: map[Key]candidate{}, declared: map[Key]bool{}, whole: true}
-		s.files[p] = f
-	}
-	if f.declarers == 0 {
-		f.whole = true
-	}
+	f := s.entry(Path(testFile))
+	f.whole = (f.declarers == 0 || f.whole) && whole
 	f.declarers++
-	f.whole = f.whole && whole
 	for _, k := range keys {
 		f.declared[k] = true
 	}
@@ -265,12 +263,7 @@ func (s *Store) Flush() (Counts, error) {
 	defer s.mu.Unlock()
 	var n Counts
 	var errs []error
-	paths := make([]string, 0, len(s.files))
-	for p := range s.files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(s.files)) {
 		n.Failed += len(s.failed[p])
 		f := s.file(p)
 		if f.err != nil {

@@ -85,11 +85,16 @@ func Normalize(s Snapshot, rules Rules) Snapshot {
 	return out
 }
 
+// Calls is how many tool calls the snapshot holds, over all its turns.
+func (s Snapshot) Calls() int {
+	n := 0
+	for _, t := range s.Turns {
+		n += len(t.Calls)
+	}
+	return n
+}
+
 // Summary says what a snapshot holds: "2 turns, 3 calls".
 func (s Snapshot) Summary() string {
-	calls := 0
-	for _, t := range s.Turns {
-		calls += len(t.Calls)
-	}
-	return plural.Count(len(s.Turns), "turn") + ", " + plural.Count(calls, "call")
+	return plural.Count(len(s.Turns), "turn") + ", " + plural.Count(s.Calls(), "call")
 }
