@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -255,9 +253,9 @@ func TestPublishGitLabBaseDelta(t *testing.T) {
 
 	srv := gitlabtest.New(t)
 	srv.RedirectArtifacts()
-	srv.SetArtifacts("42", "main", "ananke", zipFiles(t, map[string][]byte{
-		"ananke-report/summary.json": baseJSON,
-		"ananke-report/junit.xml":    []byte("<testsuites/>"),
+	srv.SetArtifacts("42", "main", "ananke", gitlabtest.Zip(t, map[string]string{
+		"ananke-report/summary.json": string(baseJSON),
+		"ananke-report/junit.xml":    "<testsuites/>",
 	}))
 	r := publishGitLab(t, project, gitlabEnv(srv, project))
 	if !strings.Contains(r.out, "ananke: note created on !12") || r.errOut != "" {
@@ -313,23 +311,6 @@ func passingBase(t *testing.T, summary, name string) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func zipFiles(t *testing.T, files map[string][]byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, data := range files {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(data)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // TestPublishGitLabUsage: help, an operand, and a report directory that is

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -91,29 +89,9 @@ func runReport(_ context.Context, a *app, args []string) error {
 		}
 		return nil
 	}
-	if err := writeOutput(*out, func(w io.Writer) error { return f.write(w, r, dir) }); err != nil {
+	if err := reportdir.WriteFile(*out, func(w io.Writer) error { return f.write(w, r, dir) }); err != nil {
 		return errorf("report", "%v", err)
 	}
 	fmt.Fprintf(a.Out, "Wrote %s (%s) from %s\n", filepath.Clean(*out), f.name, filepath.Clean(dir))
-	return nil
-}
-
-// writeOutput writes path through a temporary file in its directory,
-// renamed into place: a reader never sees half a file, and a failed write
-// leaves what was there.
-func writeOutput(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	werr := write(tmp)
-	if err := errors.Join(werr, tmp.Close(), os.Chmod(tmp.Name(), 0o644)); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package gitlab_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -252,29 +250,11 @@ func TestClip(t *testing.T) {
 	}
 }
 
-// summaryZip is an artifacts archive holding a report directory.
-func summaryZip(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range files {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // TestBaseReport: summary.json is read from the ref's artifacts archive,
 // served directly or through object storage (which never sees the token);
 // a missing archive or file is ErrNoBase, saying which.
 func TestBaseReport(t *testing.T) {
-	zipped := summaryZip(t, map[string]string{"ananke-report/summary.json": `{"schema":"x"}`, "ananke-report/index.html": "<html>"})
+	zipped := gitlabtest.Zip(t, map[string]string{"ananke-report/summary.json": `{"schema":"x"}`, "ananke-report/index.html": "<html>"})
 	q := gitlab.BaseQuery{Ref: "release/1.2", Job: "ananke", Summary: "ananke-report/summary.json"}
 	for _, redirect := range []bool{false, true} {
 		srv := gitlabtest.New(t)
@@ -303,7 +283,7 @@ func TestBaseReport(t *testing.T) {
 	if !errors.Is(err, gitlab.ErrNoBase) || !strings.Contains(err.Error(), "no successful pipeline on release/1.2 has artifacts of job ananke") {
 		t.Errorf("no archive: %v", err)
 	}
-	srv.SetArtifacts(project, "release/1.2", "ananke", summaryZip(t, map[string]string{"junit.xml": "<x/>"}))
+	srv.SetArtifacts(project, "release/1.2", "ananke", gitlabtest.Zip(t, map[string]string{"junit.xml": "<x/>"}))
 	_, err = c.BaseReport(t.Context(), q)
 	if !errors.Is(err, gitlab.ErrNoBase) || !strings.Contains(err.Error(), "have no ananke-report/summary.json") {
 		t.Errorf("no summary: %v", err)

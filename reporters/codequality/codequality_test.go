@@ -16,20 +16,9 @@ import (
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/internal/status"
 	"github.com/ananke/action/reporters/codequality"
+	"github.com/ananke/action/reporters/internal/issues/issuestest"
 	"github.com/ananke/action/reporters/internal/suitetest"
 )
-
-// fixtures are the reports every test here renders, by golden file.
-func fixtures() map[string]*report.Report {
-	return map[string]*report.Report{
-		"report":     reporttest.Report(),
-		"suite":      suitetest.Report(),
-		"quarantine": reporttest.QuarantineReport(reporttest.Failing, reporttest.Passing, reporttest.Errored, reporttest.Wobbly),
-		"variants":   reporttest.VariantsReport(),
-		"judges":     reporttest.JudgesReport(),
-		"warnings":   reporttest.Pick(false, reporttest.Passing),
-	}
-}
 
 // clean is a run with nothing to show: the passing test of the fixture
 // without its failing warning and its check not made.
@@ -53,16 +42,12 @@ func render(t *testing.T, r *report.Report) []byte {
 // the schema written from GitLab's documentation, with fingerprints unique
 // in the file (GitLab keeps one issue per fingerprint), and no secret.
 func TestGolden(t *testing.T) {
-	for name, r := range fixtures() {
+	for name, r := range issuestest.Fixtures() {
 		t.Run(name, func(t *testing.T) {
 			out := render(t, r)
 			golden.Assert(t, "testdata/"+name+".golden.json", string(out))
 			Validate(t, out)
-			for _, secret := range []string{reporttest.Secret, suitetest.Secret} {
-				if strings.Contains(string(out), secret) {
-					t.Errorf("the report holds the secret %q", secret)
-				}
-			}
+			issuestest.NoSecret(t, out)
 		})
 	}
 }

@@ -65,11 +65,11 @@ func Write(dir string, r *report.Report) error {
 	}
 	errs := writeAll(dir, jobs)
 	errs = append(errs,
-		writeFile(filepath.Join(dir, JUnitFile), func(w io.Writer) error { return junit.Write(w, r) }),
-		writeFile(filepath.Join(dir, CodeQualityFile), func(w io.Writer) error { return codequality.Write(w, r) }),
-		writeFile(filepath.Join(dir, WarningsNGFile), func(w io.Writer) error { return warningsng.Write(w, r) }),
-		writeFile(filepath.Join(dir, HTMLFile), func(w io.Writer) error { return html.Write(w, r) }),
-		writeFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error { return jsonreport.WriteSummary(w, r) }))
+		WriteFile(filepath.Join(dir, JUnitFile), func(w io.Writer) error { return junit.Write(w, r) }),
+		WriteFile(filepath.Join(dir, CodeQualityFile), func(w io.Writer) error { return codequality.Write(w, r) }),
+		WriteFile(filepath.Join(dir, WarningsNGFile), func(w io.Writer) error { return warningsng.Write(w, r) }),
+		WriteFile(filepath.Join(dir, HTMLFile), func(w io.Writer) error { return html.Write(w, r) }),
+		WriteFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error { return jsonreport.WriteSummary(w, r) }))
 	return errors.Join(errs...)
 }
 
@@ -122,8 +122,10 @@ func writeDirect(path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// writeFile writes through a temporary file renamed into place.
-func writeFile(path string, write func(io.Writer) error) error {
+// WriteFile writes path through a temporary file in its directory, renamed
+// into place: a reader never sees half a file, and a failed write leaves
+// what was there.
+func WriteFile(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -12,20 +12,9 @@ import (
 	"github.com/ananke/action/internal/report"
 	"github.com/ananke/action/internal/report/reporttest"
 	"github.com/ananke/action/reporters/codequality"
-	"github.com/ananke/action/reporters/internal/suitetest"
+	"github.com/ananke/action/reporters/internal/issues/issuestest"
 	"github.com/ananke/action/reporters/warningsng"
 )
-
-func fixtures() map[string]*report.Report {
-	return map[string]*report.Report{
-		"report":     reporttest.Report(),
-		"suite":      suitetest.Report(),
-		"quarantine": reporttest.QuarantineReport(reporttest.Failing, reporttest.Passing, reporttest.Errored, reporttest.Wobbly),
-		"variants":   reporttest.VariantsReport(),
-		"judges":     reporttest.JudgesReport(),
-		"warnings":   reporttest.Pick(false, reporttest.Passing),
-	}
-}
 
 func render(t *testing.T, r *report.Report) []byte {
 	t.Helper()
@@ -88,16 +77,12 @@ func read(t *testing.T, out []byte) []parsed {
 // TestGolden: each fixture's issues, as written, read back as the plugin
 // reads them; no secret.
 func TestGolden(t *testing.T) {
-	for name, r := range fixtures() {
+	for name, r := range issuestest.Fixtures() {
 		t.Run(name, func(t *testing.T) {
 			out := render(t, r)
 			golden.Assert(t, "testdata/"+name+".golden.json", string(out))
 			read(t, out)
-			for _, secret := range []string{reporttest.Secret, suitetest.Secret} {
-				if strings.Contains(string(out), secret) {
-					t.Errorf("the file holds the secret %q", secret)
-				}
-			}
+			issuestest.NoSecret(t, out)
 		})
 	}
 }
@@ -107,7 +92,7 @@ func TestGolden(t *testing.T) {
 // the severities map one to one.
 func TestSameAsCodeQuality(t *testing.T) {
 	sev := map[string]string{"critical": "ERROR", "major": "HIGH", "minor": "NORMAL", "info": "LOW"}
-	for name, r := range fixtures() {
+	for name, r := range issuestest.Fixtures() {
 		t.Run(name, func(t *testing.T) {
 			ng, cq := read(t, render(t, r)), codequality.Issues(r)
 			if len(ng) != len(cq) {

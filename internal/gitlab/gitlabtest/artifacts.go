@@ -1,12 +1,36 @@
 package gitlabtest
 
 import (
+	"archive/zip"
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
+	"testing"
 )
+
+// Zip is an artifacts archive holding files (path in the archive →
+// content), for SetArtifacts.
+func Zip(t testing.TB, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
 
 // SetArtifacts makes zip the artifacts archive of job on the latest
 // successful pipeline of ref in project; nil removes it.

@@ -20,9 +20,10 @@
 //	notes := srv.Notes("42", 12)
 //	reqs := srv.Requests()
 //
-// Notes are seeded with AddNote; a branch's artifacts archive with
-// SetArtifacts (served directly, or through a redirect to a storage server
-// on another host, which fails the test when sent the token).
+// Notes are seeded with AddNote; a branch's artifacts archive, made with
+// Zip, with SetArtifacts (served directly, or through a redirect to a
+// storage server on another host, which fails the test when sent the
+// token).
 //
 // Faults: ReadOnly makes the token one with the read_api scope only (403
 // insufficient_scope on every write); Revoke makes it unknown (401

@@ -1,8 +1,6 @@
 package gitlabtest_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -131,14 +129,10 @@ func TestFaults(t *testing.T) {
 // TestArtifacts: a ref's archive is served directly or through a
 // redirect to storage; the fake reports storage sent the token.
 func TestArtifacts(t *testing.T) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, _ := zw.Create("ananke-report/summary.json")
-	w.Write([]byte("{}"))
-	zw.Close()
+	zipped := gitlabtest.Zip(t, map[string]string{"ananke-report/summary.json": "{}"})
 	srv, rec := newRecorded(t)
-	srv.SetArtifacts("42", "feature/x", "ananke", buf.Bytes())
-	if a := send(t, srv, "GET", "/projects/42/jobs/artifacts/feature%2Fx/download?job=ananke", ""); a.status != 200 || a.body != buf.String() {
+	srv.SetArtifacts("42", "feature/x", "ananke", zipped)
+	if a := send(t, srv, "GET", "/projects/42/jobs/artifacts/feature%2Fx/download?job=ananke", ""); a.status != 200 || a.body != string(zipped) {
 		t.Errorf("download: %d, %d bytes", a.status, len(a.body))
 	}
 	if a := send(t, srv, "GET", "/projects/42/jobs/artifacts/main/download?job=ananke", ""); a.status != 404 {
