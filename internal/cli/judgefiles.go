@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 	"github.com/ananke/action/internal/spec"
 	"github.com/ananke/action/internal/trace"
 	"github.com/ananke/action/internal/tracefile"
+	"github.com/ananke/action/reporters/reportdir"
 )
 
 // What judge calibrate, rejudge and run's gate read and write: the
@@ -105,22 +106,10 @@ func readCalibration(path string) (*calibrate.File, error) {
 // writeCalibration writes the file under a temporary name and renames
 // it, so that a run never reads half of it.
 func writeCalibration(path string, f *calibrate.File) error {
-	var b bytes.Buffer
-	if err := calibrate.Write(&b, f); err != nil {
-		return err
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return reportdir.WriteFile(path, func(w io.Writer) error { return calibrate.Write(w, f) })
 }
 
 // traceOpener reads the trace files of report directory dir; a name that

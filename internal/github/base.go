@@ -2,7 +2,6 @@ package github
 
 import (
 	"archive/zip"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -296,10 +295,8 @@ func redactURL(err error) error {
 }
 
 func newBaseReport(run *gh.WorkflowRun, art *gh.Artifact, data []byte) (*BaseReport, error) {
-	// An insecure entry name (absolute, "..") does not stop the reader:
-	// nothing is extracted, and ReadFile matches exact, valid names only.
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+	zr, err := artifactzip.Open(data)
+	if err != nil {
 		return nil, fmt.Errorf("read artifact %s of run #%d: %w", art.GetName(), run.GetRunNumber(), err)
 	}
 	b := &BaseReport{
